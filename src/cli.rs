@@ -1,0 +1,347 @@
+//! The command line: `serve`, `check`, `health`, `translate`, `prompts show`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use tracing_subscriber::EnvFilter;
+
+use crate::config::{Config, LogFormat};
+use crate::openai::RawObject;
+use crate::pipe::translate::{today, AttemptRecord, Outcome};
+use crate::pipe::{grammar, schema_text};
+use crate::prompts::TranslatorContext;
+use crate::server::{self, AppState};
+
+#[derive(Parser)]
+#[command(
+    name = "plaincall",
+    version,
+    about = "OpenAI-compatible proxy that lets small LLMs call complex tools"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Run the proxy.
+    Serve {
+        /// TOML configuration file; without it the embedded default is used.
+        #[arg(long, env = "PLAINCALL_CONFIG")]
+        config: Option<PathBuf>,
+    },
+    /// Validate the configuration and print the effective settings, secrets masked.
+    Check {
+        #[arg(long, env = "PLAINCALL_CONFIG")]
+        config: Option<PathBuf>,
+    },
+    /// GET a health URL; exit 0 on HTTP 200 (for container health checks).
+    Health {
+        #[arg(long, default_value = "http://127.0.0.1:8787/healthz")]
+        url: String,
+    },
+    /// Translate one description with the configured translator and show every attempt.
+    Translate {
+        /// A tool definition: `{"type": "function", "function": {...}}` or the function object.
+        #[arg(long)]
+        tool: PathBuf,
+        /// The model to ask when no translator backend is configured (the upstream translates).
+        #[arg(long, default_value = "")]
+        model: String,
+        #[arg(long, env = "PLAINCALL_CONFIG")]
+        config: Option<PathBuf>,
+        description: String,
+    },
+    /// Inspect prompts.
+    Prompts {
+        #[command(subcommand)]
+        command: PromptsCommand,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum PromptsCommand {
+    /// Print the NL tool the main model sees and the translator prompt for a tool.
+    Show {
+        #[arg(long)]
+        tool: PathBuf,
+        #[arg(long, env = "PLAINCALL_CONFIG")]
+        config: Option<PathBuf>,
+    },
+}
+
+/// Exit code for configuration errors.
+const EXIT_CONFIG: u8 = 2;
+
+pub fn run(cli: Cli) -> ExitCode {
+    crate::install_crypto_provider();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("plaincall: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        match cli.command {
+            Command::Serve { config } => serve(config.as_deref()).await,
+            Command::Check { config } => check(config.as_deref()),
+            Command::Health { url } => health(&url).await,
+            Command::Translate {
+                tool,
+                model,
+                config,
+                description,
+            } => translate(config.as_deref(), &tool, &model, &description).await,
+            Command::Prompts {
+                command: PromptsCommand::Show { tool, config },
+            } => prompts_show(config.as_deref(), &tool),
+        }
+    })
+}
+
+fn load_config(path: Option<&Path>) -> Result<Config, ExitCode> {
+    Config::load(path).map_err(|error| {
+        eprintln!("plaincall: configuration error: {error}");
+        ExitCode::from(EXIT_CONFIG)
+    })
+}
+
+fn init_logging(config: &Config) {
+    let filter = EnvFilter::try_from_env("RUST_LOG")
+        .or_else(|_| EnvFilter::try_new(&config.log.level))
+        .unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = match config.log.format {
+        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+        LogFormat::Human => builder.try_init(),
+    };
+}
+
+async fn serve(path: Option<&Path>) -> ExitCode {
+    let config = match load_config(path) {
+        Ok(config) => config,
+        Err(code) => return code,
+    };
+    init_logging(&config);
+    let listen = config.listen;
+    let grace = config.server.shutdown_grace;
+    let upstream = config.upstream.base_url.clone();
+    let state = match AppState::new(config) {
+        Ok(state) => state,
+        Err(error) => {
+            eprintln!("plaincall: {error}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(listen).await {
+        Ok(listener) => listener,
+        Err(error) => {
+            eprintln!("plaincall: cannot listen on {listen}: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    tracing::info!(%listen, upstream = %upstream, "plaincall listening");
+    match server::serve(
+        listener,
+        server::router(state),
+        server::shutdown_signal(),
+        grace,
+    )
+    .await
+    {
+        Ok(()) => {
+            tracing::info!("stopped");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("plaincall: server error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn check(path: Option<&Path>) -> ExitCode {
+    match load_config(path) {
+        Ok(config) => {
+            println!("# configuration is valid; effective settings:\n");
+            print!("{}", config.effective_toml());
+            ExitCode::SUCCESS
+        }
+        Err(code) => code,
+    }
+}
+
+async fn health(url: &str) -> ExitCode {
+    let client = match reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(3))
+        .no_proxy()
+        .build()
+    {
+        Ok(client) => client,
+        Err(_) => return ExitCode::FAILURE,
+    };
+    match client.get(url).send().await {
+        Ok(response) if response.status().is_success() => ExitCode::SUCCESS,
+        Ok(response) => {
+            eprintln!("unhealthy: HTTP {}", response.status().as_u16());
+            ExitCode::FAILURE
+        }
+        Err(error) => {
+            eprintln!("unhealthy: {}", error.without_url());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reads a tool file into the `{"type": "function", "function": {...}}` form.
+fn read_tool(path: &Path) -> Result<RawObject, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+    let value = if value.get("function").is_some() {
+        value
+    } else {
+        serde_json::json!({"type": "function", "function": value})
+    };
+    serde_json::from_value(value).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn tool_and_state(
+    path: Option<&Path>,
+    tool: &Path,
+) -> Result<(std::sync::Arc<AppState>, crate::pipe::NlTool, RawObject), ExitCode> {
+    let config = load_config(path)?;
+    init_logging(&config);
+    let state = AppState::new(config).map_err(|error| {
+        eprintln!("plaincall: {error}");
+        ExitCode::from(EXIT_CONFIG)
+    })?;
+    let definition = read_tool(tool).map_err(|error| {
+        eprintln!("plaincall: {error}");
+        ExitCode::from(EXIT_CONFIG)
+    })?;
+    match state.pipe.nl_form(&definition, true) {
+        Ok(Some((nl_tool, nl_definition))) => Ok((state, nl_tool, nl_definition)),
+        Ok(None) => {
+            eprintln!(
+                "plaincall: {} is not a function tool with a usable schema",
+                tool.display()
+            );
+            Err(ExitCode::from(EXIT_CONFIG))
+        }
+        Err(error) => {
+            eprintln!("plaincall: {error}");
+            Err(ExitCode::from(EXIT_CONFIG))
+        }
+    }
+}
+
+async fn translate(path: Option<&Path>, tool: &Path, model: &str, description: &str) -> ExitCode {
+    let (state, nl_tool, _) = match tool_and_state(path, tool) {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
+    let mut attempts: Vec<AttemptRecord> = Vec::new();
+    let outcome = state
+        .pipe
+        .translate_uncached(
+            &nl_tool,
+            description,
+            model,
+            &axum::http::HeaderMap::new(),
+            &state.metrics,
+            today(&state.config.translation.timezone),
+            &mut attempts,
+        )
+        .await;
+    for (i, attempt) in attempts.iter().enumerate() {
+        println!(
+            "attempt {} ({}):\n  reply: {}",
+            i + 1,
+            attempt.backend,
+            attempt.reply.trim()
+        );
+        for error in &attempt.errors {
+            println!("  error: {error}");
+        }
+    }
+    match outcome {
+        Outcome::Calls(translated) => {
+            for (position, args) in &translated.calls {
+                if translated.total > 1 {
+                    println!("call {position} of {}:", translated.total);
+                }
+                println!("{}", serde_json::to_string_pretty(args).unwrap_or_default());
+            }
+            ExitCode::SUCCESS
+        }
+        Outcome::Clarification(question) => {
+            println!("clarification needed: {question}");
+            ExitCode::SUCCESS
+        }
+        Outcome::Failed(error) => {
+            eprintln!("translation failed: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn prompts_show(path: Option<&Path>, tool: &Path) -> ExitCode {
+    let (state, nl_tool, nl_definition) = match tool_and_state(path, tool) {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
+    let (date, weekday) = today(&state.config.translation.timezone);
+    let system = state.pipe.prompts.translator_system(&TranslatorContext {
+        tool_name: &nl_tool.name,
+        tool_description: &nl_tool.description,
+        schema: serde_json::to_string_pretty(&nl_tool.parameters).unwrap_or_default(),
+        rules: schema_text::translator_rules(&nl_tool.parameters),
+        examples: state.pipe.prompts.examples(&nl_tool.name),
+        today: date,
+        weekday,
+        timezone: &state.config.translation.timezone_name,
+    });
+    let system = match system {
+        Ok(text) => text,
+        Err(error) => {
+            eprintln!("plaincall: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let pretty = |v: &dyn erased::Pretty| v.pretty();
+    println!(
+        "== The tool the main model sees ==\n{}\n",
+        pretty(&nl_definition)
+    );
+    println!("== The translator's system prompt ==\n{system}\n");
+    println!(
+        "== The response schema sent with json_schema output ==\n{}",
+        serde_json::to_string_pretty(&grammar::response_schema(&nl_tool.parameters))
+            .unwrap_or_default()
+    );
+    ExitCode::SUCCESS
+}
+
+mod erased {
+    pub trait Pretty {
+        fn pretty(&self) -> String;
+    }
+    impl Pretty for crate::openai::RawObject {
+        fn pretty(&self) -> String {
+            serde_json::to_string(self)
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .and_then(|v| serde_json::to_string_pretty(&v).ok())
+                .unwrap_or_default()
+        }
+    }
+}

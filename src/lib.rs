@@ -1,0 +1,29 @@
+//! plaincall: an OpenAI-compatible proxy that lets small LLMs call complex tools.
+//!
+//! A request's path through the crate: [`server`] (router and layers) → [`routes`] (`chat`
+//! for chat completions, `passthrough` for every other `/v1/*` route) → [`pipe`] (tools
+//! rewritten into plain-English form, calls translated back; [`stream`] for SSE) →
+//! [`upstream`] (the HTTP client for the main model and the translator backends).
+
+pub mod auth;
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod metrics;
+pub mod metrics_layer;
+pub mod openai;
+pub mod pipe;
+pub mod prompts;
+pub mod routes;
+pub mod server;
+pub mod sse;
+pub mod stream;
+pub mod upstream;
+
+pub use config::Config;
+pub use server::{router, serve, AppState};
+
+/// rustls needs one process-wide crypto provider; ring is the one compiled in.
+pub fn install_crypto_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}

@@ -1,0 +1,202 @@
+//! Prometheus metrics. Each app owns its registry (no process-global recorder), so several
+//! apps in one test process count separately.
+
+use std::time::Duration;
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RouteStatus {
+    pub route: String,
+    pub status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RouteLabel {
+    pub route: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct CodeLabel {
+    pub code: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ToolOutcome {
+    pub tool: String,
+    pub outcome: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct BackendLabel {
+    pub backend: String,
+}
+
+pub struct Metrics {
+    registry: Registry,
+    pub requests: Family<RouteStatus, Counter>,
+    pub request_duration: Family<RouteLabel, Histogram>,
+    pub in_flight: Gauge,
+    pub upstream_errors: Family<CodeLabel, Counter>,
+    pub stream_errors: Family<CodeLabel, Counter>,
+    pub translations: Family<ToolOutcome, Counter>,
+    pub translator_duration: Family<BackendLabel, Histogram>,
+    pub cache_hits: Counter,
+    pub cache_misses: Counter,
+    pub repair_turns: Counter,
+}
+
+fn latency_histogram() -> Histogram {
+    // 1 ms to ~65 s: proxy overhead sits at the bottom, model latency at the top.
+    Histogram::new(prometheus_client::metrics::histogram::exponential_buckets(
+        0.001, 2.0, 17,
+    ))
+}
+
+impl Metrics {
+    pub fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("plaincall");
+        let requests = Family::<RouteStatus, Counter>::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests by route and response status",
+            requests.clone(),
+        );
+        let request_duration =
+            Family::<RouteLabel, Histogram>::new_with_constructor(latency_histogram as fn() -> _);
+        registry.register(
+            "http_request_duration_seconds",
+            "Time from request to response headers, by route",
+            request_duration.clone(),
+        );
+        let in_flight = Gauge::default();
+        registry.register(
+            "http_requests_in_flight",
+            "Requests being served, streams included",
+            in_flight.clone(),
+        );
+        let upstream_errors = Family::<CodeLabel, Counter>::default();
+        registry.register(
+            "upstream_errors",
+            "Failed upstream requests by error code",
+            upstream_errors.clone(),
+        );
+        let stream_errors = Family::<CodeLabel, Counter>::default();
+        registry.register(
+            "stream_errors",
+            "Streams that ended with an error event, by code",
+            stream_errors.clone(),
+        );
+        let translations = Family::<ToolOutcome, Counter>::default();
+        registry.register(
+            "translations",
+            "Translations by tool and outcome (ok, retried, clarification, failed)",
+            translations.clone(),
+        );
+        let translator_duration =
+            Family::<BackendLabel, Histogram>::new_with_constructor(latency_histogram as fn() -> _);
+        registry.register(
+            "translator_duration_seconds",
+            "Translator call latency by backend",
+            translator_duration.clone(),
+        );
+        let cache_hits = Counter::default();
+        registry.register(
+            "translation_cache_hits",
+            "Translations served from the cache",
+            cache_hits.clone(),
+        );
+        let cache_misses = Counter::default();
+        registry.register(
+            "translation_cache_misses",
+            "Translations not in the cache",
+            cache_misses.clone(),
+        );
+        let repair_turns = Counter::default();
+        registry.register(
+            "repair_turns",
+            "Extra main-model turns run after a failed or ambiguous translation",
+            repair_turns.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            request_duration,
+            in_flight,
+            upstream_errors,
+            stream_errors,
+            translations,
+            translator_duration,
+            cache_hits,
+            cache_misses,
+            repair_turns,
+        }
+    }
+
+    pub fn record_request(&self, route: &str, status: u16, elapsed: Duration) {
+        self.requests
+            .get_or_create(&RouteStatus {
+                route: route.to_owned(),
+                status,
+            })
+            .inc();
+        self.request_duration
+            .get_or_create(&RouteLabel {
+                route: route.to_owned(),
+            })
+            .observe(elapsed.as_secs_f64());
+    }
+
+    pub fn upstream_error(&self, code: &str) {
+        self.upstream_errors
+            .get_or_create(&CodeLabel {
+                code: code.to_owned(),
+            })
+            .inc();
+    }
+
+    pub fn stream_error(&self, code: &str) {
+        self.stream_errors
+            .get_or_create(&CodeLabel {
+                code: code.to_owned(),
+            })
+            .inc();
+    }
+
+    pub fn translation(&self, tool: &str, outcome: &str) {
+        self.translations
+            .get_or_create(&ToolOutcome {
+                tool: tool.to_owned(),
+                outcome: outcome.to_owned(),
+            })
+            .inc();
+    }
+
+    pub fn translator_latency(&self, backend: &str, elapsed: Duration) {
+        self.translator_duration
+            .get_or_create(&BackendLabel {
+                backend: backend.to_owned(),
+            })
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// The Prometheus text exposition format.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        if prometheus_client::encoding::text::encode(&mut out, &self.registry).is_err() {
+            out.clear();
+        }
+        out
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
+}

@@ -1,0 +1,179 @@
+//! Typed views of the OpenAI wire format, only as deep as plaincall needs to look.
+//!
+//! Objects are kept as [`RawObject`]: key order and every value's original text survive, so a
+//! field plaincall does not read (llama-server's `timings`, vLLM's `chat_template_kwargs`, a
+//! 20-digit integer) is written back exactly as it came.
+
+use indexmap::IndexMap;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+pub type RawObject = IndexMap<String, Box<RawValue>>;
+
+/// Reads `key` as `T`; a missing key or `null` is `None`.
+pub fn get<T: DeserializeOwned>(
+    object: &RawObject,
+    key: &str,
+) -> Result<Option<T>, serde_json::Error> {
+    match object.get(key) {
+        None => Ok(None),
+        Some(raw) if raw.get() == "null" => Ok(None),
+        Some(raw) => serde_json::from_str(raw.get()).map(Some),
+    }
+}
+
+/// Sets `key`, keeping its position when it already exists.
+pub fn set<T: Serialize + ?Sized>(
+    object: &mut RawObject,
+    key: &str,
+    value: &T,
+) -> Result<(), serde_json::Error> {
+    let raw = serde_json::value::to_raw_value(value)?;
+    object.insert(key.to_owned(), raw);
+    Ok(())
+}
+
+pub fn to_raw<T: Serialize + ?Sized>(value: &T) -> Result<Box<RawValue>, serde_json::Error> {
+    serde_json::value::to_raw_value(value)
+}
+
+/// One tool call, in a message or assembled from stream deltas.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ToolCall {
+    #[serde(default)]
+    pub id: String,
+    #[serde(rename = "type", default = "function_type")]
+    pub kind: String,
+    pub function: FunctionCall,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct FunctionCall {
+    #[serde(default)]
+    pub name: String,
+    /// Always text on the wire; some servers send an object or `null`, which is normalised.
+    #[serde(default, deserialize_with = "arguments_text")]
+    pub arguments: String,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+fn function_type() -> String {
+    "function".to_owned()
+}
+
+fn arguments_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    Ok(match Value::deserialize(deserializer)? {
+        Value::Null => String::new(),
+        Value::String(s) => s,
+        other => other.to_string(),
+    })
+}
+
+impl ToolCall {
+    pub fn new(id: String, name: String, arguments: String) -> ToolCall {
+        ToolCall {
+            id,
+            kind: function_type(),
+            function: FunctionCall {
+                name,
+                arguments,
+                extra: Map::new(),
+            },
+            extra: Map::new(),
+        }
+    }
+}
+
+/// `{"description": "..."}`: the arguments of a call in plain-English form.
+pub fn nl_description(arguments: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Nl {
+        description: String,
+    }
+    serde_json::from_str::<Nl>(arguments)
+        .ok()
+        .map(|nl| nl.description)
+}
+
+/// The `content` of a message as text: a string, or the text parts of a content array.
+pub fn content_text(content: Option<&RawValue>) -> String {
+    let Some(raw) = content else {
+        return String::new();
+    };
+    match serde_json::from_str::<Value>(raw.get()) {
+        Ok(Value::String(s)) => s,
+        Ok(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// Token usage, summed over the main model's calls when plaincall makes several.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Usage {
+    #[serde(default)]
+    pub prompt_tokens: u64,
+    #[serde(default)]
+    pub completion_tokens: u64,
+    #[serde(default)]
+    pub total_tokens: u64,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Usage {
+    pub fn add(&mut self, other: &Usage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+        self.total_tokens += other.total_tokens;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_object_keeps_order_and_big_integers() -> Result<(), serde_json::Error> {
+        let text = r#"{"z":1,"big":123456789012345678901234567890,"a":{"x":1.10}}"#;
+        let object: RawObject = serde_json::from_str(text)?;
+        assert_eq!(serde_json::to_string(&object)?, text);
+        Ok(())
+    }
+
+    #[test]
+    fn arguments_normalised_to_text() -> Result<(), serde_json::Error> {
+        let call: ToolCall = serde_json::from_str(
+            r#"{"id":"a","type":"function","function":{"name":"f","arguments":{"x":1}}}"#,
+        )?;
+        assert_eq!(call.function.arguments, r#"{"x":1}"#);
+        let call: ToolCall =
+            serde_json::from_str(r#"{"id":"a","function":{"name":"f","arguments":null}}"#)?;
+        assert_eq!(call.function.arguments, "");
+        assert_eq!(call.kind, "function");
+        Ok(())
+    }
+
+    #[test]
+    fn nl_description_only_for_the_one_field_form() {
+        assert_eq!(
+            nl_description(r#"{"description":"daily"}"#).as_deref(),
+            Some("daily")
+        );
+        assert_eq!(
+            nl_description(r#"{"description":"daily","at":"09:00"}"#),
+            None
+        );
+        assert_eq!(nl_description(r#"{"message":"x"}"#), None);
+        assert_eq!(nl_description("not json"), None);
+    }
+}

@@ -1,0 +1,314 @@
+//! The non-streaming response: the main model's NL calls are translated concurrently; failed
+//! or ambiguous ones start a repair turn; the client gets one ordinary completion.
+//! The pieces that do not depend on the transport are shared with the streaming path.
+
+use axum::body::Body;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::Response;
+use bytes::Bytes;
+use futures_util::future::join_all;
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
+
+use super::history::{fanout_id, Remembered};
+use super::translate::{calls_key, Outcome};
+use super::Rewrite;
+use crate::error::ProxyError;
+use crate::openai::{self, nl_description, RawObject, ToolCall, Usage};
+use crate::server::AppState;
+use crate::upstream::end_to_end_headers;
+
+/// The largest main-model response read when plaincall must look inside it.
+pub const RESPONSE_LIMIT: u64 = 64 * 1024 * 1024;
+
+/// One call of the main model after translation.
+pub enum Resolved {
+    /// Not a rewritten tool, or not in plain-English form: passed on as it came.
+    Kept(ToolCall),
+    /// The structured call(s) that replace it.
+    Translated(Vec<ToolCall>),
+    /// Needs a repair turn: the main model's call and the tool message it gets.
+    Failed {
+        call: ToolCall,
+        tool_message: String,
+        reason: String,
+    },
+}
+
+/// Translates every NL call in `calls`, concurrently; keeps the rest.
+pub async fn resolve_calls(
+    state: &AppState,
+    rewrite: &Rewrite,
+    calls: Vec<ToolCall>,
+    client_headers: &HeaderMap,
+) -> Vec<Resolved> {
+    join_all(
+        calls
+            .into_iter()
+            .map(|call| resolve_call(state, rewrite, call, client_headers)),
+    )
+    .await
+}
+
+pub async fn resolve_call(
+    state: &AppState,
+    rewrite: &Rewrite,
+    mut call: ToolCall,
+    client_headers: &HeaderMap,
+) -> Resolved {
+    let Some(tool) = rewrite.tools.get(&call.function.name) else {
+        return Resolved::Kept(call);
+    };
+    let Some(description) = nl_description(&call.function.arguments) else {
+        return Resolved::Kept(call);
+    };
+    if call.id.is_empty() {
+        call.id = format!("call_{}", uuid::Uuid::new_v4().simple());
+    }
+    let outcome = state
+        .pipe
+        .translate(
+            tool,
+            &description,
+            &rewrite.model,
+            client_headers,
+            &state.metrics,
+        )
+        .await;
+    match outcome {
+        Outcome::Calls(translated) => {
+            state.pipe.memory.remember(
+                &tool.name,
+                calls_key(&translated.calls),
+                Remembered {
+                    description: description.clone(),
+                    dropped: translated.dropped.clone(),
+                },
+            );
+            let fanned = translated.total > 1;
+            let calls = translated
+                .calls
+                .iter()
+                .map(|(position, args)| {
+                    let mut out = call.clone();
+                    out.extra.remove("index");
+                    if fanned {
+                        out.id = fanout_id(&call.id, *position, translated.total);
+                    }
+                    out.function.arguments = args.to_string();
+                    out
+                })
+                .collect();
+            Resolved::Translated(calls)
+        }
+        Outcome::Clarification(question) => Resolved::Failed {
+            tool_message: format!("[TRANSLATION AMBIGUITY] {question}"),
+            reason: format!("the {} call needs more information: {question}", tool.name),
+            call,
+        },
+        Outcome::Failed(error) => Resolved::Failed {
+            tool_message: format!(
+                "[TRANSLATION ERROR] {error}. Describe the call again with every detail it needs, or ask the user."
+            ),
+            reason: format!("the {} call could not be translated: {error}", tool.name),
+            call,
+        },
+    }
+}
+
+/// The messages a repair turn appends: the main model's failed calls and their tool results.
+pub fn repair_messages(content: Option<&str>, failed: &[(ToolCall, String)]) -> Vec<Value> {
+    let calls: Vec<&ToolCall> = failed.iter().map(|(c, _)| c).collect();
+    let mut messages = vec![json!({
+        "role": "assistant",
+        "content": content.filter(|c| !c.is_empty()),
+        "tool_calls": calls,
+    })];
+    for (call, tool_message) in failed {
+        messages.push(json!({"role": "tool", "tool_call_id": call.id, "content": tool_message}));
+    }
+    messages
+}
+
+/// What the client reads when repair turns run out.
+pub fn failure_text(reasons: &[String]) -> String {
+    format!(
+        "I could not complete the tool call: {}.",
+        reasons.join("; ")
+    )
+}
+
+/// Appends `extra` messages to the request's `messages`.
+pub fn append_messages(body: &mut RawObject, extra: &[Value]) -> Result<(), ProxyError> {
+    let mut messages: Vec<Box<RawValue>> = openai::get(body, "messages")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    for message in extra {
+        messages.push(openai::to_raw(message).map_err(serde_error)?);
+    }
+    openai::set(body, "messages", &messages).map_err(serde_error)
+}
+
+pub fn serde_error(error: serde_json::Error) -> ProxyError {
+    ProxyError::Internal(format!("JSON: {error}"))
+}
+
+fn json_response(status: StatusCode, headers: &HeaderMap, body: Bytes) -> Response {
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
+    let mut headers = end_to_end_headers(headers);
+    headers.remove(header::CONTENT_LENGTH);
+    headers.remove(header::CONTENT_ENCODING);
+    *response.headers_mut() = headers;
+    response
+}
+
+/// Serves a rewritten, non-streaming request.
+pub async fn complete(
+    state: &AppState,
+    rewrite: Rewrite,
+    client_headers: &HeaderMap,
+) -> Result<Response, ProxyError> {
+    let mut body = rewrite.body.clone();
+    let mut kept_calls: Vec<ToolCall> = Vec::new();
+    let mut usage: Option<Usage> = None;
+    let mut first_id: Option<Box<RawValue>> = None;
+    let mut turn = 0;
+    loop {
+        let bytes = Bytes::from(serde_json::to_vec(&body).map_err(serde_error)?);
+        let request = state.upstream.post_json(
+            "chat/completions",
+            bytes,
+            client_headers,
+            state.forward_client_auth(),
+        )?;
+        let (status, headers, bytes) =
+            match state.upstream.send_and_read(request, RESPONSE_LIMIT).await {
+                Ok(reply) => reply,
+                Err(error) => {
+                    state.metrics.upstream_error(error.code());
+                    return Err(error);
+                }
+            };
+        if !status.is_success() {
+            // The upstream's own errors reach the client unchanged.
+            return Ok(json_response(status, &headers, bytes));
+        }
+        let mut response: RawObject = serde_json::from_slice(&bytes).map_err(|e| {
+            ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}"))
+        })?;
+        let mut choices: Vec<RawObject> = openai::get(&response, "choices")
+            .map_err(|e| ProxyError::UpstreamProtocol(format!("`choices` is malformed: {e}")))?
+            .unwrap_or_default();
+        if let Ok(Some(u)) = openai::get::<Usage>(&response, "usage") {
+            match &mut usage {
+                Some(total) => total.add(&u),
+                None => usage = Some(u),
+            }
+        }
+        if first_id.is_none() {
+            first_id = response.get("id").cloned();
+        }
+        let has_nl_call = choices.iter().any(|c| {
+            choice_calls(c)
+                .iter()
+                .any(|call| is_nl_call(&rewrite, call))
+        });
+        if turn == 0 && !has_nl_call {
+            return Ok(json_response(status, &headers, bytes));
+        }
+        let single = choices.len() == 1;
+        let mut repair: Option<Vec<Value>> = None;
+        for choice in &mut choices {
+            let Ok(Some(mut message)) = openai::get::<RawObject>(choice, "message") else {
+                continue;
+            };
+            let calls = choice_calls(choice);
+            let content: Option<String> = openai::get(&message, "content").ok().flatten();
+            let mut out_calls: Vec<ToolCall> = if single {
+                std::mem::take(&mut kept_calls)
+            } else {
+                Vec::new()
+            };
+            let mut failed: Vec<(ToolCall, String)> = Vec::new();
+            let mut reasons = Vec::new();
+            for resolved in resolve_calls(state, &rewrite, calls, client_headers).await {
+                match resolved {
+                    Resolved::Kept(call) => out_calls.push(call),
+                    Resolved::Translated(calls) => out_calls.extend(calls),
+                    Resolved::Failed {
+                        call,
+                        tool_message,
+                        reason,
+                    } => {
+                        failed.push((call, tool_message));
+                        reasons.push(reason);
+                    }
+                }
+            }
+            if !failed.is_empty() && single && turn < state.config.translation.repair_turns {
+                kept_calls = out_calls;
+                repair = Some(repair_messages(content.as_deref(), &failed));
+                break;
+            }
+            let mut content = content;
+            if !failed.is_empty() {
+                let note = failure_text(&reasons);
+                content = Some(match content.filter(|c| !c.trim().is_empty()) {
+                    Some(text) => format!("{text}\n\n{note}"),
+                    None => note,
+                });
+            }
+            openai::set(&mut message, "content", &content).map_err(serde_error)?;
+            if out_calls.is_empty() {
+                message.shift_remove("tool_calls");
+                if !failed.is_empty() {
+                    openai::set(choice, "finish_reason", "stop").map_err(serde_error)?;
+                }
+            } else {
+                openai::set(&mut message, "tool_calls", &out_calls).map_err(serde_error)?;
+                openai::set(choice, "finish_reason", "tool_calls").map_err(serde_error)?;
+            }
+            openai::set(choice, "message", &message).map_err(serde_error)?;
+        }
+        if let Some(extra) = repair {
+            state.metrics.repair_turns.inc();
+            tracing::info!(
+                turn = turn + 1,
+                "translation failed or needs clarification; asking the main model again"
+            );
+            append_messages(&mut body, &extra)?;
+            turn += 1;
+            continue;
+        }
+        openai::set(&mut response, "choices", &choices).map_err(serde_error)?;
+        if let Some(id) = first_id {
+            response.insert("id".into(), id);
+        }
+        if let Some(total) = &usage {
+            if turn > 0 {
+                openai::set(&mut response, "usage", total).map_err(serde_error)?;
+            }
+        }
+        let bytes = Bytes::from(serde_json::to_vec(&response).map_err(serde_error)?);
+        return Ok(json_response(status, &headers, bytes));
+    }
+}
+
+fn choice_calls(choice: &RawObject) -> Vec<ToolCall> {
+    openai::get::<RawObject>(choice, "message")
+        .ok()
+        .flatten()
+        .and_then(|m| {
+            openai::get::<Vec<ToolCall>>(&m, "tool_calls")
+                .ok()
+                .flatten()
+        })
+        .unwrap_or_default()
+}
+
+fn is_nl_call(rewrite: &Rewrite, call: &ToolCall) -> bool {
+    rewrite.tools.get(&call.function.name).is_some()
+        && nl_description(&call.function.arguments).is_some()
+}

@@ -1,0 +1,296 @@
+//! The next turn: the client sends back the structured calls it received; the main model must
+//! see the plain-English calls it made. Everything needed is derivable from the history
+//! itself, so any plaincall process can serve the next turn:
+//!
+//! - a call to a rewritten tool with structured arguments goes back to `{"description": ...}`;
+//!   the original description when this process remembers it, else one rendered from the
+//!   arguments;
+//! - calls fanned out from one description carry ids `<original>__<position>of<total>` and are
+//!   merged back into one call with the original id;
+//! - their tool results are merged under the original id, each prefixed with
+//!   `[Translated to: ...]`, plus a notice when some elements of the answer were dropped.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use super::{canonical, ToolSet};
+use crate::openai::{self, nl_description, RawObject, ToolCall};
+
+const FANOUT_SEPARATOR: &str = "__";
+
+/// The client-facing id of element `position` of `total` calls made from call `base`.
+pub fn fanout_id(base: &str, position: usize, total: usize) -> String {
+    format!("{base}{FANOUT_SEPARATOR}{position}of{total}")
+}
+
+/// `(base, position, total)` for a fanned-out id.
+pub fn split_fanout_id(id: &str) -> Option<(&str, usize, usize)> {
+    let (base, suffix) = id.rsplit_once(FANOUT_SEPARATOR)?;
+    let (position, total) = suffix.split_once("of")?;
+    let position: usize = position.parse().ok()?;
+    let total: usize = total.parse().ok()?;
+    (position >= 1 && position <= total && !base.is_empty()).then_some((base, position, total))
+}
+
+/// What a translation leaves behind for the next turn, when the same process serves it.
+#[derive(Debug, Clone)]
+pub struct Remembered {
+    pub description: String,
+    pub dropped: Vec<String>,
+}
+
+pub struct Memory {
+    entries: moka::sync::Cache<(String, String), Arc<Remembered>>,
+}
+
+impl Memory {
+    pub fn new(capacity: u64, ttl: Duration) -> Memory {
+        Memory {
+            entries: moka::sync::Cache::builder()
+                .max_capacity(capacity)
+                .time_to_live(ttl)
+                .build(),
+        }
+    }
+
+    /// `calls_key`: see [`super::translate::calls_key`].
+    pub fn remember(&self, tool: &str, calls_key: String, remembered: Remembered) {
+        self.entries
+            .insert((tool.to_owned(), calls_key), Arc::new(remembered));
+    }
+
+    fn recall(&self, tool: &str, calls_key: &str) -> Option<Arc<Remembered>> {
+        self.entries.get(&(tool.to_owned(), calls_key.to_owned()))
+    }
+}
+
+/// `message="Check email", schedule_type="daily", at="09:00"`: the arguments as the client
+/// sent them, in their order.
+pub fn summary(arguments: &str) -> String {
+    match serde_json::from_str::<RawObject>(arguments) {
+        Ok(object) => object
+            .iter()
+            .map(|(k, v)| format!("{k}={}", compact(v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Err(_) => arguments.to_owned(),
+    }
+}
+
+fn compact(raw: &RawValue) -> String {
+    let text = raw.get();
+    if text.contains('\n') {
+        serde_json::from_str::<Value>(text).map_or_else(|_| text.to_owned(), |v| v.to_string())
+    } else {
+        text.to_owned()
+    }
+}
+
+/// A group of client calls that was one main-model call.
+struct Group {
+    base: String,
+    total: usize,
+    /// Summaries by client id, in call order.
+    parts: Vec<(String, String)>,
+    dropped: Vec<String>,
+}
+
+pub fn rewrite(
+    messages: Vec<Box<RawValue>>,
+    tools: &ToolSet,
+    memory: &Memory,
+) -> Result<Vec<Box<RawValue>>, serde_json::Error> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut group_of: HashMap<String, usize> = HashMap::new();
+    let mut out: Vec<Box<RawValue>> = Vec::with_capacity(messages.len());
+    // Tool results being merged: group index → (position in `out`, parts).
+    let mut merged: HashMap<usize, (usize, Vec<String>)> = HashMap::new();
+
+    for raw in messages {
+        let Ok(mut message) = serde_json::from_str::<RawObject>(raw.get()) else {
+            out.push(raw);
+            continue;
+        };
+        let role: Option<String> = openai::get(&message, "role").ok().flatten();
+        match role.as_deref() {
+            Some("assistant") => {
+                let Ok(Some(calls)) = openai::get::<Vec<ToolCall>>(&message, "tool_calls") else {
+                    out.push(raw);
+                    continue;
+                };
+                let (rewritten, changed) =
+                    rewrite_calls(calls, tools, memory, &mut groups, &mut group_of);
+                if changed {
+                    openai::set(&mut message, "tool_calls", &rewritten)?;
+                    out.push(openai::to_raw(&message)?);
+                } else {
+                    out.push(raw);
+                }
+            }
+            Some("tool") => {
+                let id: Option<String> = openai::get(&message, "tool_call_id").ok().flatten();
+                let Some(group_index) = id.as_ref().and_then(|id| group_of.get(id)).copied() else {
+                    out.push(raw);
+                    continue;
+                };
+                let group = &groups[group_index];
+                let id = id.unwrap_or_default();
+                let summary = group
+                    .parts
+                    .iter()
+                    .find(|(client_id, _)| *client_id == id)
+                    .map(|(_, s)| s.clone())
+                    .unwrap_or_default();
+                let content = openai::content_text(message.get("content").map(AsRef::as_ref));
+                let part = format!("[Translated to: {summary}]\n{content}");
+                match merged.get_mut(&group_index) {
+                    Some((_, parts)) => parts.push(part),
+                    None => {
+                        openai::set(&mut message, "tool_call_id", &group.base)?;
+                        out.push(openai::to_raw(&message)?);
+                        merged.insert(group_index, (out.len() - 1, vec![part]));
+                    }
+                }
+            }
+            _ => out.push(raw),
+        }
+    }
+
+    for (group_index, (position, parts)) in merged {
+        let group = &groups[group_index];
+        let mut content = parts.join("\n---\n");
+        let missing = group.total.saturating_sub(group.parts.len());
+        if missing > 0 {
+            content.push_str(&format!(
+                "\n[Note: {missing} of the {} calls translated from your description {} invalid and {} not made",
+                group.total,
+                if missing == 1 { "was" } else { "were" },
+                if missing == 1 { "was" } else { "were" },
+            ));
+            if !group.dropped.is_empty() {
+                content.push_str(": ");
+                content.push_str(&group.dropped.join("; "));
+            }
+            content.push(']');
+        }
+        let mut message: RawObject = serde_json::from_str(out[position].get())?;
+        openai::set(&mut message, "content", &content)?;
+        out[position] = openai::to_raw(&message)?;
+    }
+    Ok(out)
+}
+
+/// Rewrites the structured calls to rewritten tools; returns whether anything changed.
+fn rewrite_calls(
+    calls: Vec<ToolCall>,
+    tools: &ToolSet,
+    memory: &Memory,
+    groups: &mut Vec<Group>,
+    group_of: &mut HashMap<String, usize>,
+) -> (Vec<ToolCall>, bool) {
+    let mut out: Vec<ToolCall> = Vec::with_capacity(calls.len());
+    let mut changed = false;
+    // Base id → index in `out` of the merged call, for fanned-out calls of this message.
+    let mut merged_at: HashMap<(String, String), (usize, usize)> = HashMap::new();
+    let mut pending: Vec<(usize, Vec<ToolCall>)> = Vec::new();
+
+    for call in calls {
+        let rewritten = tools.get(&call.function.name).is_some()
+            && nl_description(&call.function.arguments).is_none();
+        if !rewritten {
+            out.push(call);
+            continue;
+        }
+        changed = true;
+        let (base, total) = match split_fanout_id(&call.id) {
+            Some((base, _, total)) => (base.to_owned(), total),
+            None => (call.id.clone(), 1),
+        };
+        let key = (base.clone(), call.function.name.clone());
+        match merged_at.get(&key) {
+            Some(&(_, pending_index)) => pending[pending_index].1.push(call),
+            None => {
+                let mut placeholder = call.clone();
+                placeholder.id = base.clone();
+                out.push(placeholder);
+                pending.push((total, vec![call]));
+                merged_at.insert(key, (out.len() - 1, pending.len() - 1));
+            }
+        }
+    }
+
+    for ((base, name), (out_index, pending_index)) in merged_at {
+        let (total, members) = &pending[pending_index];
+        let arguments: Vec<Value> = members
+            .iter()
+            .map(|c| serde_json::from_str(&c.function.arguments).unwrap_or(Value::Null))
+            .collect();
+        let key = if let [single] = arguments.as_slice() {
+            canonical(single)
+        } else {
+            canonical(&Value::Array(arguments))
+        };
+        let summaries: Vec<(String, String)> = members
+            .iter()
+            .map(|c| (c.id.clone(), summary(&c.function.arguments)))
+            .collect();
+        let remembered = memory.recall(&name, &key);
+        let description = match &remembered {
+            Some(r) => r.description.clone(),
+            None if summaries.len() == 1 => summaries[0].1.clone(),
+            None => summaries
+                .iter()
+                .enumerate()
+                .map(|(i, (_, s))| format!("({}) {s}", i + 1))
+                .collect::<Vec<_>>()
+                .join("; "),
+        };
+        let nl_arguments = serde_json::json!({ "description": description }).to_string();
+        out[out_index].function.arguments = nl_arguments;
+        out[out_index].id = base.clone();
+        let group_index = groups.len();
+        for (client_id, _) in &summaries {
+            group_of.insert(client_id.clone(), group_index);
+        }
+        groups.push(Group {
+            base,
+            total: *total,
+            parts: summaries,
+            dropped: remembered.map(|r| r.dropped.clone()).unwrap_or_default(),
+        });
+    }
+    (out, changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fanout_ids_round_trip() {
+        assert_eq!(fanout_id("call_1", 2, 3), "call_1__2of3");
+        assert_eq!(split_fanout_id("call_1__2of3"), Some(("call_1", 2, 3)));
+        assert_eq!(split_fanout_id("call__x__1of2"), Some(("call__x", 1, 2)));
+        for plain in [
+            "call_1", "call__", "__1of2", "a__3of2", "a__0of2", "a__1ofx",
+        ] {
+            assert_eq!(split_fanout_id(plain), None, "{plain}");
+        }
+    }
+
+    #[test]
+    fn summary_keeps_the_clients_order_and_text() {
+        assert_eq!(
+            summary(r#"{"message":"Check email","schedule_type":"daily","at":"09:00"}"#),
+            r#"message="Check email", schedule_type="daily", at="09:00""#
+        );
+        assert_eq!(
+            summary(r#"{"n": 1, "o": {"a": [1, 2]}}"#),
+            r#"n=1, o={"a": [1, 2]}"#
+        );
+    }
+}

@@ -1,0 +1,280 @@
+//! The translation pipe: complex tools go to the main model as one plain-English field, and
+//! the calls it makes come back structured and validated.
+//!
+//! - [`select`]: which tools are rewritten; [`schema_text`]: the schema in words;
+//! - [`Pipe::plan`]: the request the main model sees (tools and history rewritten);
+//! - [`translate`]: one description to arguments (translator call, validation, retries, cache);
+//! - [`complete`]: the non-streaming response, with repair turns; [`history`]: the next turn.
+
+pub mod complete;
+pub mod extract;
+pub mod grammar;
+pub mod history;
+pub mod schema_text;
+pub mod select;
+pub mod translate;
+pub mod translator;
+pub mod validate;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::http::HeaderMap;
+use serde_json::{json, Map, Value};
+
+use crate::config::{Config, OutputMode, TranslationConfig};
+use crate::error::ProxyError;
+use crate::openai::{self, RawObject};
+use crate::prompts::Prompts;
+use crate::upstream::UpstreamClient;
+
+/// A request header that turns translation off for one request: `x-plaincall-translate: off`.
+pub const TRANSLATE_HEADER: &str = "x-plaincall-translate";
+
+/// A tool the main model sees in plain-English form, with what translation needs of it.
+#[derive(Debug)]
+pub struct NlTool {
+    pub name: String,
+    pub description: String,
+    pub parameters: Value,
+    pub schema_hash: u64,
+    pub validator: Arc<jsonschema::Validator>,
+}
+
+/// The rewritten tools of one request, by name.
+#[derive(Debug, Default)]
+pub struct ToolSet {
+    by_name: HashMap<String, Arc<NlTool>>,
+}
+
+impl ToolSet {
+    pub fn get(&self, name: &str) -> Option<&Arc<NlTool>> {
+        self.by_name.get(name)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.by_name.keys().map(String::as_str)
+    }
+}
+
+/// What the chat route does with a request.
+pub enum Plan {
+    /// Nothing to change: the original bytes go upstream and the response comes back as is.
+    Forward,
+    Rewrite(Rewrite),
+}
+
+pub struct Rewrite {
+    /// The request the main model sees.
+    pub body: RawObject,
+    pub tools: Arc<ToolSet>,
+    pub stream: bool,
+    /// The request's model: the translator's model when no backend is configured.
+    pub model: String,
+}
+
+pub struct Pipe {
+    pub settings: TranslationConfig,
+    pub prompts: Prompts,
+    pub validators: validate::Validators,
+    pub translator: translator::Translator,
+    pub cache: translate::TranslationCache,
+    pub memory: history::Memory,
+}
+
+impl Pipe {
+    pub fn new(config: &Config, upstream: UpstreamClient) -> Result<Pipe, ProxyError> {
+        let settings = config.translation.clone();
+        let prompts = Prompts::load(settings.prompts_dir.as_deref())
+            .map_err(|e| ProxyError::Internal(e.to_string()))?;
+        let translator = translator::Translator::new(&settings, upstream, config)?;
+        Ok(Pipe {
+            cache: translate::TranslationCache::new(settings.cache_capacity, settings.cache_ttl),
+            memory: history::Memory::new(settings.cache_capacity, settings.cache_ttl),
+            validators: validate::Validators::new(1024),
+            translator,
+            prompts,
+            settings,
+        })
+    }
+
+    /// Decides whether the request changes, and builds the changed request.
+    pub fn plan(&self, request: &RawObject, headers: &HeaderMap) -> Result<Plan, ProxyError> {
+        if !self.settings.enabled || translation_switched_off(headers) {
+            return Ok(Plan::Forward);
+        }
+        let bad = |param: &str, e: serde_json::Error| ProxyError::InvalidRequest {
+            message: format!("`{param}` is malformed: {e}"),
+            param: Some(param.to_owned()),
+        };
+        let Some(tools) =
+            openai::get::<Vec<RawObject>>(request, "tools").map_err(|e| bad("tools", e))?
+        else {
+            return Ok(Plan::Forward);
+        };
+        let mut set = ToolSet::default();
+        let mut rewritten_tools = Vec::with_capacity(tools.len());
+        for tool in tools {
+            match self.nl_form(&tool, false)? {
+                Some((nl_tool, nl_definition)) => {
+                    rewritten_tools.push(nl_definition);
+                    set.by_name.insert(nl_tool.name.clone(), Arc::new(nl_tool));
+                }
+                None => rewritten_tools.push(tool),
+            }
+        }
+        if set.is_empty() {
+            return Ok(Plan::Forward);
+        }
+        let mut body = request.clone();
+        openai::set(&mut body, "tools", &rewritten_tools).map_err(internal)?;
+        if let Some(messages) =
+            openai::get::<Vec<Box<serde_json::value::RawValue>>>(request, "messages")
+                .map_err(|e| bad("messages", e))?
+        {
+            let messages =
+                history::rewrite(messages, &set, &self.memory).map_err(|e| bad("messages", e))?;
+            openai::set(&mut body, "messages", &messages).map_err(internal)?;
+        }
+        let stream = openai::get::<bool>(request, "stream")
+            .map_err(|e| bad("stream", e))?
+            .unwrap_or(false);
+        let model = openai::get::<String>(request, "model")
+            .map_err(|e| bad("model", e))?
+            .unwrap_or_default();
+        Ok(Plan::Rewrite(Rewrite {
+            body,
+            tools: Arc::new(set),
+            stream,
+            model,
+        }))
+    }
+
+    /// The NL tool and its one-field definition, or `None` when the tool stays as it is.
+    /// `force` rewrites whatever the configuration says (the CLI's tools for people).
+    pub fn nl_form(
+        &self,
+        tool: &RawObject,
+        force: bool,
+    ) -> Result<Option<(NlTool, RawObject)>, ProxyError> {
+        if openai::get::<String>(tool, "type")
+            .ok()
+            .flatten()
+            .as_deref()
+            != Some("function")
+        {
+            return Ok(None);
+        }
+        let Ok(Some(mut function)) = openai::get::<RawObject>(tool, "function") else {
+            return Ok(None);
+        };
+        let Ok(Some(name)) = openai::get::<String>(&function, "name") else {
+            return Ok(None);
+        };
+        let parameters = openai::get::<Value>(&function, "parameters")
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+        let mode = self
+            .settings
+            .tools
+            .get(&name)
+            .copied()
+            .unwrap_or(self.settings.default_mode);
+        if !force && !select::is_rewritten(mode, &parameters, &self.settings.thresholds) {
+            return Ok(None);
+        }
+        let schema_hash = validate::schema_hash(&parameters);
+        let validator = match self.validators.get(schema_hash, &parameters) {
+            Ok(v) => v,
+            Err(error) => {
+                tracing::warn!(tool = %name, %error, "tool schema does not compile; passing the tool through unchanged");
+                return Ok(None);
+            }
+        };
+        let description = openai::get::<String>(&function, "description")
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let nl_description = match self.prompts.nl_description(&name) {
+            Some(text) => text.to_owned(),
+            None => schema_text::nl_tool_description(&description, &parameters),
+        };
+        openai::set(&mut function, "description", &nl_description).map_err(internal)?;
+        openai::set(&mut function, "parameters", &nl_parameters()).map_err(internal)?;
+        let mut definition = tool.clone();
+        openai::set(&mut definition, "function", &function).map_err(internal)?;
+        Ok(Some((
+            NlTool {
+                name,
+                description,
+                parameters,
+                schema_hash,
+                validator,
+            },
+            definition,
+        )))
+    }
+
+    /// The output mode and model label of the translator that would serve `request_model`.
+    pub fn translator_label(&self, request_model: &str) -> (String, OutputMode) {
+        self.translator.first_label(request_model)
+    }
+}
+
+/// The one-field schema. It satisfies OpenAI's strict mode, so `strict: true` keeps working.
+pub fn nl_parameters() -> Value {
+    let mut properties = Map::new();
+    properties.insert(
+        "description".into(),
+        json!({
+            "type": "string",
+            "description": "Plain-English description of the call: what to do, and every detail it needs (times, dates, names, amounts, conditions)."
+        }),
+    );
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": ["description"],
+        "additionalProperties": false
+    })
+}
+
+fn translation_switched_off(headers: &HeaderMap) -> bool {
+    headers
+        .get(TRANSLATE_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "off" | "false" | "0" | "no"
+            )
+        })
+}
+
+fn internal(error: serde_json::Error) -> ProxyError {
+    ProxyError::Internal(format!("serialising the rewritten request: {error}"))
+}
+
+/// Sorted-key JSON text: the same value always gives the same text, whatever its key order.
+pub fn canonical(value: &Value) -> String {
+    fn sort(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                Value::Object(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| (k.clone(), sort(v)))
+                        .collect(),
+                )
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sort).collect()),
+            other => other.clone(),
+        }
+    }
+    sort(value).to_string()
+}

@@ -1,0 +1,147 @@
+//! Which tools are rewritten into the plain-English form.
+
+use serde_json::Value;
+
+use crate::config::{ComplexityThresholds, ToolMode};
+
+const CONDITIONAL_KEYWORDS: &[&str] = &[
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "not",
+];
+
+/// Why `auto` rewrites a schema, or `None` when it is simple enough for a small model.
+pub fn complexity_reason(parameters: &Value, t: &ComplexityThresholds) -> Option<String> {
+    let properties = parameters.get("properties").and_then(Value::as_object);
+    let count = properties.map_or(0, |p| p.len());
+    if t.min_properties > 0 && count >= t.min_properties {
+        return Some(format!("{count} properties"));
+    }
+    if t.refs && contains_key(parameters, "$ref") {
+        return Some("uses $ref".into());
+    }
+    if t.conditionals {
+        if let Some(keyword) = CONDITIONAL_KEYWORDS
+            .iter()
+            .find(|k| contains_key(parameters, k))
+        {
+            return Some(format!("uses {keyword}"));
+        }
+    }
+    if t.nested {
+        if let Some(props) = properties {
+            for (name, schema) in props {
+                if is_object_schema(schema) {
+                    return Some(format!("`{name}` is a nested object"));
+                }
+                if schema.get("items").is_some_and(is_object_schema) {
+                    return Some(format!("`{name}` is an array of objects"));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Whether the tool is shown to the main model in plain-English form.
+pub fn is_rewritten(mode: ToolMode, parameters: &Value, t: &ComplexityThresholds) -> bool {
+    match mode {
+        ToolMode::Nl => true,
+        ToolMode::Passthrough => false,
+        ToolMode::Auto => complexity_reason(parameters, t).is_some(),
+    }
+}
+
+fn is_object_schema(schema: &Value) -> bool {
+    schema.get("type").is_some_and(|t| {
+        t == "object"
+            || t.as_array()
+                .is_some_and(|a| a.iter().any(|x| x == "object"))
+    }) || schema.get("properties").is_some()
+}
+
+/// A keyword anywhere in the schema, but not a property that happens to carry its name.
+fn contains_key(schema: &Value, key: &str) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(k, v)| {
+            if k == key {
+                return true;
+            }
+            if k == "properties" || k == "patternProperties" || k == "$defs" || k == "definitions" {
+                return v
+                    .as_object()
+                    .is_some_and(|props| props.values().any(|s| contains_key(s, key)));
+            }
+            contains_key(v, key)
+        }),
+        Value::Array(items) => items.iter().any(|v| contains_key(v, key)),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn defaults() -> ComplexityThresholds {
+        ComplexityThresholds {
+            min_properties: 6,
+            nested: true,
+            conditionals: true,
+            refs: true,
+        }
+    }
+
+    #[test]
+    fn simple_schema_is_left_alone() {
+        let p =
+            json!({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]});
+        assert_eq!(complexity_reason(&p, &defaults()), None);
+    }
+
+    #[test]
+    fn each_trigger_is_reported() {
+        let many = json!({"properties":{"a":{},"b":{},"c":{},"d":{},"e":{},"f":{}}});
+        assert_eq!(
+            complexity_reason(&many, &defaults()).as_deref(),
+            Some("6 properties")
+        );
+        let nested = json!({"properties":{"a":{"type":"object","properties":{}}}});
+        assert!(complexity_reason(&nested, &defaults()).is_some_and(|r| r.contains("nested")));
+        let array = json!({"properties":{"a":{"type":"array","items":{"type":"object"}}}});
+        assert!(complexity_reason(&array, &defaults()).is_some_and(|r| r.contains("array")));
+        let cond = json!({"properties":{"a":{}},"if":{},"then":{}});
+        assert!(complexity_reason(&cond, &defaults()).is_some());
+        let reference = json!({"properties":{"a":{"$ref":"#/$defs/x"}}});
+        assert_eq!(
+            complexity_reason(&reference, &defaults()).as_deref(),
+            Some("uses $ref")
+        );
+    }
+
+    #[test]
+    fn a_property_named_like_a_keyword_is_not_a_keyword() {
+        let p = json!({"properties":{"not":{"type":"string"},"if":{"type":"string"}}});
+        assert_eq!(complexity_reason(&p, &defaults()), None);
+    }
+
+    #[test]
+    fn thresholds_turn_triggers_off() {
+        let t = ComplexityThresholds {
+            min_properties: 0,
+            nested: false,
+            conditionals: false,
+            refs: false,
+        };
+        let p = json!({"properties":{"a":{"type":"object"},"b":{},"c":{},"d":{},"e":{},"f":{}},"allOf":[]});
+        assert_eq!(complexity_reason(&p, &t), None);
+    }
+}

@@ -1,0 +1,394 @@
+//! One plain-English description to validated arguments: prompt, translator call, extraction,
+//! validation against the full schema, retries with the errors spelled out, and the cache.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::HeaderMap;
+use serde_json::{json, Value};
+
+use super::extract::{coerce_stringified, drop_defaults, extract_json, unwrap_call_envelope};
+use super::{canonical, grammar, schema_text, validate, NlTool, Pipe};
+use crate::metrics::Metrics;
+use crate::prompts::TranslatorContext;
+
+/// How much of a bad answer is shown back to the translator.
+const PREVIOUS_ANSWER_LIMIT: usize = 2000;
+
+/// The result of translating one call.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    Calls(Arc<Translated>),
+    /// The translator asks for a fact the description lacks: a question for the user.
+    Clarification(String),
+    /// No valid call after every attempt; says what went wrong.
+    Failed(String),
+}
+
+/// Valid calls from one description. `calls` holds each valid element with its 1-based
+/// position in the translator's answer; `total` is how many elements the answer had.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Translated {
+    pub calls: Vec<(usize, Value)>,
+    pub total: usize,
+    /// Why the missing positions were dropped.
+    pub dropped: Vec<String>,
+    pub attempts: u32,
+    pub from_cache: bool,
+}
+
+#[derive(Clone, Hash, PartialEq, Eq)]
+struct CacheKey {
+    tool: String,
+    schema_hash: u64,
+    description: String,
+    model: String,
+    /// The prompt carries today's date, so "tomorrow" means something else the next day.
+    date: String,
+}
+
+pub struct TranslationCache {
+    entries: moka::future::Cache<CacheKey, Arc<Translated>>,
+}
+
+impl TranslationCache {
+    pub fn new(capacity: u64, ttl: Duration) -> TranslationCache {
+        TranslationCache {
+            entries: moka::future::Cache::builder()
+                .max_capacity(capacity)
+                .time_to_live(ttl)
+                .build(),
+        }
+    }
+}
+
+/// Today in the configured zone: (`YYYY-MM-DD`, weekday name).
+pub fn today(tz: &jiff::tz::TimeZone) -> (String, String) {
+    let now = jiff::Timestamp::now().to_zoned(tz.clone());
+    (now.date().to_string(), format!("{:?}", now.weekday()))
+}
+
+/// One translator exchange, for `plaincall translate` to show.
+#[derive(Debug, Clone)]
+pub struct AttemptRecord {
+    pub backend: String,
+    pub reply: String,
+    pub errors: Vec<String>,
+}
+
+enum Attempt {
+    Done(Outcome),
+    Invalid { errors: Vec<String>, answer: String },
+}
+
+impl Pipe {
+    /// Translates `description` for `tool`. Never fails: problems become an [`Outcome`].
+    pub async fn translate(
+        &self,
+        tool: &NlTool,
+        description: &str,
+        request_model: &str,
+        client_headers: &HeaderMap,
+        metrics: &Metrics,
+    ) -> Outcome {
+        let (model, _) = self.translator_label(request_model);
+        let (date, weekday) = today(&self.settings.timezone);
+        let key = CacheKey {
+            tool: tool.name.clone(),
+            schema_hash: tool.schema_hash,
+            description: description.to_owned(),
+            model,
+            date: date.clone(),
+        };
+        if let Some(hit) = self.cache.entries.get(&key).await {
+            metrics.cache_hits.inc();
+            metrics.translation(&tool.name, "ok");
+            let mut translated = (*hit).clone();
+            translated.from_cache = true;
+            return Outcome::Calls(Arc::new(translated));
+        }
+        metrics.cache_misses.inc();
+        let mut attempts = Vec::new();
+        let outcome = self
+            .translate_uncached(
+                tool,
+                description,
+                request_model,
+                client_headers,
+                metrics,
+                (date, weekday),
+                &mut attempts,
+            )
+            .await;
+        let label = match &outcome {
+            Outcome::Calls(t) if t.attempts > 1 => "retried",
+            Outcome::Calls(_) => "ok",
+            Outcome::Clarification(_) => "clarification",
+            Outcome::Failed(_) => "failed",
+        };
+        metrics.translation(&tool.name, label);
+        if let Outcome::Calls(translated) = &outcome {
+            self.cache.entries.insert(key, translated.clone()).await;
+        }
+        outcome
+    }
+
+    /// Translates without the cache, recording every exchange in `attempts`.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn translate_uncached(
+        &self,
+        tool: &NlTool,
+        description: &str,
+        request_model: &str,
+        client_headers: &HeaderMap,
+        metrics: &Metrics,
+        (today, weekday): (String, String),
+        attempts: &mut Vec<AttemptRecord>,
+    ) -> Outcome {
+        let schema_text = serde_json::to_string_pretty(&tool.parameters).unwrap_or_default();
+        let system = match self.prompts.translator_system(&TranslatorContext {
+            tool_name: &tool.name,
+            tool_description: &tool.description,
+            schema: schema_text,
+            rules: schema_text::translator_rules(&tool.parameters),
+            examples: self.prompts.examples(&tool.name),
+            today,
+            weekday,
+            timezone: &self.settings.timezone_name,
+        }) {
+            Ok(text) => text,
+            Err(error) => {
+                return Outcome::Failed(format!("the translator prompt failed to render: {error}"))
+            }
+        };
+        let response_schema = grammar::response_schema(&tool.parameters);
+        let mut messages = vec![
+            json!({"role": "system", "content": system}),
+            json!({"role": "user", "content": description}),
+        ];
+        let mut last_errors = Vec::new();
+        for attempt in 1..=self.settings.attempts {
+            let reply = match self
+                .translator
+                .complete(
+                    &messages,
+                    &response_schema,
+                    &tool.name,
+                    request_model,
+                    client_headers,
+                    metrics,
+                )
+                .await
+            {
+                Ok(reply) => reply,
+                // Every backend failed: another attempt now would fail the same way.
+                Err(error) => return Outcome::Failed(error),
+            };
+            tracing::debug!(tool = %tool.name, backend = %reply.backend, attempt, "translator replied");
+            let judged = judge(tool, &reply.text, attempt);
+            attempts.push(AttemptRecord {
+                backend: reply.backend,
+                reply: reply.text,
+                errors: match &judged {
+                    Attempt::Invalid { errors, .. } => errors.clone(),
+                    Attempt::Done(Outcome::Calls(t)) => t.dropped.clone(),
+                    Attempt::Done(_) => Vec::new(),
+                },
+            });
+            match judged {
+                Attempt::Done(outcome) => return outcome,
+                Attempt::Invalid { errors, answer } => {
+                    tracing::info!(tool = %tool.name, attempt, errors = ?errors, "translation invalid");
+                    let retry = match self
+                        .prompts
+                        .retry(&errors, &truncate(&answer, PREVIOUS_ANSWER_LIMIT))
+                    {
+                        Ok(text) => text,
+                        Err(error) => {
+                            return Outcome::Failed(format!(
+                                "the retry prompt failed to render: {error}"
+                            ))
+                        }
+                    };
+                    messages.truncate(2);
+                    messages.push(json!({"role": "assistant", "content": answer}));
+                    messages.push(json!({"role": "user", "content": retry}));
+                    last_errors = errors;
+                }
+            }
+        }
+        Outcome::Failed(format!(
+            "no valid arguments after {} attempt{}: {}",
+            self.settings.attempts,
+            if self.settings.attempts == 1 { "" } else { "s" },
+            last_errors.join("; ")
+        ))
+    }
+}
+
+/// Reads one translator answer: a call, several, a question, or what is wrong with it.
+fn judge(tool: &NlTool, text: &str, attempt: u32) -> Attempt {
+    let Some(value) = extract_json(text) else {
+        return Attempt::Invalid {
+            errors: vec!["the answer is not a JSON object or array".into()],
+            answer: text.to_owned(),
+        };
+    };
+    let answer = value.to_string();
+    if let Some(question) = clarification(&value) {
+        return Attempt::Done(Outcome::Clarification(question));
+    }
+    let elements: Vec<Value> = match value {
+        Value::Array(items) if items.is_empty() => {
+            return Attempt::Invalid {
+                errors: vec!["the answer is an empty array".into()],
+                answer,
+            }
+        }
+        Value::Array(items) => items,
+        other => vec![other],
+    };
+    let total = elements.len();
+    let mut calls = Vec::new();
+    let mut errors = Vec::new();
+    for (index, element) in elements.into_iter().enumerate() {
+        let mut args = unwrap_call_envelope(element, &tool.name, &tool.parameters);
+        coerce_stringified(&mut args, &tool.parameters);
+        drop_defaults(&mut args, &tool.parameters);
+        let found = validate::errors(&tool.validator, &args);
+        if found.is_empty() {
+            calls.push((index + 1, args));
+        } else if total == 1 {
+            errors.extend(found);
+        } else {
+            errors.extend(
+                found
+                    .into_iter()
+                    .map(|e| format!("element {}: {e}", index + 1)),
+            );
+        }
+    }
+    if calls.is_empty() {
+        return Attempt::Invalid { errors, answer };
+    }
+    Attempt::Done(Outcome::Calls(Arc::new(Translated {
+        calls,
+        total,
+        dropped: errors,
+        attempts: attempt,
+        from_cache: false,
+    })))
+}
+
+/// `{"error": "missing_info", "clarification_needed": "..."}`, leniently: any object whose
+/// `error` is set and which carries a question.
+fn clarification(value: &Value) -> Option<String> {
+    let object = value.as_object()?;
+    object.get("error")?;
+    let question = object
+        .get("clarification_needed")
+        .or_else(|| object.get("question"))
+        .and_then(Value::as_str)
+        .unwrap_or("Please provide more detail.");
+    Some(question.to_owned())
+}
+
+fn truncate(text: &str, limit: usize) -> String {
+    if text.len() <= limit {
+        return text.to_owned();
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// The text a translated call is remembered by (see [`super::history::Memory`]).
+pub fn calls_key(calls: &[(usize, Value)]) -> String {
+    if let [(_, single)] = calls {
+        return canonical(single);
+    }
+    canonical(&Value::Array(
+        calls.iter().map(|(_, v)| v.clone()).collect(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool() -> Result<NlTool, String> {
+        let parameters = json!({
+            "type": "object",
+            "properties": {"kind": {"enum": ["daily", "weekly"]}, "day": {"type": "string"}, "mode": {"type": "string", "default": "x"}},
+            "required": ["kind"],
+            "additionalProperties": false,
+            "allOf": [{"if": {"properties": {"kind": {"const": "weekly"}}}, "then": {"required": ["day"]}}]
+        });
+        let validators = validate::Validators::new(4);
+        let validator = validators.get(1, &parameters)?;
+        Ok(NlTool {
+            name: "t".into(),
+            description: String::new(),
+            parameters,
+            schema_hash: 1,
+            validator,
+        })
+    }
+
+    #[test]
+    fn single_call_is_validated_and_defaults_dropped() -> Result<(), String> {
+        let t = tool()?;
+        match judge(
+            &t,
+            "```json\n{\"kind\": \"daily\", \"mode\": \"x\"}\n```",
+            1,
+        ) {
+            Attempt::Done(Outcome::Calls(c)) => {
+                assert_eq!(c.calls, vec![(1, json!({"kind": "daily"}))]);
+                assert_eq!(c.total, 1);
+            }
+            _ => return Err("expected a call".into()),
+        }
+        match judge(&t, "{\"kind\": \"weekly\"}", 1) {
+            Attempt::Invalid { errors, .. } => assert!(errors[0].contains("day"), "{errors:?}"),
+            _ => return Err("expected invalid".into()),
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn arrays_keep_valid_elements_and_report_the_rest() -> Result<(), String> {
+        let t = tool()?;
+        match judge(&t, "[{\"kind\": \"daily\"}, {\"kind\": \"weekly\"}, {\"kind\": \"weekly\", \"day\": \"mon\"}]", 2) {
+            Attempt::Done(Outcome::Calls(c)) => {
+                assert_eq!(c.calls.iter().map(|(p, _)| *p).collect::<Vec<_>>(), vec![1, 3]);
+                assert_eq!(c.total, 3);
+                assert_eq!(c.attempts, 2);
+                assert!(c.dropped[0].starts_with("element 2:"), "{:?}", c.dropped);
+            }
+            _ => return Err("expected calls".into()),
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn clarification_and_garbage() -> Result<(), String> {
+        let t = tool()?;
+        match judge(
+            &t,
+            "{\"error\": \"missing_info\", \"clarification_needed\": \"When?\"}",
+            1,
+        ) {
+            Attempt::Done(Outcome::Clarification(q)) => assert_eq!(q, "When?"),
+            _ => return Err("expected a clarification".into()),
+        }
+        assert!(matches!(
+            judge(&t, "I cannot do that.", 1),
+            Attempt::Invalid { .. }
+        ));
+        assert!(matches!(judge(&t, "[]", 1), Attempt::Invalid { .. }));
+        Ok(())
+    }
+}

@@ -1,0 +1,258 @@
+//! Translator backends: an ordered list, the first healthy one serves, failures fall through
+//! to the next. With none configured, the upstream translates with the request's model.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use axum::http::HeaderMap;
+use bytes::Bytes;
+use serde_json::{json, Value};
+
+use crate::config::{Config, OutputMode, TranslationConfig};
+use crate::error::ProxyError;
+use crate::metrics::Metrics;
+use crate::openai::{self, RawObject};
+use crate::upstream::UpstreamClient;
+
+/// How long a backend that failed is skipped while others are healthy.
+const COOLDOWN: Duration = Duration::from_secs(30);
+/// The largest translator reply read.
+const REPLY_LIMIT: u64 = 4 * 1024 * 1024;
+
+pub struct Backend {
+    client: UpstreamClient,
+    /// `None`: the request's own model (the upstream acting as translator).
+    model: Option<String>,
+    output: OutputMode,
+    label: String,
+    /// Whether the client's `Authorization` goes along (only to the main upstream).
+    client_auth: bool,
+    unhealthy_until_ms: AtomicU64,
+}
+
+pub struct Translator {
+    backends: Vec<Backend>,
+    temperature: f64,
+    max_tokens: u32,
+}
+
+/// What one translator exchange produced.
+pub struct Reply {
+    pub text: String,
+    pub backend: String,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+impl Translator {
+    pub fn new(
+        settings: &TranslationConfig,
+        upstream: UpstreamClient,
+        config: &Config,
+    ) -> Result<Translator, ProxyError> {
+        let mut backends = Vec::new();
+        for b in &settings.backends {
+            backends.push(Backend {
+                client: UpstreamClient::new(
+                    b.base_url.clone(),
+                    b.api_key.clone(),
+                    config.upstream.connect_timeout.min(b.timeout),
+                    b.timeout,
+                    b.timeout,
+                )?,
+                model: Some(b.model.clone()),
+                output: b.output,
+                label: b.model.clone(),
+                client_auth: false,
+                unhealthy_until_ms: AtomicU64::new(0),
+            });
+        }
+        if backends.is_empty() {
+            backends.push(Backend {
+                client: upstream,
+                model: None,
+                output: settings.upstream_output,
+                label: "upstream".into(),
+                client_auth: config.server.access_keys.is_empty(),
+                unhealthy_until_ms: AtomicU64::new(0),
+            });
+        }
+        Ok(Translator {
+            backends,
+            temperature: settings.temperature,
+            max_tokens: settings.max_tokens,
+        })
+    }
+
+    /// The model name that identifies translations in the cache, and the output mode.
+    pub fn first_label(&self, request_model: &str) -> (String, OutputMode) {
+        match self.backends.first() {
+            Some(b) => (
+                b.model.clone().unwrap_or_else(|| request_model.to_owned()),
+                b.output,
+            ),
+            None => (request_model.to_owned(), OutputMode::None),
+        }
+    }
+
+    /// Healthy backends first, in configured order, then the rest as a last resort.
+    fn order(&self) -> Vec<&Backend> {
+        let now = now_ms();
+        let (healthy, resting): (Vec<&Backend>, Vec<&Backend>) = self
+            .backends
+            .iter()
+            .partition(|b| b.unhealthy_until_ms.load(Ordering::Relaxed) <= now);
+        healthy.into_iter().chain(resting).collect()
+    }
+
+    /// One exchange: `messages` in, the reply text out.
+    pub async fn complete(
+        &self,
+        messages: &[Value],
+        response_schema: &Value,
+        tool: &str,
+        request_model: &str,
+        client_headers: &HeaderMap,
+        metrics: &Metrics,
+    ) -> Result<Reply, String> {
+        let mut failures = Vec::new();
+        for backend in self.order() {
+            let started = Instant::now();
+            let result = self
+                .call(
+                    backend,
+                    messages,
+                    response_schema,
+                    tool,
+                    request_model,
+                    client_headers,
+                )
+                .await;
+            metrics.translator_latency(&backend.label, started.elapsed());
+            match result {
+                Ok(text) => {
+                    backend.unhealthy_until_ms.store(0, Ordering::Relaxed);
+                    return Ok(Reply {
+                        text,
+                        backend: backend.label.clone(),
+                    });
+                }
+                Err(CallError { message, unhealthy }) => {
+                    tracing::warn!(backend = %backend.label, %tool, error = %message, "translator call failed");
+                    if unhealthy {
+                        backend
+                            .unhealthy_until_ms
+                            .store(now_ms() + COOLDOWN.as_millis() as u64, Ordering::Relaxed);
+                    }
+                    failures.push(format!("{}: {message}", backend.label));
+                }
+            }
+        }
+        Err(format!("the translator failed ({})", failures.join("; ")))
+    }
+
+    async fn call(
+        &self,
+        backend: &Backend,
+        messages: &[Value],
+        response_schema: &Value,
+        tool: &str,
+        request_model: &str,
+        client_headers: &HeaderMap,
+    ) -> Result<String, CallError> {
+        let model = backend.model.as_deref().unwrap_or(request_model);
+        let mut body = json!({
+            "model": model,
+            "messages": messages,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "stream": false,
+        });
+        match backend.output {
+            OutputMode::JsonSchema => {
+                body["response_format"] = json!({
+                    "type": "json_schema",
+                    "json_schema": {"name": schema_name(tool), "schema": response_schema, "strict": false}
+                });
+            }
+            OutputMode::JsonObject => body["response_format"] = json!({"type": "json_object"}),
+            OutputMode::None => {}
+        }
+        let body = Bytes::from(body.to_string());
+        let request = backend
+            .client
+            .post_json(
+                "chat/completions",
+                body,
+                client_headers,
+                backend.client_auth,
+            )
+            .map_err(|e| CallError::unhealthy(e.to_string()))?;
+        let (status, _, bytes) = backend
+            .client
+            .send_and_read(request, REPLY_LIMIT)
+            .await
+            .map_err(|e| CallError::unhealthy(e.to_string()))?;
+        if !status.is_success() {
+            let snippet = String::from_utf8_lossy(&bytes[..bytes.len().min(300)]).into_owned();
+            return Err(CallError {
+                message: format!("HTTP {}: {snippet}", status.as_u16()),
+                unhealthy: status.is_server_error() || status.as_u16() == 429,
+            });
+        }
+        let response: RawObject = serde_json::from_slice(&bytes)
+            .map_err(|e| CallError::unhealthy(format!("the reply is not JSON: {e}")))?;
+        let choices: Vec<RawObject> = openai::get(&response, "choices")
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let message: Option<RawObject> = choices
+            .first()
+            .and_then(|c| openai::get(c, "message").ok().flatten());
+        let text = message
+            .as_ref()
+            .map(|m| openai::content_text(m.get("content").map(AsRef::as_ref)))
+            .unwrap_or_default();
+        if text.trim().is_empty() {
+            return Err(CallError {
+                message: "the reply has no content".into(),
+                unhealthy: false,
+            });
+        }
+        Ok(text)
+    }
+}
+
+struct CallError {
+    message: String,
+    unhealthy: bool,
+}
+
+impl CallError {
+    fn unhealthy(message: String) -> CallError {
+        CallError {
+            message,
+            unhealthy: true,
+        }
+    }
+}
+
+/// `response_format.json_schema.name` allows `[a-zA-Z0-9_-]{1,64}`.
+fn schema_name(tool: &str) -> String {
+    let name: String = tool
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(56)
+        .collect();
+    format!("{}_args", if name.is_empty() { "tool" } else { &name })
+}

@@ -1,0 +1,53 @@
+//! Every `/v1/*` route plaincall does not interpret: forwarded as it is, both bodies streamed.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{header, Method};
+use axum::response::Response;
+
+use super::{content_length, limited_stream, relay};
+use crate::error::ProxyError;
+use crate::server::AppState;
+
+pub async fn passthrough(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+) -> Result<Response, ProxyError> {
+    let (parts, body) = request.into_parts();
+    let limit = state.config.server.max_body_bytes;
+    if content_length(&parts.headers).is_some_and(|len| len > limit) {
+        return Err(ProxyError::BodyTooLarge { limit });
+    }
+    let rest = parts.uri.path().strip_prefix("/v1/").unwrap_or("");
+    let url = state.upstream.endpoint(rest, parts.uri.query())?;
+    let has_body = parts.headers.contains_key(header::CONTENT_LENGTH)
+        || parts.headers.contains_key(header::TRANSFER_ENCODING)
+        || !matches!(
+            parts.method,
+            Method::GET | Method::HEAD | Method::OPTIONS | Method::DELETE
+        );
+    let mut builder = state.upstream.request(
+        parts.method,
+        url,
+        &parts.headers,
+        state.forward_client_auth(),
+    );
+    let mut exceeded = None;
+    if has_body {
+        let (stream, flag) = limited_stream(body, limit);
+        builder = builder.body(reqwest::Body::wrap_stream(stream));
+        exceeded = Some(flag);
+    }
+    match state.upstream.send(builder).await {
+        Ok(response) => Ok(relay(response)),
+        Err(_) if exceeded.is_some_and(|f| f.load(Ordering::Relaxed)) => {
+            Err(ProxyError::BodyTooLarge { limit })
+        }
+        Err(error) => {
+            state.metrics.upstream_error(error.code());
+            Err(error)
+        }
+    }
+}

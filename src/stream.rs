@@ -1,0 +1,758 @@
+//! The translation pipe over SSE. Content reaches the client as it arrives; tool calls are
+//! assembled per `index`; plain-English calls are translated as soon as their arguments are
+//! complete (while the upstream still streams) and emitted, in upstream order, in the chunk
+//! shape OpenAI clients accumulate: the first delta of each call carries `id`, `type` and
+//! `function.name`, indices are contiguous from 0. Failed translations run the repair turn
+//! inside the same stream. Until a plain-English call shows up, events pass through untouched.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{header, HeaderMap};
+use axum::response::Response;
+use bytes::Bytes;
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+use tokio::task::{AbortHandle, JoinSet};
+
+use crate::error::ProxyError;
+use crate::openai::{self, nl_description, RawObject, ToolCall, Usage};
+use crate::pipe::complete::{
+    append_messages, failure_text, repair_messages, resolve_call, serde_error, Resolved,
+};
+use crate::pipe::Rewrite;
+use crate::routes::{chat::sse_response, relay};
+use crate::server::AppState;
+use crate::sse;
+
+/// The largest single SSE event accepted from the upstream.
+const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
+/// Chunks buffered towards a slow client before the upstream is read more slowly.
+const CHANNEL_CAPACITY: usize = 32;
+
+pub async fn translate_stream(
+    state: Arc<AppState>,
+    rewrite: Rewrite,
+    headers: HeaderMap,
+) -> Result<Response, ProxyError> {
+    let response = open_stream(&state, &rewrite.body, &headers).await?;
+    if !response.status().is_success() || !is_event_stream(&response) {
+        // Upstream errors (and a non-streamed answer) reach the client unchanged.
+        return Ok(relay(response));
+    }
+    let include_usage = openai::get::<Value>(&rewrite.body, "stream_options")
+        .ok()
+        .flatten()
+        .and_then(|o| o.get("include_usage").and_then(Value::as_bool))
+        .unwrap_or(false);
+    let (tx, mut rx) = mpsc::channel::<Bytes>(CHANNEL_CAPACITY);
+    let translator = StreamTranslator {
+        state,
+        rewrite: Arc::new(rewrite),
+        headers: Arc::new(headers),
+        tx,
+        include_usage,
+        first_id: None,
+        envelope: RawObject::new(),
+        raw_mode: true,
+        next_index: 0,
+        emitted_calls: 0,
+        usage: None,
+        failures: Vec::new(),
+        last_finish: None,
+        role_sent: false,
+    };
+    tokio::spawn(translator.run(response));
+    let body = futures_util::stream::poll_fn(move |cx| {
+        rx.poll_recv(cx)
+            .map(|b| b.map(Ok::<_, std::convert::Infallible>))
+    });
+    Ok(sse_response(Body::from_stream(body)))
+}
+
+async fn open_stream(
+    state: &AppState,
+    body: &RawObject,
+    headers: &HeaderMap,
+) -> Result<reqwest::Response, ProxyError> {
+    let bytes = Bytes::from(serde_json::to_vec(body).map_err(serde_error)?);
+    let request = state
+        .upstream
+        .post_json(
+            "chat/completions",
+            bytes,
+            headers,
+            state.forward_client_auth(),
+        )?
+        .header(header::ACCEPT, "text/event-stream");
+    state
+        .upstream
+        .send(request)
+        .await
+        .inspect_err(|e| state.metrics.upstream_error(e.code()))
+}
+
+fn is_event_stream(response: &reqwest::Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}
+
+/// One upstream tool call being assembled.
+struct Slot {
+    upstream_index: Option<u64>,
+    id: String,
+    name: String,
+    arguments: String,
+    kind: SlotKind,
+}
+
+#[allow(clippy::large_enum_variant)] // a handful of slots per stream
+enum SlotKind {
+    /// Not translated: streamed live once every call before it is out.
+    Pass {
+        client_index: Option<usize>,
+        sent: usize,
+    },
+    /// Translated when its arguments are complete.
+    Nl {
+        task: Option<Task>,
+        result: Option<Resolved>,
+    },
+}
+
+/// A running translation; a newer generation replaces it if the arguments grow afterwards.
+struct Task {
+    handle: AbortHandle,
+    generation: usize,
+    arguments_len: usize,
+}
+
+/// The calls of one upstream turn.
+#[derive(Default)]
+struct Turn {
+    slots: Vec<Slot>,
+    /// Slots before `head` are out (or failed).
+    head: usize,
+    tasks: JoinSet<(usize, usize, Resolved)>,
+    content: String,
+    finish: Option<String>,
+    usage: Option<Usage>,
+    done: bool,
+    generation: usize,
+}
+
+struct StreamTranslator {
+    state: Arc<AppState>,
+    rewrite: Arc<Rewrite>,
+    headers: Arc<HeaderMap>,
+    tx: mpsc::Sender<Bytes>,
+    include_usage: bool,
+    first_id: Option<Box<RawValue>>,
+    /// The last chunk's fields other than `choices`: copied onto every chunk plaincall writes.
+    envelope: RawObject,
+    /// No plain-English call seen yet: events go out exactly as they came.
+    raw_mode: bool,
+    next_index: usize,
+    emitted_calls: usize,
+    usage: Option<Usage>,
+    failures: Vec<String>,
+    last_finish: Option<String>,
+    role_sent: bool,
+}
+
+/// Why the stream stops early.
+enum Stop {
+    ClientGone,
+    Error(ProxyError),
+    /// The upstream sent its own error event, already forwarded.
+    UpstreamError,
+}
+
+impl StreamTranslator {
+    async fn run(mut self, first: reqwest::Response) {
+        match self.drive(first).await {
+            Ok(()) | Err(Stop::ClientGone) => {}
+            Err(Stop::UpstreamError) => self.state.metrics.stream_error("upstream_error_event"),
+            Err(Stop::Error(error)) => {
+                self.state.metrics.stream_error(error.code());
+                tracing::warn!(code = error.code(), %error, "stream ended with an error");
+                let _ = self
+                    .tx
+                    .send(Bytes::from(format!("data: {}\n\n", error.to_json())))
+                    .await;
+            }
+        }
+    }
+
+    async fn drive(&mut self, first: reqwest::Response) -> Result<(), Stop> {
+        let mut response = first;
+        let mut body = self.rewrite.body.clone();
+        let mut turn_number = 0;
+        let mut ticker = tokio::time::interval(self.state.config.translation.keepalive_interval);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let mut turn = Turn::default();
+            self.read_turn(&mut response, &mut turn, &mut ticker)
+                .await?;
+            if self.raw_mode {
+                // No plain-English call at all: everything, `[DONE]` included, went out as is.
+                return Ok(());
+            }
+            self.finish_turn(&mut turn, &mut ticker).await?;
+            let failed: Vec<(ToolCall, String, String)> = turn
+                .slots
+                .iter_mut()
+                .filter_map(|slot| match &mut slot.kind {
+                    SlotKind::Nl { result, .. } => match result.take() {
+                        Some(Resolved::Failed {
+                            call,
+                            tool_message,
+                            reason,
+                        }) => Some((call, tool_message, reason)),
+                        _ => None,
+                    },
+                    SlotKind::Pass { .. } => None,
+                })
+                .collect();
+            if let Some(usage) = &turn.usage {
+                match &mut self.usage {
+                    Some(total) => total.add(usage),
+                    None => self.usage = Some(usage.clone()),
+                }
+            }
+            self.last_finish = turn.finish.clone();
+            if !failed.is_empty() && turn_number < self.state.config.translation.repair_turns {
+                self.state.metrics.repair_turns.inc();
+                let pairs: Vec<(ToolCall, String)> = failed
+                    .iter()
+                    .map(|(c, m, _)| (c.clone(), m.clone()))
+                    .collect();
+                let content = (!turn.content.is_empty()).then_some(turn.content.as_str());
+                append_messages(&mut body, &repair_messages(content, &pairs))
+                    .map_err(Stop::Error)?;
+                tracing::info!(
+                    turn = turn_number + 1,
+                    "translation failed or needs clarification; asking the main model again"
+                );
+                response = open_stream(&self.state, &body, &self.headers)
+                    .await
+                    .map_err(Stop::Error)?;
+                if !response.status().is_success() || !is_event_stream(&response) {
+                    return Err(Stop::Error(ProxyError::UpstreamProtocol(format!(
+                        "the repair turn got HTTP {} from the upstream",
+                        response.status().as_u16()
+                    ))));
+                }
+                turn_number += 1;
+                continue;
+            }
+            self.failures
+                .extend(failed.into_iter().map(|(_, _, reason)| reason));
+            return self.finish_stream().await;
+        }
+    }
+
+    /// Reads one upstream stream to its end, passing on what can go now.
+    async fn read_turn(
+        &mut self,
+        response: &mut reqwest::Response,
+        turn: &mut Turn,
+        ticker: &mut tokio::time::Interval,
+    ) -> Result<(), Stop> {
+        let mut parser = sse::Parser::new(MAX_EVENT_BYTES);
+        loop {
+            tokio::select! {
+                biased;
+                () = self.tx.closed() => return Err(Stop::ClientGone),
+                Some(joined) = turn.tasks.join_next(), if !turn.tasks.is_empty() => {
+                    self.settle(turn, joined)?;
+                    self.flush(turn).await?;
+                }
+                chunk = response.chunk() => {
+                    let chunk = chunk.map_err(|e| Stop::Error(ProxyError::from_upstream(e, self.state.upstream.timeout())))?;
+                    let Some(chunk) = chunk else {
+                        if turn.done || turn.finish.is_some() {
+                            return Ok(());
+                        }
+                        return Err(Stop::Error(ProxyError::UpstreamProtocol(
+                            "the upstream stream ended before the completion finished".into(),
+                        )));
+                    };
+                    let events = parser
+                        .push(&chunk)
+                        .map_err(|e| Stop::Error(ProxyError::UpstreamProtocol(e.to_string())))?;
+                    for event in events {
+                        self.on_event(turn, event).await?;
+                        if turn.done {
+                            return Ok(());
+                        }
+                    }
+                }
+                _ = ticker.tick(), if !turn.tasks.is_empty() => self.keep_alive().await?,
+            }
+        }
+    }
+
+    async fn on_event(&mut self, turn: &mut Turn, event: sse::Event) -> Result<(), Stop> {
+        let data = event.data.trim();
+        if data == "[DONE]" {
+            turn.done = true;
+            if self.raw_mode {
+                self.send_raw(&event.data).await?;
+            }
+            return Ok(());
+        }
+        let chunk: RawObject = serde_json::from_str(data).map_err(|e| {
+            Stop::Error(ProxyError::UpstreamProtocol(format!(
+                "a stream chunk is not JSON: {e}"
+            )))
+        })?;
+        if chunk.contains_key("error") || event.event.as_deref() == Some("error") {
+            self.send_raw(&event.data).await?;
+            return Err(Stop::UpstreamError);
+        }
+        if self.first_id.is_none() {
+            self.first_id = chunk.get("id").cloned();
+        }
+        let choices: Vec<RawObject> = openai::get(&chunk, "choices")
+            .map_err(|e| {
+                Stop::Error(ProxyError::UpstreamProtocol(format!(
+                    "`choices` is malformed: {e}"
+                )))
+            })?
+            .unwrap_or_default();
+        if let Ok(Some(usage)) = openai::get::<Usage>(&chunk, "usage") {
+            turn.usage = Some(usage);
+        }
+        self.envelope = chunk;
+        self.envelope.shift_remove("choices");
+
+        if self.raw_mode && !choices.iter().any(|c| self.opens_nl_call(c)) {
+            for choice in &choices {
+                self.track_raw(turn, choice);
+            }
+            self.role_sent |= !choices.is_empty();
+            return self.send_raw(&event.data).await;
+        }
+        self.raw_mode = false;
+        let is_usage_chunk = choices.is_empty();
+        if is_usage_chunk {
+            // Re-sent, summed, at the very end.
+            return Ok(());
+        }
+        for mut choice in choices {
+            let index: u64 = openai::get(&choice, "index").ok().flatten().unwrap_or(0);
+            let mut delta: RawObject = openai::get(&choice, "delta")
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            let deltas: Vec<Value> = openai::get(&delta, "tool_calls")
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            delta.shift_remove("tool_calls");
+            if let Ok(Some(finish)) = openai::get::<String>(&choice, "finish_reason") {
+                if index == 0 {
+                    turn.finish = Some(finish);
+                }
+            }
+            if index != 0 {
+                // plaincall translates the first choice; the others go on unchanged.
+                self.send_chunk(vec![
+                    openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
+                ])
+                .await?;
+                continue;
+            }
+            if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
+                turn.content.push_str(&text);
+            }
+            // A repair turn's role delta would repeat the one already sent.
+            if self.role_sent {
+                delta.shift_remove("role");
+            } else if delta.contains_key("role") {
+                self.role_sent = true;
+            }
+            let logprobs = openai::get::<Value>(&choice, "logprobs").ok().flatten();
+            let has_payload = delta.iter().any(|(_, v)| v.get() != "null") || logprobs.is_some();
+            if has_payload {
+                openai::set(&mut choice, "delta", &delta)
+                    .map_err(|e| Stop::Error(serde_error(e)))?;
+                openai::set(&mut choice, "finish_reason", &Value::Null)
+                    .map_err(|e| Stop::Error(serde_error(e)))?;
+                self.send_chunk(vec![
+                    openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
+                ])
+                .await?;
+            }
+            for delta in deltas {
+                self.on_tool_delta(turn, delta).await?;
+            }
+        }
+        self.flush(turn).await
+    }
+
+    /// Whether a choice starts a call to a rewritten tool.
+    fn opens_nl_call(&self, choice: &RawObject) -> bool {
+        let delta: Option<RawObject> = openai::get(choice, "delta").ok().flatten();
+        let deltas: Vec<Value> = delta
+            .and_then(|d| openai::get(&d, "tool_calls").ok().flatten())
+            .unwrap_or_default();
+        deltas.iter().any(|d| {
+            d.pointer("/function/name")
+                .and_then(Value::as_str)
+                .is_some_and(|name| self.rewrite.tools.get(name).is_some())
+        })
+    }
+
+    /// Records calls that went out untouched, so that later indices follow on from them.
+    fn track_raw(&mut self, turn: &mut Turn, choice: &RawObject) {
+        if let Ok(Some(finish)) = openai::get::<String>(choice, "finish_reason") {
+            turn.finish = Some(finish);
+        }
+        let delta: Option<RawObject> = openai::get(choice, "delta").ok().flatten();
+        let Some(delta) = delta else { return };
+        if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
+            turn.content.push_str(&text);
+        }
+        let deltas: Vec<Value> = openai::get(&delta, "tool_calls")
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        for d in deltas {
+            let slot_index = self.slot_for(turn, &d);
+            let slot = &mut turn.slots[slot_index];
+            absorb(slot, &d);
+            let upstream_index = slot.upstream_index.unwrap_or(slot_index as u64) as usize;
+            slot.kind = SlotKind::Pass {
+                client_index: Some(upstream_index),
+                sent: slot.arguments.len(),
+            };
+            self.next_index = self.next_index.max(upstream_index + 1);
+            if turn.head == slot_index {
+                turn.head += 1;
+            }
+        }
+        self.emitted_calls = self.emitted_calls.max(self.next_index);
+    }
+
+    /// The slot a delta belongs to: by `index`, else by `id`, else a new one.
+    fn slot_for(&self, turn: &mut Turn, delta: &Value) -> usize {
+        let index = delta.get("index").and_then(Value::as_u64);
+        let id = delta
+            .get("id")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty());
+        let found = turn.slots.iter().position(|s| match (index, id) {
+            (Some(i), _) => s.upstream_index == Some(i),
+            (None, Some(id)) => s.id == id,
+            (None, None) => false,
+        });
+        if let Some(found) = found {
+            return found;
+        }
+        if index.is_none() && id.is_none() && !turn.slots.is_empty() {
+            // A continuation without index or id belongs to the last call.
+            return turn.slots.len() - 1;
+        }
+        let name = delta
+            .pointer("/function/name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let kind = if self.rewrite.tools.get(name).is_some() {
+            SlotKind::Nl {
+                task: None,
+                result: None,
+            }
+        } else {
+            SlotKind::Pass {
+                client_index: None,
+                sent: 0,
+            }
+        };
+        turn.slots.push(Slot {
+            upstream_index: index,
+            id: String::new(),
+            name: String::new(),
+            arguments: String::new(),
+            kind,
+        });
+        turn.slots.len() - 1
+    }
+
+    async fn on_tool_delta(&mut self, turn: &mut Turn, delta: Value) -> Result<(), Stop> {
+        let slot_index = self.slot_for(turn, &delta);
+        let slot = &mut turn.slots[slot_index];
+        absorb(slot, &delta);
+        match &mut slot.kind {
+            SlotKind::Pass {
+                client_index: Some(client_index),
+                sent,
+            } => {
+                let fresh = slot.arguments[*sent..].to_owned();
+                *sent = slot.arguments.len();
+                let client_index = *client_index;
+                if !fresh.is_empty() {
+                    let call = json!({"index": client_index, "function": {"arguments": fresh}});
+                    self.send_calls(vec![call]).await?;
+                }
+            }
+            SlotKind::Pass {
+                client_index: None, ..
+            } => {}
+            SlotKind::Nl { task, result } => {
+                // Complete arguments start the translation; arguments that grow afterwards
+                // (not seen in practice) restart it.
+                let complete = nl_description(&slot.arguments).is_some();
+                let stale = task
+                    .as_ref()
+                    .is_none_or(|t| t.arguments_len != slot.arguments.len());
+                if result.is_none() && complete && stale {
+                    if let Some(old) = task.take() {
+                        old.handle.abort();
+                    }
+                    self.start(turn, slot_index);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn settle(
+        &mut self,
+        turn: &mut Turn,
+        joined: Result<(usize, usize, Resolved), tokio::task::JoinError>,
+    ) -> Result<(), Stop> {
+        let (slot_index, generation, resolved) = match joined {
+            Ok(done) => done,
+            Err(error) if error.is_cancelled() => return Ok(()),
+            Err(error) => {
+                return Err(Stop::Error(ProxyError::Internal(format!(
+                    "translation task: {error}"
+                ))))
+            }
+        };
+        if let SlotKind::Nl { task, result } = &mut turn.slots[slot_index].kind {
+            if task.as_ref().is_some_and(|t| t.generation == generation) {
+                *result = Some(resolved);
+            }
+        }
+        Ok(())
+    }
+
+    fn start(&self, turn: &mut Turn, slot_index: usize) {
+        turn.generation += 1;
+        let generation = turn.generation;
+        let call = call_of(&turn.slots[slot_index]);
+        let arguments_len = call.function.arguments.len();
+        let state = self.state.clone();
+        let rewrite = self.rewrite.clone();
+        let headers = self.headers.clone();
+        let handle = turn.tasks.spawn(async move {
+            let resolved = resolve_call(&state, &rewrite, call, &headers).await;
+            (slot_index, generation, resolved)
+        });
+        if let SlotKind::Nl { task, .. } = &mut turn.slots[slot_index].kind {
+            *task = Some(Task {
+                handle,
+                generation,
+                arguments_len,
+            });
+        }
+    }
+
+    /// Emits every call that is ready, in upstream order.
+    async fn flush(&mut self, turn: &mut Turn) -> Result<(), Stop> {
+        while turn.head < turn.slots.len() {
+            let head = turn.head;
+            let slot = &mut turn.slots[head];
+            match &mut slot.kind {
+                SlotKind::Pass { client_index, sent } => {
+                    if client_index.is_none() {
+                        let index = self.next_index;
+                        self.next_index += 1;
+                        self.emitted_calls += 1;
+                        *client_index = Some(index);
+                        *sent = slot.arguments.len();
+                        let call = first_delta(index, &slot.id, &slot.name, &slot.arguments);
+                        self.send_calls(vec![call]).await?;
+                    }
+                }
+                SlotKind::Nl { result, .. } => match result.take() {
+                    None => break,
+                    Some(Resolved::Kept(call)) => self.emit_whole(vec![call]).await?,
+                    Some(Resolved::Translated(calls)) => self.emit_whole(calls).await?,
+                    Some(failed @ Resolved::Failed { .. }) => *result = Some(failed),
+                },
+            }
+            turn.head += 1;
+        }
+        Ok(())
+    }
+
+    async fn emit_whole(&mut self, calls: Vec<ToolCall>) -> Result<(), Stop> {
+        for call in calls {
+            let index = self.next_index;
+            self.next_index += 1;
+            self.emitted_calls += 1;
+            let delta = first_delta(
+                index,
+                &call.id,
+                &call.function.name,
+                &call.function.arguments,
+            );
+            self.send_calls(vec![delta]).await?;
+        }
+        Ok(())
+    }
+
+    /// After the upstream's last event: translate what is left, wait, emit.
+    async fn finish_turn(
+        &mut self,
+        turn: &mut Turn,
+        ticker: &mut tokio::time::Interval,
+    ) -> Result<(), Stop> {
+        for slot_index in 0..turn.slots.len() {
+            let needs_start = match &turn.slots[slot_index].kind {
+                SlotKind::Nl { task, result: None } => task
+                    .as_ref()
+                    .is_none_or(|t| t.arguments_len != turn.slots[slot_index].arguments.len()),
+                _ => false,
+            };
+            if needs_start {
+                if let SlotKind::Nl {
+                    task: Some(old), ..
+                } = &turn.slots[slot_index].kind
+                {
+                    old.handle.abort();
+                }
+                self.start(turn, slot_index);
+            }
+        }
+        self.flush(turn).await?;
+        while !turn.tasks.is_empty() {
+            tokio::select! {
+                biased;
+                () = self.tx.closed() => return Err(Stop::ClientGone),
+                Some(joined) = turn.tasks.join_next() => {
+                    self.settle(turn, joined)?;
+                    self.flush(turn).await?;
+                }
+                _ = ticker.tick() => self.keep_alive().await?,
+            }
+        }
+        self.flush(turn).await
+    }
+
+    async fn finish_stream(&mut self) -> Result<(), Stop> {
+        if !self.failures.is_empty() {
+            let text = failure_text(&self.failures);
+            let choice = json!({"index": 0, "delta": {"content": text}, "finish_reason": null});
+            self.send_chunk(vec![
+                openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
+            ])
+            .await?;
+        }
+        let finish = if self.emitted_calls > 0 {
+            "tool_calls".to_owned()
+        } else if !self.failures.is_empty() {
+            "stop".to_owned()
+        } else {
+            self.last_finish
+                .clone()
+                .unwrap_or_else(|| "stop".to_owned())
+        };
+        let choice = json!({"index": 0, "delta": {}, "finish_reason": finish});
+        self.send_chunk(vec![
+            openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
+        ])
+        .await?;
+        if self.include_usage {
+            if let Some(usage) = self.usage.clone() {
+                let mut chunk = self.chunk_envelope();
+                openai::set(&mut chunk, "choices", &Vec::<Value>::new())
+                    .map_err(|e| Stop::Error(serde_error(e)))?;
+                openai::set(&mut chunk, "usage", &usage)
+                    .map_err(|e| Stop::Error(serde_error(e)))?;
+                self.send_object(&chunk).await?;
+            }
+        }
+        self.send(Bytes::from_static(b"data: [DONE]\n\n")).await
+    }
+
+    fn chunk_envelope(&self) -> RawObject {
+        let mut chunk = self.envelope.clone();
+        if let Some(id) = &self.first_id {
+            chunk.insert("id".into(), id.clone());
+        }
+        if chunk.get("usage").is_some_and(|u| u.get() != "null") {
+            chunk.shift_remove("usage");
+        }
+        chunk
+    }
+
+    async fn send_calls(&mut self, calls: Vec<Value>) -> Result<(), Stop> {
+        let choice = json!({"index": 0, "delta": {"tool_calls": calls}, "finish_reason": null});
+        self.send_chunk(vec![
+            openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
+        ])
+        .await
+    }
+
+    async fn send_chunk(&mut self, choices: Vec<Box<RawValue>>) -> Result<(), Stop> {
+        let mut chunk = self.chunk_envelope();
+        openai::set(&mut chunk, "choices", &choices).map_err(|e| Stop::Error(serde_error(e)))?;
+        self.send_object(&chunk).await
+    }
+
+    async fn send_object(&mut self, chunk: &RawObject) -> Result<(), Stop> {
+        let text = serde_json::to_string(chunk).map_err(|e| Stop::Error(serde_error(e)))?;
+        self.send(Bytes::from(format!("data: {text}\n\n"))).await
+    }
+
+    async fn send_raw(&mut self, data: &str) -> Result<(), Stop> {
+        self.send(Bytes::from(format!("data: {data}\n\n"))).await
+    }
+
+    async fn keep_alive(&mut self) -> Result<(), Stop> {
+        self.send(Bytes::from_static(b": plaincall translating\n\n"))
+            .await
+    }
+
+    async fn send(&mut self, bytes: Bytes) -> Result<(), Stop> {
+        self.tx.send(bytes).await.map_err(|_| Stop::ClientGone)
+    }
+}
+
+/// Folds one delta into its slot: `id`, `name` and `arguments` are appended as OpenAI
+/// clients do; `arguments: null` adds nothing.
+fn absorb(slot: &mut Slot, delta: &Value) {
+    if let Some(index) = delta.get("index").and_then(Value::as_u64) {
+        slot.upstream_index.get_or_insert(index);
+    }
+    if let Some(id) = delta.get("id").and_then(Value::as_str) {
+        if slot.id.is_empty() {
+            slot.id = id.to_owned();
+        }
+    }
+    if let Some(name) = delta.pointer("/function/name").and_then(Value::as_str) {
+        if slot.name.is_empty() {
+            slot.name = name.to_owned();
+        }
+    }
+    if let Some(fragment) = delta.pointer("/function/arguments").and_then(Value::as_str) {
+        slot.arguments.push_str(fragment);
+    }
+}
+
+fn call_of(slot: &Slot) -> ToolCall {
+    ToolCall::new(slot.id.clone(), slot.name.clone(), slot.arguments.clone())
+}
+
+fn first_delta(index: usize, id: &str, name: &str, arguments: &str) -> Value {
+    json!({"index": index, "id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
+}

@@ -1,0 +1,209 @@
+//! The one HTTP client type: the main upstream and every translator backend are instances.
+
+use std::time::Duration;
+
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
+use bytes::Bytes;
+use url::Url;
+
+use crate::config::Secret;
+use crate::error::ProxyError;
+
+/// Headers that describe one connection, not the message (RFC 9110 §7.6.1), plus `host`,
+/// which reqwest sets from the upstream URL.
+const HOP_BY_HOP: &[&str] = &[
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+    "host",
+];
+
+/// Copies end-to-end headers: drops hop-by-hop ones and those the `Connection` header names.
+pub fn end_to_end_headers(headers: &HeaderMap) -> HeaderMap {
+    let named_by_connection: Vec<String> = headers
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|v| v.trim().to_ascii_lowercase())
+        .collect();
+    let mut out = HeaderMap::with_capacity(headers.len());
+    for (name, value) in headers {
+        let n = name.as_str();
+        if HOP_BY_HOP.contains(&n) || named_by_connection.iter().any(|c| c == n) {
+            continue;
+        }
+        out.append(name.clone(), value.clone());
+    }
+    out
+}
+
+#[derive(Clone)]
+pub struct UpstreamClient {
+    http: reqwest::Client,
+    base: Url,
+    api_key: Option<Secret>,
+    timeout: Duration,
+}
+
+impl std::fmt::Debug for UpstreamClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UpstreamClient")
+            .field("base", &self.base.as_str())
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl UpstreamClient {
+    /// `timeout` bounds the wait for response headers; `read_timeout` each gap between body
+    /// chunks. (reqwest's own `timeout` would also cut long streams.)
+    pub fn new(
+        base: Url,
+        api_key: Option<Secret>,
+        connect_timeout: Duration,
+        read_timeout: Duration,
+        timeout: Duration,
+    ) -> Result<UpstreamClient, ProxyError> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(connect_timeout)
+            .read_timeout(read_timeout)
+            .tcp_nodelay(true)
+            .pool_idle_timeout(Duration::from_secs(60))
+            .no_proxy()
+            .build()
+            .map_err(|e| ProxyError::Internal(format!("building the HTTP client: {e}")))?;
+        Ok(UpstreamClient {
+            http,
+            base,
+            api_key,
+            timeout,
+        })
+    }
+
+    pub fn base_url(&self) -> &Url {
+        &self.base
+    }
+
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// `rest` is the path below `/v1/` (no leading slash), `query` the raw query string.
+    pub fn endpoint(&self, rest: &str, query: Option<&str>) -> Result<Url, ProxyError> {
+        let mut url = self.base.join(rest.trim_start_matches('/')).map_err(|e| {
+            ProxyError::InvalidRequest {
+                message: format!("cannot build the upstream URL for `{rest}`: {e}"),
+                param: None,
+            }
+        })?;
+        url.set_query(query);
+        Ok(url)
+    }
+
+    /// Builds the upstream request from the client's headers: end-to-end headers only, and
+    /// the configured key instead of the client's `Authorization` when there is one.
+    /// `forward_client_auth` is false when the client's key was one of plaincall's own.
+    pub fn request(
+        &self,
+        method: Method,
+        url: Url,
+        client_headers: &HeaderMap,
+        forward_client_auth: bool,
+    ) -> reqwest::RequestBuilder {
+        let mut headers = end_to_end_headers(client_headers);
+        if self.api_key.is_some() || !forward_client_auth {
+            headers.remove(header::AUTHORIZATION);
+        }
+        if let Some(key) = &self.api_key {
+            if let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {}", key.expose())) {
+                value.set_sensitive(true);
+                headers.insert(header::AUTHORIZATION, value);
+            }
+        }
+        self.http.request(method, url).headers(headers)
+    }
+
+    /// A JSON POST that plaincall originates (translator calls, repair turns).
+    pub fn post_json(
+        &self,
+        rest: &str,
+        body: Bytes,
+        client_headers: &HeaderMap,
+        forward_client_auth: bool,
+    ) -> Result<reqwest::RequestBuilder, ProxyError> {
+        let url = self.endpoint(rest, None)?;
+        let mut headers = HeaderMap::new();
+        for name in [
+            header::AUTHORIZATION,
+            HeaderName::from_static("x-request-id"),
+        ] {
+            if let Some(value) = client_headers.get(&name) {
+                headers.insert(name, value.clone());
+            }
+        }
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        // plaincall reads these bodies itself, so it asks for them uncompressed.
+        headers.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("identity"),
+        );
+        Ok(self
+            .request(Method::POST, url, &headers, forward_client_auth)
+            .body(body))
+    }
+
+    /// Sends and waits for the response headers, within the configured timeout.
+    pub async fn send(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<reqwest::Response, ProxyError> {
+        match tokio::time::timeout(self.timeout, request.send()).await {
+            Ok(Ok(response)) => Ok(response),
+            Ok(Err(error)) => Err(ProxyError::from_upstream(error, self.timeout)),
+            Err(_) => Err(ProxyError::UpstreamTimeout(self.timeout)),
+        }
+    }
+
+    /// Sends, then reads the whole body, both within the configured timeout.
+    pub async fn send_and_read(
+        &self,
+        request: reqwest::RequestBuilder,
+        limit: u64,
+    ) -> Result<(reqwest::StatusCode, HeaderMap, Bytes), ProxyError> {
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let response = self.send(request).await?;
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = tokio::time::timeout_at(deadline, read_limited(response, limit))
+            .await
+            .map_err(|_| ProxyError::UpstreamTimeout(self.timeout))??;
+        Ok((status, headers, body))
+    }
+}
+
+async fn read_limited(mut response: reqwest::Response, limit: u64) -> Result<Bytes, ProxyError> {
+    let mut body = bytes::BytesMut::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| ProxyError::from_upstream(e, Duration::ZERO))?
+    {
+        if body.len() as u64 + chunk.len() as u64 > limit {
+            return Err(ProxyError::UpstreamProtocol(format!(
+                "response body exceeds {limit} bytes"
+            )));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body.freeze())
+}
