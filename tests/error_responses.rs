@@ -1,0 +1,147 @@
+//! Every error plaincall produces is OpenAI-shaped, with the right status; the upstream's own
+//! errors pass through unchanged.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{client, MockServer, Proxy, Reply};
+
+fn assert_openai_error(body: &Value, code: &str) {
+    let error = &body["error"];
+    assert!(
+        error["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+    assert!(error["type"].is_string(), "{body}");
+    assert!(error.get("param").is_some(), "{body}");
+    assert_eq!(error["code"], code, "{body}");
+}
+
+async fn post_raw(proxy: &Proxy, path: &str, body: &'static str) -> (u16, Value) {
+    let response = client()
+        .post(proxy.url(path))
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn malformed_json_is_400() {
+    let upstream = MockServer::start(|_| Reply::ok(json!({}))).await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let (status, body) = post_raw(&proxy, "/v1/chat/completions", "{\"model\": ").await;
+    assert_eq!(status, 400);
+    assert_openai_error(&body, "invalid_json");
+    assert_eq!(body["error"]["type"], "invalid_request_error");
+    assert!(
+        upstream.requests().is_empty(),
+        "nothing reached the upstream"
+    );
+}
+
+#[tokio::test]
+async fn bodies_over_the_limit_are_413_on_every_route() {
+    let upstream = MockServer::start(|_| Reply::ok(json!({}))).await;
+    let proxy = Proxy::start(&upstream.url(), "[server]\nmax_body_bytes = 64\n").await;
+    let big = "x".repeat(200);
+    let response = client()
+        .post(proxy.url("/v1/chat/completions"))
+        .body(format!("{{\"m\":\"{big}\"}}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+    assert_openai_error(&response.json().await.unwrap(), "request_too_large");
+
+    let response = client()
+        .post(proxy.url("/v1/embeddings"))
+        .body(big.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+    assert_openai_error(&response.json().await.unwrap(), "request_too_large");
+
+    // Chunked, so the size is only known while streaming it on.
+    let stream =
+        futures_util::stream::iter((0..10).map(|_| Ok::<_, std::io::Error>("x".repeat(20))));
+    let response = client()
+        .post(proxy.url("/v1/embeddings"))
+        .body(reqwest::Body::wrap_stream(stream))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+    assert_openai_error(&response.json().await.unwrap(), "request_too_large");
+}
+
+#[tokio::test]
+async fn an_unreachable_upstream_is_502() {
+    // Bind then drop: the port is closed.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let proxy = Proxy::start(&format!("http://{closed}/v1"), "").await;
+    let (status, body) = post_raw(
+        &proxy,
+        "/v1/chat/completions",
+        r#"{"model":"m","messages":[]}"#,
+    )
+    .await;
+    assert_eq!(status, 502);
+    assert_openai_error(&body, "upstream_unreachable");
+    let response = client().get(proxy.url("/v1/models")).send().await.unwrap();
+    assert_eq!(response.status(), 502);
+    assert!(
+        proxy
+            .metrics()
+            .contains("plaincall_upstream_errors_total{code=\"upstream_unreachable\"} 2"),
+        "{}",
+        proxy.metrics()
+    );
+}
+
+#[tokio::test]
+async fn a_slow_upstream_is_504() {
+    let upstream = MockServer::start(|_| Reply::Hang).await;
+    let proxy = Proxy::start(&upstream.url(), "timeout = \"300ms\"\n").await;
+    let started = std::time::Instant::now();
+    let (status, body) = post_raw(
+        &proxy,
+        "/v1/chat/completions",
+        r#"{"model":"m","messages":[]}"#,
+    )
+    .await;
+    assert_eq!(status, 504);
+    assert_openai_error(&body, "upstream_timeout");
+    assert!(started.elapsed() < std::time::Duration::from_secs(3));
+}
+
+#[tokio::test]
+async fn upstream_errors_pass_through_unchanged() {
+    let upstream_error = r#"{"error":{"code":429,"message":"slot unavailable","type":"unavailable_error"},"retry":3}"#;
+    let upstream = MockServer::start(move |_| Reply::text(429, upstream_error)).await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let response = client()
+        .post(proxy.url("/v1/chat/completions"))
+        .body(r#"{"model":"m","messages":[]}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 429);
+    assert_eq!(response.text().await.unwrap(), upstream_error);
+}
+
+#[tokio::test]
+async fn unknown_routes_are_404_in_openai_form() {
+    let upstream = MockServer::start(|_| Reply::ok(json!({}))).await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let response = client().get(proxy.url("/nope")).send().await.unwrap();
+    assert_eq!(response.status(), 404);
+    assert_openai_error(&response.json().await.unwrap(), "not_found");
+}

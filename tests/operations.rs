@@ -1,0 +1,187 @@
+//! Health, readiness, metrics, request ids, and graceful draining on shutdown.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::json;
+use support::{client, MockServer, Proxy, Reply};
+
+#[tokio::test]
+async fn healthz_and_readyz() {
+    let upstream = MockServer::start(|_| Reply::ok(json!({"data": []}))).await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    assert_eq!(
+        client()
+            .get(proxy.url("/healthz"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    assert_eq!(
+        client()
+            .get(proxy.url("/readyz"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    assert_eq!(
+        client()
+            .get(proxy.url("/readyz"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    assert_eq!(upstream.requests().len(), 1, "the probe result is cached");
+    assert_eq!(upstream.requests()[0].path, "/v1/models");
+
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let proxy = Proxy::start(&format!("http://{closed}/v1"), "").await;
+    let response = client().get(proxy.url("/readyz")).send().await.unwrap();
+    assert_eq!(response.status(), 503);
+    assert_eq!(
+        client()
+            .get(proxy.url("/healthz"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+}
+
+#[tokio::test]
+async fn metrics_count_requests_by_route_and_status() {
+    let upstream = MockServer::start(|_| Reply::ok(json!({}))).await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    for _ in 0..3 {
+        client().get(proxy.url("/v1/models")).send().await.unwrap();
+    }
+    client()
+        .post(proxy.url("/v1/chat/completions"))
+        .body("{bad")
+        .send()
+        .await
+        .unwrap();
+    let text = client()
+        .get(proxy.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains(r#"plaincall_http_requests_total{route="/v1/{*rest}",status="200"} 3"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            r#"plaincall_http_requests_total{route="/v1/chat/completions",status="400"} 1"#
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("plaincall_http_request_duration_seconds_bucket"),
+        "{text}"
+    );
+    assert!(text.contains("plaincall_http_requests_in_flight"), "{text}");
+}
+
+#[tokio::test]
+async fn request_ids_are_propagated_or_generated() {
+    let upstream = MockServer::start(|_| Reply::ok(json!({}))).await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let response = client()
+        .get(proxy.url("/v1/models"))
+        .header("x-request-id", "req-42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["x-request-id"], "req-42");
+    assert_eq!(upstream.requests()[0].headers["x-request-id"], "req-42");
+
+    let response = client().get(proxy.url("/v1/models")).send().await.unwrap();
+    let generated = response.headers()["x-request-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(generated.len(), 36, "a UUID: {generated}");
+    assert_eq!(
+        upstream.requests()[1].headers["x-request-id"],
+        generated.as_str()
+    );
+}
+
+#[tokio::test]
+async fn shutdown_lets_streams_finish_then_stops() {
+    let mut events: Vec<(Duration, String)> = (0..5)
+        .map(|i| {
+            (
+                Duration::from_millis(150),
+                json!({"choices": [{"index": 0, "delta": {"content": format!("{i}")}}]})
+                    .to_string(),
+            )
+        })
+        .collect();
+    events.push((Duration::ZERO, "[DONE]".into()));
+    let upstream = MockServer::start(move |_| Reply::Sse {
+        events: events.clone(),
+        cut_after: None,
+    })
+    .await;
+    let mut proxy = Proxy::start(&upstream.url(), "[server]\nshutdown_grace = \"10s\"\n").await;
+    let response = client()
+        .post(proxy.url("/v1/chat/completions"))
+        .json(&json!({"stream": true, "messages": []}))
+        .send()
+        .await
+        .unwrap();
+    proxy.shutdown();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // No new connections once draining has begun.
+    let refused = client()
+        .get(proxy.url("/healthz"))
+        .timeout(Duration::from_secs(1))
+        .send()
+        .await;
+    assert!(
+        refused.is_err(),
+        "a new connection was accepted during shutdown"
+    );
+    let events = support::sse_events(response).await;
+    assert_eq!(events.len(), 6, "the in-flight stream finished: {events:?}");
+    let done = proxy.done.take().unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(5), done).await;
+    assert!(
+        matches!(result, Ok(Ok(Ok(())))),
+        "the server stopped cleanly"
+    );
+}
+
+#[tokio::test]
+async fn the_grace_period_bounds_shutdown() {
+    let upstream = MockServer::start(|_| Reply::Hang).await;
+    let mut proxy = Proxy::start(&upstream.url(), "[server]\nshutdown_grace = \"300ms\"\n").await;
+    let url = proxy.url("/v1/models");
+    let pending = tokio::spawn(async move { client().get(url).send().await });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    proxy.shutdown();
+    let done = proxy.done.take().unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(3), done).await;
+    assert!(
+        matches!(result, Ok(Ok(Ok(())))),
+        "shutdown waited past its grace period"
+    );
+    pending.abort();
+}

@@ -1,0 +1,134 @@
+//! Routes plaincall does not interpret, and chat completions it has nothing to change in, are
+//! forwarded byte for byte in both directions.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{client, MockServer, Proxy, Reply};
+
+const WEIRD_JSON: &str = r#"{"input":"hé","big":123456789012345678901234567890,"f":1.10,"z":{"b":1,"a":2},"extra_field":[true,null]}"#;
+
+#[tokio::test]
+async fn other_v1_routes_are_forwarded_byte_for_byte() {
+    let upstream = MockServer::start(|r| Reply::Json {
+        status: 201,
+        body: format!(r#"{{"seen_path":"{}","weird":{WEIRD_JSON}}}"#, r.path),
+    })
+    .await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+
+    let response = client()
+        .post(proxy.url("/v1/embeddings?api-version=2&x=%20y"))
+        .header("content-type", "application/json")
+        .header("x-custom", "kept")
+        .header("connection", "keep-alive, x-hop")
+        .header("x-hop", "dropped")
+        .body(WEIRD_JSON)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    assert_eq!(response.headers()["x-mock"], "yes");
+    let body = response.text().await.unwrap();
+    assert_eq!(
+        body,
+        format!(r#"{{"seen_path":"/v1/embeddings","weird":{WEIRD_JSON}}}"#)
+    );
+
+    let seen = &upstream.requests()[0];
+    assert_eq!(seen.method, "POST");
+    assert_eq!(seen.path, "/v1/embeddings");
+    assert_eq!(seen.query.as_deref(), Some("api-version=2&x=%20y"));
+    assert_eq!(seen.body, WEIRD_JSON.as_bytes());
+    assert_eq!(seen.headers["x-custom"], "kept");
+    assert!(
+        seen.headers.get("x-hop").is_none(),
+        "headers named by Connection are hop-by-hop"
+    );
+    assert_eq!(
+        seen.headers["host"],
+        upstream.addr.to_string(),
+        "Host is the upstream's"
+    );
+}
+
+#[tokio::test]
+async fn get_routes_and_methods_pass_through() {
+    let upstream = MockServer::start(|r| {
+        Reply::ok(json!({"method": r.method, "path": r.path, "body_len": r.body.len()}))
+    })
+    .await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    for (method, path) in [
+        ("GET", "/v1/models"),
+        ("DELETE", "/v1/files/abc"),
+        ("POST", "/v1/responses"),
+        ("POST", "/v1/completions"),
+    ] {
+        let response = client()
+            .request(method.parse().unwrap(), proxy.url(path))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{method} {path}");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["method"], method);
+        assert_eq!(body["path"], path);
+    }
+}
+
+#[tokio::test]
+async fn an_upstream_base_url_with_a_path_prefix_is_kept() {
+    let upstream = MockServer::start(|r| Reply::ok(json!({"path": r.path}))).await;
+    let proxy = Proxy::start(&format!("http://{}/gateway/openai/v1", upstream.addr), "").await;
+    let body: Value = client()
+        .get(proxy.url("/v1/models"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["path"], "/gateway/openai/v1/models");
+    let (_, body) = support::chat(&proxy, &json!({"model": "m", "messages": []})).await;
+    assert_eq!(body["path"], "/gateway/openai/v1/chat/completions");
+}
+
+#[tokio::test]
+async fn chat_completions_without_anything_to_translate_are_byte_identical() {
+    let upstream_body = r#"{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"timings":{"predicted_ms":12.5},"big":98765432109876543210}"#;
+    let upstream = MockServer::start(move |_| Reply::text(200, upstream_body)).await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    // A simple tool (not rewritten by `auto`), vLLM and llama-server extensions, a big integer,
+    // odd spacing: all must reach the upstream exactly as sent.
+    let request = r#"{ "model":"m","messages":[{"role":"user","content":"weather in Paris?"}],
+        "tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}],
+        "top_k": 40, "chat_template_kwargs": {"enable_thinking": false}, "seed": 18446744073709551615 }"#;
+    let response = client()
+        .post(proxy.url("/v1/chat/completions"))
+        .header("content-type", "application/json")
+        .body(request)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.text().await.unwrap(), upstream_body);
+    assert_eq!(upstream.requests()[0].body, request.as_bytes());
+}
+
+#[tokio::test]
+async fn a_tool_call_the_proxy_does_not_translate_is_passed_through() {
+    let call = json!({"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}});
+    let reply = support::completion(
+        json!({"role": "assistant", "content": null, "tool_calls": [call]}),
+        "tool_calls",
+    );
+    let expected = reply.to_string();
+    let upstream = MockServer::start(move |_| Reply::text(200, &expected)).await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let tool = support::fixture_tool("get_weather");
+    let (status, body) = support::chat(&proxy, &json!({"model": "m", "messages": [{"role": "user", "content": "weather?"}], "tools": [tool]})).await;
+    assert_eq!(status, 200);
+    assert_eq!(body, reply);
+}

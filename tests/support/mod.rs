@@ -1,0 +1,421 @@
+//! Shared test helpers: scriptable mock servers (main model, translator, any `/v1` route) on
+//! `127.0.0.1:0`, and plaincall itself started in-process on a real socket.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::Router;
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+
+/// One request a mock received.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub method: String,
+    pub path: String,
+    pub query: Option<String>,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+impl Recorded {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).expect("request body is JSON")
+    }
+    /// The last message's content (for chat requests).
+    pub fn last_message(&self) -> Value {
+        self.json()["messages"]
+            .as_array()
+            .and_then(|m| m.last().cloned())
+            .unwrap_or(Value::Null)
+    }
+    pub fn user_message(&self) -> String {
+        let body = self.json();
+        body["messages"]
+            .as_array()
+            .and_then(|m| m.iter().find(|m| m["role"] == "user"))
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or_default()
+            .to_owned()
+    }
+}
+
+/// What a mock answers.
+#[derive(Clone, Debug)]
+pub enum Reply {
+    Json {
+        status: u16,
+        body: String,
+    },
+    /// SSE events (each the text after `data: `), with a delay before each.
+    Sse {
+        events: Vec<(Duration, String)>,
+        cut_after: Option<usize>,
+    },
+    /// Raw bytes as an SSE body, sent in the given pieces.
+    SseRaw(Vec<String>),
+    /// Never answers.
+    Hang,
+}
+
+impl Reply {
+    pub fn ok(body: Value) -> Reply {
+        Reply::Json {
+            status: 200,
+            body: body.to_string(),
+        }
+    }
+    pub fn text(status: u16, body: &str) -> Reply {
+        Reply::Json {
+            status,
+            body: body.to_owned(),
+        }
+    }
+    pub fn sse(events: Vec<Value>) -> Reply {
+        let mut all: Vec<(Duration, String)> = events
+            .into_iter()
+            .map(|e| (Duration::ZERO, e.to_string()))
+            .collect();
+        all.push((Duration::ZERO, "[DONE]".into()));
+        Reply::Sse {
+            events: all,
+            cut_after: None,
+        }
+    }
+}
+
+type Responder = Arc<dyn Fn(&Recorded) -> Reply + Send + Sync>;
+
+pub struct MockServer {
+    pub addr: SocketAddr,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+    /// Set when a streamed body was dropped before its end (the client went away).
+    pub stream_dropped: Arc<AtomicBool>,
+    pub streams_finished: Arc<AtomicUsize>,
+    _shutdown: oneshot::Sender<()>,
+}
+
+#[derive(Clone)]
+struct MockState {
+    requests: Arc<Mutex<Vec<Recorded>>>,
+    responder: Responder,
+    stream_dropped: Arc<AtomicBool>,
+    streams_finished: Arc<AtomicUsize>,
+}
+
+impl MockServer {
+    /// A mock whose every request is answered by `responder`.
+    pub async fn start(
+        responder: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+    ) -> MockServer {
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let stream_dropped = Arc::new(AtomicBool::new(false));
+        let streams_finished = Arc::new(AtomicUsize::new(0));
+        let state = MockState {
+            requests: requests.clone(),
+            responder: Arc::new(responder),
+            stream_dropped: stream_dropped.clone(),
+            streams_finished: streams_finished.clone(),
+        };
+        let app = Router::new().fallback(handle).with_state(state);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (tx, rx) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = rx.await;
+                })
+                .await
+                .ok();
+        });
+        MockServer {
+            addr,
+            requests,
+            stream_dropped,
+            streams_finished,
+            _shutdown: tx,
+        }
+    }
+
+    /// A mock that answers with `replies` in order, then 500s.
+    pub async fn scripted(replies: Vec<Reply>) -> MockServer {
+        let queue = Mutex::new(VecDeque::from(replies));
+        MockServer::start(move |_| {
+            queue.lock().unwrap().pop_front().unwrap_or_else(|| {
+                Reply::text(500, r#"{"error":{"message":"mock script exhausted"}}"#)
+            })
+        })
+        .await
+    }
+
+    /// `http://127.0.0.1:port/v1`
+    pub fn url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.requests.lock().unwrap().clone()
+    }
+
+    pub fn chat_requests(&self) -> Vec<Recorded> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.path.ends_with("/chat/completions"))
+            .collect()
+    }
+}
+
+struct DropFlag {
+    flag: Arc<AtomicBool>,
+    finished: Arc<AtomicUsize>,
+    done: bool,
+}
+
+impl Drop for DropFlag {
+    fn drop(&mut self) {
+        if self.done {
+            self.finished.fetch_add(1, Ordering::SeqCst);
+        } else {
+            self.flag.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+async fn handle(State(state): State<MockState>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let recorded = Recorded {
+        method: parts.method.to_string(),
+        path: parts.uri.path().to_owned(),
+        query: parts.uri.query().map(str::to_owned),
+        headers: parts.headers,
+        body,
+    };
+    state.requests.lock().unwrap().push(recorded.clone());
+    match (state.responder)(&recorded) {
+        Reply::Json { status, body } => Response::builder()
+            .status(StatusCode::from_u16(status).unwrap())
+            .header("content-type", "application/json")
+            .header("x-mock", "yes")
+            .body(Body::from(body))
+            .unwrap(),
+        Reply::Hang => {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            Response::new(Body::empty())
+        }
+        Reply::SseRaw(pieces) => {
+            let stream = futures_util::stream::iter(
+                pieces
+                    .into_iter()
+                    .map(|p| Ok::<_, std::io::Error>(Bytes::from(p))),
+            );
+            sse(Body::from_stream(stream))
+        }
+        Reply::Sse { events, cut_after } => {
+            let guard = DropFlag {
+                flag: state.stream_dropped.clone(),
+                finished: state.streams_finished.clone(),
+                done: false,
+            };
+            let stream = futures_util::stream::unfold(
+                (events.into_iter().enumerate(), guard),
+                move |(mut it, mut guard)| async move {
+                    match it.next() {
+                        Some((i, (delay, data))) => {
+                            if cut_after.is_some_and(|c| i >= c) {
+                                guard.done = true;
+                                return Some((Err(std::io::Error::other("cut")), (it, guard)));
+                            }
+                            tokio::time::sleep(delay).await;
+                            Some((
+                                Ok::<_, std::io::Error>(Bytes::from(format!("data: {data}\n\n"))),
+                                (it, guard),
+                            ))
+                        }
+                        None => {
+                            guard.done = true;
+                            drop(guard);
+                            None
+                        }
+                    }
+                },
+            );
+            sse(Body::from_stream(stream))
+        }
+    }
+}
+
+fn sse(body: Body) -> Response {
+    Response::builder()
+        .header("content-type", "text/event-stream")
+        .body(body)
+        .unwrap()
+}
+
+// ---------------------------------------------------------------------------------------------
+// plaincall in-process
+// ---------------------------------------------------------------------------------------------
+
+pub struct Proxy {
+    pub addr: SocketAddr,
+    pub state: Arc<plaincall::AppState>,
+    shutdown: Option<oneshot::Sender<()>>,
+    pub done: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+}
+
+impl Proxy {
+    /// plaincall in front of `upstream`, with extra TOML appended to the config.
+    pub async fn start(upstream: &str, extra_toml: &str) -> Proxy {
+        let toml =
+            format!("listen = \"127.0.0.1:0\"\n[upstream]\nurl = \"{upstream}\"\n{extra_toml}");
+        let config = plaincall::Config::from_toml(&toml).expect("test config is valid");
+        Proxy::with_config(config).await
+    }
+
+    pub async fn with_config(config: plaincall::Config) -> Proxy {
+        plaincall::install_crypto_provider();
+        let grace = config.server.shutdown_grace;
+        let state = plaincall::AppState::new(config).expect("app builds");
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (tx, rx) = oneshot::channel::<()>();
+        let app = plaincall::router(state.clone());
+        let done = tokio::spawn(plaincall::serve(
+            listener,
+            app,
+            async move {
+                let _ = rx.await;
+            },
+            grace,
+        ));
+        Proxy {
+            addr,
+            state,
+            shutdown: Some(tx),
+            done: Some(done),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// `http://127.0.0.1:port/v1`, for OpenAI clients.
+    pub fn base_url(&self) -> String {
+        self.url("/v1")
+    }
+
+    pub fn shutdown(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+
+    pub fn metrics(&self) -> String {
+        self.state.metrics.render()
+    }
+}
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder().no_proxy().build().unwrap()
+}
+
+/// Posts JSON to `/v1/chat/completions`; returns status and parsed body.
+pub async fn chat(proxy: &Proxy, body: &Value) -> (u16, Value) {
+    let response = client()
+        .post(proxy.url("/v1/chat/completions"))
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// Reads an SSE response to its end: the `data:` payloads, in order.
+pub async fn sse_events(response: reqwest::Response) -> Vec<String> {
+    let text = response.text().await.unwrap();
+    text.split("\n\n")
+        .filter_map(|block| {
+            let data: Vec<&str> = block
+                .lines()
+                .filter_map(|l| l.strip_prefix("data: "))
+                .collect();
+            (!data.is_empty()).then(|| data.join("\n"))
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenAI-shaped bodies
+// ---------------------------------------------------------------------------------------------
+
+pub fn fixture_tool(name: &str) -> Value {
+    let path = format!(
+        "{}/tests/fixtures/tools/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")))
+        .unwrap()
+}
+
+pub fn completion(message: Value, finish_reason: &str) -> Value {
+    json!({
+        "id": "chatcmpl-upstream-1",
+        "object": "chat.completion",
+        "created": 1_760_000_000,
+        "model": "main-model",
+        "system_fingerprint": "fp_mock",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        "timings": {"predicted_per_second": 61.5}
+    })
+}
+
+pub fn tool_call(id: &str, name: &str, arguments: &Value) -> Value {
+    json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments.to_string()}})
+}
+
+pub fn nl_call(id: &str, name: &str, description: &str) -> Value {
+    tool_call(id, name, &json!({"description": description}))
+}
+
+pub fn calls_message(calls: Vec<Value>) -> Value {
+    json!({"role": "assistant", "content": null, "tool_calls": calls})
+}
+
+pub fn text_message(text: &str) -> Value {
+    json!({"role": "assistant", "content": text})
+}
+
+/// A translator backend's reply carrying `content`.
+pub fn translator_reply(content: &str) -> Reply {
+    Reply::ok(json!({
+        "id": "chatcmpl-translator",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "translator",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]
+    }))
+}
+
+/// TOML for one translator backend at `url`.
+pub fn backend_toml(url: &str) -> String {
+    format!("[[translation.backends]]\nbase_url = \"{url}\"\nmodel = \"translator-model\"\n")
+}
