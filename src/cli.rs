@@ -148,7 +148,9 @@ async fn serve(path: Option<&Path>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    tracing::info!(%listen, upstream = %upstream, "plaincall listening");
+    let bound = listener.local_addr().map_or(listen, |a| a);
+    // The bound address, so that `listen = "127.0.0.1:0"` tells where it went.
+    tracing::info!(listen = %bound, upstream = %upstream, "plaincall listening");
     match server::serve(
         listener,
         server::router(state),
