@@ -65,6 +65,8 @@ pub enum Reply {
     SseRaw(Vec<String>),
     /// Never answers.
     Hang,
+    /// Answers after a pause (without blocking the mock's other requests).
+    Delayed(Duration, Box<Reply>),
 }
 
 impl Reply {
@@ -101,6 +103,8 @@ pub struct MockServer {
     /// Set when a streamed body was dropped before its end (the client went away).
     pub stream_dropped: Arc<AtomicBool>,
     pub streams_finished: Arc<AtomicUsize>,
+    /// The most requests it was answering at the same time.
+    pub max_in_flight: Arc<AtomicUsize>,
     _shutdown: oneshot::Sender<()>,
 }
 
@@ -110,6 +114,8 @@ struct MockState {
     responder: Responder,
     stream_dropped: Arc<AtomicBool>,
     streams_finished: Arc<AtomicUsize>,
+    in_flight: Arc<AtomicUsize>,
+    max_in_flight: Arc<AtomicUsize>,
 }
 
 impl MockServer {
@@ -120,11 +126,14 @@ impl MockServer {
         let requests = Arc::new(Mutex::new(Vec::new()));
         let stream_dropped = Arc::new(AtomicBool::new(false));
         let streams_finished = Arc::new(AtomicUsize::new(0));
+        let max_in_flight = Arc::new(AtomicUsize::new(0));
         let state = MockState {
             requests: requests.clone(),
             responder: Arc::new(responder),
             stream_dropped: stream_dropped.clone(),
             streams_finished: streams_finished.clone(),
+            in_flight: Arc::new(AtomicUsize::new(0)),
+            max_in_flight: max_in_flight.clone(),
         };
         let app = Router::new().fallback(handle).with_state(state);
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -143,6 +152,7 @@ impl MockServer {
             requests,
             stream_dropped,
             streams_finished,
+            max_in_flight,
             _shutdown: tx,
         }
     }
@@ -204,7 +214,16 @@ async fn handle(State(state): State<MockState>, request: Request) -> Response {
         body,
     };
     state.requests.lock().unwrap().push(recorded.clone());
-    match (state.responder)(&recorded) {
+    let now = state.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+    state.max_in_flight.fetch_max(now, Ordering::SeqCst);
+    let mut reply = (state.responder)(&recorded);
+    while let Reply::Delayed(pause, inner) = reply {
+        tokio::time::sleep(pause).await;
+        reply = *inner;
+    }
+    state.in_flight.fetch_sub(1, Ordering::SeqCst);
+    match reply {
+        Reply::Delayed(..) => unreachable!("unwrapped above"),
         Reply::Json { status, body } => Response::builder()
             .status(StatusCode::from_u16(status).unwrap())
             .header("content-type", "application/json")
