@@ -105,6 +105,7 @@ pub struct MockServer {
     pub streams_finished: Arc<AtomicUsize>,
     /// The most requests it was answering at the same time.
     pub max_in_flight: Arc<AtomicUsize>,
+    in_flight: Arc<AtomicUsize>,
     _shutdown: oneshot::Sender<()>,
 }
 
@@ -127,12 +128,13 @@ impl MockServer {
         let stream_dropped = Arc::new(AtomicBool::new(false));
         let streams_finished = Arc::new(AtomicUsize::new(0));
         let max_in_flight = Arc::new(AtomicUsize::new(0));
+        let in_flight = Arc::new(AtomicUsize::new(0));
         let state = MockState {
             requests: requests.clone(),
             responder: Arc::new(responder),
             stream_dropped: stream_dropped.clone(),
             streams_finished: streams_finished.clone(),
-            in_flight: Arc::new(AtomicUsize::new(0)),
+            in_flight: in_flight.clone(),
             max_in_flight: max_in_flight.clone(),
         };
         let app = Router::new().fallback(handle).with_state(state);
@@ -153,6 +155,7 @@ impl MockServer {
             stream_dropped,
             streams_finished,
             max_in_flight,
+            in_flight,
             _shutdown: tx,
         }
     }
@@ -177,11 +180,24 @@ impl MockServer {
         self.requests.lock().unwrap().clone()
     }
 
+    /// Requests still being answered (a client that went away no longer counts).
+    pub fn open_connections(&self) -> usize {
+        self.in_flight.load(Ordering::SeqCst)
+    }
+
     pub fn chat_requests(&self) -> Vec<Recorded> {
         self.requests()
             .into_iter()
             .filter(|r| r.path.ends_with("/chat/completions"))
             .collect()
+    }
+}
+
+struct InFlight(Arc<AtomicUsize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -216,12 +232,18 @@ async fn handle(State(state): State<MockState>, request: Request) -> Response {
     state.requests.lock().unwrap().push(recorded.clone());
     let now = state.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
     state.max_in_flight.fetch_max(now, Ordering::SeqCst);
+    // Counts down when the answer is ready or when the server drops the request (the client
+    // closed the connection).
+    let answering = InFlight(state.in_flight.clone());
     let mut reply = (state.responder)(&recorded);
     while let Reply::Delayed(pause, inner) = reply {
         tokio::time::sleep(pause).await;
         reply = *inner;
     }
-    state.in_flight.fetch_sub(1, Ordering::SeqCst);
+    if let Reply::Hang = reply {
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+    }
+    drop(answering);
     match reply {
         Reply::Delayed(..) => unreachable!("unwrapped above"),
         Reply::Json { status, body } => Response::builder()
@@ -230,10 +252,7 @@ async fn handle(State(state): State<MockState>, request: Request) -> Response {
             .header("x-mock", "yes")
             .body(Body::from(body))
             .unwrap(),
-        Reply::Hang => {
-            tokio::time::sleep(Duration::from_secs(3600)).await;
-            Response::new(Body::empty())
-        }
+        Reply::Hang => Response::new(Body::empty()),
         Reply::SseRaw(pieces) => {
             let stream = futures_util::stream::iter(
                 pieces
