@@ -72,6 +72,14 @@ pub enum PromptsCommand {
     },
 }
 
+/// `println!` without the panic when stdout is a closed pipe (`plaincall prompts show | head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// Exit code for configuration errors.
 const EXIT_CONFIG: u8 = 2;
 
@@ -133,7 +141,7 @@ async fn serve(path: Option<&Path>) -> ExitCode {
     init_logging(&config);
     let listen = config.listen;
     let grace = config.server.shutdown_grace;
-    let upstream = config.upstream.base_url.clone();
+    let upstream = crate::config::redacted(&config.upstream.base_url);
     let state = match AppState::new(config) {
         Ok(state) => state,
         Err(error) => {
@@ -173,8 +181,8 @@ async fn serve(path: Option<&Path>) -> ExitCode {
 fn check(path: Option<&Path>) -> ExitCode {
     match load_config(path) {
         Ok(config) => {
-            println!("# configuration is valid; effective settings:\n");
-            print!("{}", config.effective_toml());
+            say!("# configuration is valid; effective settings:\n");
+            say!("{}", config.effective_toml().trim_end());
             ExitCode::SUCCESS
         }
         Err(code) => code,
@@ -265,28 +273,28 @@ async fn translate(path: Option<&Path>, tool: &Path, model: &str, description: &
         )
         .await;
     for (i, attempt) in attempts.iter().enumerate() {
-        println!(
+        say!(
             "attempt {} ({}):\n  reply: {}",
             i + 1,
             attempt.backend,
             attempt.reply.trim()
         );
         for error in &attempt.errors {
-            println!("  error: {error}");
+            say!("  error: {error}");
         }
     }
     match outcome {
         Outcome::Calls(translated) => {
             for (position, args) in &translated.calls {
                 if translated.total > 1 {
-                    println!("call {position} of {}:", translated.total);
+                    say!("call {position} of {}:", translated.total);
                 }
-                println!("{}", serde_json::to_string_pretty(args).unwrap_or_default());
+                say!("{}", serde_json::to_string_pretty(args).unwrap_or_default());
             }
             ExitCode::SUCCESS
         }
         Outcome::Clarification(question) => {
-            println!("clarification needed: {question}");
+            say!("clarification needed: {question}");
             ExitCode::SUCCESS
         }
         Outcome::Failed(error) => {
@@ -320,12 +328,12 @@ fn prompts_show(path: Option<&Path>, tool: &Path) -> ExitCode {
         }
     };
     let pretty = |v: &dyn erased::Pretty| v.pretty();
-    println!(
+    say!(
         "== The tool the main model sees ==\n{}\n",
         pretty(&nl_definition)
     );
-    println!("== The translator's system prompt ==\n{system}\n");
-    println!(
+    say!("== The translator's system prompt ==\n{system}\n");
+    say!(
         "== The response schema sent with json_schema output ==\n{}",
         serde_json::to_string_pretty(&grammar::response_schema(&nl_tool.parameters))
             .unwrap_or_default()

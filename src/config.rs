@@ -18,13 +18,16 @@ pub const EMBEDDED_DEFAULT: &str = "";
 
 const ENV_PREFIX: &str = "PLAINCALL_";
 /// Sections whose keys are reachable as `PLAINCALL_<SECTION>_<KEY>`.
-const ENV_SECTIONS: &[&str] = &["upstream", "server", "log", "translation"];
-/// Variables read directly rather than merged as keys.
+const ENV_SECTIONS: &[&str] = &["upstream", "server", "log", "translation", "tool_calling"];
+/// Variables read directly rather than merged as keys: the CLI's, the single translator
+/// backend, and secrets (figment would parse `000123` as a number and drop the zeros).
 const ENV_SPECIAL: &[&str] = &[
     "config",
     "translator_url",
     "translator_model",
     "translator_api_key",
+    "upstream_api_key",
+    "server_access_keys",
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -145,6 +148,7 @@ pub struct FileConfig {
     pub server: ServerSection,
     pub log: LogSection,
     pub translation: TranslationSection,
+    pub tool_calling: ToolCallingSection,
 }
 
 impl Default for FileConfig {
@@ -155,8 +159,49 @@ impl Default for FileConfig {
             server: ServerSection::default(),
             log: LogSection::default(),
             translation: TranslationSection::default(),
+            tool_calling: ToolCallingSection::default(),
         }
     }
+}
+
+/// How the upstream is asked for tool calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CallingMode {
+    /// The upstream's own `tools` support.
+    Native,
+    /// Tools rendered into the system prompt, calls parsed out of the reply text.
+    Prompt,
+    /// Native until the upstream rejects `tools` for a model, then prompt for that model.
+    Auto,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ToolCallingSection {
+    pub default: CallingMode,
+    /// In prompt mode, force a call with a `response_format` grammar when `tool_choice`
+    /// demands one (llama-server, vLLM and OpenAI enforce json_schema).
+    pub grammar: bool,
+    pub models: Vec<ModelRule>,
+}
+
+impl Default for ToolCallingSection {
+    fn default() -> Self {
+        ToolCallingSection {
+            default: CallingMode::Auto,
+            grammar: true,
+            models: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelRule {
+    /// A glob on the request's model name, e.g. `qwen2.5-coder-*`.
+    pub pattern: String,
+    pub mode: CallingMode,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -333,6 +378,24 @@ pub struct Config {
     pub server: ServerSection,
     pub log: LogSection,
     pub translation: TranslationConfig,
+    pub tool_calling: ToolCallingConfig,
+}
+
+#[derive(Debug, Clone)]
+pub struct ToolCallingConfig {
+    pub default: CallingMode,
+    pub grammar: bool,
+    /// First match wins.
+    pub models: Vec<(glob::Pattern, CallingMode)>,
+}
+
+impl ToolCallingConfig {
+    pub fn mode_for(&self, model: &str) -> CallingMode {
+        self.models
+            .iter()
+            .find(|(pattern, _)| pattern.matches(model))
+            .map_or(self.default, |(_, mode)| *mode)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -417,6 +480,7 @@ impl Config {
     /// Loads the embedded default, then `file` if given, then the process environment.
     pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
         let vars: Vec<(String, String)> = std::env::vars().collect();
+        check_env_names(&vars)?;
         let mut figment = Figment::from(Toml::string(EMBEDDED_DEFAULT));
         if let Some(path) = file {
             if !path.is_file() {
@@ -428,7 +492,19 @@ impl Config {
             figment = figment.merge(Toml::file_exact(path));
         }
         figment = figment.merge(env_provider());
-        let raw: FileConfig = figment.extract()?;
+        let mut raw: FileConfig = figment.extract()?;
+        let get = |name: &str| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+        if let Some(key) = get("PLAINCALL_UPSTREAM_API_KEY") {
+            raw.upstream.api_key = Secret::new(key);
+        }
+        if let Some(keys) = get("PLAINCALL_SERVER_ACCESS_KEYS") {
+            raw.server.access_keys = keys
+                .split(',')
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+                .map(Secret::new)
+                .collect();
+        }
         let mut config = Config::validate(raw)?;
         apply_translator_env(&mut config.translation, &vars)?;
         Ok(config)
@@ -476,6 +552,23 @@ impl Config {
                 ),
             ));
         }
+        let tool_calling = ToolCallingConfig {
+            default: raw.tool_calling.default,
+            grammar: raw.tool_calling.grammar,
+            models: raw
+                .tool_calling
+                .models
+                .iter()
+                .enumerate()
+                .map(|(i, rule)| {
+                    glob::Pattern::new(&rule.pattern)
+                        .map(|p| (p, rule.mode))
+                        .map_err(|e| {
+                            invalid(&format!("tool_calling.models[{i}].pattern"), e.to_string())
+                        })
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        };
         let t = raw.translation;
         if t.attempts == 0 {
             return Err(invalid("translation.attempts", "must be at least 1"));
@@ -529,6 +622,7 @@ impl Config {
             upstream,
             server: raw.server,
             log: raw.log,
+            tool_calling,
             translation: TranslationConfig {
                 enabled: t.enabled,
                 default_mode: t.default_mode,
@@ -571,7 +665,7 @@ impl Config {
         let d = |d: Duration| q(&humantime::format_duration(d).to_string());
         line(&mut out, "listen", q(&self.listen.to_string()));
         out.push_str("\n[upstream]\n");
-        line(&mut out, "url", q(self.upstream.base_url.as_str()));
+        line(&mut out, "url", q(&redacted(&self.upstream.base_url)));
         line(
             &mut out,
             "api_key",
@@ -654,7 +748,7 @@ impl Config {
         }
         for b in &t.backends {
             out.push_str("\n[[translation.backends]]\n");
-            line(&mut out, "base_url", q(b.base_url.as_str()));
+            line(&mut out, "base_url", q(&redacted(&b.base_url)));
             line(&mut out, "model", q(&b.model));
             line(
                 &mut out,
@@ -664,7 +758,24 @@ impl Config {
             line(&mut out, "timeout", d(b.timeout));
             line(&mut out, "output", q(output_mode_name(b.output)));
         }
+        let c = &self.tool_calling;
+        out.push_str("\n[tool_calling]\n");
+        line(&mut out, "default", q(calling_mode_name(c.default)));
+        line(&mut out, "grammar", c.grammar.to_string());
+        for (pattern, mode) in &c.models {
+            out.push_str("\n[[tool_calling.models]]\n");
+            line(&mut out, "pattern", q(pattern.as_str()));
+            line(&mut out, "mode", q(calling_mode_name(*mode)));
+        }
         out
+    }
+}
+
+pub fn calling_mode_name(mode: CallingMode) -> &'static str {
+    match mode {
+        CallingMode::Native => "native",
+        CallingMode::Prompt => "prompt",
+        CallingMode::Auto => "auto",
     }
 }
 
@@ -684,7 +795,43 @@ pub fn output_mode_name(mode: OutputMode) -> &'static str {
     }
 }
 
-/// `PLAINCALL_UPSTREAM_API_KEY` → `upstream.api_key`; `PLAINCALL_LISTEN` → `listen`.
+/// Every `PLAINCALL_*` variable must name a key, so that a typo is an error, not a no-op.
+fn check_env_names(vars: &[(String, String)]) -> Result<(), ConfigError> {
+    let defaults = serde_json::to_value(FileConfig::default()).unwrap_or_default();
+    let mut known: Vec<String> = ENV_SPECIAL.iter().map(|s| (*s).to_owned()).collect();
+    if let Some(top) = defaults.as_object() {
+        for (key, value) in top {
+            known.push(key.clone());
+            if let (true, Some(section)) = (ENV_SECTIONS.contains(&key.as_str()), value.as_object())
+            {
+                known.extend(section.keys().map(|k| format!("{key}_{k}")));
+            }
+        }
+    }
+    for (name, _) in vars {
+        let Some(rest) = name.strip_prefix(ENV_PREFIX) else {
+            continue;
+        };
+        if !known.iter().any(|k| k.eq_ignore_ascii_case(rest)) {
+            return Err(invalid(
+                name,
+                "unknown environment variable (proxy.toml lists every key; a section key is PLAINCALL_<SECTION>_<KEY>)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A URL fit for logs and `plaincall check`: any password replaced.
+pub fn redacted(url: &Url) -> String {
+    let mut shown = url.clone();
+    if shown.password().is_some() {
+        let _ = shown.set_password(Some("***"));
+    }
+    shown.to_string()
+}
+
+/// `PLAINCALL_UPSTREAM_URL` → `upstream.url`; `PLAINCALL_LISTEN` → `listen`.
 fn env_provider() -> Env {
     Env::prefixed(ENV_PREFIX)
         .filter(|key| !ENV_SPECIAL.contains(&key.as_str().to_ascii_lowercase().as_str()))

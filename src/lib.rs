@@ -13,6 +13,7 @@ pub mod metrics;
 pub mod metrics_layer;
 pub mod openai;
 pub mod pipe;
+pub mod prompt_mode;
 pub mod prompts;
 pub mod routes;
 pub mod server;

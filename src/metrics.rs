@@ -49,6 +49,12 @@ pub struct Metrics {
     pub cache_hits: Counter,
     pub cache_misses: Counter,
     pub repair_turns: Counter,
+    pub prompt_mode_switches: Family<ModelLabel, Counter>,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ModelLabel {
+    pub model: String,
 }
 
 fn latency_histogram() -> Histogram {
@@ -123,7 +129,14 @@ impl Metrics {
             "Extra main-model turns run after a failed or ambiguous translation",
             repair_turns.clone(),
         );
+        let prompt_mode_switches = Family::<ModelLabel, Counter>::default();
+        registry.register(
+            "prompt_mode_switches",
+            "Models switched to prompt-based tools after the upstream rejected native tools",
+            prompt_mode_switches.clone(),
+        );
         Metrics {
+            prompt_mode_switches,
             registry,
             requests,
             request_duration,
@@ -173,6 +186,14 @@ impl Metrics {
             .get_or_create(&ToolOutcome {
                 tool: tool.to_owned(),
                 outcome: outcome.to_owned(),
+            })
+            .inc();
+    }
+
+    pub fn prompt_mode_switch(&self, model: &str) {
+        self.prompt_mode_switches
+            .get_or_create(&ModelLabel {
+                model: model.to_owned(),
             })
             .inc();
     }

@@ -15,6 +15,10 @@ const EMBEDDED: &[(&str, &str)] = &[
     ("translator.j2", include_str!("../prompts/translator.j2")),
     ("retry.j2", include_str!("../prompts/retry.j2")),
     (
+        "prompt_tools.j2",
+        include_str!("../prompts/prompt_tools.j2"),
+    ),
+    (
         "tools/set_reminder.examples.jsonl",
         include_str!("../prompts/tools/set_reminder.examples.jsonl"),
     ),
@@ -128,7 +132,7 @@ impl Prompts {
                 nl_descriptions.insert(tool.to_owned(), text.trim().to_owned());
             }
         }
-        for required in ["translator.j2", "retry.j2"] {
+        for required in ["translator.j2", "retry.j2", "prompt_tools.j2"] {
             if env.get_template(required).is_err() {
                 return Err(PromptError::File {
                     file: required.into(),

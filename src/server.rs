@@ -27,6 +27,7 @@ pub struct AppState {
     pub metrics: Metrics,
     pub readiness: routes::ops::Readiness,
     pub pipe: Pipe,
+    pub modes: crate::prompt_mode::ModeSelector,
 }
 
 impl AppState {
@@ -43,6 +44,7 @@ impl AppState {
             upstream,
             metrics: Metrics::new(),
             readiness: routes::ops::Readiness::default(),
+            modes: crate::prompt_mode::ModeSelector::new(config.tool_calling.clone()),
             pipe,
             config,
         }))

@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{header, HeaderMap};
-use axum::response::Response;
 use bytes::Bytes;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
@@ -19,9 +18,11 @@ use tokio::task::{AbortHandle, JoinSet};
 use crate::error::ProxyError;
 use crate::openai::{self, nl_description, RawObject, ToolCall, Usage};
 use crate::pipe::complete::{
-    append_messages, failure_text, repair_messages, resolve_call, serde_error, Resolved,
+    append_messages, failure_text, repair_messages, resolve_call, serde_error, Resolved, Served,
 };
 use crate::pipe::Rewrite;
+use crate::prompt_mode::holdback::HoldBack;
+use crate::prompt_mode::PromptTools;
 use crate::routes::{chat::sse_response, relay};
 use crate::server::AppState;
 use crate::sse;
@@ -35,11 +36,26 @@ pub async fn translate_stream(
     state: Arc<AppState>,
     rewrite: Rewrite,
     headers: HeaderMap,
-) -> Result<Response, ProxyError> {
+) -> Result<Served, ProxyError> {
     let response = open_stream(&state, &rewrite.body, &headers).await?;
+    if !response.status().is_success() && rewrite.watch_rejection {
+        let status = response.status();
+        let upstream_headers = response.headers().clone();
+        let bytes =
+            crate::upstream::read_limited(response, crate::routes::chat::REJECTION_BODY_LIMIT)
+                .await?;
+        if crate::prompt_mode::rejects_tools(status.as_u16(), &bytes) {
+            return Ok(Served::ToolsRejected);
+        }
+        return Ok(Served::Response(crate::routes::bytes_response(
+            status,
+            &upstream_headers,
+            bytes,
+        )));
+    }
     if !response.status().is_success() || !is_event_stream(&response) {
         // Upstream errors (and a non-streamed answer) reach the client unchanged.
-        return Ok(relay(response));
+        return Ok(Served::Response(relay(response)));
     }
     let include_usage = openai::get::<Value>(&rewrite.body, "stream_options")
         .ok()
@@ -48,6 +64,8 @@ pub async fn translate_stream(
         .unwrap_or(false);
     let (tx, mut rx) = mpsc::channel::<Bytes>(CHANNEL_CAPACITY);
     let translator = StreamTranslator {
+        prompt: rewrite.prompt.clone(),
+        raw_mode: rewrite.prompt.is_none(),
         state,
         rewrite: Arc::new(rewrite),
         headers: Arc::new(headers),
@@ -55,7 +73,6 @@ pub async fn translate_stream(
         include_usage,
         first_id: None,
         envelope: RawObject::new(),
-        raw_mode: true,
         next_index: 0,
         emitted_calls: 0,
         usage: None,
@@ -68,7 +85,7 @@ pub async fn translate_stream(
         rx.poll_recv(cx)
             .map(|b| b.map(Ok::<_, std::convert::Infallible>))
     });
-    Ok(sse_response(Body::from_stream(body)))
+    Ok(Served::Response(sse_response(Body::from_stream(body))))
 }
 
 async fn open_stream(
@@ -143,6 +160,8 @@ struct Turn {
     usage: Option<Usage>,
     done: bool,
     generation: usize,
+    /// Prompt mode: reply text held back once it may hold a call.
+    holdback: HoldBack,
 }
 
 struct StreamTranslator {
@@ -151,6 +170,7 @@ struct StreamTranslator {
     headers: Arc<HeaderMap>,
     tx: mpsc::Sender<Bytes>,
     include_usage: bool,
+    prompt: Option<Arc<PromptTools>>,
     first_id: Option<Box<RawValue>>,
     /// The last chunk's fields other than `choices`: copied onto every chunk plaincall writes.
     envelope: RawObject,
@@ -232,8 +252,12 @@ impl StreamTranslator {
                     .map(|(c, m, _)| (c.clone(), m.clone()))
                     .collect();
                 let content = (!turn.content.is_empty()).then_some(turn.content.as_str());
-                append_messages(&mut body, &repair_messages(content, &pairs))
-                    .map_err(Stop::Error)?;
+                append_messages(
+                    &mut body,
+                    &repair_messages(content, &pairs),
+                    self.prompt.is_some(),
+                )
+                .map_err(Stop::Error)?;
                 tracing::info!(
                     turn = turn_number + 1,
                     "translation failed or needs clarification; asking the main model again"
@@ -370,6 +394,15 @@ impl StreamTranslator {
             }
             if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
                 turn.content.push_str(&text);
+                if self.prompt.is_some() {
+                    let now = turn.holdback.push(&text);
+                    if now.is_empty() {
+                        delta.shift_remove("content");
+                    } else {
+                        openai::set(&mut delta, "content", &now)
+                            .map_err(|e| Stop::Error(serde_error(e)))?;
+                    }
+                }
             }
             // A repair turn's role delta would repeat the one already sent.
             if self.role_sent {
@@ -594,6 +627,48 @@ impl StreamTranslator {
         Ok(())
     }
 
+    /// Prompt mode: the held-back text becomes calls (as slots, in order) and text.
+    async fn take_calls_from_text(
+        &mut self,
+        turn: &mut Turn,
+        prompt: &PromptTools,
+    ) -> Result<(), Stop> {
+        let held = turn.holdback.held().to_owned();
+        if held.is_empty() {
+            return Ok(());
+        }
+        let (content, calls) = prompt.parse(&held);
+        let text = if calls.is_empty() { held } else { content };
+        if !text.is_empty() {
+            let choice = json!({"index": 0, "delta": {"content": text}, "finish_reason": null});
+            self.send_chunk(vec![
+                openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
+            ])
+            .await?;
+        }
+        for call in calls {
+            let kind = if self.rewrite.tools.get(&call.function.name).is_some() {
+                SlotKind::Nl {
+                    task: None,
+                    result: None,
+                }
+            } else {
+                SlotKind::Pass {
+                    client_index: None,
+                    sent: 0,
+                }
+            };
+            turn.slots.push(Slot {
+                upstream_index: None,
+                id: call.id,
+                name: call.function.name,
+                arguments: call.function.arguments,
+                kind,
+            });
+        }
+        Ok(())
+    }
+
     async fn emit_whole(&mut self, calls: Vec<ToolCall>) -> Result<(), Stop> {
         for call in calls {
             let index = self.next_index;
@@ -616,6 +691,9 @@ impl StreamTranslator {
         turn: &mut Turn,
         ticker: &mut tokio::time::Interval,
     ) -> Result<(), Stop> {
+        if let Some(prompt) = self.prompt.clone() {
+            self.take_calls_from_text(turn, &prompt).await?;
+        }
         for slot_index in 0..turn.slots.len() {
             let needs_start = match &turn.slots[slot_index].kind {
                 SlotKind::Nl { task, result: None } => task

@@ -191,7 +191,11 @@ impl UpstreamClient {
     }
 }
 
-async fn read_limited(mut response: reqwest::Response, limit: u64) -> Result<Bytes, ProxyError> {
+/// Reads a whole response body, refusing more than `limit` bytes.
+pub async fn read_limited(
+    mut response: reqwest::Response,
+    limit: u64,
+) -> Result<Bytes, ProxyError> {
     let mut body = bytes::BytesMut::new();
     while let Some(chunk) = response
         .chunk()

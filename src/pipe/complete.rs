@@ -2,8 +2,7 @@
 //! or ambiguous ones start a repair turn; the client gets one ordinary completion.
 //! The pieces that do not depend on the transport are shared with the streaming path.
 
-use axum::body::Body;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use bytes::Bytes;
 use futures_util::future::join_all;
@@ -15,8 +14,8 @@ use super::translate::{calls_key, Outcome};
 use super::Rewrite;
 use crate::error::ProxyError;
 use crate::openai::{self, nl_description, RawObject, ToolCall, Usage};
+use crate::routes::bytes_response;
 use crate::server::AppState;
-use crate::upstream::end_to_end_headers;
 
 /// The largest main-model response read when plaincall must look inside it.
 pub const RESPONSE_LIMIT: u64 = 64 * 1024 * 1024;
@@ -138,30 +137,36 @@ pub fn failure_text(reasons: &[String]) -> String {
     )
 }
 
-/// Appends `extra` messages to the request's `messages`.
-pub fn append_messages(body: &mut RawObject, extra: &[Value]) -> Result<(), ProxyError> {
+/// Appends `extra` messages to the request's `messages`, as text in prompt mode.
+pub fn append_messages(
+    body: &mut RawObject,
+    extra: &[Value],
+    prompt_mode: bool,
+) -> Result<(), ProxyError> {
     let mut messages: Vec<Box<RawValue>> = openai::get(body, "messages")
         .ok()
         .flatten()
         .unwrap_or_default();
+    let mut added = Vec::with_capacity(extra.len());
     for message in extra {
-        messages.push(openai::to_raw(message).map_err(serde_error)?);
+        added.push(openai::to_raw(message).map_err(serde_error)?);
     }
+    if prompt_mode {
+        added = crate::prompt_mode::convert_history(added).map_err(serde_error)?;
+    }
+    messages.extend(added);
     openai::set(body, "messages", &messages).map_err(serde_error)
+}
+
+/// What serving a rewritten request came to.
+pub enum Served {
+    Response(Response),
+    /// The upstream refused native `tools` for this model: serve again in prompt mode.
+    ToolsRejected,
 }
 
 pub fn serde_error(error: serde_json::Error) -> ProxyError {
     ProxyError::Internal(format!("JSON: {error}"))
-}
-
-fn json_response(status: StatusCode, headers: &HeaderMap, body: Bytes) -> Response {
-    let mut response = Response::new(Body::from(body));
-    *response.status_mut() = status;
-    let mut headers = end_to_end_headers(headers);
-    headers.remove(header::CONTENT_LENGTH);
-    headers.remove(header::CONTENT_ENCODING);
-    *response.headers_mut() = headers;
-    response
 }
 
 /// Serves a rewritten, non-streaming request.
@@ -169,7 +174,7 @@ pub async fn complete(
     state: &AppState,
     rewrite: Rewrite,
     client_headers: &HeaderMap,
-) -> Result<Response, ProxyError> {
+) -> Result<Served, ProxyError> {
     let mut body = rewrite.body.clone();
     let mut kept_calls: Vec<ToolCall> = Vec::new();
     let mut usage: Option<Usage> = None;
@@ -192,8 +197,14 @@ pub async fn complete(
                 }
             };
         if !status.is_success() {
+            if turn == 0
+                && rewrite.watch_rejection
+                && crate::prompt_mode::rejects_tools(status.as_u16(), &bytes)
+            {
+                return Ok(Served::ToolsRejected);
+            }
             // The upstream's own errors reach the client unchanged.
-            return Ok(json_response(status, &headers, bytes));
+            return Ok(Served::Response(bytes_response(status, &headers, bytes)));
         }
         let mut response: RawObject = serde_json::from_slice(&bytes).map_err(|e| {
             ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}"))
@@ -210,13 +221,28 @@ pub async fn complete(
         if first_id.is_none() {
             first_id = response.get("id").cloned();
         }
+        let mut found_in_text = false;
+        if let Some(prompt) = &rewrite.prompt {
+            for choice in &mut choices {
+                let Ok(Some(mut message)) = openai::get::<RawObject>(choice, "message") else {
+                    continue;
+                };
+                if crate::prompt_mode::calls_from_message(&mut message, prompt)
+                    .map_err(serde_error)?
+                {
+                    openai::set(choice, "message", &message).map_err(serde_error)?;
+                    openai::set(choice, "finish_reason", "tool_calls").map_err(serde_error)?;
+                    found_in_text = true;
+                }
+            }
+        }
         let has_nl_call = choices.iter().any(|c| {
             choice_calls(c)
                 .iter()
                 .any(|call| is_nl_call(&rewrite, call))
         });
-        if turn == 0 && !has_nl_call {
-            return Ok(json_response(status, &headers, bytes));
+        if turn == 0 && !has_nl_call && !found_in_text {
+            return Ok(Served::Response(bytes_response(status, &headers, bytes)));
         }
         let single = choices.len() == 1;
         let mut repair: Option<Vec<Value>> = None;
@@ -278,7 +304,7 @@ pub async fn complete(
                 turn = turn + 1,
                 "translation failed or needs clarification; asking the main model again"
             );
-            append_messages(&mut body, &extra)?;
+            append_messages(&mut body, &extra, rewrite.prompt.is_some())?;
             turn += 1;
             continue;
         }
@@ -292,7 +318,7 @@ pub async fn complete(
             }
         }
         let bytes = Bytes::from(serde_json::to_vec(&response).map_err(serde_error)?);
-        return Ok(json_response(status, &headers, bytes));
+        return Ok(Served::Response(bytes_response(status, &headers, bytes)));
     }
 }
 

@@ -40,6 +40,11 @@ pub fn response_schema(parameters: &Value) -> Value {
     })
 }
 
+/// The simplified copy of one schema.
+pub fn simplified(parameters: &Value) -> Value {
+    simplify(parameters, parameters, 0)
+}
+
 fn simplify(schema: &Value, root: &Value, depth: usize) -> Value {
     let Some(object) = schema.as_object() else {
         // `true`/`false` schemas pass through.

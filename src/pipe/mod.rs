@@ -25,6 +25,7 @@ use serde_json::{json, Map, Value};
 use crate::config::{Config, OutputMode, TranslationConfig};
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject};
+use crate::prompt_mode::{self, PromptTools};
 use crate::prompts::Prompts;
 use crate::upstream::UpstreamClient;
 
@@ -73,6 +74,11 @@ pub struct Rewrite {
     pub stream: bool,
     /// The request's model: the translator's model when no backend is configured.
     pub model: String,
+    /// Set in prompt mode: the tools whose calls are parsed out of the reply text.
+    pub prompt: Option<Arc<PromptTools>>,
+    /// The upstream may reject native tools for this model (`auto` mode): report it rather
+    /// than passing the error on.
+    pub watch_rejection: bool,
 }
 
 pub struct Pipe {
@@ -82,6 +88,7 @@ pub struct Pipe {
     pub translator: translator::Translator,
     pub cache: translate::TranslationCache,
     pub memory: history::Memory,
+    prompt_grammar: bool,
 }
 
 impl Pipe {
@@ -94,50 +101,74 @@ impl Pipe {
             cache: translate::TranslationCache::new(settings.cache_capacity, settings.cache_ttl),
             memory: history::Memory::new(settings.cache_capacity, settings.cache_ttl),
             validators: validate::Validators::new(1024),
+            prompt_grammar: config.tool_calling.grammar,
             translator,
             prompts,
             settings,
         })
     }
 
-    /// Decides whether the request changes, and builds the changed request.
-    pub fn plan(&self, request: &RawObject, headers: &HeaderMap) -> Result<Plan, ProxyError> {
-        if !self.settings.enabled || translation_switched_off(headers) {
-            return Ok(Plan::Forward);
-        }
+    /// Decides whether the request changes, and builds the changed request. `prompt_mode`:
+    /// tools go into the system prompt (see [`crate::prompt_mode`]); `watch_rejection`: the
+    /// upstream may reject native tools, and the caller wants to know.
+    pub fn plan(
+        &self,
+        request: &RawObject,
+        headers: &HeaderMap,
+        prompt_mode: bool,
+        watch_rejection: bool,
+    ) -> Result<Plan, ProxyError> {
         let bad = |param: &str, e: serde_json::Error| ProxyError::InvalidRequest {
             message: format!("`{param}` is malformed: {e}"),
             param: Some(param.to_owned()),
         };
-        let Some(tools) =
-            openai::get::<Vec<RawObject>>(request, "tools").map_err(|e| bad("tools", e))?
-        else {
-            return Ok(Plan::Forward);
-        };
+        let tools = openai::get::<Vec<RawObject>>(request, "tools").map_err(|e| bad("tools", e))?;
+        let messages = openai::get::<Vec<Box<serde_json::value::RawValue>>>(request, "messages")
+            .map_err(|e| bad("messages", e))?;
+        let translate = self.settings.enabled && !translation_switched_off(headers);
         let mut set = ToolSet::default();
-        let mut rewritten_tools = Vec::with_capacity(tools.len());
-        for tool in tools {
-            match self.nl_form(&tool, false)? {
+        let mut rewritten_tools = Vec::new();
+        for tool in tools.iter().flatten() {
+            match translate
+                .then(|| self.nl_form(tool, false))
+                .transpose()?
+                .flatten()
+            {
                 Some((nl_tool, nl_definition)) => {
                     rewritten_tools.push(nl_definition);
                     set.by_name.insert(nl_tool.name.clone(), Arc::new(nl_tool));
                 }
-                None => rewritten_tools.push(tool),
+                None => rewritten_tools.push(tool.clone()),
             }
         }
-        if set.is_empty() {
+        let history_has_tools = messages.iter().flatten().any(|m| {
+            let text = m.get();
+            text.contains("\"tool_calls\"") || text.contains("\"tool\"")
+        });
+        let prompt_mode = prompt_mode && (tools.is_some() || history_has_tools);
+        if set.is_empty() && !prompt_mode {
             return Ok(Plan::Forward);
         }
         let mut body = request.clone();
-        openai::set(&mut body, "tools", &rewritten_tools).map_err(internal)?;
-        if let Some(messages) =
-            openai::get::<Vec<Box<serde_json::value::RawValue>>>(request, "messages")
-                .map_err(|e| bad("messages", e))?
-        {
-            let messages =
-                history::rewrite(messages, &set, &self.memory).map_err(|e| bad("messages", e))?;
-            openai::set(&mut body, "messages", &messages).map_err(internal)?;
+        if !set.is_empty() {
+            openai::set(&mut body, "tools", &rewritten_tools).map_err(internal)?;
+            if let Some(messages) = messages {
+                let messages = history::rewrite(messages, &set, &self.memory)
+                    .map_err(|e| bad("messages", e))?;
+                openai::set(&mut body, "messages", &messages).map_err(internal)?;
+            }
         }
+        let prompt = if prompt_mode {
+            let tools = prompt_mode::render_request(
+                &mut body,
+                &rewritten_tools,
+                &self.prompts,
+                self.prompt_grammar,
+            )?;
+            Some(Arc::new(tools))
+        } else {
+            None
+        };
         let stream = openai::get::<bool>(request, "stream")
             .map_err(|e| bad("stream", e))?
             .unwrap_or(false);
@@ -149,6 +180,8 @@ impl Pipe {
             tools: Arc::new(set),
             stream,
             model,
+            prompt,
+            watch_rejection: watch_rejection && !prompt_mode && tools.is_some(),
         }))
     }
 

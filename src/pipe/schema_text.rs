@@ -94,14 +94,18 @@ fn describe_property(name: &str, schema: &Value) -> String {
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
         text.push_str(&format!(" (one of {})", list(values)));
     } else if let Some(desc) = schema.get("description").and_then(Value::as_str) {
-        let short: String = desc
-            .split(". ")
-            .next()
-            .unwrap_or(desc)
-            .trim_end_matches('.')
-            .to_owned();
-        if short.len() <= 90 {
-            text.push_str(&format!(" ({})", short.to_lowercase()));
+        // The whole description when short; else its first sentence ("e.g." is no sentence end).
+        let short = if desc.len() <= 120 {
+            desc
+        } else {
+            desc.match_indices(". ")
+                .map(|(i, _)| &desc[..i])
+                .find(|head| head.len() >= 20 && !head.ends_with("e.g") && !head.ends_with("i.e"))
+                .unwrap_or(desc)
+        };
+        let short = short.trim().trim_end_matches('.');
+        if short.len() <= 120 {
+            text.push_str(&format!(" ({short})"));
         }
     }
     text

@@ -8,12 +8,19 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, Method};
 use axum::response::Response;
 
-use super::{read_body, relay};
+use super::{bytes_response, read_body, relay};
+use crate::config::CallingMode;
 use crate::error::ProxyError;
-use crate::openai::RawObject;
-use crate::pipe::{complete, Plan, TRANSLATE_HEADER};
+use crate::openai::{self, RawObject};
+use crate::pipe::complete::{self, Served};
+use crate::pipe::{Plan, TRANSLATE_HEADER};
+use crate::prompt_mode::rejects_tools;
 use crate::server::AppState;
 use crate::stream;
+use crate::upstream::read_limited;
+
+/// The most of an upstream error body read to see whether it rejects `tools`.
+pub const REJECTION_BODY_LIMIT: u64 = 256 * 1024;
 
 pub async fn chat_completions(
     State(state): State<Arc<AppState>>,
@@ -23,35 +30,81 @@ pub async fn chat_completions(
     let bytes = read_body(&parts.headers, body, state.config.server.max_body_bytes).await?;
     let parsed: RawObject =
         serde_json::from_slice(&bytes).map_err(|e| ProxyError::InvalidJson(e.to_string()))?;
-    let plan = state.pipe.plan(&parsed, &parts.headers)?;
-    parts.headers.remove(TRANSLATE_HEADER);
-    match plan {
-        Plan::Forward => {
-            let url = state
-                .upstream
-                .endpoint("chat/completions", parts.uri.query())?;
-            let builder = state
-                .upstream
-                .request(
-                    Method::POST,
-                    url,
-                    &parts.headers,
-                    state.forward_client_auth(),
-                )
-                .body(bytes);
-            match state.upstream.send(builder).await {
-                Ok(response) => Ok(relay(response)),
-                Err(error) => {
-                    state.metrics.upstream_error(error.code());
-                    Err(error)
+    let model: String = openai::get(&parsed, "model")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let mode = state.modes.mode_for(&model);
+    let has_tools = parsed.contains_key("tools");
+    let translate_header = parts.headers.remove(TRANSLATE_HEADER);
+    let mut plan_headers = parts.headers.clone();
+    if let Some(value) = translate_header {
+        plan_headers.insert(TRANSLATE_HEADER, value);
+    }
+    let mut prompt_mode = mode == CallingMode::Prompt;
+    loop {
+        let watch = mode == CallingMode::Auto && !prompt_mode && has_tools;
+        let served = match state
+            .pipe
+            .plan(&parsed, &plan_headers, prompt_mode, watch)?
+        {
+            Plan::Forward => forward(&state, &parts, bytes.clone(), watch).await?,
+            Plan::Rewrite(rewrite) if rewrite.stream => {
+                stream::translate_stream(state.clone(), rewrite, parts.headers.clone()).await?
+            }
+            Plan::Rewrite(rewrite) => complete::complete(&state, rewrite, &parts.headers).await?,
+        };
+        match served {
+            Served::Response(response) => return Ok(response),
+            Served::ToolsRejected if !prompt_mode => {
+                if state.modes.learn(&model) {
+                    tracing::warn!(%model, "the upstream rejected native tools for this model; using prompt-based tools for it from now on");
+                    state.metrics.prompt_mode_switch(&model);
                 }
+                prompt_mode = true;
+            }
+            Served::ToolsRejected => {
+                return Err(ProxyError::Internal("tools rejected in prompt mode".into()))
             }
         }
-        Plan::Rewrite(rewrite) if rewrite.stream => {
-            stream::translate_stream(state, rewrite, parts.headers).await
-        }
-        Plan::Rewrite(rewrite) => complete::complete(&state, rewrite, &parts.headers).await,
     }
+}
+
+/// The original bytes to the upstream and its response back as it streams, unless the
+/// upstream's error says it cannot take `tools` (then the request is served again).
+async fn forward(
+    state: &AppState,
+    parts: &axum::http::request::Parts,
+    bytes: bytes::Bytes,
+    watch_rejection: bool,
+) -> Result<Served, ProxyError> {
+    let url = state
+        .upstream
+        .endpoint("chat/completions", parts.uri.query())?;
+    let builder = state
+        .upstream
+        .request(
+            Method::POST,
+            url,
+            &parts.headers,
+            state.forward_client_auth(),
+        )
+        .body(bytes);
+    let response = state
+        .upstream
+        .send(builder)
+        .await
+        .inspect_err(|e| state.metrics.upstream_error(e.code()))?;
+    if watch_rejection && !response.status().is_success() {
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = read_limited(response, REJECTION_BODY_LIMIT).await?;
+        if rejects_tools(status.as_u16(), &body) {
+            return Ok(Served::ToolsRejected);
+        }
+        return Ok(Served::Response(bytes_response(status, &headers, body)));
+    }
+    Ok(Served::Response(relay(response)))
 }
 
 /// An SSE response with the headers streaming clients and proxies expect.

@@ -73,6 +73,22 @@ pub fn limited_stream(
     (stream, exceeded)
 }
 
+/// A response plaincall read whole (and may have changed): the upstream's status and
+/// end-to-end headers, the length and encoding set anew for `body`.
+pub fn bytes_response(
+    status: axum::http::StatusCode,
+    headers: &HeaderMap,
+    body: Bytes,
+) -> Response {
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
+    let mut headers = end_to_end_headers(headers);
+    headers.remove(header::CONTENT_LENGTH);
+    headers.remove(header::CONTENT_ENCODING);
+    *response.headers_mut() = headers;
+    response
+}
+
 /// The upstream's response as the client's: status, end-to-end headers, and the body
 /// streamed chunk by chunk as it arrives.
 pub fn relay(response: reqwest::Response) -> Response {

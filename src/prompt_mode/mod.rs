@@ -1,0 +1,476 @@
+//! Prompt-based tool calling, for upstreams without usable native tools: the tool catalog
+//! goes into the system message, the history is rewritten into text the model can read, and
+//! calls are parsed out of the reply. The client still speaks native OpenAI tools.
+
+pub mod holdback;
+pub mod parse;
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{json, Map, Value};
+
+use crate::config::{CallingMode, ToolCallingConfig};
+use crate::error::ProxyError;
+use crate::openai::{self, content_text, RawObject, ToolCall};
+use crate::pipe::grammar;
+use crate::prompts::Prompts;
+
+/// Which way a request's model is asked for tool calls, remembering the models whose
+/// upstream rejected native tools.
+pub struct ModeSelector {
+    config: ToolCallingConfig,
+    learned: std::sync::RwLock<HashSet<String>>,
+}
+
+impl ModeSelector {
+    pub fn new(config: ToolCallingConfig) -> ModeSelector {
+        ModeSelector {
+            config,
+            learned: std::sync::RwLock::new(HashSet::new()),
+        }
+    }
+
+    /// `Auto` means: native, and watch for a rejection.
+    pub fn mode_for(&self, model: &str) -> CallingMode {
+        match self.config.mode_for(model) {
+            CallingMode::Auto if self.learned.read().is_ok_and(|l| l.contains(model)) => {
+                CallingMode::Prompt
+            }
+            mode => mode,
+        }
+    }
+
+    /// Records that the upstream rejected `tools` for `model`. True the first time.
+    pub fn learn(&self, model: &str) -> bool {
+        self.learned
+            .write()
+            .is_ok_and(|mut l| l.insert(model.to_owned()))
+    }
+
+    pub fn grammar(&self) -> bool {
+        self.config.grammar
+    }
+}
+
+/// The tools a prompt-mode request offered: only calls to these are taken from the text.
+#[derive(Debug, Default)]
+pub struct PromptTools {
+    names: HashSet<String>,
+}
+
+impl PromptTools {
+    pub fn knows(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+
+    /// Parses the reply text into calls (with fresh ids) and the remaining text.
+    pub fn parse(&self, text: &str) -> (String, Vec<ToolCall>) {
+        let parsed = parse::parse_calls(text, &|name| self.knows(name));
+        let calls = parsed
+            .calls
+            .into_iter()
+            .map(|c| ToolCall::new(generated_id(), c.name, c.arguments.to_string()))
+            .collect();
+        (parsed.content, calls)
+    }
+}
+
+pub fn generated_id() -> String {
+    format!("call_{}", uuid::Uuid::new_v4().simple())
+}
+
+#[derive(Serialize)]
+struct CatalogTool {
+    name: String,
+    description: String,
+    parameters: String,
+    example: String,
+}
+
+#[derive(Serialize)]
+struct Catalog {
+    tools: Vec<CatalogTool>,
+    instruction: Option<String>,
+}
+
+fn serde_error(error: serde_json::Error) -> ProxyError {
+    ProxyError::Internal(format!("JSON: {error}"))
+}
+
+/// Rewrites `body` for prompt mode; `tools` are the definitions the model should see (the
+/// plain-English form of rewritten tools).
+pub fn render_request(
+    body: &mut RawObject,
+    tools: &[RawObject],
+    prompts: &Prompts,
+    grammar_enabled: bool,
+) -> Result<PromptTools, ProxyError> {
+    let tool_choice: Option<Value> = openai::get(body, "tool_choice").ok().flatten();
+    let mut catalog = Vec::new();
+    let mut schemas = Vec::new();
+    for tool in tools {
+        let Ok(Some(function)) = openai::get::<RawObject>(tool, "function") else {
+            continue;
+        };
+        let Ok(Some(name)) = openai::get::<String>(&function, "name") else {
+            continue;
+        };
+        let description: String = openai::get(&function, "description")
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let parameters: Value = openai::get(&function, "parameters")
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+        catalog.push(CatalogTool {
+            example: json!({"name": name, "arguments": example_value(&parameters, &parameters, 0)})
+                .to_string(),
+            parameters: parameters.to_string(),
+            description,
+            name: name.clone(),
+        });
+        schemas.push((name, parameters));
+    }
+    let forced: Option<Vec<String>> = match &tool_choice {
+        Some(Value::String(s)) if s == "required" => {
+            Some(schemas.iter().map(|(n, _)| n.clone()).collect())
+        }
+        Some(Value::Object(o)) => o
+            .get("function")
+            .and_then(|f| f.get("name"))
+            .and_then(Value::as_str)
+            .map(|n| vec![n.to_owned()]),
+        _ => None,
+    };
+    let silenced = matches!(&tool_choice, Some(Value::String(s)) if s == "none");
+    let instruction = match &forced {
+        Some(names) if names.len() == 1 => Some(format!(
+            "In this reply you must call the tool `{}`.",
+            names[0]
+        )),
+        Some(_) => Some("In this reply you must call one of the tools.".to_owned()),
+        None => None,
+    };
+    let names: HashSet<String> = if silenced {
+        HashSet::new()
+    } else {
+        schemas.iter().map(|(n, _)| n.clone()).collect()
+    };
+    if !silenced && !catalog.is_empty() {
+        let text = prompts
+            .render(
+                "prompt_tools.j2",
+                &Catalog {
+                    tools: catalog,
+                    instruction,
+                },
+            )
+            .map_err(|e| ProxyError::Internal(e.to_string()))?;
+        add_to_system(body, &text)?;
+    }
+    if let (true, Some(forced)) = (grammar_enabled, &forced) {
+        if !body.contains_key("response_format") {
+            let branches: Vec<Value> = schemas
+                .iter()
+                .filter(|(n, _)| forced.contains(n))
+                .map(|(name, parameters)| {
+                    json!({
+                        "type": "object",
+                        "properties": {"name": {"const": name}, "arguments": grammar::simplified(parameters)},
+                        "required": ["name", "arguments"]
+                    })
+                })
+                .collect();
+            if !branches.is_empty() {
+                let format = json!({"type": "json_schema", "json_schema": {"name": "tool_call", "schema": {"anyOf": branches}, "strict": false}});
+                openai::set(body, "response_format", &format).map_err(serde_error)?;
+            }
+        }
+    }
+    for key in [
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "functions",
+        "function_call",
+    ] {
+        body.shift_remove(key);
+    }
+    if let Ok(Some(messages)) = openai::get::<Vec<Box<RawValue>>>(body, "messages") {
+        let messages = convert_history(messages).map_err(serde_error)?;
+        openai::set(body, "messages", &messages).map_err(serde_error)?;
+    }
+    Ok(PromptTools { names })
+}
+
+/// Appends `text` to the first system message, or puts a system message first.
+fn add_to_system(body: &mut RawObject, text: &str) -> Result<(), ProxyError> {
+    let mut messages: Vec<Box<RawValue>> = openai::get(body, "messages")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let first: Option<RawObject> = messages
+        .first()
+        .and_then(|m| serde_json::from_str(m.get()).ok());
+    match first {
+        Some(mut system)
+            if matches!(
+                openai::get::<String>(&system, "role")
+                    .ok()
+                    .flatten()
+                    .as_deref(),
+                Some("system" | "developer")
+            ) =>
+        {
+            let existing = content_text(system.get("content").map(AsRef::as_ref));
+            let joined = if existing.is_empty() {
+                text.to_owned()
+            } else {
+                format!("{existing}\n\n{text}")
+            };
+            openai::set(&mut system, "content", &joined).map_err(serde_error)?;
+            messages[0] = openai::to_raw(&system).map_err(serde_error)?;
+        }
+        _ => messages.insert(
+            0,
+            openai::to_raw(&json!({"role": "system", "content": text})).map_err(serde_error)?,
+        ),
+    }
+    openai::set(body, "messages", &messages).map_err(serde_error)
+}
+
+/// The history as a model without tools can read it: assistant calls become the fenced JSON
+/// it would have written, tool results become user messages naming the tool and call id.
+/// Messages without tool parts are kept as they are.
+pub fn convert_history(
+    messages: Vec<Box<RawValue>>,
+) -> Result<Vec<Box<RawValue>>, serde_json::Error> {
+    let mut names_by_id: std::collections::HashMap<String, String> =
+        std::collections::HashMap::new();
+    let mut out: Vec<Box<RawValue>> = Vec::with_capacity(messages.len());
+    // Consecutive tool results become one user message (templates want user/assistant turns).
+    let mut pending_results: Vec<String> = Vec::new();
+    let flush = |pending: &mut Vec<String>,
+                 out: &mut Vec<Box<RawValue>>|
+     -> Result<(), serde_json::Error> {
+        if !pending.is_empty() {
+            out.push(openai::to_raw(
+                &json!({"role": "user", "content": pending.join("\n\n")}),
+            )?);
+            pending.clear();
+        }
+        Ok(())
+    };
+    for raw in messages {
+        let Ok(mut message) = serde_json::from_str::<RawObject>(raw.get()) else {
+            flush(&mut pending_results, &mut out)?;
+            out.push(raw);
+            continue;
+        };
+        let role: Option<String> = openai::get(&message, "role").ok().flatten();
+        match role.as_deref() {
+            Some("assistant") => {
+                flush(&mut pending_results, &mut out)?;
+                let calls: Vec<ToolCall> = openai::get(&message, "tool_calls")
+                    .ok()
+                    .flatten()
+                    .unwrap_or_default();
+                if calls.is_empty() {
+                    out.push(raw);
+                    continue;
+                }
+                let mut text = content_text(message.get("content").map(AsRef::as_ref));
+                for call in &calls {
+                    names_by_id.insert(call.id.clone(), call.function.name.clone());
+                    let arguments: Value = serde_json::from_str(&call.function.arguments)
+                        .unwrap_or_else(|_| Value::String(call.function.arguments.clone()));
+                    if !text.is_empty() {
+                        text.push_str("\n\n");
+                    }
+                    text.push_str(&format!(
+                        "```json\n{}\n```",
+                        json!({"name": call.function.name, "arguments": arguments})
+                    ));
+                }
+                message.shift_remove("tool_calls");
+                message.shift_remove("function_call");
+                openai::set(&mut message, "content", &text)?;
+                out.push(openai::to_raw(&message)?);
+            }
+            Some("tool") | Some("function") => {
+                let id: String = openai::get(&message, "tool_call_id")
+                    .ok()
+                    .flatten()
+                    .unwrap_or_default();
+                let name = names_by_id
+                    .get(&id)
+                    .cloned()
+                    .or_else(|| openai::get::<String>(&message, "name").ok().flatten())
+                    .unwrap_or_else(|| "a tool".to_owned());
+                let content = content_text(message.get("content").map(AsRef::as_ref));
+                pending_results.push(format!("[Tool result for {name}, call {id}]\n{content}"));
+            }
+            _ => {
+                flush(&mut pending_results, &mut out)?;
+                out.push(raw);
+            }
+        }
+    }
+    flush(&mut pending_results, &mut out)?;
+    Ok(out)
+}
+
+/// Turns calls written in a message's text into native `tool_calls`. Returns whether any
+/// were found.
+pub fn calls_from_message(
+    message: &mut RawObject,
+    tools: &PromptTools,
+) -> Result<bool, serde_json::Error> {
+    let text = content_text(message.get("content").map(AsRef::as_ref));
+    let (content, calls) = tools.parse(&text);
+    if calls.is_empty() {
+        return Ok(false);
+    }
+    let content = (!content.is_empty()).then_some(content);
+    openai::set(message, "content", &content)?;
+    openai::set(message, "tool_calls", &calls)?;
+    Ok(true)
+}
+
+/// Whether an error answer to a request with `tools` says the upstream cannot take them
+/// (llama-server without `--jinja`: 500 "tools param requires --jinja flag"; vLLM without a
+/// tool parser: 400 "auto tool choice requires --enable-auto-tool-choice").
+pub fn rejects_tools(status: u16, body: &[u8]) -> bool {
+    if !matches!(status, 400 | 404 | 415 | 422 | 500 | 501) {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&body[..body.len().min(64 * 1024)]).to_ascii_lowercase();
+    text.contains("tool") || text.contains("function call")
+}
+
+/// A small, valid-looking value for a schema: what the example call in the prompt shows.
+fn example_value(schema: &Value, root: &Value, depth: usize) -> Value {
+    if depth > 4 {
+        return json!({});
+    }
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        if let Some(target) = reference.strip_prefix('#').and_then(|p| root.pointer(p)) {
+            return example_value(target, root, depth + 1);
+        }
+    }
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return first.clone();
+    }
+    if let Some(default) = schema.get("default") {
+        return default.clone();
+    }
+    let kind = match schema.get("type") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|k| *k != "null")
+            .unwrap_or("string"),
+        _ if schema.get("properties").is_some() => "object",
+        _ => "string",
+    };
+    match kind {
+        "object" => {
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let mut out = Map::new();
+            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+                for (name, prop) in props {
+                    if required.contains(&name.as_str()) {
+                        out.insert(name.clone(), example_value(prop, root, depth + 1));
+                    }
+                }
+            }
+            Value::Object(out)
+        }
+        "array" => json!([example_value(
+            schema.get("items").unwrap_or(&json!({})),
+            root,
+            depth + 1
+        )]),
+        "integer" => schema.get("minimum").cloned().unwrap_or(json!(1)),
+        "number" => schema.get("minimum").cloned().unwrap_or(json!(1.0)),
+        "boolean" => json!(true),
+        _ => json!("..."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(value: Value) -> Box<RawValue> {
+        openai::to_raw(&value)
+            .unwrap_or_else(|_| RawValue::from_string("null".into()).unwrap_or_default())
+    }
+
+    #[test]
+    fn history_becomes_text() -> Result<(), serde_json::Error> {
+        let messages = vec![
+            raw(json!({"role": "user", "content": "weather in Paris and Rome?"})),
+            raw(json!({"role": "assistant", "content": null, "tool_calls": [
+                {"id": "a", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}},
+                {"id": "b", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Rome\"}"}}
+            ]})),
+            raw(json!({"role": "tool", "tool_call_id": "a", "content": "21C"})),
+            raw(
+                json!({"role": "tool", "tool_call_id": "b", "content": [{"type": "text", "text": "25C"}]}),
+            ),
+        ];
+        let out: Vec<Value> = convert_history(messages)?
+            .iter()
+            .map(|m| serde_json::from_str(m.get()))
+            .collect::<Result<_, _>>()?;
+        assert_eq!(out.len(), 3);
+        assert_eq!(
+            out[1],
+            json!({"role": "assistant", "content": "```json\n{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Paris\"}}\n```\n\n```json\n{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Rome\"}}\n```"})
+        );
+        assert_eq!(
+            out[2],
+            json!({"role": "user", "content": "[Tool result for get_weather, call a]\n21C\n\n[Tool result for get_weather, call b]\n25C"})
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn examples_follow_the_schema() {
+        let schema = json!({"type": "object", "properties": {
+            "kind": {"enum": ["daily", "weekly"]}, "n": {"type": "integer", "minimum": 3}, "opt": {"type": "string"},
+            "nested": {"type": "object", "properties": {"x": {"type": "boolean"}}, "required": ["x"]}
+        }, "required": ["kind", "n", "nested"]});
+        assert_eq!(
+            example_value(&schema, &schema, 0),
+            json!({"kind": "daily", "n": 3, "nested": {"x": true}})
+        );
+    }
+
+    #[test]
+    fn tool_rejections_are_recognised() {
+        assert!(rejects_tools(
+            500,
+            br#"{"error":{"code":500,"message":"tools param requires --jinja flag"}}"#
+        ));
+        assert!(rejects_tools(400, br#"{"message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"}"#));
+        assert!(!rejects_tools(429, b"tool rate limit"));
+        assert!(!rejects_tools(500, b"out of memory"));
+    }
+}
