@@ -54,6 +54,27 @@ pub enum Command {
         config: Option<PathBuf>,
         description: String,
     },
+    /// Run cases against the upstream twice, directly and through plaincall, and report.
+    Eval {
+        /// Tool definition files, or folders of them (`*.json`).
+        #[arg(long, required = true, num_args = 1..)]
+        tools: Vec<PathBuf>,
+        /// Cases, one JSON object a line (`tool`, `description`, `expect`/`expect_array`/
+        /// `expect_clarification`, optional `loose`, `partial`, `user`).
+        #[arg(long)]
+        cases: PathBuf,
+        /// The model name sent to the upstream.
+        #[arg(long, default_value = "default")]
+        model: String,
+        /// Write the results as JSON here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Write `report.md` and `chart.svg` into this folder.
+        #[arg(long)]
+        report: Option<PathBuf>,
+        #[arg(long, env = "PLAINCALL_CONFIG")]
+        config: Option<PathBuf>,
+    },
     /// Inspect prompts.
     Prompts {
         #[command(subcommand)]
@@ -106,6 +127,24 @@ pub fn run(cli: Cli) -> ExitCode {
                 config,
                 description,
             } => translate(config.as_deref(), &tool, &model, &description).await,
+            Command::Eval {
+                tools,
+                cases,
+                model,
+                json,
+                report,
+                config,
+            } => {
+                eval(
+                    config.as_deref(),
+                    &tools,
+                    &cases,
+                    &model,
+                    json.as_deref(),
+                    report.as_deref(),
+                )
+                .await
+            }
             Command::Prompts {
                 command: PromptsCommand::Show { tool, config },
             } => prompts_show(config.as_deref(), &tool),
@@ -302,6 +341,79 @@ async fn translate(path: Option<&Path>, tool: &Path, model: &str, description: &
             ExitCode::FAILURE
         }
     }
+}
+
+async fn eval(
+    path: Option<&Path>,
+    tools: &[PathBuf],
+    cases: &Path,
+    model: &str,
+    json_out: Option<&Path>,
+    report: Option<&Path>,
+) -> ExitCode {
+    let config = match load_config(path) {
+        Ok(config) => config,
+        Err(code) => return code,
+    };
+    init_logging(&config);
+    let (tools, case_list) = match (
+        crate::eval::load_tools(tools),
+        crate::eval::load_cases(cases),
+    ) {
+        (Ok(t), Ok(c)) => (t, c),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("plaincall: {e}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+    };
+    let bar = indicatif::ProgressBar::new((case_list.len() * 2) as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
+        bar.set_style(style);
+    }
+    let summary = crate::eval::run(config, tools, &case_list, model, |o| {
+        bar.set_message(format!(
+            "case {} {}",
+            o.case + 1,
+            crate::eval::mode_name(o.mode)
+        ));
+        bar.inc(1);
+    })
+    .await;
+    bar.finish_and_clear();
+    let summary = match summary {
+        Ok(summary) => summary,
+        Err(error) => {
+            eprintln!("plaincall: eval failed: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    say!("{}", crate::eval::table(&summary, &case_list));
+    if let Some(file) = json_out {
+        let text = serde_json::to_string_pretty(&summary).unwrap_or_default();
+        if let Err(error) = std::fs::write(file, text) {
+            eprintln!("plaincall: writing {}: {error}", file.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(folder) = report {
+        let written = std::fs::create_dir_all(folder)
+            .and_then(|()| std::fs::write(folder.join("chart.svg"), crate::eval::chart(&summary)))
+            .and_then(|()| {
+                std::fs::write(
+                    folder.join("report.md"),
+                    crate::eval::markdown(&summary, &case_list, "chart.svg", model),
+                )
+            });
+        if let Err(error) = written {
+            eprintln!(
+                "plaincall: writing the report to {}: {error}",
+                folder.display()
+            );
+            return ExitCode::FAILURE;
+        }
+        say!("report: {}", folder.join("report.md").display());
+    }
+    ExitCode::SUCCESS
 }
 
 fn prompts_show(path: Option<&Path>, tool: &Path) -> ExitCode {

@@ -9,6 +9,7 @@ pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod eval;
 pub mod metrics;
 pub mod metrics_layer;
 pub mod openai;
