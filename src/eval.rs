@@ -430,7 +430,8 @@ pub fn table(summary: &Summary, cases: &[Case]) -> String {
 
 /// A grouped bar chart of the totals, direct against plaincall, as SVG.
 pub fn chart(summary: &Summary) -> String {
-    let metrics: [(&str, fn(&Totals) -> usize); 5] = [
+    type Metric = (&'static str, fn(&Totals) -> usize);
+    let metrics: [Metric; 5] = [
         ("passed", |t| t.passed),
         ("call made", |t| t.call_made),
         ("right tool", |t| t.right_tool),
