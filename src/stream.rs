@@ -212,7 +212,9 @@ impl StreamTranslator {
         let mut response = first;
         let mut body = self.rewrite.body.clone();
         let mut turn_number = 0;
-        let mut ticker = tokio::time::interval(self.state.config.translation.keepalive_interval);
+        let every = self.state.config.translation.keepalive_interval;
+        // The first comment one interval in, not at once.
+        let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let mut turn = Turn::default();

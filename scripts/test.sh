@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# THE test command: every Rust test, then plaincall driven by the official OpenAI clients
+# (Python: tests/python, Node: tests/node) against mock upstreams.
+#
+#   bash scripts/test.sh
+#
+# Works in a fresh clone, without standard input, and may be run again at will: the Python
+# virtual environment (.venv) is created or refreshed, tests/node/node_modules is reinstalled
+# from the lock file. Needs cargo, python3 (3.10+, with venv) and node 20+ with npm.
+# PLAINCALL_BIN, when set, names the plaincall binary the client tests start instead of the
+# one this script builds.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+exec </dev/null
+
+step() { printf '\n==> %s\n' "$*"; }
+die() { printf 'scripts/test.sh: %s\n' "$*" >&2; exit 1; }
+
+for tool in cargo python3 node npm; do
+  command -v "$tool" >/dev/null 2>&1 || die "$tool is not installed"
+done
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+[ "$node_major" -ge 20 ] || die "node 20 or newer is needed (found $(node --version))"
+
+step "Rust tests: cargo test --locked"
+cargo test --locked
+
+step "Building the binary: cargo build --locked --bin plaincall"
+cargo build --locked --bin plaincall
+if [ -z "${PLAINCALL_BIN:-}" ]; then
+  target_dir="$(cargo metadata --format-version 1 --no-deps --locked \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+  PLAINCALL_BIN="$target_dir/debug/plaincall"
+fi
+[ -x "$PLAINCALL_BIN" ] || die "no plaincall binary at $PLAINCALL_BIN"
+export PLAINCALL_BIN
+echo "client tests use $PLAINCALL_BIN"
+
+step "Python client tests: .venv + pytest tests/python"
+venv=.venv
+if ! "$venv/bin/python" -c 'import sys; assert sys.version_info >= (3, 10)' >/dev/null 2>&1; then
+  # Missing, or broken (its base interpreter moved or went away): start again.
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install -q --disable-pip-version-check -r tests/python/requirements.txt
+# pytest exits 5 when it collected no test: with `set -e` that fails the run, as it should.
+"$venv/bin/python" -m pytest -q tests/python
+
+step "Node client tests: npm ci + node --test tests/node/*.test.mjs"
+if [ -f tests/node/package-lock.json ]; then
+  npm ci --prefix tests/node --no-audit --no-fund
+else
+  npm install --prefix tests/node --no-audit --no-fund
+fi
+shopt -s nullglob
+node_tests=(tests/node/*.test.mjs)
+shopt -u nullglob
+# node --test passes when it finds no test file at all; an empty suite must not.
+[ "${#node_tests[@]}" -gt 0 ] || die "no tests/node/*.test.mjs file"
+# The files by name: node 20 searches a directory argument, node 22+ reads arguments as globs.
+node --test "${node_tests[@]}"
+
+step "scripts/test.sh: all tests passed"
