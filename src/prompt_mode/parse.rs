@@ -248,12 +248,17 @@ fn call_from_parts(map: &Map<String, Value>, known: &dyn Fn(&str) -> bool) -> Op
     })
 }
 
+/// JSON's whitespace: trimming only this never joins text into a call the parser rejected.
+fn json_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
 /// Trims and collapses the blank lines left where calls were cut out.
 fn tidy(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut blank_run = 0;
-    for line in text.trim().lines() {
-        if line.trim().is_empty() {
+    for line in text.trim_matches(json_space).lines() {
+        if line.trim_matches(json_space).is_empty() {
             blank_run += 1;
             if blank_run > 1 {
                 continue;
@@ -261,10 +266,10 @@ fn tidy(text: &str) -> String {
         } else {
             blank_run = 0;
         }
-        out.push_str(line.trim_end());
+        out.push_str(line.trim_end_matches(json_space));
         out.push('\n');
     }
-    out.trim_end().to_owned()
+    out.trim_end_matches(json_space).to_owned()
 }
 
 #[cfg(test)]
