@@ -31,8 +31,17 @@ const TAGS: &[(&str, &str)] = &[
 
 /// Bounds the work on hostile input: JSON starts tried per reply.
 const MAX_CANDIDATES: usize = 256;
+/// Replies longer than this are text: each candidate may scan to the end, so the work grows
+/// with the length (1.7 s for 1 MiB of crafted input), and no model writes calls that long.
+pub const MAX_PARSED_BYTES: usize = 256 * 1024;
 
 pub fn parse_calls(text: &str, known: &dyn Fn(&str) -> bool) -> ParsedReply {
+    if text.len() > MAX_PARSED_BYTES {
+        return ParsedReply {
+            content: text.to_owned(),
+            calls: Vec::new(),
+        };
+    }
     parse_nested(text, known, 0)
 }
 
@@ -357,6 +366,16 @@ mod tests {
             assert_eq!(parsed.calls, calls, "calls of {reply:?}");
             assert_eq!(parsed.content, content, "content of {reply:?}");
         }
+    }
+
+    #[test]
+    fn replies_past_the_limit_are_text() {
+        let call = "{\"name\": \"search\"}";
+        let long = format!("{call}{}", " ".repeat(MAX_PARSED_BYTES));
+        let parsed = parse_calls(&long, &known);
+        assert!(parsed.calls.is_empty());
+        assert_eq!(parsed.content, long);
+        assert_eq!(parse_calls(call, &known).calls.len(), 1);
     }
 
     #[test]
