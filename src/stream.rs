@@ -475,6 +475,21 @@ impl StreamTranslator {
         self.emitted_calls = self.emitted_calls.max(self.next_index);
     }
 
+    /// Calls to rewritten tools wait for translation; the others stream as they come.
+    fn slot_kind(&self, name: &str) -> SlotKind {
+        if self.rewrite.tools.get(name).is_some() {
+            SlotKind::Nl {
+                task: None,
+                result: None,
+            }
+        } else {
+            SlotKind::Pass {
+                client_index: None,
+                sent: 0,
+            }
+        }
+    }
+
     /// The slot a delta belongs to: by `index`, else by `id`, else a new one.
     fn slot_for(&self, turn: &mut Turn, delta: &Value) -> usize {
         let index = delta.get("index").and_then(Value::as_u64);
@@ -498,17 +513,7 @@ impl StreamTranslator {
             .pointer("/function/name")
             .and_then(Value::as_str)
             .unwrap_or("");
-        let kind = if self.rewrite.tools.get(name).is_some() {
-            SlotKind::Nl {
-                task: None,
-                result: None,
-            }
-        } else {
-            SlotKind::Pass {
-                client_index: None,
-                sent: 0,
-            }
-        };
+        let kind = self.slot_kind(name);
         turn.slots.push(Slot {
             upstream_index: index,
             id: String::new(),
@@ -649,17 +654,7 @@ impl StreamTranslator {
             .await?;
         }
         for call in calls {
-            let kind = if self.rewrite.tools.get(&call.function.name).is_some() {
-                SlotKind::Nl {
-                    task: None,
-                    result: None,
-                }
-            } else {
-                SlotKind::Pass {
-                    client_index: None,
-                    sent: 0,
-                }
-            };
+            let kind = self.slot_kind(&call.function.name);
             turn.slots.push(Slot {
                 upstream_index: None,
                 id: call.id,
