@@ -95,15 +95,23 @@ impl UpstreamClient {
         self.timeout
     }
 
-    /// `rest` is the path below `/v1/` (no leading slash), `query` the raw query string.
+    /// The upstream URL for `rest`, the client's path below `/v1/` (no leading slash), and
+    /// its raw query. Each client segment is decoded, checked and appended to the configured
+    /// base as one encoded segment, so no path can change the scheme, host or port, or climb
+    /// out of the base path (`Url::join` would let `http://elsewhere/x` or `..` do both).
     pub fn endpoint(&self, rest: &str, query: Option<&str>) -> Result<Url, ProxyError> {
-        let mut url = self.base.join(rest.trim_start_matches('/')).map_err(|e| {
-            ProxyError::InvalidRequest {
-                message: format!("cannot build the upstream URL for `{rest}`: {e}"),
-                param: None,
+        let mut url = self.base.clone();
+        {
+            let mut segments = url
+                .path_segments_mut()
+                .map_err(|()| ProxyError::Internal("the upstream URL cannot take a path".into()))?;
+            segments.pop_if_empty();
+            for raw in rest.split('/') {
+                segments.push(&client_segment(raw, rest)?);
             }
-        })?;
+        }
         url.set_query(query);
+        url.set_fragment(None);
         Ok(url)
     }
 
@@ -189,6 +197,21 @@ impl UpstreamClient {
             .map_err(|_| ProxyError::UpstreamTimeout(self.timeout))??;
         Ok((status, headers, body))
     }
+}
+
+/// One segment of a client's path, percent-decoded. Empty, `.` and `..` segments (however
+/// encoded) are refused: on the way upstream they would drop or climb path levels.
+fn client_segment(raw: &str, path: &str) -> Result<String, ProxyError> {
+    let decoded = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
+    if decoded.is_empty() || decoded == "." || decoded == ".." {
+        return Err(ProxyError::InvalidRequest {
+            message: format!(
+                "the path `/v1/{path}` has an empty, `.` or `..` segment; plaincall forwards only plain paths"
+            ),
+            param: None,
+        });
+    }
+    Ok(decoded.into_owned())
 }
 
 /// Reads a whole response body, refusing more than `limit` bytes.

@@ -1,0 +1,138 @@
+//! No client path can send a request anywhere but below the configured upstream base URL:
+//! not to another host (with the upstream's key), not above the base path.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::time::Duration;
+
+use proptest::prelude::*;
+use support::{MockServer, Proxy, Reply};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use url::Url;
+
+const KEY: &str = "sk-upstream-secret-123";
+
+/// Sends `target` as the request line's path exactly as written (an HTTP client library
+/// would normalise `..` and `//` before sending), and returns the status and body.
+async fn raw_get(proxy: &Proxy, target: &str) -> (u16, String) {
+    let mut stream = tokio::net::TcpStream::connect(proxy.addr).await.unwrap();
+    let request = format!("GET {target} HTTP/1.1\r\nhost: plaincall\r\nconnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))
+        .await
+        .expect("plaincall answers")
+        .unwrap();
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned());
+    (status, body.unwrap_or_default())
+}
+
+#[tokio::test]
+async fn paths_that_name_another_host_or_climb_out_reach_nobody() {
+    let victim = MockServer::start(|_| Reply::ok(serde_json::json!({"stolen": true}))).await;
+    let upstream = MockServer::start(|r| Reply::ok(serde_json::json!({"path": r.path}))).await;
+    let proxy = Proxy::start(&upstream.url(), &format!("api_key = \"{KEY}\"")).await;
+    let v = victim.addr;
+    let attacks = [
+        format!("/v1/http://{v}/steal"),
+        format!("/v1/HTTP://{v}/steal"),
+        format!("/v1/https:%2F%2F{v}/steal"),
+        format!("/v1//{v}/steal"),
+        "/v1/../admin".to_owned(),
+        "/v1/%2e%2e/admin".to_owned(),
+        "/v1/%2E./admin".to_owned(),
+        "/v1/models/./x".to_owned(),
+        "/v1/models/%2e".to_owned(),
+        "/v1/a//b".to_owned(),
+    ];
+    for path in &attacks {
+        let (status, body) = raw_get(&proxy, path).await;
+        if status == 400 {
+            assert!(body.contains("invalid_request_error"), "{path}: {body}");
+            continue;
+        }
+        // Anything forwarded stays on the upstream, below its /v1.
+        assert_eq!(status, 200, "{path}: {body}");
+        let seen: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert!(
+            seen["path"].as_str().unwrap().starts_with("/v1/"),
+            "{path}: {body}"
+        );
+    }
+    // `/v1/\\host` is not a host either: a segment with encoded backslashes, or refused.
+    let (status, _) = raw_get(&proxy, &format!("/v1/\\\\{v}/steal")).await;
+    assert!(matches!(status, 200 | 400), "status {status}");
+    assert!(victim.requests().is_empty(), "another host was reached");
+    for seen in upstream.requests() {
+        assert!(
+            seen.path.starts_with("/v1/"),
+            "left the base path: {}",
+            seen.path
+        );
+        assert!(
+            !seen.path.contains(".."),
+            "dot segment forwarded: {}",
+            seen.path
+        );
+    }
+    // The dot-segment and empty-segment paths are refused outright.
+    for path in ["/v1/../admin", "/v1/%2e%2e/admin", "/v1/a//b", &attacks[0]] {
+        assert_eq!(raw_get(&proxy, path).await.0, 400, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn ordinary_paths_keep_their_encoding() {
+    let upstream = MockServer::start(|r| Reply::ok(serde_json::json!({"path": r.path}))).await;
+    let proxy = Proxy::start(&format!("{}/", upstream.url()), "").await;
+    for (sent, forwarded) in [
+        ("/v1/models/org%2Fmodel", "/v1/models/org%2Fmodel"),
+        ("/v1/files/a%20b", "/v1/files/a%20b"),
+        ("/v1/models/qwen2.5:0.5b", "/v1/models/qwen2.5:0.5b"),
+        ("/v1/embeddings", "/v1/embeddings"),
+    ] {
+        let (status, body) = raw_get(&proxy, sent).await;
+        assert_eq!(status, 200, "{sent}: {body}");
+        let seen: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(seen["path"], forwarded, "{sent}");
+    }
+}
+
+fn client(base: &str) -> plaincall::upstream::UpstreamClient {
+    let d = Duration::from_secs(1);
+    plaincall::upstream::UpstreamClient::new(Url::parse(base).unwrap(), None, d, d, d).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Whatever the client's path and query, the upstream URL keeps the configured scheme,
+    /// host, port and base path, and has no dot segment.
+    #[test]
+    fn upstream_urls_stay_below_the_base(
+        rest in "([a-zA-Z0-9.:@%/\\\\?#_-]|%2[eEfF]|%5[cC]|\\.\\.|//|http://|\u{e9}){0,12}",
+        query in proptest::option::of("[a-z=&%/:.]{0,10}"),
+    ) {
+        for base in ["http://127.0.0.1:8080/v1", "https://127.0.0.1:9443/api/v1/", "http://127.0.0.1:8080"] {
+            let configured = Url::parse(base).unwrap();
+            let Ok(url) = client(base).endpoint(&rest, query.as_deref()) else { continue };
+            prop_assert_eq!(url.scheme(), configured.scheme());
+            prop_assert_eq!(url.host_str(), configured.host_str());
+            prop_assert_eq!(url.port_or_known_default(), configured.port_or_known_default());
+            let prefix = configured.path().trim_end_matches('/').to_owned() + "/";
+            prop_assert!(url.path().starts_with(&prefix), "{} from {:?}", url, rest);
+            prop_assert!(url.fragment().is_none());
+            for segment in url.path_segments().unwrap() {
+                let decoded = percent_encoding::percent_decode_str(segment).decode_utf8_lossy();
+                prop_assert!(decoded != "." && decoded != ".." && !decoded.is_empty(), "{} from {:?}", url, rest);
+            }
+        }
+    }
+}
