@@ -1,6 +1,8 @@
 //! Prometheus metrics. Each app owns its registry (no process-global recorder), so several
 //! apps in one test process count separately.
 
+use std::collections::HashSet;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use prometheus_client::encoding::EncodeLabelSet;
@@ -50,6 +52,48 @@ pub struct Metrics {
     pub cache_misses: Counter,
     pub repair_turns: Counter,
     pub prompt_mode_switches: Family<ModelLabel, Counter>,
+    tool_labels: BoundedLabels,
+    model_labels: BoundedLabels,
+}
+
+/// How many client-chosen values (tool names, model names) of one kind become label values
+/// besides the configured ones; later ones are counted under `other`.
+pub const CLIENT_LABELS: usize = 64;
+/// A longer client-chosen value is counted under `other` too.
+const LABEL_MAX_LEN: usize = 64;
+
+/// Label values a client chooses, bounded: the configured names always, then the first
+/// [`CLIENT_LABELS`] others seen, then `other`. Without this, every new tool or model name a
+/// client sends would add a series to `/metrics` for the life of the process.
+struct BoundedLabels {
+    configured: HashSet<String>,
+    seen: Mutex<HashSet<String>>,
+}
+
+impl BoundedLabels {
+    fn new(configured: impl IntoIterator<Item = String>) -> BoundedLabels {
+        BoundedLabels {
+            configured: configured.into_iter().collect(),
+            seen: Mutex::new(HashSet::new()),
+        }
+    }
+
+    fn label(&self, value: &str) -> String {
+        if self.configured.contains(value) {
+            return value.to_owned();
+        }
+        if value.len() > LABEL_MAX_LEN {
+            return "other".to_owned();
+        }
+        let Ok(mut seen) = self.seen.lock() else {
+            return "other".to_owned();
+        };
+        if seen.contains(value) || (seen.len() < CLIENT_LABELS && seen.insert(value.to_owned())) {
+            value.to_owned()
+        } else {
+            "other".to_owned()
+        }
+    }
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -66,6 +110,11 @@ fn latency_histogram() -> Histogram {
 
 impl Metrics {
     pub fn new() -> Metrics {
+        Metrics::with_configured(Vec::new())
+    }
+
+    /// `tools`: the tool names the configuration names, always counted under their own label.
+    pub fn with_configured(tools: Vec<String>) -> Metrics {
         let mut registry = Registry::with_prefix("plaincall");
         let requests = Family::<RouteStatus, Counter>::default();
         registry.register(
@@ -136,6 +185,8 @@ impl Metrics {
             prompt_mode_switches.clone(),
         );
         Metrics {
+            tool_labels: BoundedLabels::new(tools),
+            model_labels: BoundedLabels::new(Vec::new()),
             prompt_mode_switches,
             registry,
             requests,
@@ -184,7 +235,7 @@ impl Metrics {
     pub fn translation(&self, tool: &str, outcome: &str) {
         self.translations
             .get_or_create(&ToolOutcome {
-                tool: tool.to_owned(),
+                tool: self.tool_labels.label(tool),
                 outcome: outcome.to_owned(),
             })
             .inc();
@@ -193,7 +244,7 @@ impl Metrics {
     pub fn prompt_mode_switch(&self, model: &str) {
         self.prompt_mode_switches
             .get_or_create(&ModelLabel {
-                model: model.to_owned(),
+                model: self.model_labels.label(model),
             })
             .inc();
     }

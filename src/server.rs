@@ -42,7 +42,7 @@ impl AppState {
         let pipe = Pipe::new(&config, upstream.clone())?;
         Ok(Arc::new(AppState {
             upstream,
-            metrics: Metrics::new(),
+            metrics: Metrics::with_configured(config.translation.tools.keys().cloned().collect()),
             readiness: routes::ops::Readiness::default(),
             modes: crate::prompt_mode::ModeSelector::new(config.tool_calling.clone()),
             pipe,
