@@ -183,6 +183,10 @@ pub struct ToolCallingSection {
     /// In prompt mode, force a call with a `response_format` grammar when `tool_choice`
     /// demands one (llama-server, vLLM and OpenAI enforce json_schema).
     pub grammar: bool,
+    /// In `auto`, how long a model stays in prompt mode after the upstream rejected its
+    /// native tools before native tools are tried again.
+    #[serde(with = "humantime_serde")]
+    pub native_retry: Duration,
     pub models: Vec<ModelRule>,
 }
 
@@ -191,6 +195,7 @@ impl Default for ToolCallingSection {
         ToolCallingSection {
             default: CallingMode::Auto,
             grammar: true,
+            native_retry: Duration::from_secs(15 * 60),
             models: Vec::new(),
         }
     }
@@ -385,6 +390,7 @@ pub struct Config {
 pub struct ToolCallingConfig {
     pub default: CallingMode,
     pub grammar: bool,
+    pub native_retry: Duration,
     /// First match wins.
     pub models: Vec<(glob::Pattern, CallingMode)>,
 }
@@ -555,6 +561,7 @@ impl Config {
         let tool_calling = ToolCallingConfig {
             default: raw.tool_calling.default,
             grammar: raw.tool_calling.grammar,
+            native_retry: positive("tool_calling.native_retry", raw.tool_calling.native_retry)?,
             models: raw
                 .tool_calling
                 .models
@@ -762,6 +769,7 @@ impl Config {
         out.push_str("\n[tool_calling]\n");
         line(&mut out, "default", q(calling_mode_name(c.default)));
         line(&mut out, "grammar", c.grammar.to_string());
+        line(&mut out, "native_retry", d(c.native_retry));
         for (pattern, mode) in &c.models {
             out.push_str("\n[[tool_calling.models]]\n");
             line(&mut out, "pattern", q(pattern.as_str()));

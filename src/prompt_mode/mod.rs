@@ -21,36 +21,40 @@ use crate::prompts::Prompts;
 /// upstream rejected native tools.
 pub struct ModeSelector {
     config: ToolCallingConfig,
-    learned: std::sync::RwLock<HashSet<String>>,
+    /// Models whose upstream rejected native tools, each for `native_retry`. Bounded: model
+    /// names are the client's to choose.
+    learned: moka::sync::Cache<String, ()>,
 }
+
+/// The most models remembered as needing prompt mode.
+pub const LEARNED_MODELS: u64 = 256;
 
 impl ModeSelector {
     pub fn new(config: ToolCallingConfig) -> ModeSelector {
         ModeSelector {
+            learned: moka::sync::Cache::builder()
+                .max_capacity(LEARNED_MODELS)
+                .time_to_live(config.native_retry)
+                .build(),
             config,
-            learned: std::sync::RwLock::new(HashSet::new()),
         }
     }
 
     /// `Auto` means: native, and watch for a rejection.
     pub fn mode_for(&self, model: &str) -> CallingMode {
         match self.config.mode_for(model) {
-            CallingMode::Auto if self.learned.read().is_ok_and(|l| l.contains(model)) => {
-                CallingMode::Prompt
-            }
+            CallingMode::Auto if self.learned.contains_key(model) => CallingMode::Prompt,
             mode => mode,
         }
     }
 
-    /// Records that the upstream rejected `tools` for `model`. True the first time.
+    /// Records that the upstream rejected `tools` for `model`. True the first time (until the
+    /// entry expires).
     pub fn learn(&self, model: &str) -> bool {
         self.learned
-            .write()
-            .is_ok_and(|mut l| l.insert(model.to_owned()))
-    }
-
-    pub fn grammar(&self) -> bool {
-        self.config.grammar
+            .entry(model.to_owned())
+            .or_insert(())
+            .is_fresh()
     }
 }
 
@@ -344,12 +348,55 @@ pub fn calls_from_message(
 /// (llama-server without `--jinja`: 500 "tools param requires --jinja flag"; vLLM without a
 /// tool parser: 400 "auto tool choice requires --enable-auto-tool-choice").
 pub fn rejects_tools(status: u16, body: &[u8]) -> bool {
-    if !matches!(status, 400 | 404 | 415 | 422 | 500 | 501) {
-        return false;
-    }
-    let text = String::from_utf8_lossy(&body[..body.len().min(64 * 1024)]).to_ascii_lowercase();
-    text.contains("tool") || text.contains("function call")
+    let text =
+        String::from_utf8_lossy(&body[..body.len().min(REJECTION_SCAN)]).to_ascii_lowercase();
+    REJECTIONS
+        .iter()
+        .any(|(statuses, phrase)| statuses.contains(&status) && text.contains(phrase))
 }
+
+/// Whether every tool of the request is a well-formed function tool (a name in OpenAI's
+/// alphabet, object parameters). Only such a request may teach plaincall that the upstream
+/// rejects tools: a malformed one is the client's own error.
+pub fn tools_checked(request: &RawObject) -> bool {
+    let Ok(Some(tools)) = openai::get::<Vec<Value>>(request, "tools") else {
+        return false;
+    };
+    !tools.is_empty()
+        && tools.iter().all(|tool| {
+            let function = &tool["function"];
+            let name_ok = function["name"].as_str().is_some_and(|n| {
+                !n.is_empty()
+                    && n.len() <= 64
+                    && n.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            });
+            tool["type"] == "function"
+                && name_ok
+                && matches!(function.get("parameters"), None | Some(Value::Object(_)))
+        })
+}
+
+/// How much of an error body is searched for a rejection.
+const REJECTION_SCAN: usize = 16 * 1024;
+
+/// The servers' own words for "this server or model takes no `tools`", with the statuses they
+/// send them with. Nothing else counts: a client's bad `tool_choice`, a failed tool-call parse
+/// or any other error must never switch a model to prompt mode for every client. llama.cpp
+/// sends its refusal as a 500 (`server_error`), so that one phrase is taken from a 5xx.
+const REJECTIONS: &[(&[u16], &str)] = &[
+    // llama-server started without --jinja.
+    (&[400, 500], "tools param requires --jinja flag"),
+    // vLLM without --enable-auto-tool-choice / --tool-call-parser.
+    (
+        &[400],
+        "tool choice requires --enable-auto-tool-choice and --tool-call-parser",
+    ),
+    // Ollama, for a model whose template has no tools.
+    (&[400], "does not support tools"),
+    // OpenRouter, when no provider of the model takes tools.
+    (&[404], "no endpoints found that support tool use"),
+];
 
 /// A small, valid-looking value for a schema: what the example call in the prompt shows.
 fn example_value(schema: &Value, root: &Value, depth: usize) -> Value {
@@ -464,13 +511,48 @@ mod tests {
     }
 
     #[test]
+    fn learned_models_are_bounded_and_learned_once() {
+        let selector = ModeSelector::new(ToolCallingConfig {
+            default: CallingMode::Auto,
+            grammar: true,
+            native_retry: std::time::Duration::from_secs(60),
+            models: Vec::new(),
+        });
+        assert!(selector.learn("a"));
+        assert!(!selector.learn("a"), "already known");
+        assert_eq!(selector.mode_for("a"), CallingMode::Prompt);
+        assert_eq!(selector.mode_for("b"), CallingMode::Auto);
+        for i in 0..2000 {
+            selector.learn(&format!("model-{i}"));
+        }
+        selector.learned.run_pending_tasks();
+        assert!(selector.learned.entry_count() <= LEARNED_MODELS);
+    }
+
+    #[test]
     fn tool_rejections_are_recognised() {
         assert!(rejects_tools(
             500,
             br#"{"error":{"code":500,"message":"tools param requires --jinja flag"}}"#
         ));
         assert!(rejects_tools(400, br#"{"message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"}"#));
+        assert!(rejects_tools(
+            400,
+            br#"{"error":"registry.ollama.ai/library/gemma3:270m does not support tools"}"#
+        ));
+        assert!(rejects_tools(
+            404,
+            br#"{"error":{"message":"No endpoints found that support tool use."}}"#
+        ));
         assert!(!rejects_tools(429, b"tool rate limit"));
         assert!(!rejects_tools(500, b"out of memory"));
+        // A client's own mistakes and transient failures that mention tools.
+        assert!(!rejects_tools(
+            400,
+            br#"{"error":{"message":"Invalid value for 'tool_choice': no function named x"}}"#
+        ));
+        assert!(!rejects_tools(500, b"Failed to parse tool call"));
+        assert!(!rejects_tools(502, b"tools param requires --jinja flag"));
+        assert!(!rejects_tools(422, b"tools: field required"));
     }
 }

@@ -14,7 +14,7 @@ use crate::error::ProxyError;
 use crate::openai::{self, RawObject};
 use crate::pipe::complete::{self, Served};
 use crate::pipe::{Plan, TRANSLATE_HEADER};
-use crate::prompt_mode::rejects_tools;
+use crate::prompt_mode::{rejects_tools, tools_checked};
 use crate::server::AppState;
 use crate::stream;
 use crate::upstream::read_limited;
@@ -35,7 +35,7 @@ pub async fn chat_completions(
         .flatten()
         .unwrap_or_default();
     let mode = state.modes.mode_for(&model);
-    let has_tools = parsed.contains_key("tools");
+    let has_tools = tools_checked(&parsed);
     let translate_header = parts.headers.remove(TRANSLATE_HEADER);
     let mut plan_headers = parts.headers.clone();
     if let Some(value) = translate_header {

@@ -1,0 +1,148 @@
+//! Only the upstream's own words for "no native tools" switch a model to prompt mode; a
+//! client's bad request or a passing failure never changes how other clients are served, and
+//! what was learned expires.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use support::{chat, completion, fixture_tool, text_message, MockServer, Proxy, Reply};
+
+const JINJA: &str =
+    r#"{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}"#;
+
+fn request(model: &str) -> Value {
+    json!({
+        "model": model,
+        "messages": [{"role": "user", "content": "weather in Rome?"}],
+        "tools": [fixture_tool("get_weather")],
+    })
+}
+
+/// How many of the mock's chat requests carried native `tools`.
+fn native(main: &MockServer) -> usize {
+    main.chat_requests()
+        .iter()
+        .filter(|r| r.json().get("tools").is_some())
+        .count()
+}
+
+#[tokio::test]
+async fn errors_that_mention_tools_but_are_not_rejections_teach_nothing() {
+    let errors: Vec<(u16, &str)> = vec![
+        (
+            400,
+            r#"{"error":{"message":"Invalid value for 'tool_choice': no function named foo","type":"invalid_request_error"}}"#,
+        ),
+        (
+            500,
+            r#"{"error":{"message":"Failed to parse tool call arguments as JSON"}}"#,
+        ),
+        (
+            422,
+            r#"{"detail":[{"loc":["body","tools",0],"msg":"field required"}]}"#,
+        ),
+        (
+            501,
+            r#"{"error":{"message":"tool streaming not implemented"}}"#,
+        ),
+        (502, JINJA),
+        (
+            404,
+            r#"{"error":{"message":"the model `x` does not exist; tools unavailable"}}"#,
+        ),
+    ];
+    for (status, body) in errors {
+        let main = MockServer::start(move |_| Reply::text(status, body)).await;
+        let proxy = Proxy::start(&main.url(), "").await;
+        for _ in 0..2 {
+            let (got, answer) = chat(&proxy, &request("small-model")).await;
+            assert_eq!(got, status, "{answer}");
+        }
+        assert_eq!(
+            native(&main),
+            2,
+            "status {status}: both requests stay native"
+        );
+        assert!(
+            !proxy.metrics().contains("prompt_mode_switches_total{"),
+            "{status}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_malformed_tools_list_cannot_teach_a_rejection() {
+    let main = MockServer::start(|_| Reply::text(500, JINJA)).await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let mut bad = request("small-model");
+    bad["tools"] =
+        json!([{"type": "function", "function": {"name": "has spaces!", "parameters": {}}}]);
+    let (status, _) = chat(&proxy, &bad).await;
+    assert_eq!(status, 500, "the upstream's answer, unchanged");
+    // A well-formed request from another client still goes native first.
+    chat(&proxy, &request("small-model")).await;
+    let first_good = &main.chat_requests()[1];
+    assert!(first_good.json().get("tools").is_some());
+}
+
+#[tokio::test]
+async fn a_learned_rejection_expires_and_native_tools_are_tried_again() {
+    let jinja_fixed = Arc::new(AtomicBool::new(false));
+    let fixed = jinja_fixed.clone();
+    let main = MockServer::start(move |r| {
+        if r.json().get("tools").is_some() && !fixed.load(Ordering::SeqCst) {
+            Reply::text(500, JINJA)
+        } else {
+            Reply::ok(completion(text_message("sunny"), "stop"))
+        }
+    })
+    .await;
+    let proxy = Proxy::start(&main.url(), "[tool_calling]\nnative_retry = \"1s\"\n").await;
+    let (status, _) = chat(&proxy, &request("small-model")).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        native(&main),
+        1,
+        "rejected once, then served in prompt mode"
+    );
+    chat(&proxy, &request("small-model")).await;
+    assert_eq!(native(&main), 1, "remembered");
+    // The operator restarts llama-server with --jinja; after native_retry plaincall notices.
+    jinja_fixed.store(true, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    let (status, _) = chat(&proxy, &request("small-model")).await;
+    assert_eq!(status, 200);
+    assert_eq!(native(&main), 2, "native tools tried again after expiry");
+}
+
+#[tokio::test]
+async fn learned_models_and_their_metric_labels_are_bounded() {
+    let main = MockServer::start(|r| {
+        if r.json().get("tools").is_some() {
+            Reply::text(500, JINJA)
+        } else {
+            Reply::ok(completion(text_message("ok"), "stop"))
+        }
+    })
+    .await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    for i in 0..300 {
+        let (status, _) = chat(&proxy, &request(&format!("model-{i}"))).await;
+        assert_eq!(status, 200);
+    }
+    let metrics = proxy.metrics();
+    let series = metrics
+        .lines()
+        .filter(|l| l.starts_with("plaincall_prompt_mode_switches_total{"))
+        .count();
+    assert!(
+        series <= plaincall::metrics::CLIENT_LABELS + 1,
+        "{series} series"
+    );
+    assert!(metrics.contains("plaincall_prompt_mode_switches_total{model=\"other\"}"));
+}
