@@ -16,6 +16,7 @@ pub mod openai;
 pub mod pipe;
 pub mod prompt_mode;
 pub mod prompts;
+pub mod redact;
 pub mod routes;
 pub mod server;
 pub mod sse;

@@ -8,10 +8,11 @@ use axum::http::HeaderMap;
 use bytes::Bytes;
 use serde_json::{json, Value};
 
-use crate::config::{Config, OutputMode, TranslationConfig};
+use crate::config::{Config, OutputMode, Secret, TranslationConfig};
 use crate::error::ProxyError;
 use crate::metrics::Metrics;
 use crate::openai::{self, RawObject};
+use crate::redact::{summarize_http_error, Secrets};
 use crate::upstream::UpstreamClient;
 
 /// How long a backend that failed is skipped while others are healthy.
@@ -32,6 +33,8 @@ pub struct Backend {
 
 pub struct Translator {
     backends: Vec<Backend>,
+    /// Every configured key: scrubbed from whatever a backend's error says.
+    secrets: Secrets,
     temperature: f64,
     max_tokens: u32,
 }
@@ -83,6 +86,7 @@ impl Translator {
         }
         Ok(Translator {
             backends,
+            secrets: configured_secrets(config),
             temperature: settings.temperature,
             max_tokens: settings.max_tokens,
         })
@@ -198,9 +202,18 @@ impl Translator {
             .await
             .map_err(|e| CallError::unhealthy(e.to_string()))?;
         if !status.is_success() {
-            let snippet = String::from_utf8_lossy(&bytes[..bytes.len().min(300)]).into_owned();
+            // The body is foreign text and may echo the key it was sent: only a scrubbed
+            // summary goes on (into logs, the repair message, the client's answer).
+            let secrets = self.secrets.with(
+                backend
+                    .client_auth
+                    .then(|| bearer(client_headers))
+                    .flatten(),
+            );
+            let detail = secrets.scrub(&String::from_utf8_lossy(&bytes[..bytes.len().min(2048)]));
+            tracing::debug!(backend = %backend.label, %tool, status = status.as_u16(), body = %detail, "translator error body");
             return Err(CallError {
-                message: format!("HTTP {}: {snippet}", status.as_u16()),
+                message: summarize_http_error(status.as_u16(), &bytes, &secrets),
                 unhealthy: status.is_server_error() || status.as_u16() == 429,
             });
         }
@@ -225,6 +238,30 @@ impl Translator {
         }
         Ok(text)
     }
+}
+
+/// The configured keys of the upstream, the translator backends and the proxy itself.
+fn configured_secrets(config: &Config) -> Secrets {
+    let upstream = config.upstream.api_key.iter();
+    let backends = config
+        .translation
+        .backends
+        .iter()
+        .filter_map(|b| b.api_key.as_ref());
+    let access = config.server.access_keys.iter();
+    Secrets::new(upstream.chain(backends).chain(access).map(Secret::expose))
+}
+
+/// The client's bearer token, when its `Authorization` went along to the backend.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers
+        .get(axum::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then_some(token.trim())
 }
 
 struct CallError {

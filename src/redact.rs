@@ -1,0 +1,158 @@
+//! Foreign error text made safe to show: an upstream's or translator's error body is
+//! summarised (status, error type and code, a short message) with every known secret
+//! replaced, because a backend may echo the key it was sent.
+
+use serde_json::Value;
+
+/// The most of a foreign message kept in a summary.
+const MESSAGE_LIMIT: usize = 160;
+/// Shorter values are not treated as secrets: replacing them would garble ordinary text.
+const MIN_SECRET_LEN: usize = 4;
+
+/// The secrets plaincall knows of for one exchange: configured keys and the client's own.
+#[derive(Clone, Debug, Default)]
+pub struct Secrets(Vec<String>);
+
+impl Secrets {
+    pub fn new<'a>(values: impl IntoIterator<Item = &'a str>) -> Secrets {
+        let mut list: Vec<String> = values
+            .into_iter()
+            .map(str::trim)
+            .filter(|v| v.len() >= MIN_SECRET_LEN)
+            .map(str::to_owned)
+            .collect();
+        // Longest first, so a key that contains another is replaced whole.
+        list.sort_by_key(|v| std::cmp::Reverse(v.len()));
+        list.dedup();
+        Secrets(list)
+    }
+
+    pub fn with(&self, extra: Option<&str>) -> Secrets {
+        Secrets::new(self.0.iter().map(String::as_str).chain(extra))
+    }
+
+    /// `text` with every secret replaced by `[redacted]`, and any bearer token too.
+    pub fn scrub(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for secret in &self.0 {
+            if out.contains(secret.as_str()) {
+                out = out.replace(secret.as_str(), "[redacted]");
+            }
+        }
+        scrub_bearer(&out)
+    }
+}
+
+/// `Bearer <token>` (any case) with the token replaced: a key plaincall does not know of (a
+/// client's, forwarded) is still a key.
+fn scrub_bearer(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = 0;
+    let mut search = 0;
+    while let Some(found) = lower[search..].find("bearer ") {
+        let start = search + found + "bearer ".len();
+        let end = text[start..]
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ',' | '}'))
+            .map_or(text.len(), |n| start + n);
+        out.push_str(&text[rest..start]);
+        if end > start {
+            out.push_str("[redacted]");
+        }
+        rest = end;
+        search = end.max(start);
+    }
+    out.push_str(&text[rest..]);
+    out
+}
+
+/// A one-line summary of a foreign HTTP error: `HTTP 401 (authentication_error,
+/// invalid_api_key): Incorrect API key provided`, scrubbed and shortened. The body itself is
+/// never shown whole.
+pub fn summarize_http_error(status: u16, body: &[u8], secrets: &Secrets) -> String {
+    let parsed: Option<Value> = serde_json::from_slice(body).ok();
+    let error = parsed.as_ref().map(|v| match v.get("error") {
+        Some(inner) if inner.is_object() => inner,
+        _ => v,
+    });
+    let field = |name: &str| {
+        error
+            .and_then(|e| e.get(name))
+            .and_then(|v| match v {
+                Value::String(s) => Some(s.clone()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .filter(|s| !s.trim().is_empty())
+    };
+    let mut message = field("message")
+        .or_else(|| {
+            parsed
+                .as_ref()
+                .and_then(|v| v.get("error")?.as_str().map(str::to_owned))
+        })
+        .unwrap_or_else(|| {
+            // Not the OpenAI shape: the start of the text, if it is text at all.
+            let text = String::from_utf8_lossy(&body[..body.len().min(4 * MESSAGE_LIMIT)]);
+            text.split_whitespace().collect::<Vec<_>>().join(" ")
+        });
+    message = secrets.scrub(&message);
+    if message.chars().count() > MESSAGE_LIMIT {
+        message = message.chars().take(MESSAGE_LIMIT).collect::<String>() + "…";
+    }
+    let labels: Vec<String> = [field("type"), field("code")]
+        .into_iter()
+        .flatten()
+        .map(|l| secrets.scrub(&l).chars().take(40).collect())
+        .collect();
+    let mut out = format!("HTTP {status}");
+    if !labels.is_empty() {
+        out.push_str(&format!(" ({})", labels.join(", ")));
+    }
+    if !message.is_empty() {
+        out.push_str(": ");
+        out.push_str(&message);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configured_and_bearer_secrets_are_replaced() {
+        let secrets = Secrets::new(["sk-translator-123", "abc"]);
+        let text = "bad key sk-translator-123; header was Bearer sk-client-9 and BEARER x";
+        assert_eq!(
+            secrets.scrub(text),
+            "bad key [redacted]; header was Bearer [redacted] and BEARER [redacted]"
+        );
+        // Too short to be a key: left alone.
+        assert_eq!(secrets.scrub("abc"), "abc");
+    }
+
+    #[test]
+    fn openai_errors_are_summarised_without_the_body() {
+        let secrets = Secrets::new(["sk-live-secret"]);
+        let body = br#"{"error":{"message":"Incorrect API key provided: sk-live-secret. You can find your key at https://example.invalid","type":"invalid_request_error","param":null,"code":"invalid_api_key"},"echo":{"authorization":"Bearer sk-live-secret"}}"#;
+        let summary = summarize_http_error(401, body, &secrets);
+        assert!(summary.starts_with("HTTP 401 (invalid_request_error, invalid_api_key): Incorrect API key provided: [redacted]."), "{summary}");
+        assert!(!summary.contains("sk-live-secret"));
+        assert!(!summary.contains("echo"));
+    }
+
+    #[test]
+    fn other_bodies_are_cut_short_and_scrubbed() {
+        let secrets = Secrets::new(["topsecretkey"]);
+        let body = format!("<html>{}topsecretkey</html>", "x ".repeat(500));
+        let summary = summarize_http_error(502, body.as_bytes(), &secrets);
+        assert!(summary.chars().count() < 200, "{summary}");
+        assert!(!summary.contains("topsecretkey"));
+        assert_eq!(
+            summarize_http_error(500, br#"{"error":"model crashed"}"#, &secrets),
+            "HTTP 500: model crashed"
+        );
+        assert_eq!(summarize_http_error(503, b"", &secrets), "HTTP 503");
+    }
+}
