@@ -117,21 +117,39 @@ install_venv() {
     log "venv: cmake $("$VENV/bin/cmake" --version | head -1 | awk '{print $3}'), ninja $("$VENV/bin/ninja" --version)"
 }
 
-# URL of FILENAME of PACKAGE from the PyPI simple index (JSON form, as pip reads it).
+# URL of FILENAME of PACKAGE from the package index pip is set up with (PIP_INDEX_URL, pip.conf,
+# else pip's own default), read in the simple index's JSON form as pip reads it. No host is
+# written here: the script follows whatever index the machine uses.
 pypi_file_url() {
     local pkg=$1 filename=$2
     "$VENV/bin/python" - "$pkg" "$filename" <<'EOF'
-import json, sys, urllib.request
+import json, os, sys, urllib.parse, urllib.request
+from pip._internal.configuration import Configuration, ConfigurationError
+from pip._internal.models.index import PyPI
+
+def index_url():
+    if os.environ.get("PIP_INDEX_URL"):
+        return os.environ["PIP_INDEX_URL"]
+    config = Configuration(isolated=False)
+    config.load()
+    for key in (":env:.index-url", "download.index-url", "install.index-url", "global.index-url"):
+        try:
+            return config.get_value(key)
+        except ConfigurationError:
+            pass
+    return PyPI.simple_url
+
 pkg, filename = sys.argv[1], sys.argv[2]
-req = urllib.request.Request(f"https://pypi.org/simple/{pkg}/",
+base = index_url().rstrip("/")
+req = urllib.request.Request(f"{base}/{pkg}/",
                              headers={"Accept": "application/vnd.pypi.simple.v1+json"})
 with urllib.request.urlopen(req, timeout=60) as r:
     index = json.load(r)
 for f in index["files"]:
     if f["filename"] == filename:
-        print(f["url"])
+        print(urllib.parse.urljoin(f"{base}/{pkg}/", f["url"]))
         sys.exit(0)
-sys.exit(f"{filename} not found in the PyPI index of {pkg}")
+sys.exit(f"{filename} not found in the index of {pkg} at {base}")
 EOF
 }
 
