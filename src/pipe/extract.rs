@@ -124,29 +124,6 @@ pub fn coerce_stringified(value: &mut Value, schema: &Value) {
     }
 }
 
-/// Optional fields set to their schema default add nothing the tool would not assume: they
-/// are dropped, so that answers carry only what the description asked for.
-pub fn drop_defaults(value: &mut Value, schema: &Value) {
-    let Value::Object(map) = value else {
-        return;
-    };
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-        return;
-    };
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    map.retain(|name, field| {
-        required.contains(&name.as_str())
-            || props
-                .get(name)
-                .and_then(|p| p.get("default"))
-                .is_none_or(|default| default != field)
-    });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,13 +190,5 @@ mod tests {
             value,
             json!({"data": {"url": "u", "h": {"k": "v"}}, "text": "{\"keep\": 1}"})
         );
-    }
-
-    #[test]
-    fn optional_defaults_are_dropped() {
-        let schema = json!({"properties": {"o": {}, "mode": {"default": "minimal"}, "t": {"default": 300}}, "required": ["o"]});
-        let mut value = json!({"o": "x", "mode": "minimal", "t": 60});
-        drop_defaults(&mut value, &schema);
-        assert_eq!(value, json!({"o": "x", "t": 60}));
     }
 }

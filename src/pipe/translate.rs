@@ -7,7 +7,7 @@ use std::time::Duration;
 use axum::http::HeaderMap;
 use serde_json::{json, Value};
 
-use super::extract::{coerce_stringified, drop_defaults, extract_json, unwrap_call_envelope};
+use super::extract::{coerce_stringified, extract_json, unwrap_call_envelope};
 use super::{canonical, grammar, schema_text, validate, NlTool, Pipe};
 use crate::metrics::Metrics;
 use crate::prompts::TranslatorContext;
@@ -254,7 +254,6 @@ fn judge(tool: &NlTool, text: &str, attempt: u32) -> Attempt {
     for (index, element) in elements.into_iter().enumerate() {
         let mut args = unwrap_call_envelope(element, &tool.name, &tool.parameters);
         coerce_stringified(&mut args, &tool.parameters);
-        drop_defaults(&mut args, &tool.parameters);
         let found = validate::errors(&tool.validator, &args);
         if found.is_empty() {
             calls.push((index + 1, args));
@@ -338,7 +337,7 @@ mod tests {
     }
 
     #[test]
-    fn single_call_is_validated_and_defaults_dropped() -> Result<(), String> {
+    fn single_call_is_validated_and_defaults_kept() -> Result<(), String> {
         let t = tool()?;
         match judge(
             &t,
@@ -346,7 +345,8 @@ mod tests {
             1,
         ) {
             Attempt::Done(Outcome::Calls(c)) => {
-                assert_eq!(c.calls, vec![(1, json!({"kind": "daily"}))]);
+                // `mode` equals its schema default: the translator set it, so it stays.
+                assert_eq!(c.calls, vec![(1, json!({"kind": "daily", "mode": "x"}))]);
                 assert_eq!(c.total, 1);
             }
             _ => return Err("expected a call".into()),
