@@ -9,11 +9,12 @@ use futures_util::future::join_all;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
+use super::call_form::{read_call, CallForm};
 use super::history::{fanout_id, Remembered};
 use super::translate::{calls_key, Outcome};
-use super::Rewrite;
+use super::{NlTool, Rewrite};
 use crate::error::ProxyError;
-use crate::openai::{self, nl_description, RawObject, ToolCall, Usage};
+use crate::openai::{self, RawObject, ToolCall, Usage};
 use crate::routes::bytes_response;
 use crate::server::AppState;
 
@@ -58,11 +59,32 @@ pub async fn resolve_call(
     let Some(tool) = rewrite.tools.get(&call.function.name) else {
         return Resolved::Kept(call);
     };
-    let Some(description) = nl_description(&call.function.arguments) else {
-        return Resolved::Kept(call);
-    };
     if call.id.is_empty() {
         call.id = format!("call_{}", uuid::Uuid::new_v4().simple());
+    }
+    let description = match read_call(tool, &call.function.arguments) {
+        CallForm::Description(text) | CallForm::Invalid(text) => text,
+        CallForm::Valid => return Resolved::Kept(call),
+        CallForm::Unreadable => {
+            return Resolved::Failed {
+                tool_message: format!(
+                    "[TRANSLATION ERROR] The {name} call was cut off or is not JSON. Call {name} again with one field, `description`: a short plain-English request with every value it needs.",
+                    name = tool.name
+                ),
+                reason: format!("the {} call could not be read", tool.name),
+                call,
+            }
+        }
+    };
+    if let Some(previous) = rewrite.tried.previous(&tool.name, &description) {
+        // The same words would get the same answer: say so instead of asking again.
+        return Resolved::Failed {
+            tool_message: format!(
+                "{previous} Your description was the same as before, so it was not translated again: add the missing facts from the conversation, or ask the user for them."
+            ),
+            reason: format!("the {} call was described the same way again", tool.name),
+            call,
+        };
     }
     let outcome = state
         .pipe
@@ -74,13 +96,30 @@ pub async fn resolve_call(
             &state.metrics,
         )
         .await;
+    // A question depends only on the words: the same words would get the same question. (A
+    // failed translator call may be transient, so it is not remembered.)
+    let asked = matches!(outcome, Outcome::Clarification(_));
+    let resolved = resolved_from(state, tool, call, &description, outcome);
+    if let (true, Resolved::Failed { tool_message, .. }) = (asked, &resolved) {
+        rewrite.tried.record(&tool.name, &description, tool_message);
+    }
+    resolved
+}
+
+fn resolved_from(
+    state: &AppState,
+    tool: &NlTool,
+    call: ToolCall,
+    description: &str,
+    outcome: Outcome,
+) -> Resolved {
     match outcome {
         Outcome::Calls(translated) => {
             state.pipe.memory.remember(
                 &tool.name,
                 calls_key(&translated.calls),
                 Remembered {
-                    description: description.clone(),
+                    description: description.to_owned(),
                     dropped: translated.dropped.clone(),
                 },
             );
@@ -334,7 +373,10 @@ fn choice_calls(choice: &RawObject) -> Vec<ToolCall> {
         .unwrap_or_default()
 }
 
+/// A call plaincall must handle: to a rewritten tool, and not already valid real arguments.
 fn is_nl_call(rewrite: &Rewrite, call: &ToolCall) -> bool {
-    rewrite.tools.get(&call.function.name).is_some()
-        && nl_description(&call.function.arguments).is_some()
+    rewrite
+        .tools
+        .get(&call.function.name)
+        .is_some_and(|tool| read_call(tool, &call.function.arguments) != CallForm::Valid)
 }

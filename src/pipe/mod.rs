@@ -6,6 +6,7 @@
 //! - [`translate`]: one description to arguments (translator call, validation, retries, cache);
 //! - [`complete`]: the non-streaming response, with repair turns; [`history`]: the next turn.
 
+pub mod call_form;
 pub mod complete;
 pub mod extract;
 pub mod grammar;
@@ -79,6 +80,32 @@ pub struct Rewrite {
     /// The upstream may reject native tools for this model (`auto` mode): report it rather
     /// than passing the error on.
     pub watch_rejection: bool,
+    /// Descriptions that failed earlier in this request (repair turns), with what the main
+    /// model was told.
+    pub tried: Tried,
+}
+
+/// The failed descriptions of one request, so that a repair turn that repeats one gets no
+/// second, identical translator call. Bounded by the request's repair turns and calls.
+#[derive(Debug, Default, Clone)]
+pub struct Tried(Arc<std::sync::Mutex<HashMap<(String, String), String>>>);
+
+impl Tried {
+    pub fn previous(&self, tool: &str, description: &str) -> Option<String> {
+        let tried = self.0.lock().ok()?;
+        tried
+            .get(&(tool.to_owned(), description.trim().to_owned()))
+            .cloned()
+    }
+
+    pub fn record(&self, tool: &str, description: &str, message: &str) {
+        if let Ok(mut tried) = self.0.lock() {
+            tried.insert(
+                (tool.to_owned(), description.trim().to_owned()),
+                message.to_owned(),
+            );
+        }
+    }
 }
 
 pub struct Pipe {
@@ -182,6 +209,7 @@ impl Pipe {
             model,
             prompt,
             watch_rejection: watch_rejection && !prompt_mode && tools.is_some(),
+            tried: Tried::default(),
         }))
     }
 
