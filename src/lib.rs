@@ -8,8 +8,10 @@
 pub mod auth;
 pub mod cli;
 pub mod config;
+pub mod config_error;
 pub mod error;
 pub mod eval;
+pub mod explain;
 pub mod metrics;
 pub mod metrics_layer;
 pub mod openai;
@@ -19,6 +21,7 @@ pub mod prompts;
 pub mod routes;
 pub mod server;
 pub mod sse;
+pub mod startup;
 pub mod stream;
 pub mod upstream;
 

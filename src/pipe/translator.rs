@@ -191,12 +191,12 @@ impl Translator {
                 client_headers,
                 backend.client_auth,
             )
-            .map_err(|e| CallError::unhealthy(e.to_string()))?;
+            .map_err(|e| CallError::unhealthy(e.detail()))?;
         let (status, _, bytes) = backend
             .client
             .send_and_read(request, REPLY_LIMIT)
             .await
-            .map_err(|e| CallError::unhealthy(e.to_string()))?;
+            .map_err(|e| CallError::unhealthy(e.detail()))?;
         if !status.is_success() {
             let snippet = String::from_utf8_lossy(&bytes[..bytes.len().min(300)]).into_owned();
             return Err(CallError {
