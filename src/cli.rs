@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
 use crate::config::{Config, LogFormat};
+use crate::error::shown_url;
 use crate::openai::RawObject;
 use crate::pipe::translate::{today, AttemptRecord, Outcome};
 use crate::pipe::{grammar, schema_text};
@@ -72,6 +73,15 @@ pub enum Command {
         /// Write `report.md` and `chart.svg` into this folder.
         #[arg(long)]
         report: Option<PathBuf>,
+        #[arg(long, env = "PLAINCALL_CONFIG")]
+        config: Option<PathBuf>,
+    },
+    /// Say, for each tool in tool files or a captured request body, whether plaincall rewrites
+    /// it and why, and show the plain-English form the main model sees.
+    Explain {
+        /// Tool definitions (one tool, or an array) or a request body with `tools`.
+        #[arg(required = true, num_args = 1..)]
+        files: Vec<PathBuf>,
         #[arg(long, env = "PLAINCALL_CONFIG")]
         config: Option<PathBuf>,
     },
@@ -145,6 +155,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 )
                 .await
             }
+            Command::Explain { files, config } => explain(config.as_deref(), &files),
             Command::Prompts {
                 command: PromptsCommand::Show { tool, config },
             } => prompts_show(config.as_deref(), &tool),
@@ -163,8 +174,10 @@ fn init_logging(config: &Config) {
     let filter = EnvFilter::try_from_env("RUST_LOG")
         .or_else(|_| EnvFilter::try_new(&config.log.level))
         .unwrap_or_else(|_| EnvFilter::new("info"));
+    // Colour codes only for a person at a terminal, not in files or log collectors.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
     let _ = match config.log.format {
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
@@ -180,7 +193,6 @@ async fn serve(path: Option<&Path>) -> ExitCode {
     init_logging(&config);
     let listen = config.listen;
     let grace = config.server.shutdown_grace;
-    let upstream = crate::config::redacted(&config.upstream.base_url);
     let state = match AppState::new(config) {
         Ok(state) => state,
         Err(error) => {
@@ -197,7 +209,10 @@ async fn serve(path: Option<&Path>) -> ExitCode {
     };
     let bound = listener.local_addr().map_or(listen, |a| a);
     // The bound address, so that `listen = "127.0.0.1:0"` tells where it went.
-    tracing::info!(listen = %bound, upstream = %upstream, "plaincall listening");
+    crate::startup::log_summary(&state.config, bound);
+    // Probed in the background: a slow upstream must not hold up serving.
+    let probed = state.clone();
+    tokio::spawn(async move { crate::startup::probe_and_log(&probed.config).await });
     match server::serve(
         listener,
         server::router(state),
@@ -220,6 +235,9 @@ async fn serve(path: Option<&Path>) -> ExitCode {
 fn check(path: Option<&Path>) -> ExitCode {
     match load_config(path) {
         Ok(config) => {
+            for warning in crate::startup::url_warnings(&config) {
+                eprintln!("plaincall: warning: {warning}");
+            }
             say!("# configuration is valid; effective settings:\n");
             say!("{}", config.effective_toml().trim_end());
             ExitCode::SUCCESS
@@ -237,14 +255,25 @@ async fn health(url: &str) -> ExitCode {
         Ok(client) => client,
         Err(_) => return ExitCode::FAILURE,
     };
+    let shown = url::Url::parse(url).map_or_else(|_| url.to_owned(), |u| shown_url(&u));
     match client.get(url).send().await {
         Ok(response) if response.status().is_success() => ExitCode::SUCCESS,
         Ok(response) => {
-            eprintln!("unhealthy: HTTP {}", response.status().as_u16());
+            eprintln!(
+                "unhealthy: {shown} answered HTTP {}",
+                response.status().as_u16()
+            );
             ExitCode::FAILURE
         }
         Err(error) => {
-            eprintln!("unhealthy: {}", error.without_url());
+            let cause = if error.is_timeout() {
+                "no answer within 3s".to_owned()
+            } else {
+                crate::startup::root_cause(&error.without_url())
+            };
+            eprintln!(
+                "unhealthy: cannot reach {shown}: {cause} (is `plaincall serve` running there? --url sets the address to check)"
+            );
             ExitCode::FAILURE
         }
     }
@@ -298,6 +327,13 @@ async fn translate(path: Option<&Path>, tool: &Path, model: &str, description: &
         Ok(found) => found,
         Err(code) => return code,
     };
+    if state.config.translation.backends.is_empty() && model.trim().is_empty() {
+        eprintln!(
+            "plaincall: no translator configured, so the upstream ({}) translates, and it needs a model: pass --model NAME, or configure a translator ([[translation.backends]] url and model, or env PLAINCALL_TRANSLATOR_URL and PLAINCALL_TRANSLATOR_MODEL)",
+            crate::config::redacted(&state.config.upstream.base_url)
+        );
+        return ExitCode::from(EXIT_CONFIG);
+    }
     let mut attempts: Vec<AttemptRecord> = Vec::new();
     let outcome = state
         .pipe
@@ -338,6 +374,13 @@ async fn translate(path: Option<&Path>, tool: &Path, model: &str, description: &
         }
         Outcome::Failed(error) => {
             eprintln!("translation failed: {error}");
+            if state.config.translation.backends.is_empty() {
+                eprintln!(
+                    "(the upstream translates: it is the `upstream.url` setting, env PLAINCALL_UPSTREAM_URL)"
+                );
+            } else {
+                eprintln!("(the translators are the [[translation.backends]] url settings, env PLAINCALL_TRANSLATOR_URL)");
+            }
             ExitCode::FAILURE
         }
     }
@@ -366,6 +409,9 @@ async fn eval(
             return ExitCode::from(EXIT_CONFIG);
         }
     };
+    if let Err(code) = eval_preflight(&config).await {
+        return code;
+    }
     let bar = indicatif::ProgressBar::new((case_list.len() * 2) as u64);
     if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
         bar.set_style(style);
@@ -416,6 +462,58 @@ async fn eval(
     ExitCode::SUCCESS
 }
 
+fn explain(path: Option<&Path>, files: &[PathBuf]) -> ExitCode {
+    let config = match load_config(path) {
+        Ok(config) => config,
+        Err(code) => return code,
+    };
+    let state = match AppState::new(config) {
+        Ok(state) => state,
+        Err(error) => {
+            eprintln!("plaincall: {error}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+    };
+    let mut tools = Vec::new();
+    for file in files {
+        match crate::explain::tools_in(file) {
+            Ok(found) => tools.extend(found),
+            Err(error) => {
+                eprintln!("plaincall: {error}");
+                return ExitCode::from(EXIT_CONFIG);
+            }
+        }
+    }
+    for tool in &tools {
+        say!("{}", crate::explain::explain(&state.pipe, tool));
+    }
+    ExitCode::SUCCESS
+}
+
+/// Stops `eval` before its cases when the upstream or a translator is not there: a table of
+/// zeros and a report would only measure the missing server.
+async fn eval_preflight(config: &Config) -> Result<(), ExitCode> {
+    let client = crate::startup::probe_client().map_err(|error| {
+        eprintln!("plaincall: {error}");
+        ExitCode::FAILURE
+    })?;
+    let mut missing = false;
+    for target in crate::startup::targets(config) {
+        match crate::startup::probe(&client, &target).await {
+            crate::startup::Probe::Reachable => {}
+            crate::startup::Probe::Doubtful(message) => eprintln!("plaincall: warning: {message}"),
+            crate::startup::Probe::Unreachable(message) => {
+                eprintln!("plaincall: eval stopped: {message}");
+                missing = true;
+            }
+        }
+    }
+    if missing {
+        return Err(ExitCode::FAILURE);
+    }
+    Ok(())
+}
+
 fn prompts_show(path: Option<&Path>, tool: &Path) -> ExitCode {
     let (state, nl_tool, nl_definition) = match tool_and_state(path, tool) {
         Ok(found) => found,
@@ -440,6 +538,13 @@ fn prompts_show(path: Option<&Path>, tool: &Path) -> ExitCode {
         }
     };
     let pretty = |v: &dyn erased::Pretty| v.pretty();
+    if nl_tool.reason.starts_with("not rewritten") {
+        say!(
+            "== Note ==\n{} is {}: the main model sees its own schema. Below is the form it would get with mode \"nl\".\n",
+            nl_tool.name,
+            nl_tool.reason
+        );
+    }
     say!(
         "== The tool the main model sees ==\n{}\n",
         pretty(&nl_definition)

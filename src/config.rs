@@ -32,16 +32,15 @@ const ENV_SPECIAL: &[&str] = &[
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    /// Already worded by [`crate::config_error::describe`]: place, key, problem.
     #[error("{0}")]
-    Load(Box<figment::Error>),
+    Load(String),
     #[error("invalid value for `{key}`: {reason}")]
     Invalid { key: String, reason: String },
 }
 
-impl From<figment::Error> for ConfigError {
-    fn from(error: figment::Error) -> Self {
-        ConfigError::Load(Box::new(error))
-    }
+fn load_error(file: Option<&Path>) -> impl FnOnce(figment::Error) -> ConfigError + '_ {
+    move |error| ConfigError::Load(crate::config_error::describe(&error, file))
 }
 
 fn invalid(key: &str, reason: impl Into<String>) -> ConfigError {
@@ -355,7 +354,9 @@ impl Default for TranslationSection {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct BackendSection {
-    pub base_url: String,
+    /// `url`, as in `[upstream]`; `base_url` is the older name, still read.
+    #[serde(alias = "base_url")]
+    pub url: String,
     pub model: String,
     #[serde(default)]
     pub api_key: Secret,
@@ -498,7 +499,7 @@ impl Config {
             figment = figment.merge(Toml::file_exact(path));
         }
         figment = figment.merge(env_provider());
-        let mut raw: FileConfig = figment.extract()?;
+        let mut raw: FileConfig = figment.extract().map_err(load_error(file))?;
         let get = |name: &str| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
         if let Some(key) = get("PLAINCALL_UPSTREAM_API_KEY") {
             raw.upstream.api_key = Secret::new(key);
@@ -518,7 +519,9 @@ impl Config {
 
     /// Loads from a TOML string only (tests and `plaincall check` on literal input).
     pub fn from_toml(toml: &str) -> Result<Config, ConfigError> {
-        let raw: FileConfig = Figment::from(Toml::string(toml)).extract()?;
+        let raw: FileConfig = Figment::from(Toml::string(toml))
+            .extract()
+            .map_err(load_error(None))?;
         Config::validate(raw)
     }
 
@@ -616,7 +619,7 @@ impl Config {
                     return Err(invalid(&key("model"), "must not be empty"));
                 }
                 Ok(BackendConfig {
-                    base_url: parse_base_url(&key("base_url"), &b.base_url)?,
+                    base_url: parse_base_url(&key("url"), &b.url)?,
                     model: b.model.clone(),
                     api_key: non_empty(&b.api_key),
                     timeout: positive(&key("timeout"), b.timeout)?,
@@ -755,7 +758,7 @@ impl Config {
         }
         for b in &t.backends {
             out.push_str("\n[[translation.backends]]\n");
-            line(&mut out, "base_url", q(&redacted(&b.base_url)));
+            line(&mut out, "url", q(&redacted(&b.base_url)));
             line(&mut out, "model", q(&b.model));
             line(
                 &mut out,
@@ -901,4 +904,25 @@ fn apply_translator_env(
             "must be set together with PLAINCALL_TRANSLATOR_MODEL",
         )),
     }
+}
+
+/// A warning for an OpenAI-style base URL without a version segment (`/v1`): llama-server
+/// answers on both paths, vLLM and OpenAI answer 404 without it. `setting` names the key.
+pub fn missing_v1_warning(url: &Url, setting: &str) -> Option<String> {
+    let versioned = url.path_segments().is_some_and(|mut segments| {
+        segments.any(|s| {
+            s.strip_prefix('v')
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+    });
+    if versioned {
+        return None;
+    }
+    let mut suggested = url.clone();
+    suggested.set_path(&format!("{}v1", url.path()));
+    Some(format!(
+        "{setting} `{}` has no /v1: llama-server answers there, but vLLM and OpenAI answer 404; if requests fail, set {setting} to `{}`",
+        redacted(url),
+        redacted(&suggested)
+    ))
 }

@@ -22,7 +22,8 @@ pub enum ProxyError {
     Unauthorized,
     #[error("no route for {method} {path}")]
     NotFound { method: String, path: String },
-    #[error("could not reach the upstream: {0}")]
+    /// `URL: cause`. The hint names the setting, since a wrong address is the usual cause.
+    #[error("could not reach the upstream at {0} (is it running? plaincall sends requests to the `upstream.url` setting, env PLAINCALL_UPSTREAM_URL)")]
     UpstreamUnreachable(String),
     #[error("the upstream did not answer within {}", humantime::format_duration(*.0))]
     UpstreamTimeout(Duration),
@@ -117,20 +118,41 @@ impl ProxyError {
         })
     }
 
-    /// Maps a reqwest failure without its URL (which may carry credentials) in the message.
+    /// Maps a reqwest failure; the URL is named without credentials or query.
     pub fn from_upstream(error: reqwest::Error, timeout: Duration) -> ProxyError {
+        let url = error.url().map(shown_url);
         let error = error.without_url();
         if error.is_timeout() {
             return ProxyError::UpstreamTimeout(timeout);
         }
-        if error.is_connect() {
-            return ProxyError::UpstreamUnreachable(root_cause(&error));
-        }
         if error.is_body() || error.is_decode() {
             return ProxyError::UpstreamProtocol(root_cause(&error));
         }
-        ProxyError::UpstreamUnreachable(root_cause(&error))
+        let cause = root_cause(&error);
+        ProxyError::UpstreamUnreachable(match url {
+            Some(url) => format!("{url}: {cause}"),
+            None => cause,
+        })
     }
+
+    /// The message without the hint about `upstream.url`, for failures of a client that may
+    /// not be the upstream's (a translator backend).
+    pub fn detail(&self) -> String {
+        match self {
+            ProxyError::UpstreamUnreachable(what) => format!("could not reach {what}"),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// A URL fit for messages: no user name, password, query or fragment.
+pub fn shown_url(url: &url::Url) -> String {
+    let mut shown = url.clone();
+    let _ = shown.set_username("");
+    let _ = shown.set_password(None);
+    shown.set_query(None);
+    shown.set_fragment(None);
+    shown.to_string()
 }
 
 /// The innermost error message, which names the actual failure ("Connection refused").

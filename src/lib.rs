@@ -8,8 +8,10 @@
 pub mod auth;
 pub mod cli;
 pub mod config;
+pub mod config_error;
 pub mod error;
 pub mod eval;
+pub mod explain;
 pub mod metrics;
 pub mod metrics_layer;
 pub mod openai;
@@ -20,6 +22,7 @@ pub mod redact;
 pub mod routes;
 pub mod server;
 pub mod sse;
+pub mod startup;
 pub mod stream;
 pub mod upstream;
 

@@ -12,7 +12,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::trace::TraceLayer;
+use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
 use crate::config::Config;
 use crate::error::ProxyError;
@@ -80,19 +80,24 @@ pub fn router(state: Arc<AppState>) -> Router {
             ServiceBuilder::new()
                 .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
                 .layer(
-                    TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
-                        let id = request
-                            .headers()
-                            .get(&REQUEST_ID)
-                            .and_then(|v| v.to_str().ok())
-                            .unwrap_or("-");
-                        tracing::info_span!(
-                            "request",
-                            request_id = %id,
-                            method = %request.method(),
-                            path = %request.uri().path(),
-                        )
-                    }),
+                    // A failed request is logged once, where the error is made (ProxyError);
+                    // the trace layer's own line, ERROR by default, would repeat it, and would
+                    // flood logs with failed readiness probes.
+                    TraceLayer::new_for_http()
+                        .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG))
+                        .make_span_with(|request: &Request<_>| {
+                            let id = request
+                                .headers()
+                                .get(&REQUEST_ID)
+                                .and_then(|v| v.to_str().ok())
+                                .unwrap_or("-");
+                            tracing::info_span!(
+                                "request",
+                                request_id = %id,
+                                method = %request.method(),
+                                path = %request.uri().path(),
+                            )
+                        }),
                 )
                 .layer(PropagateRequestIdLayer::new(REQUEST_ID))
                 .layer(axum::middleware::from_fn_with_state(

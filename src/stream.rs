@@ -6,6 +6,7 @@
 //! inside the same stream. Until a plain-English call shows up, events pass through untouched.
 
 use std::sync::Arc;
+use tracing::Instrument;
 
 use axum::body::Body;
 use axum::http::{header, HeaderMap};
@@ -80,7 +81,8 @@ pub async fn translate_stream(
         last_finish: None,
         role_sent: false,
     };
-    tokio::spawn(translator.run(response));
+    // In the request's span, so its log lines (the per-translation one) carry the request id.
+    tokio::spawn(translator.run(response).in_current_span());
     let body = futures_util::stream::poll_fn(move |cx| {
         rx.poll_recv(cx)
             .map(|b| b.map(Ok::<_, std::convert::Infallible>))
@@ -592,10 +594,13 @@ impl StreamTranslator {
         let state = self.state.clone();
         let rewrite = self.rewrite.clone();
         let headers = self.headers.clone();
-        let handle = turn.tasks.spawn(async move {
-            let resolved = resolve_call(&state, &rewrite, call, &headers).await;
-            (slot_index, generation, resolved)
-        });
+        let handle = turn.tasks.spawn(
+            async move {
+                let resolved = resolve_call(&state, &rewrite, call, &headers).await;
+                (slot_index, generation, resolved)
+            }
+            .in_current_span(),
+        );
         if let SlotKind::Nl { task, .. } = &mut turn.slots[slot_index].kind {
             *task = Some(Task {
                 handle,

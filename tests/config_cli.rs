@@ -195,7 +195,7 @@ fn shipped_example_documents_every_key() {
     keys.extend(
         [
             "prompts_dir",
-            "base_url",
+            "url",
             "model",
             "api_key",
             "timeout",
@@ -259,7 +259,7 @@ fn shipped_example_commented_settings_are_valid() {
                 if rest.starts_with("[[translation.backends]]")
                     || rest.starts_with("[[tool_calling.models]]")
                     || [
-                        "base_url",
+                        "url",
                         "model",
                         "api_key",
                         "timeout",
@@ -340,6 +340,70 @@ fn unknown_keys_are_refused() {
     assert_config_error(&out, &["tls"]);
 }
 
+/// A typo reads as the file, the line, the key in full, the near name and the known ones,
+/// without figment's profile name or nested backticks.
+#[test]
+fn unknown_key_errors_name_file_line_and_fix() {
+    let out = check_with(
+        Some("listen = \"127.0.0.1:8787\"\n\n[upstream]\nurll = \"http://127.0.0.1:9/v1\"\n"),
+        &[],
+    );
+    assert_config_error(&out, &[]);
+    let err = stderr(&out);
+    assert!(
+        err.contains(": line 4: unknown key `upstream.urll` (did you mean `url`?); known keys: url, api_key, connect_timeout, timeout, read_timeout"),
+        "{err}"
+    );
+    assert!(!err.contains("default."), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+
+    let out = check_with(
+        Some("[[translation.backends]]\nurl = \"http://127.0.0.1:9/v1\"\nmodle = \"m\"\n"),
+        &[],
+    );
+    let err = stderr(&out);
+    assert_config_error(&out, &[]);
+    assert!(
+        err.contains(
+            ": line 3: unknown key `translation.backends[0].modle` (did you mean `model`?)"
+        ),
+        "{err}"
+    );
+    assert!(
+        !err.contains("base_url"),
+        "the old name is not offered: {err}"
+    );
+
+    let out = check_with(None, &[("PLAINCALL_UPSTREAM_TIMEOUT", "soon")]);
+    assert_config_error(
+        &out,
+        &[
+            "environment variable PLAINCALL_UPSTREAM_TIMEOUT",
+            "`upstream.timeout`",
+            "soon",
+        ],
+    );
+}
+
+/// `url` is the backend key, as in `[upstream]`; `base_url` still reads.
+#[test]
+fn backend_url_key_and_its_old_name() {
+    for key in ["url", "base_url"] {
+        let out = check_with(
+            Some(&format!(
+                "[[translation.backends]]\n{key} = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n"
+            )),
+            &[],
+        );
+        assert_success(&out);
+        assert_eq!(
+            effective(&stdout(&out), "translation.backends", "url").as_deref(),
+            Some("\"http://127.0.0.1:9/v1/\""),
+            "{key}"
+        );
+    }
+}
+
 #[test]
 fn bad_values_are_refused_naming_the_key() {
     for (toml, key) in [
@@ -376,8 +440,8 @@ fn bad_values_are_refused_naming_the_key() {
             "translation.backends[0].model",
         ),
         (
-            "[[translation.backends]]\nbase_url = \"nowhere\"\nmodel = \"m\"\n",
-            "translation.backends[0].base_url",
+            "[[translation.backends]]\nurl = \"nowhere\"\nmodel = \"m\"\n",
+            "translation.backends[0].url",
         ),
     ] {
         let out = check_with(Some(toml), &[]);
@@ -701,7 +765,7 @@ fn translator_environment_variables_give_one_backend() {
         "{text}"
     );
     assert_eq!(
-        effective(&text, "translation.backends", "base_url").as_deref(),
+        effective(&text, "translation.backends", "url").as_deref(),
         Some("\"http://translator:8081/v1/\"")
     );
     assert_eq!(

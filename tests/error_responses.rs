@@ -95,6 +95,16 @@ async fn an_unreachable_upstream_is_502() {
     .await;
     assert_eq!(status, 502);
     assert_openai_error(&body, "upstream_unreachable");
+    // The message names the address tried, the cause and the setting that changes it.
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    for needle in [
+        format!("http://{closed}/v1/chat/completions"),
+        "refused".to_owned(),
+        "`upstream.url`".to_owned(),
+        "PLAINCALL_UPSTREAM_URL".to_owned(),
+    ] {
+        assert!(message.contains(&needle), "{needle} not in {message}");
+    }
     let response = client().get(proxy.url("/v1/models")).send().await.unwrap();
     assert_eq!(response.status(), 502);
     assert!(

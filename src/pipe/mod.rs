@@ -37,6 +37,8 @@ pub const TRANSLATE_HEADER: &str = "x-plaincall-translate";
 #[derive(Debug)]
 pub struct NlTool {
     pub name: String,
+    /// Why it is rewritten, for logs and `plaincall explain`.
+    pub reason: String,
     pub description: String,
     pub parameters: Value,
     pub schema_hash: u64,
@@ -238,15 +240,11 @@ impl Pipe {
             .ok()
             .flatten()
             .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
-        let mode = self
-            .settings
-            .tools
-            .get(&name)
-            .copied()
-            .unwrap_or(self.settings.default_mode);
-        if !force && !select::is_rewritten(mode, &parameters, &self.settings.thresholds) {
-            return Ok(None);
-        }
+        let reason = match (self.decision(&name, &parameters), force) {
+            (Ok(reason), _) => reason,
+            (Err(reason), true) => format!("not rewritten by this configuration ({reason})"),
+            (Err(_), false) => return Ok(None),
+        };
         let schema_hash = validate::schema_hash(&parameters);
         let validator = match self.validators.get(schema_hash, &parameters) {
             Ok(v) => v,
@@ -270,6 +268,7 @@ impl Pipe {
         Ok(Some((
             NlTool {
                 name,
+                reason,
                 description,
                 parameters,
                 schema_hash,
@@ -277,6 +276,29 @@ impl Pipe {
             },
             definition,
         )))
+    }
+
+    /// Why the tool named `name` is rewritten (`Ok`) or passed through (`Err`), naming the
+    /// setting that decided.
+    pub fn decision(&self, name: &str, parameters: &Value) -> Result<String, String> {
+        let (mode, setting) = match self.settings.tools.get(name) {
+            Some(mode) => (*mode, format!("translation.tools.{name}")),
+            None => (
+                self.settings.default_mode,
+                "translation.default_mode".to_owned(),
+            ),
+        };
+        let mode_name = crate::config::tool_mode_name(mode);
+        match select::is_rewritten(mode, parameters, &self.settings.thresholds) {
+            Some(_) if mode == crate::config::ToolMode::Nl => {
+                Ok(format!("{setting} = \"{mode_name}\""))
+            }
+            Some(reason) => Ok(format!("{reason} ({setting} = \"{mode_name}\")")),
+            None if mode == crate::config::ToolMode::Passthrough => {
+                Err(format!("{setting} = \"{mode_name}\""))
+            }
+            None => Err(select::simple_reason(parameters, &self.settings.thresholds)),
+        }
     }
 
     /// The output mode and model label of the translator that would serve `request_model`.

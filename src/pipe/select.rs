@@ -50,13 +50,29 @@ pub fn complexity_reason(parameters: &Value, t: &ComplexityThresholds) -> Option
     None
 }
 
-/// Whether the tool is shown to the main model in plain-English form.
-pub fn is_rewritten(mode: ToolMode, parameters: &Value, t: &ComplexityThresholds) -> bool {
+/// Why the tool is shown to the main model in plain-English form, or `None` when it is not.
+pub fn is_rewritten(
+    mode: ToolMode,
+    parameters: &Value,
+    t: &ComplexityThresholds,
+) -> Option<String> {
     match mode {
-        ToolMode::Nl => true,
-        ToolMode::Passthrough => false,
-        ToolMode::Auto => complexity_reason(parameters, t).is_some(),
+        ToolMode::Nl => Some("mode nl".into()),
+        ToolMode::Passthrough => None,
+        ToolMode::Auto => complexity_reason(parameters, t),
     }
+}
+
+/// Why a schema `auto` leaves alone is simple enough, in the thresholds' terms.
+pub fn simple_reason(parameters: &Value, t: &ComplexityThresholds) -> String {
+    let count = parameters
+        .get("properties")
+        .and_then(Value::as_object)
+        .map_or(0, |p| p.len());
+    format!(
+        "simple schema: {count} properties (auto rewrites from translation.min_properties = {}), no nested objects, $ref or conditionals",
+        t.min_properties
+    )
 }
 
 fn is_object_schema(schema: &Value) -> bool {
@@ -131,6 +147,26 @@ mod tests {
     fn a_property_named_like_a_keyword_is_not_a_keyword() {
         let p = json!({"properties":{"not":{"type":"string"},"if":{"type":"string"}}});
         assert_eq!(complexity_reason(&p, &defaults()), None);
+    }
+
+    #[test]
+    fn modes_decide_before_the_schema() {
+        let simple = json!({"properties":{"city":{"type":"string"}}});
+        let many = json!({"properties":{"a":{},"b":{},"c":{},"d":{},"e":{},"f":{}}});
+        assert_eq!(is_rewritten(ToolMode::Auto, &simple, &defaults()), None);
+        assert_eq!(
+            is_rewritten(ToolMode::Auto, &many, &defaults()).as_deref(),
+            Some("6 properties")
+        );
+        assert_eq!(
+            is_rewritten(ToolMode::Nl, &simple, &defaults()).as_deref(),
+            Some("mode nl")
+        );
+        assert_eq!(
+            is_rewritten(ToolMode::Passthrough, &many, &defaults()),
+            None
+        );
+        assert!(simple_reason(&simple, &defaults()).starts_with("simple schema: 1 properties"));
     }
 
     #[test]

@@ -82,8 +82,37 @@ enum Attempt {
 }
 
 impl Pipe {
-    /// Translates `description` for `tool`. Never fails: problems become an [`Outcome`].
+    /// Translates `description` for `tool`, and logs one `info` line saying how it went (the
+    /// streaming and non-streaming paths both come here). Never fails: problems become an
+    /// [`Outcome`].
     pub async fn translate(
+        &self,
+        tool: &NlTool,
+        description: &str,
+        request_model: &str,
+        client_headers: &HeaderMap,
+        metrics: &Metrics,
+    ) -> Outcome {
+        let started = std::time::Instant::now();
+        let outcome = self
+            .translate_cached(tool, description, request_model, client_headers, metrics)
+            .await;
+        let ms = started.elapsed().as_millis() as u64;
+        let (label, attempts, detail) = match &outcome {
+            Outcome::Calls(t) if t.from_cache => ("cached", Some(t.attempts), String::new()),
+            Outcome::Calls(t) => ("ok", Some(t.attempts), t.dropped.join("; ")),
+            // The error says how many attempts it took where that is known.
+            Outcome::Clarification(question) => ("clarification", None, question.clone()),
+            Outcome::Failed(error) => ("failed", None, error.clone()),
+        };
+        tracing::info!(
+            tool = %tool.name, why = %tool.reason, outcome = label, attempts, ms, detail,
+            "translation"
+        );
+        outcome
+    }
+
+    async fn translate_cached(
         &self,
         tool: &NlTool,
         description: &str,
@@ -329,6 +358,7 @@ mod tests {
         let validator = validators.get(1, &parameters)?;
         Ok(NlTool {
             name: "t".into(),
+            reason: "test".into(),
             description: String::new(),
             parameters,
             schema_hash: 1,

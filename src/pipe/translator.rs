@@ -195,12 +195,12 @@ impl Translator {
                 client_headers,
                 backend.client_auth,
             )
-            .map_err(|e| CallError::unhealthy(e.to_string()))?;
+            .map_err(|e| CallError::unhealthy(e.detail()))?;
         let (status, _, bytes) = backend
             .client
             .send_and_read(request, REPLY_LIMIT)
             .await
-            .map_err(|e| CallError::unhealthy(e.to_string()))?;
+            .map_err(|e| CallError::unhealthy(e.detail()))?;
         if !status.is_success() {
             // The body is foreign text and may echo the key it was sent: only a scrubbed
             // summary goes on (into logs, the repair message, the client's answer).

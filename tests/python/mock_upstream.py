@@ -185,6 +185,9 @@ class MockUpstream:
             responder = self._callables.get(recorded.path)
         if responder is not None:
             return responder(recorded)
+        if recorded.method == "GET" and recorded.path == "/v1/models":
+            # What any OpenAI-compatible server answers; plaincall probes it at start-up.
+            return JsonReply({"object": "list", "data": []})
         message = f"{self.name}: nothing scripted for {recorded.method} {recorded.path}"
         with self._lock:
             self.errors.append(message)

@@ -113,7 +113,7 @@ def test_simple_tool_call_passes_through_beside_a_rewritten_tool(
     (got,) = response.choices[0].message.tool_calls
     assert (got.id, got.function.name) == ("call_w2", "get_weather")
     assert json.loads(got.function.arguments) == {"city": "Paris", "note": "ünïcödé"}
-    assert translator_mock.requests == []
+    assert translator_mock.chat_requests() == []
     (request,) = main_mock.chat_requests()
     assert request.tool("get_weather") == tools["get_weather"]
 
@@ -164,6 +164,6 @@ def test_translation_switched_off_per_request(main_mock, translator_mock, transl
 
     (got,) = response.choices[0].message.tool_calls
     assert got.function.arguments == call["function"]["arguments"]
-    assert translator_mock.requests == []
+    assert translator_mock.chat_requests() == []
     (request,) = main_mock.chat_requests()
     assert request.body["tools"] == [tools["set_reminder"], tools["get_weather"]]

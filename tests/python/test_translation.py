@@ -96,7 +96,7 @@ def test_next_turn_on_another_process(
         "description": 'message="Check email", schedule_type="daily", at="09:00"'
     }
     assert tool["content"] == f"{TRANSLATED_PREFIX}\n{TOOL_RESULT}"
-    assert translator_mock.requests == []
+    assert translator_mock.chat_requests() == []
 
 
 # ---------------------------------------------------------------------------------------------

@@ -255,7 +255,7 @@ def test_upstream_error_reaches_the_sdk(stream, main_mock, translator_mock, tran
     assert caught.value.status_code == 400
     assert caught.value.code == "ctx"
     assert "context length exceeded" in caught.value.message
-    assert translator_mock.requests == []
+    assert translator_mock.chat_requests() == []
     (request,) = main_mock.chat_requests()
     assert list(request.tool("set_reminder")["function"]["parameters"]["properties"]) == ["description"]
 

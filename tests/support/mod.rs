@@ -455,5 +455,122 @@ pub fn translator_reply(content: &str) -> Reply {
 
 /// TOML for one translator backend at `url`.
 pub fn backend_toml(url: &str) -> String {
-    format!("[[translation.backends]]\nbase_url = \"{url}\"\nmodel = \"translator-model\"\n")
+    format!("[[translation.backends]]\nurl = \"{url}\"\nmodel = \"translator-model\"\n")
+}
+
+// ---------------------------------------------------------------------------------------------
+// The real binary
+// ---------------------------------------------------------------------------------------------
+
+/// The binary, run from the repository root, with no inherited `PLAINCALL_*` or `RUST_LOG`.
+pub fn plaincall_command() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_plaincall"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("PLAINCALL_") || key == "RUST_LOG" {
+            command.env_remove(&key);
+        }
+    }
+    command.stdin(std::process::Stdio::null());
+    command
+}
+
+/// Runs a one-shot command within 30 s; returns (exit code, stdout, stderr).
+pub async fn run_command(command: std::process::Command) -> (Option<i32>, String, String) {
+    let mut command = tokio::process::Command::from(command);
+    command.kill_on_drop(true);
+    let out = tokio::time::timeout(Duration::from_secs(30), command.output())
+        .await
+        .expect("the command finishes in time")
+        .expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `plaincall serve` as a child process, its stderr collected line by line.
+pub struct Served {
+    child: tokio::process::Child,
+    lines: Arc<Mutex<Vec<String>>>,
+    pub addr: String,
+}
+
+impl Served {
+    /// Starts `serve` on `127.0.0.1:0` with `env`, and waits for the line that says where.
+    pub async fn start(env: &[(&str, &str)]) -> Served {
+        use tokio::io::AsyncBufReadExt;
+        // The test's own HTTP client needs it.
+        plaincall::install_crypto_provider();
+        let mut command = plaincall_command();
+        command
+            .arg("serve")
+            .env("PLAINCALL_LISTEN", "127.0.0.1:0")
+            .envs(env.iter().copied())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        let mut command = tokio::process::Command::from(command);
+        command.kill_on_drop(true);
+        let mut child = command.spawn().expect("serve starts");
+        let stderr = child.stderr.take().unwrap();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let collected = lines.clone();
+        tokio::spawn(async move {
+            let mut reader = tokio::io::BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = reader.next_line().await {
+                collected.lock().unwrap().push(line);
+            }
+        });
+        let mut served = Served {
+            child,
+            lines,
+            addr: String::new(),
+        };
+        let line = served.wait_for_line("plaincall listening").await;
+        let start = line.find("127.0.0.1:").expect("the line names the address");
+        served.addr = line[start..]
+            .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ':'))
+            .next()
+            .unwrap()
+            .to_owned();
+        served
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub fn logs(&self) -> Vec<String> {
+        self.lines.lock().unwrap().clone()
+    }
+
+    /// The first log line containing `needle`, waiting up to 10 s for it.
+    pub async fn wait_for_line(&self, needle: &str) -> String {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(line) = self.logs().into_iter().find(|l| l.contains(needle)) {
+                return line;
+            }
+            if tokio::time::Instant::now() > deadline {
+                panic!("no log line with `{needle}`:\n{}", self.logs().join("\n"));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    pub async fn stop(mut self) -> Vec<String> {
+        let _ = self.child.start_kill();
+        let _ = self.child.wait().await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        self.logs()
+    }
+}
+
+/// An address where nothing listens: bound, then let go.
+pub fn closed_address() -> SocketAddr {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
 }

@@ -1,0 +1,168 @@
+//! What `serve` says when it starts: one summary line, then a probe of the upstream and of
+//! each translator backend that names the URL and the setting to change when one is not there.
+//! `eval` uses the same probes to stop before running cases against nothing.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use url::Url;
+
+use crate::config::{calling_mode_name, missing_v1_warning, redacted, Config, Secret};
+use crate::error::shown_url;
+
+const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// The one line `serve` logs once listening: where it listens, where requests go, who
+/// translates and how tools are asked for. Fields, so that JSON logs keep them apart.
+pub fn log_summary(config: &Config, bound: SocketAddr) {
+    let translator = if !config.translation.enabled {
+        "off (translation.enabled = false)".to_owned()
+    } else if config.translation.backends.is_empty() {
+        "none: the upstream translates with the request's model".to_owned()
+    } else {
+        config
+            .translation
+            .backends
+            .iter()
+            .map(|b| format!("{} at {}", b.model, redacted(&b.base_url)))
+            .collect::<Vec<_>>()
+            .join(", then ")
+    };
+    let tool_calling = match config.tool_calling.default {
+        crate::config::CallingMode::Auto => {
+            "auto (native tools until the upstream refuses them for a model, then prompt)"
+        }
+        mode => calling_mode_name(mode),
+    };
+    tracing::info!(
+        listen = %bound,
+        base_url = %format!("http://{bound}/v1"),
+        upstream = %redacted(&config.upstream.base_url),
+        translator = %translator,
+        tool_calling,
+        "plaincall listening"
+    );
+}
+
+/// A server plaincall talks to, and the setting that says where it is.
+pub struct Target {
+    pub role: String,
+    pub url: Url,
+    pub setting: String,
+    pub api_key: Option<Secret>,
+}
+
+pub fn targets(config: &Config) -> Vec<Target> {
+    let mut out = vec![Target {
+        role: "upstream".into(),
+        url: config.upstream.base_url.clone(),
+        setting: "upstream.url (env PLAINCALL_UPSTREAM_URL)".into(),
+        api_key: config.upstream.api_key.clone(),
+    }];
+    if config.translation.enabled {
+        for (i, b) in config.translation.backends.iter().enumerate() {
+            out.push(Target {
+                role: format!("translator {}", b.model),
+                url: b.base_url.clone(),
+                setting: format!("translation.backends[{i}].url (env PLAINCALL_TRANSLATOR_URL)"),
+                api_key: b.api_key.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// What a probe found.
+pub enum Probe {
+    Reachable,
+    /// It answered, but not as an OpenAI-compatible server would: worth a warning only.
+    Doubtful(String),
+    /// Nothing answered.
+    Unreachable(String),
+}
+
+/// `GET {url}models`: any answer below 500 but 404 means an OpenAI-compatible server is there.
+pub async fn probe(client: &reqwest::Client, target: &Target) -> Probe {
+    let Ok(url) = target.url.join("models") else {
+        return Probe::Doubtful(format!("{}: cannot build the probe URL", target.role));
+    };
+    let mut request = client.get(url.clone()).timeout(PROBE_TIMEOUT);
+    if let Some(key) = &target.api_key {
+        request = request.bearer_auth(key.expose());
+    }
+    let shown = shown_url(&url);
+    match request.send().await {
+        Ok(response) if response.status().as_u16() == 404 => Probe::Doubtful(format!(
+            "the {} answered 404 to GET {shown}: is the path right? set {}",
+            target.role, target.setting
+        )),
+        Ok(response) if response.status().is_server_error() || response.status() == 401 => {
+            Probe::Doubtful(format!(
+                "the {} answered {} to GET {shown}",
+                target.role,
+                response.status().as_u16()
+            ))
+        }
+        Ok(_) => Probe::Reachable,
+        Err(error) => {
+            let cause = if error.is_timeout() {
+                format!(
+                    "no answer within {}",
+                    humantime::format_duration(PROBE_TIMEOUT)
+                )
+            } else {
+                root_cause(&error.without_url())
+            };
+            Probe::Unreachable(format!(
+                "cannot reach the {} at {shown}: {cause}; start it, or set {}",
+                target.role, target.setting
+            ))
+        }
+    }
+}
+
+/// Probes every target and logs the findings: `info` when there, `warn` otherwise.
+pub async fn probe_and_log(config: &Config) {
+    for warning in url_warnings(config) {
+        tracing::warn!("{warning}");
+    }
+    let Ok(client) = probe_client() else {
+        return;
+    };
+    for target in targets(config) {
+        match probe(&client, &target).await {
+            Probe::Reachable => {
+                tracing::info!(url = %redacted(&target.url), "{} reachable", target.role)
+            }
+            Probe::Doubtful(message) | Probe::Unreachable(message) => {
+                tracing::warn!("{message}")
+            }
+        }
+    }
+}
+
+/// Every URL setting without `/v1`, worded as a warning.
+pub fn url_warnings(config: &Config) -> Vec<String> {
+    targets(config)
+        .iter()
+        .filter_map(|t| {
+            let setting = t.setting.split(' ').next().unwrap_or_default();
+            missing_v1_warning(&t.url, setting)
+        })
+        .collect()
+}
+
+pub fn probe_client() -> Result<reqwest::Client, reqwest::Error> {
+    reqwest::Client::builder()
+        .no_proxy()
+        .timeout(PROBE_TIMEOUT)
+        .build()
+}
+
+pub fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut current = error;
+    while let Some(next) = current.source() {
+        current = next;
+    }
+    current.to_string()
+}
