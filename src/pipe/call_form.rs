@@ -101,6 +101,7 @@ mod tests {
             Arc::new(jsonschema::validator_for(&parameters).map_err(|e| e.to_string())?);
         Ok(NlTool {
             name: "forecast".into(),
+            reason: "test".into(),
             description: String::new(),
             parameters,
             schema_hash: 0,
