@@ -38,6 +38,10 @@ pub fn complexity_reason(parameters: &Value, t: &ComplexityThresholds) -> Option
     if t.nested {
         if let Some(props) = properties {
             for (name, schema) in props {
+                let schema = ["anyOf", "oneOf"]
+                    .iter()
+                    .find_map(|k| schema.get(*k).and_then(nullable_branch))
+                    .unwrap_or(schema);
                 if is_object_schema(schema) {
                     return Some(format!("`{name}` is a nested object"));
                 }
@@ -83,10 +87,30 @@ fn is_object_schema(schema: &Value) -> bool {
     }) || schema.get("properties").is_some()
 }
 
-/// A keyword anywhere in the schema, but not a property that happens to carry its name.
+/// `anyOf`/`oneOf` of one schema and `{"type": "null"}`: an optional value (pydantic's
+/// `Optional[X]`), which a small model handles as well as the plain type.
+fn nullable_branch(alternatives: &Value) -> Option<&Value> {
+    let [a, b] = alternatives.as_array()?.as_slice() else {
+        return None;
+    };
+    let is_null = |s: &Value| s.get("type").is_some_and(|t| t == "null");
+    match (is_null(a), is_null(b)) {
+        (true, false) => Some(b),
+        (false, true) => Some(a),
+        _ => None,
+    }
+}
+
+/// A keyword anywhere in the schema, but not a property that happens to carry its name, nor
+/// the `anyOf`/`oneOf` of an optional value (searched inside instead).
 fn contains_key(schema: &Value, key: &str) -> bool {
     match schema {
         Value::Object(map) => map.iter().any(|(k, v)| {
+            if k == "anyOf" || k == "oneOf" {
+                if let Some(inner) = nullable_branch(v) {
+                    return contains_key(inner, key);
+                }
+            }
             if k == key {
                 return true;
             }
@@ -139,6 +163,25 @@ mod tests {
         let reference = json!({"properties":{"a":{"$ref":"#/$defs/x"}}});
         assert_eq!(
             complexity_reason(&reference, &defaults()).as_deref(),
+            Some("uses $ref")
+        );
+    }
+
+    #[test]
+    fn optional_values_are_not_conditionals() {
+        let optional = json!({"properties": {
+            "a": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null},
+            "b": {"oneOf": [{"type": "null"}, {"type": "integer"}]}
+        }});
+        assert_eq!(complexity_reason(&optional, &defaults()), None);
+        // A real union, or something complex inside the optional, still counts.
+        let union =
+            json!({"properties": {"a": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}});
+        assert!(complexity_reason(&union, &defaults()).is_some());
+        let inner =
+            json!({"properties": {"a": {"anyOf": [{"$ref": "#/$defs/x"}, {"type": "null"}]}}});
+        assert_eq!(
+            complexity_reason(&inner, &defaults()).as_deref(),
             Some("uses $ref")
         );
     }
