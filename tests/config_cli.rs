@@ -906,7 +906,7 @@ fn prompts_show_prints_the_nl_tool_and_the_translator_prompt() {
     let prompt = rest
         .split_once("== The response schema sent with json_schema output ==")
         .map_or(rest, |(prompt, _)| prompt);
-    assert!(prompt.contains("\"set_reminder\""), "{prompt}");
+    assert!(prompt.contains("Tool: set_reminder"), "{prompt}");
     for value in [
         "once", "daily", "weekly", "monthly", "interval", "mon", "tue", "wed", "thu", "fri", "sat",
         "sun",

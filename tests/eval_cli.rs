@@ -38,7 +38,8 @@ fn model(request: &support::Recorded, cases: &[Value]) -> Reply {
     if body.get("response_format").is_some() {
         let case = cases
             .iter()
-            .find(|c| c["description"] == user.as_str())
+            // The translator gets the description, after the user's own message when it differs.
+            .find(|c| user.ends_with(c["description"].as_str().unwrap()))
             .expect("translator asked about a known case");
         let answer = case
             .get("expect")

@@ -255,7 +255,7 @@ async fn explain_says_which_tools_are_rewritten_and_why() {
         "{out}"
     );
     assert!(
-        out.contains("Always mention: message"),
+        out.contains("Needs: message"),
         "the plain-English form: {out}"
     );
     assert!(

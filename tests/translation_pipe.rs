@@ -103,9 +103,10 @@ async fn a_single_nl_call_comes_back_structured() {
         system.contains("\"day_of_week\""),
         "the full schema is in the prompt"
     );
+    // The description, after the user's own latest message (the translator takes values from both).
     assert_eq!(
         asked["messages"][1],
-        json!({"role": "user", "content": EMAIL})
+        json!({"role": "user", "content": format!("User's latest message: remind me\nDescription: {EMAIL}")})
     );
 }
 
@@ -153,7 +154,7 @@ async fn several_nl_calls_are_translated_concurrently() {
     ))])
     .await;
     let translator = MockServer::start(|r| {
-        let message = if r.user_message() == "one" {
+        let message = if r.user_message().ends_with("one") {
             "One"
         } else {
             "Two"

@@ -263,3 +263,37 @@ async fn fields_the_translator_set_are_kept_even_when_they_equal_the_default() {
         with_default
     );
 }
+
+#[tokio::test]
+async fn a_description_that_copies_the_tool_text_is_replaced_by_the_users_words() {
+    // What a 0.5B model did on BFCL: the tool's own text in `description`, no user value.
+    let translator = MockServer::start(|_| translator_reply(&email_args().to_string())).await;
+    let main = MockServer::start(|r| {
+        let body = r.json();
+        let tool = &body["tools"][0]["function"];
+        let copied = format!(
+            "{} {}",
+            tool["description"].as_str().unwrap(),
+            tool["parameters"]["properties"]["description"]["description"]
+                .as_str()
+                .unwrap()
+        );
+        if body["messages"].as_array().unwrap().len() > 1 {
+            return Reply::ok(completion(text_message("done"), "stop"));
+        }
+        Reply::ok(completion(
+            calls_message(vec![nl_call("c", "set_reminder", &copied)]),
+            "tool_calls",
+        ))
+    })
+    .await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (calls, _) = client_calls(&proxy, false).await;
+    assert_eq!(args(&calls[0]), email_args());
+    let asked = translator.chat_requests()[0].json();
+    assert_eq!(
+        asked["messages"][1]["content"],
+        "User's latest message: remind me daily at 9 to check email",
+        "the copy is not translated as if it were the request"
+    );
+}

@@ -7,6 +7,12 @@ use serde_json::Value;
 use super::{validate, NlTool};
 use crate::openai::nl_description;
 
+/// The most of the user's latest message given to the translator.
+pub const USER_MESSAGE_LIMIT: usize = 2000;
+/// A description sharing this share of its words with the text the main model was shown,
+/// and less than half with the user's message, is a copy of the instructions.
+const COPIED_SHARE: f64 = 0.7;
+
 /// The most errors listed when arguments are handed to the translator for fixing.
 const ERRORS_SHOWN: usize = 8;
 
@@ -56,6 +62,53 @@ pub fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
     }
 }
 
+/// What the translator is asked to convert: the main model's description and, for the values
+/// it left out, the user's latest message. A description that copies the tool's text instead
+/// of the request is replaced by the user's message, or refused (`Err`) when there is none.
+pub fn translator_input(
+    tool: &NlTool,
+    description: &str,
+    user_message: Option<&str>,
+) -> Result<String, String> {
+    let user = user_message.map(str::trim).filter(|u| !u.is_empty());
+    let description = description.trim();
+    if is_copy_of_instructions(description, &tool.shown, user) {
+        return match user {
+            Some(user) => Ok(format!("User's latest message: {user}")),
+            None => Err(format!(
+                "[TRANSLATION ERROR] The description repeats the {} tool's own text instead of the request. Call it again with what the user asked for, in their words, with every value they gave.",
+                tool.name
+            )),
+        };
+    }
+    Ok(match user {
+        Some(user) if user != description => {
+            format!("User's latest message: {user}\nDescription: {description}")
+        }
+        _ => description.to_owned(),
+    })
+}
+
+fn words(text: &str) -> std::collections::HashSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 3)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn is_copy_of_instructions(description: &str, shown: &str, user: Option<&str>) -> bool {
+    let said = words(description);
+    if said.len() < 6 {
+        return false;
+    }
+    let share = |other: &str| {
+        let other = words(other);
+        said.iter().filter(|w| other.contains(*w)).count() as f64 / said.len() as f64
+    };
+    let instructions = format!("{shown} {}", super::GUIDE);
+    share(&instructions) >= COPIED_SHARE && user.is_none_or(|u| share(u) < 0.5)
+}
+
 fn tool_has_property(tool: &NlTool, name: &str) -> bool {
     tool.parameters
         .get("properties")
@@ -102,6 +155,7 @@ mod tests {
         Ok(NlTool {
             name: "forecast".into(),
             reason: "test".into(),
+            shown: "Weather forecast for a city. Needs: city (the city name).".into(),
             description: String::new(),
             parameters,
             schema_hash: 0,
@@ -135,6 +189,36 @@ mod tests {
         assert_eq!(read_call(&t, "[1,2]"), CallForm::Unreadable);
         assert_eq!(read_call(&t, r#"{"descr"#), CallForm::Unreadable);
         assert_eq!(read_call(&t, r#"{"description": ""#), CallForm::Unreadable);
+        Ok(())
+    }
+
+    #[test]
+    fn the_user_message_goes_along_and_copied_instructions_are_not_the_request(
+    ) -> Result<(), String> {
+        let t = tool()?;
+        assert_eq!(
+            translator_input(&t, "Rome, 3 days", Some("weather in Rome for the next 3 days?")),
+            Ok("User's latest message: weather in Rome for the next 3 days?\nDescription: Rome, 3 days".into())
+        );
+        assert_eq!(translator_input(&t, "Rome", None), Ok("Rome".into()));
+        assert_eq!(
+            translator_input(&t, "Rome", Some("Rome")),
+            Ok("Rome".into())
+        );
+        let copied = "Weather forecast for a city. Needs: city (the city name). What the user asked for, in their own words";
+        assert_eq!(
+            translator_input(&t, copied, Some("how warm is Oslo tomorrow")),
+            Ok("User's latest message: how warm is Oslo tomorrow".into())
+        );
+        assert!(translator_input(&t, copied, None).is_err_and(|e| e.contains("repeats")));
+        // Words the user said themselves are no copy, even where the tool's text has them.
+        let echo = "weather forecast for the city of Oslo tomorrow";
+        assert!(translator_input(
+            &t,
+            echo,
+            Some("weather forecast for the city of Oslo tomorrow please")
+        )
+        .is_ok_and(|r| r.contains("Description: weather")));
         Ok(())
     }
 

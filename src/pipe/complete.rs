@@ -9,7 +9,7 @@ use futures_util::future::join_all;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
-use super::call_form::{read_call, CallForm};
+use super::call_form::{read_call, translator_input, CallForm};
 use super::history::{fanout_id, Remembered};
 use super::translate::{calls_key, Outcome};
 use super::{NlTool, Rewrite};
@@ -76,13 +76,23 @@ pub async fn resolve_call(
             }
         }
     };
-    if let Some(previous) = rewrite.tried.previous(&tool.name, &description) {
+    let request = match translator_input(tool, &description, rewrite.user_message.as_deref()) {
+        Ok(request) => request,
+        Err(tool_message) => {
+            return Resolved::Failed {
+                reason: format!("the {} call repeated the tool's text", tool.name),
+                tool_message,
+                call,
+            }
+        }
+    };
+    if let Some((previous, reason)) = rewrite.tried.previous(&tool.name, &request) {
         // The same words would get the same answer: say so instead of asking again.
         return Resolved::Failed {
             tool_message: format!(
                 "{previous} Your description was the same as before, so it was not translated again: add the missing facts from the conversation, or ask the user for them."
             ),
-            reason: format!("the {} call was described the same way again", tool.name),
+            reason,
             call,
         };
     }
@@ -90,7 +100,7 @@ pub async fn resolve_call(
         .pipe
         .translate(
             tool,
-            &description,
+            &request,
             &rewrite.model,
             client_headers,
             &state.metrics,
@@ -100,8 +110,18 @@ pub async fn resolve_call(
     // failed translator call may be transient, so it is not remembered.)
     let asked = matches!(outcome, Outcome::Clarification(_));
     let resolved = resolved_from(state, tool, call, &description, outcome);
-    if let (true, Resolved::Failed { tool_message, .. }) = (asked, &resolved) {
-        rewrite.tried.record(&tool.name, &description, tool_message);
+    if let (
+        true,
+        Resolved::Failed {
+            tool_message,
+            reason,
+            ..
+        },
+    ) = (asked, &resolved)
+    {
+        rewrite
+            .tried
+            .record(&tool.name, &request, tool_message, reason);
     }
     resolved
 }

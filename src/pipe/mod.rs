@@ -39,6 +39,8 @@ pub struct NlTool {
     pub name: String,
     /// Why it is rewritten, for logs and `plaincall explain`.
     pub reason: String,
+    /// The description the main model is shown (to recognise it copied back).
+    pub shown: String,
     pub description: String,
     pub parameters: Value,
     pub schema_hash: u64,
@@ -85,26 +87,57 @@ pub struct Rewrite {
     /// Descriptions that failed earlier in this request (repair turns), with what the main
     /// model was told.
     pub tried: Tried,
+    /// The latest user message, bounded: the translator sees it beside the description.
+    pub user_message: Option<String>,
+}
+
+/// The text of the last `user` message, at most [`call_form::USER_MESSAGE_LIMIT`] characters.
+fn latest_user_text(messages: &[Box<serde_json::value::RawValue>]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Message<'a> {
+        role: Option<String>,
+        #[serde(borrow)]
+        content: Option<&'a serde_json::value::RawValue>,
+    }
+    messages.iter().rev().find_map(|raw| {
+        let message: Message = serde_json::from_str(raw.get()).ok()?;
+        if message.role.as_deref() != Some("user") {
+            return None;
+        }
+        let text = openai::content_text(message.content);
+        let text: String = text
+            .trim()
+            .chars()
+            .take(call_form::USER_MESSAGE_LIMIT)
+            .collect();
+        (!text.is_empty()).then_some(text)
+    })
 }
 
 /// The failed descriptions of one request, so that a repair turn that repeats one gets no
 /// second, identical translator call. Bounded by the request's repair turns and calls.
 #[derive(Debug, Default, Clone)]
-pub struct Tried(Arc<std::sync::Mutex<HashMap<(String, String), String>>>);
+pub struct Tried(Arc<std::sync::Mutex<HashMap<TriedKey, TriedAnswer>>>);
+
+/// (tool, description)
+type TriedKey = (String, String);
+/// (what the main model was told, the reason the client reads)
+type TriedAnswer = (String, String);
 
 impl Tried {
-    pub fn previous(&self, tool: &str, description: &str) -> Option<String> {
+    /// What the main model was told, and the reason given to the client, last time.
+    pub fn previous(&self, tool: &str, description: &str) -> Option<(String, String)> {
         let tried = self.0.lock().ok()?;
         tried
             .get(&(tool.to_owned(), description.trim().to_owned()))
             .cloned()
     }
 
-    pub fn record(&self, tool: &str, description: &str, message: &str) {
+    pub fn record(&self, tool: &str, description: &str, message: &str, reason: &str) {
         if let Ok(mut tried) = self.0.lock() {
             tried.insert(
                 (tool.to_owned(), description.trim().to_owned()),
-                message.to_owned(),
+                (message.to_owned(), reason.to_owned()),
             );
         }
     }
@@ -178,6 +211,7 @@ impl Pipe {
         if set.is_empty() && !prompt_mode {
             return Ok(Plan::Forward);
         }
+        let user_message = messages.as_deref().and_then(latest_user_text);
         let mut body = request.clone();
         if !set.is_empty() {
             openai::set(&mut body, "tools", &rewritten_tools).map_err(internal)?;
@@ -212,6 +246,7 @@ impl Pipe {
             prompt,
             watch_rejection: watch_rejection && !prompt_mode && tools.is_some(),
             tried: Tried::default(),
+            user_message,
         }))
     }
 
@@ -269,6 +304,7 @@ impl Pipe {
             NlTool {
                 name,
                 reason,
+                shown: nl_description.clone(),
                 description,
                 parameters,
                 schema_hash,
@@ -307,6 +343,9 @@ impl Pipe {
     }
 }
 
+/// What the main model is told to put in `description`: the request, not instructions.
+pub const GUIDE: &str = "What the user asked for, in their own words, with every value they gave (names, numbers, dates, times, places).";
+
 /// The one-field schema. It satisfies OpenAI's strict mode, so `strict: true` keeps working.
 pub fn nl_parameters() -> Value {
     let mut properties = Map::new();
@@ -314,7 +353,7 @@ pub fn nl_parameters() -> Value {
         "description".into(),
         json!({
             "type": "string",
-            "description": "Plain-English description of the call: what to do, and every detail it needs (times, dates, names, amounts, conditions)."
+            "description": GUIDE
         }),
     );
     json!({

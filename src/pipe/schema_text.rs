@@ -3,50 +3,34 @@
 
 use serde_json::{Map, Value};
 
-/// The description of the one-field tool the main model sees.
+/// The description of the one-field tool the main model sees: the tool's own purpose and the
+/// facts a request must carry. Kept short and free of instructions: a weak model copies
+/// whatever instructions it is shown into `description` instead of the user's words.
 pub fn nl_tool_description(original: &str, parameters: &Value) -> String {
-    let mut out = String::new();
-    let original = original.trim();
-    if !original.is_empty() {
-        out.push_str(original);
-        if !original.ends_with('.') {
-            out.push('.');
-        }
-        out.push(' ');
-    }
-    out.push_str("Call it with one field, `description`: say in plain English what the call should do, with every detail it needs.");
-    let props = properties(parameters);
-    let required = required(parameters);
-    if !required.is_empty() {
-        let items: Vec<String> = required
-            .iter()
-            .map(|name| match props.and_then(|p| p.get(*name)) {
-                Some(schema) => describe_property(name, schema),
-                None => (*name).to_owned(),
-            })
-            .collect();
-        out.push_str(" Always mention: ");
-        out.push_str(&items.join("; "));
+    let mut out = original.trim().to_owned();
+    if !out.is_empty() && !out.ends_with('.') {
         out.push('.');
     }
-    let conditions = conditional_rules(parameters);
-    if !conditions.is_empty() {
-        out.push(' ');
-        out.push_str(&conditions.join(" "));
-    }
-    if let Some(props) = props {
-        let optional: Vec<String> = props
-            .iter()
-            .filter(|(name, _)| !required.contains(&name.as_str()))
-            .map(|(name, schema)| describe_property(name, schema))
-            .collect();
-        if !optional.is_empty() {
-            out.push_str(" Optional: ");
-            out.push_str(&optional.join("; "));
-            out.push('.');
+    let props = properties(parameters);
+    let needed: Vec<String> = required(parameters)
+        .iter()
+        .map(|name| match props.and_then(|p| p.get(*name)) {
+            Some(schema) => describe_property(name, schema),
+            None => (*name).to_owned(),
+        })
+        .collect();
+    if !needed.is_empty() {
+        if !out.is_empty() {
+            out.push(' ');
         }
+        out.push_str(&format!("Needs: {}.", needed.join("; ")));
     }
-    out
+    // What else a value brings with it: the facts to gather, stated once.
+    for condition in conditional_rules(parameters) {
+        out.push(' ');
+        out.push_str(&condition);
+    }
+    out.trim_start().to_owned()
 }
 
 /// The rules listed in the translator prompt.
@@ -293,21 +277,24 @@ mod tests {
     }
 
     #[test]
-    fn nl_description_mentions_required_values_and_conditions() {
+    fn nl_description_is_the_purpose_and_the_needed_facts() {
         let text = nl_tool_description("Schedule a reminder", &reminder());
-        assert!(text.starts_with("Schedule a reminder. "));
+        assert!(text.starts_with("Schedule a reminder. Needs: "), "{text}");
         assert!(
             text.contains("schedule_type (one of once, daily, weekly)"),
+            "{text}"
+        );
+        // No instructions and no optional fields: nothing to copy instead of the user's words.
+        assert!(!text.contains("description"), "{text}");
+        assert!(
+            !text.contains("Optional") && !text.contains("day_of_week (one of"),
             "{text}"
         );
         assert!(
             text.contains("When schedule_type is weekly, day_of_week is required."),
             "{text}"
         );
-        assert!(
-            text.contains("Optional: day_of_week (one of mon, tue); background; ai_prompt."),
-            "{text}"
-        );
+        assert_eq!(nl_tool_description("", &json!({})), "");
     }
 
     #[test]

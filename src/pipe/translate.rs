@@ -174,7 +174,8 @@ impl Pipe {
         (today, weekday): (String, String),
         attempts: &mut Vec<AttemptRecord>,
     ) -> Outcome {
-        let schema_text = serde_json::to_string_pretty(&tool.parameters).unwrap_or_default();
+        // Compact: pretty-printing costs tokens, and prompt evaluation dominates on a CPU.
+        let schema_text = serde_json::to_string(&tool.parameters).unwrap_or_default();
         let system = match self.prompts.translator_system(&TranslatorContext {
             tool_name: &tool.name,
             tool_description: &tool.description,
@@ -359,6 +360,7 @@ mod tests {
         Ok(NlTool {
             name: "t".into(),
             reason: "test".into(),
+            shown: String::new(),
             description: String::new(),
             parameters,
             schema_hash: 1,

@@ -16,6 +16,8 @@ DESCRIPTION = "daily at 09:00 to check email"
 STRUCTURED = {"message": "Check email", "schedule_type": "daily", "at": "09:00"}
 TRANSLATED_PREFIX = '[Translated to: message="Check email", schedule_type="daily", at="09:00"]'
 USER = {"role": "user", "content": "Remind me every day at nine to check my email."}
+# What the translator is asked: the user's own words, then the main model's description.
+TRANSLATOR_INPUT = f"User's latest message: {USER['content']}\nDescription: {DESCRIPTION}"
 TOOL_RESULT = "Reminder set: job 7"
 FINAL_TEXT = "Done: I will remind you every day at 09:00."
 QUESTION = "When should it fire?"
@@ -60,7 +62,7 @@ def assert_translator_asked(translator_mock, times: int = 1) -> None:
     assert len(requests) == times, [r.body for r in requests]
     for request in requests:
         assert request.body["model"] == "translator"
-        assert request.body["messages"][-1] == {"role": "user", "content": DESCRIPTION}
+        assert request.body["messages"][-1] == {"role": "user", "content": TRANSLATOR_INPUT}
 
 
 def history_with(call: dict) -> list[dict]:
