@@ -8,7 +8,7 @@ use std::time::Duration;
 use url::Url;
 
 use crate::config::{calling_mode_name, missing_v1_warning, redacted, Config, Secret};
-use crate::error::shown_url;
+use crate::error::{root_cause, shown_url};
 
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
 
@@ -162,12 +162,4 @@ pub fn probe_client() -> Result<reqwest::Client, reqwest::Error> {
         .no_proxy()
         .timeout(PROBE_TIMEOUT)
         .build()
-}
-
-pub fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut current = error;
-    while let Some(next) = current.source() {
-        current = next;
-    }
-    current.to_string()
 }
