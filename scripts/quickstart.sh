@@ -100,8 +100,14 @@ trap 'exit 130' INT TERM
 
 if [[ -z $upstream ]]; then
     export REAL_UPSTREAM_RUN_DIR=${REAL_UPSTREAM_RUN_DIR:-${PLAINCALL_REAL_CACHE:-$HOME/.cache/plaincall-real}/quickstart}
-    say "installing llama-server and the models (once; later runs reuse them)"
-    bash "$HERE/real-upstream.sh" install >/dev/null
+    eval "$(bash "$HERE/real-upstream.sh" env)"
+    # real-upstream.sh puts each file in place only once it is complete and verified.
+    if [[ -x $LLAMA_SERVER && -f $MODEL_0_5B && -f $MODEL_1_5B ]]; then
+        say "llama-server and the models are installed in $REAL_CACHE"
+    else
+        say "installing llama-server and the models into $REAL_CACHE (once; a few minutes)"
+        bash "$HERE/real-upstream.sh" install >/dev/null
+    fi
     say "starting the main model, Qwen2.5-Coder-0.5B, on port $main_port"
     upstream=$(bash "$HERE/real-upstream.sh" start quickstart-main 0.5b "$main_port" \
         --chat-template-file "$HERE/templates/qwen-coder-json-tools.jinja" | tail -1)

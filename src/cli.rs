@@ -269,7 +269,7 @@ async fn health(url: &str) -> ExitCode {
             let cause = if error.is_timeout() {
                 "no answer within 3s".to_owned()
             } else {
-                crate::startup::root_cause(&error.without_url())
+                crate::error::root_cause(&error.without_url())
             };
             eprintln!(
                 "unhealthy: cannot reach {shown}: {cause} (is `plaincall serve` running there? --url sets the address to check)"
@@ -374,12 +374,16 @@ async fn translate(path: Option<&Path>, tool: &Path, model: &str, description: &
         }
         Outcome::Failed(error) => {
             eprintln!("translation failed: {error}");
-            if state.config.translation.backends.is_empty() {
+            // A connection problem: say which setting points at the server that did not answer.
+            if error.contains("could not reach") {
                 eprintln!(
-                    "(the upstream translates: it is the `upstream.url` setting, env PLAINCALL_UPSTREAM_URL)"
+                    "{}",
+                    if state.config.translation.backends.is_empty() {
+                        "(the upstream translates: it is the `upstream.url` setting, env PLAINCALL_UPSTREAM_URL)"
+                    } else {
+                        "(the translators are the [[translation.backends]] url settings, env PLAINCALL_TRANSLATOR_URL)"
+                    }
                 );
-            } else {
-                eprintln!("(the translators are the [[translation.backends]] url settings, env PLAINCALL_TRANSLATOR_URL)");
             }
             ExitCode::FAILURE
         }

@@ -156,7 +156,7 @@ pub fn shown_url(url: &url::Url) -> String {
 }
 
 /// The innermost error message, which names the actual failure ("Connection refused").
-fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
+pub fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
     let mut current = error;
     while let Some(next) = current.source() {
         current = next;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use url::Url;
 
 use crate::config::{calling_mode_name, missing_v1_warning, redacted, Config, Secret};
-use crate::error::shown_url;
+use crate::error::{root_cause, shown_url};
 
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
 
@@ -96,13 +96,18 @@ pub async fn probe(client: &reqwest::Client, target: &Target) -> Probe {
             "the {} answered 404 to GET {shown}: is the path right? set {}",
             target.role, target.setting
         )),
-        Ok(response) if response.status().is_server_error() || response.status() == 401 => {
+        Ok(response) if matches!(response.status().as_u16(), 401 | 403) => {
             Probe::Doubtful(format!(
-                "the {} answered {} to GET {shown}",
+                "the {} answered {} to GET {shown}: fine if clients send their own key; otherwise set its api_key",
                 target.role,
                 response.status().as_u16()
             ))
         }
+        Ok(response) if response.status().is_server_error() => Probe::Doubtful(format!(
+            "the {} answered {} to GET {shown}",
+            target.role,
+            response.status().as_u16()
+        )),
         Ok(_) => Probe::Reachable,
         Err(error) => {
             let cause = if error.is_timeout() {
@@ -157,12 +162,4 @@ pub fn probe_client() -> Result<reqwest::Client, reqwest::Error> {
         .no_proxy()
         .timeout(PROBE_TIMEOUT)
         .build()
-}
-
-pub fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut current = error;
-    while let Some(next) = current.source() {
-        current = next;
-    }
-    current.to_string()
 }

@@ -343,3 +343,26 @@ async fn check_warns_about_an_upstream_url_without_v1() {
     let (_, _, err) = run_command(command).await;
     assert!(!err.contains("/v1"), "the default has /v1: {err}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_warns_when_the_upstream_answers_but_not_as_expected() {
+    // A server without the OpenAI routes under this path (a URL missing /v1 on vLLM).
+    let upstream = MockServer::start(|_| Reply::text(404, "not found")).await;
+    let served = Served::start(&[("PLAINCALL_UPSTREAM_URL", &upstream.url())]).await;
+    let line = served.wait_for_line("answered 404").await;
+    assert!(line.contains(" WARN "), "{line}");
+    assert!(
+        line.contains("is the path right? set upstream.url (env PLAINCALL_UPSTREAM_URL)"),
+        "{line}"
+    );
+    served.stop().await;
+
+    let upstream = MockServer::start(|_| Reply::text(401, "{}")).await;
+    let served = Served::start(&[("PLAINCALL_UPSTREAM_URL", &upstream.url())]).await;
+    let line = served.wait_for_line("answered 401").await;
+    assert!(
+        line.contains("fine if clients send their own key"),
+        "{line}"
+    );
+    served.stop().await;
+}
