@@ -297,3 +297,29 @@ async fn a_description_that_copies_the_tool_text_is_replaced_by_the_users_words(
         "the copy is not translated as if it were the request"
     );
 }
+
+#[tokio::test]
+async fn real_arguments_with_unambiguous_mistakes_are_repaired_without_the_translator() {
+    let written =
+        json!({"message": "Check email", "schedule_type": "Daily", "at": "09:00", "x_note": 1});
+    for stream in [false, true] {
+        let reply = if stream {
+            as_stream("c1", &written.to_string(), "tool_calls")
+        } else {
+            Reply::ok(completion(
+                calls_message(vec![tool_call("c1", "set_reminder", &written)]),
+                "tool_calls",
+            ))
+        };
+        let main = MockServer::scripted(vec![reply]).await;
+        let translator = MockServer::start(|_| translator_reply("{}")).await;
+        let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+        let (calls, _) = client_calls(&proxy, stream).await;
+        assert_eq!(
+            args(&calls[0]),
+            email_args(),
+            "stream={stream}: enum case fixed, unknown field dropped"
+        );
+        assert!(translator.chat_requests().is_empty(), "stream={stream}");
+    }
+}

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{validate, NlTool};
+use super::{repair, validate, NlTool};
 use crate::openai::nl_description;
 
 /// The most of the user's latest message given to the translator.
@@ -22,6 +22,8 @@ pub enum CallForm {
     Description(String),
     /// Real arguments, valid against the full schema: the call stands as written.
     Valid,
+    /// Real arguments made valid by repairs the schema leaves no doubt about (`"2"` to `2`).
+    Repaired(Value),
     /// Real arguments that fail the schema: translated, with the errors, into valid ones.
     Invalid(String),
     /// Nothing readable (cut off before the description began, or not JSON).
@@ -37,6 +39,12 @@ pub fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
             let errors = validate::errors(&tool.validator, &value);
             if errors.is_empty() {
                 return CallForm::Valid;
+            }
+            let mut repaired = value.clone();
+            if !repair::repair(&mut repaired, &tool.parameters).is_empty()
+                && validate::errors(&tool.validator, &repaired).is_empty()
+            {
+                return CallForm::Repaired(repaired);
             }
             if let Some(Value::String(text)) = value.get("description") {
                 // The one-field form plus stray fields: the description is what counts.
@@ -173,6 +181,10 @@ mod tests {
         assert_eq!(
             read_call(&t, r#"{"city":"Rome","days":3}"#),
             CallForm::Valid
+        );
+        assert_eq!(
+            read_call(&t, r#"{"city":"Rome","days":"3"}"#),
+            CallForm::Repaired(json!({"city": "Rome", "days": 3}))
         );
         let form = read_call(&t, r#"{"city":"Rome","days":"three"}"#);
         let CallForm::Invalid(text) = form else {

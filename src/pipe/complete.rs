@@ -65,6 +65,10 @@ pub async fn resolve_call(
     let description = match read_call(tool, &call.function.arguments) {
         CallForm::Description(text) | CallForm::Invalid(text) => text,
         CallForm::Valid => return Resolved::Kept(call),
+        CallForm::Repaired(arguments) => {
+            call.function.arguments = arguments.to_string();
+            return Resolved::Kept(call);
+        }
         CallForm::Unreadable => {
             return Resolved::Failed {
                 tool_message: format!(

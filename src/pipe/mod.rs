@@ -11,6 +11,7 @@ pub mod complete;
 pub mod extract;
 pub mod grammar;
 pub mod history;
+pub mod repair;
 pub mod schema_text;
 pub mod select;
 pub mod translate;

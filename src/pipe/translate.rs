@@ -8,7 +8,7 @@ use axum::http::HeaderMap;
 use serde_json::{json, Value};
 
 use super::extract::{coerce_stringified, extract_json, unwrap_call_envelope};
-use super::{canonical, grammar, schema_text, validate, NlTool, Pipe};
+use super::{canonical, grammar, repair, schema_text, validate, NlTool, Pipe};
 use crate::metrics::Metrics;
 use crate::prompts::TranslatorContext;
 
@@ -284,6 +284,9 @@ fn judge(tool: &NlTool, text: &str, attempt: u32) -> Attempt {
     for (index, element) in elements.into_iter().enumerate() {
         let mut args = unwrap_call_envelope(element, &tool.name, &tool.parameters);
         coerce_stringified(&mut args, &tool.parameters);
+        for fixed in repair::repair(&mut args, &tool.parameters) {
+            tracing::debug!(tool = %tool.name, %fixed, "translator answer repaired");
+        }
         let found = validate::errors(&tool.validator, &args);
         if found.is_empty() {
             calls.push((index + 1, args));
