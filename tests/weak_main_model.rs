@@ -50,6 +50,18 @@ fn as_stream(id: &str, arguments: &str, finish: &str) -> Reply {
     Reply::sse(events)
 }
 
+/// The main model's answer: one `set_reminder` call with `arguments`, streamed or not.
+fn call_reply(stream: bool, arguments: &str, finish: &str) -> Reply {
+    if stream {
+        as_stream("c1", arguments, finish)
+    } else {
+        Reply::ok(completion(
+            calls_message(vec![raw_call("c1", arguments)]),
+            finish,
+        ))
+    }
+}
+
 /// Every tool call the client saw, non-streaming or assembled from the stream.
 async fn client_calls(proxy: &Proxy, stream: bool) -> (Vec<Value>, String) {
     if !stream {
@@ -104,14 +116,7 @@ fn args(call: &Value) -> Value {
 async fn a_call_cut_off_at_max_tokens_is_translated_from_what_was_written() {
     let cut = r#"{"description": "daily at 09:00 to check email, and also make sure that the"#;
     for stream in [false, true] {
-        let reply = if stream {
-            as_stream("c1", cut, "length")
-        } else {
-            Reply::ok(completion(
-                calls_message(vec![raw_call("c1", cut)]),
-                "length",
-            ))
-        };
+        let reply = call_reply(stream, cut, "length");
         let main = MockServer::scripted(vec![reply]).await;
         let translator = MockServer::start(|_| translator_reply(&email_args().to_string())).await;
         let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
@@ -129,14 +134,7 @@ async fn a_call_cut_off_at_max_tokens_is_translated_from_what_was_written() {
 #[tokio::test]
 async fn an_unreadable_call_never_reaches_the_client_in_the_one_field_form() {
     for stream in [false, true] {
-        let first = if stream {
-            as_stream("c1", r#"{"descri"#, "length")
-        } else {
-            Reply::ok(completion(
-                calls_message(vec![raw_call("c1", r#"{"descri"#)]),
-                "length",
-            ))
-        };
+        let first = call_reply(stream, r#"{"descri"#, "length");
         let question = "Shall I set a daily 9:00 email reminder?";
         let second = if stream {
             Reply::sse(vec![
@@ -182,14 +180,7 @@ async fn real_arguments_pass_when_valid_and_are_fixed_when_not() {
     let bad = json!({"message": "Standup", "schedule_type": "weekly", "at": "09:00"});
     let fixed = json!({"message": "Standup", "schedule_type": "weekly", "at": "09:00", "day_of_week": "mon"});
     for stream in [false, true] {
-        let reply = if stream {
-            as_stream("c1", &bad.to_string(), "tool_calls")
-        } else {
-            Reply::ok(completion(
-                calls_message(vec![tool_call("c1", "set_reminder", &bad)]),
-                "tool_calls",
-            ))
-        };
+        let reply = call_reply(stream, &bad.to_string(), "tool_calls");
         let main = MockServer::scripted(vec![reply]).await;
         let answer = fixed.to_string();
         let translator = MockServer::start(move |_| translator_reply(&answer)).await;
@@ -303,14 +294,7 @@ async fn real_arguments_with_unambiguous_mistakes_are_repaired_without_the_trans
     let written =
         json!({"message": "Check email", "schedule_type": "Daily", "at": "09:00", "x_note": 1});
     for stream in [false, true] {
-        let reply = if stream {
-            as_stream("c1", &written.to_string(), "tool_calls")
-        } else {
-            Reply::ok(completion(
-                calls_message(vec![tool_call("c1", "set_reminder", &written)]),
-                "tool_calls",
-            ))
-        };
+        let reply = call_reply(stream, &written.to_string(), "tool_calls");
         let main = MockServer::scripted(vec![reply]).await;
         let translator = MockServer::start(|_| translator_reply("{}")).await;
         let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
