@@ -103,6 +103,8 @@ macro_rules! say {
 
 /// Exit code for configuration errors.
 const EXIT_CONFIG: u8 = 2;
+/// `serve` stopped, but the shutdown grace period cut requests or streams short.
+const EXIT_GRACE_EXPIRED: u8 = 3;
 
 pub fn run(cli: Cli) -> ExitCode {
     crate::install_crypto_provider();
@@ -179,7 +181,6 @@ async fn serve(path: Option<&Path>) -> ExitCode {
     };
     init_logging(&config);
     let listen = config.listen;
-    let grace = config.server.shutdown_grace;
     let upstream = crate::config::redacted(&config.upstream.base_url);
     let state = match AppState::new(config) {
         Ok(state) => state,
@@ -198,17 +199,14 @@ async fn serve(path: Option<&Path>) -> ExitCode {
     let bound = listener.local_addr().map_or(listen, |a| a);
     // The bound address, so that `listen = "127.0.0.1:0"` tells where it went.
     tracing::info!(listen = %bound, upstream = %upstream, "plaincall listening");
-    match server::serve(
-        listener,
-        server::router(state),
-        server::shutdown_signal(),
-        grace,
-    )
-    .await
-    {
-        Ok(()) => {
+    match server::serve(listener, state, server::shutdown_signal()).await {
+        Ok(server::Stopped::Drained) => {
             tracing::info!("stopped");
             ExitCode::SUCCESS
+        }
+        Ok(server::Stopped::GraceExpired) => {
+            tracing::warn!("stopped with requests cut short by the grace period");
+            ExitCode::from(EXIT_GRACE_EXPIRED)
         }
         Err(error) => {
             eprintln!("plaincall: server error: {error}");

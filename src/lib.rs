@@ -23,7 +23,7 @@ pub mod stream;
 pub mod upstream;
 
 pub use config::Config;
-pub use server::{router, serve, AppState};
+pub use server::{router, serve, AppState, Stopped};
 
 /// rustls needs one process-wide crypto provider; ring is the one compiled in.
 pub fn install_crypto_provider() {

@@ -4,17 +4,18 @@ pub mod chat;
 pub mod ops;
 pub mod passthrough;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{header, HeaderMap, Method, Uri};
 use axum::response::Response;
-use bytes::Bytes;
-use futures_util::{Stream, StreamExt};
+use bytes::{Bytes, BytesMut};
+use futures_util::{Stream, StreamExt, TryStreamExt};
 use http_body_util::BodyExt;
 
 use crate::error::ProxyError;
+use crate::server::{AppState, Drain};
 use crate::upstream::end_to_end_headers;
 
 pub async fn not_found(method: Method, uri: Uri) -> ProxyError {
@@ -31,46 +32,100 @@ pub fn content_length(headers: &HeaderMap) -> Option<u64> {
         .and_then(|v| v.parse().ok())
 }
 
-/// Reads a whole request body, refusing more than `limit` bytes.
-pub async fn read_body(headers: &HeaderMap, body: Body, limit: u64) -> Result<Bytes, ProxyError> {
-    if content_length(headers).is_some_and(|len| len > limit) {
+/// Reads a whole request body, refusing more than `limit` bytes and a silence longer than
+/// `idle` between two chunks.
+pub async fn read_body(
+    headers: &HeaderMap,
+    mut body: Body,
+    limit: u64,
+    idle: Duration,
+) -> Result<Bytes, ProxyError> {
+    let expected = content_length(headers).unwrap_or(0);
+    if expected > limit {
         return Err(ProxyError::BodyTooLarge { limit });
     }
-    let limited = http_body_util::Limited::new(body, usize::try_from(limit).unwrap_or(usize::MAX));
-    match limited.collect().await {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(error) if error.is::<http_body_util::LengthLimitError>() => {
-            Err(ProxyError::BodyTooLarge { limit })
+    let mut out = BytesMut::with_capacity(usize::try_from(expected).unwrap_or(0));
+    loop {
+        let frame = match tokio::time::timeout(idle, body.frame()).await {
+            Err(_) => return Err(ProxyError::ClientBodyTimeout(idle)),
+            Ok(None) => break,
+            Ok(Some(Err(error))) => {
+                return Err(ProxyError::InvalidRequest {
+                    message: format!("could not read the request body: {error}"),
+                    param: None,
+                })
+            }
+            Ok(Some(Ok(frame))) => frame,
+        };
+        if let Ok(data) = frame.into_data() {
+            if out.len() as u64 + data.len() as u64 > limit {
+                return Err(ProxyError::BodyTooLarge { limit });
+            }
+            out.extend_from_slice(&data);
         }
-        Err(error) => Err(ProxyError::InvalidRequest {
-            message: format!("could not read the request body: {error}"),
-            param: None,
-        }),
+    }
+    Ok(out.freeze())
+}
+
+/// Why a streamed request body was cut: read after the upstream send failed, so that the
+/// client hears about its own body rather than an upstream error.
+#[derive(Clone, Default)]
+pub struct BodyFault(Arc<Mutex<Option<ProxyError>>>);
+
+impl BodyFault {
+    fn set(&self, error: ProxyError) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = Some(error);
+        }
+    }
+
+    pub fn take(&self) -> Option<ProxyError> {
+        self.0.lock().ok().and_then(|mut slot| slot.take())
     }
 }
 
-/// A request body streamed on to the upstream, cut off past `limit` bytes. The flag tells
-/// the caller that a send failed because of the limit rather than the upstream.
+/// A request body streamed on to the upstream, cut off past `limit` bytes or after `idle`
+/// without a chunk.
 pub fn limited_stream(
     body: Body,
     limit: u64,
+    idle: Duration,
 ) -> (
     impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static,
-    Arc<AtomicBool>,
+    BodyFault,
 ) {
-    let exceeded = Arc::new(AtomicBool::new(false));
-    let flag = exceeded.clone();
-    let mut seen: u64 = 0;
-    let stream = body.into_data_stream().map(move |chunk| {
-        let chunk = chunk?;
-        seen += chunk.len() as u64;
-        if seen > limit {
-            flag.store(true, Ordering::Relaxed);
-            return Err(axum::Error::new(ProxyError::BodyTooLarge { limit }));
-        }
-        Ok(chunk)
-    });
-    (stream, exceeded)
+    let fault = BodyFault::default();
+    let state = (body.into_data_stream(), 0u64, fault.clone(), false);
+    let stream =
+        futures_util::stream::unfold(state, move |(mut data, seen, fault, stop)| async move {
+            if stop {
+                return None;
+            }
+            let (item, seen) = match tokio::time::timeout(idle, data.next()).await {
+                Ok(None) => return None,
+                Ok(Some(Err(error))) => (Err(error), seen),
+                Ok(Some(Ok(chunk))) if seen + chunk.len() as u64 > limit => {
+                    fault.set(ProxyError::BodyTooLarge { limit });
+                    (
+                        Err(axum::Error::new(ProxyError::BodyTooLarge { limit })),
+                        seen,
+                    )
+                }
+                Ok(Some(Ok(chunk))) => {
+                    let seen = seen + chunk.len() as u64;
+                    return Some((Ok(chunk), (data, seen, fault, false)));
+                }
+                Err(_) => {
+                    fault.set(ProxyError::ClientBodyTimeout(idle));
+                    (
+                        Err(axum::Error::new(ProxyError::ClientBodyTimeout(idle))),
+                        seen,
+                    )
+                }
+            };
+            Some((item, (data, seen, fault, true)))
+        });
+    (stream, fault)
 }
 
 /// A response plaincall read whole (and may have changed): the upstream's status and
@@ -90,12 +145,90 @@ pub fn bytes_response(
 }
 
 /// The upstream's response as the client's: status, end-to-end headers, and the body
-/// streamed chunk by chunk as it arrives.
-pub fn relay(response: reqwest::Response) -> Response {
+/// streamed chunk by chunk as it arrives, each chunk within `upstream.read_timeout`.
+/// An event stream that plaincall must end early (the upstream failed or stalled, or the
+/// shutdown grace ran out) ends with an `error` event; any other body is just cut, since
+/// a truncated body is all HTTP/1.1 has to say that it failed.
+pub fn relay(state: &AppState, response: reqwest::Response) -> Response {
     let status = response.status();
     let headers = end_to_end_headers(response.headers());
-    let mut out = Response::new(Body::from_stream(response.bytes_stream()));
+    let chunks = state.upstream.body_stream(response);
+    let body = if is_event_stream(&headers) {
+        Body::from_stream(sse_relay(chunks, state.drain.clone()))
+    } else {
+        Body::from_stream(chunks.map_err(axum::Error::new))
+    };
+    let mut out = Response::new(body);
     *out.status_mut() = status;
     *out.headers_mut() = headers;
     out
+}
+
+pub fn is_event_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}
+
+/// Held back past this when no event boundary shows up (the client then gets it as is).
+const MAX_PENDING_EVENT: usize = 1024 * 1024;
+
+/// Relays an event stream event by event: a cut can then be followed by a well-formed
+/// `error` event rather than land in the middle of one.
+fn sse_relay(
+    chunks: impl Stream<Item = Result<Bytes, ProxyError>> + Send + 'static,
+    drain: Drain,
+) -> impl Stream<Item = Result<Bytes, std::convert::Infallible>> + Send + 'static {
+    let span = tracing::Span::current();
+    let state = (Box::pin(chunks), BytesMut::new(), false);
+    futures_util::stream::unfold(state, move |(mut chunks, mut pending, done)| {
+        let drain = drain.clone();
+        let span = span.clone();
+        async move {
+            if done {
+                return None;
+            }
+            loop {
+                let next = tokio::select! {
+                    biased;
+                    () = drain.expired() => Some(Err(ProxyError::ShuttingDown)),
+                    next = chunks.next() => next,
+                };
+                match next {
+                    Some(Ok(chunk)) => {
+                        pending.extend_from_slice(&chunk);
+                        let end = event_boundary(&pending).or_else(|| {
+                            (pending.len() > MAX_PENDING_EVENT).then_some(pending.len())
+                        });
+                        if let Some(end) = end {
+                            let out = pending.split_to(end).freeze();
+                            return Some((Ok(out), (chunks, pending, false)));
+                        }
+                    }
+                    None if pending.is_empty() => return None,
+                    None => return Some((Ok(pending.split().freeze()), (chunks, pending, true))),
+                    Some(Err(error)) => {
+                        span.in_scope(|| {
+                            tracing::warn!(code = error.code(), %error, "event stream ended early");
+                        });
+                        return Some((
+                            Ok(crate::sse::error_event(&error)),
+                            (chunks, pending, true),
+                        ));
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// The end of the last complete event in `buffer`.
+fn event_boundary(buffer: &[u8]) -> Option<usize> {
+    let lf = buffer.windows(2).rposition(|w| w == b"\n\n").map(|i| i + 2);
+    let crlf = buffer
+        .windows(4)
+        .rposition(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4);
+    lf.max(crlf)
 }

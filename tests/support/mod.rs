@@ -310,7 +310,7 @@ pub struct Proxy {
     pub addr: SocketAddr,
     pub state: Arc<plaincall::AppState>,
     shutdown: Option<oneshot::Sender<()>>,
-    pub done: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    pub done: Option<tokio::task::JoinHandle<std::io::Result<plaincall::Stopped>>>,
 }
 
 impl Proxy {
@@ -324,20 +324,13 @@ impl Proxy {
 
     pub async fn with_config(config: plaincall::Config) -> Proxy {
         plaincall::install_crypto_provider();
-        let grace = config.server.shutdown_grace;
         let state = plaincall::AppState::new(config).expect("app builds");
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (tx, rx) = oneshot::channel::<()>();
-        let app = plaincall::router(state.clone());
-        let done = tokio::spawn(plaincall::serve(
-            listener,
-            app,
-            async move {
-                let _ = rx.await;
-            },
-            grace,
-        ));
+        let done = tokio::spawn(plaincall::serve(listener, state.clone(), async move {
+            let _ = rx.await;
+        }));
         Proxy {
             addr,
             state,
