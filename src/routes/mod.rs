@@ -232,3 +232,54 @@ fn event_boundary(buffer: &[u8]) -> Option<usize> {
         .map(|i| i + 4);
     lf.max(crlf)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn relayed(pieces: Vec<Result<&'static [u8], ProxyError>>) -> Vec<Bytes> {
+        let chunks = futures_util::stream::iter(
+            pieces
+                .into_iter()
+                .map(|p| p.map(Bytes::from_static))
+                .collect::<Vec<_>>(),
+        );
+        sse_relay(chunks, Drain::default())
+            .map(|item| match item {
+                Ok(bytes) => bytes,
+                Err(never) => match never {},
+            })
+            .collect()
+            .await
+    }
+
+    #[tokio::test]
+    async fn a_cut_relayed_stream_drops_the_partial_event_and_ends_with_an_error_event() {
+        let out = relayed(vec![
+            Ok(b"data: a\n"),
+            Ok(b"\ndata: b"),
+            Err(ProxyError::UpstreamProtocol("reset".into())),
+        ])
+        .await;
+        assert_eq!(out[0], Bytes::from_static(b"data: a\n\n"));
+        let last = String::from_utf8_lossy(&out[1]);
+        assert!(last.starts_with("event: error\ndata: {\"error\""), "{last}");
+        assert!(!last.contains("data: b"));
+        assert_eq!(out.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn an_event_past_the_hold_back_limit_is_passed_on_as_it_is() {
+        let big: &'static [u8] = Box::leak(vec![b'x'; MAX_PENDING_EVENT + 1].into_boxed_slice());
+        let out = relayed(vec![Ok(big), Ok(b"\n\n")]).await;
+        assert_eq!(out[0].len(), MAX_PENDING_EVENT + 1);
+        assert_eq!(out[1], Bytes::from_static(b"\n\n"));
+    }
+
+    #[test]
+    fn event_boundaries_with_either_line_end() {
+        assert_eq!(event_boundary(b"data: a\n\ndata: b"), Some(9));
+        assert_eq!(event_boundary(b"data: a\r\n\r\ndata: b"), Some(11));
+        assert_eq!(event_boundary(b"data: a\n"), None);
+    }
+}
