@@ -40,6 +40,8 @@ pub enum ProxyError {
     Overloaded(usize),
     #[error("plaincall is shutting down and its grace period (server.shutdown_grace) ran out")]
     ShuttingDown,
+    #[error("plaincall is shutting down and takes no new requests; retry on another instance")]
+    Draining,
     #[error("the upstream sent a response plaincall cannot read: {0}")]
     UpstreamProtocol(String),
     #[error("internal error")]
@@ -98,7 +100,9 @@ impl ProxyError {
             }
             ProxyError::UpstreamTimeout { .. } => StatusCode::GATEWAY_TIMEOUT,
             ProxyError::ClientBodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
-            ProxyError::Overloaded(_) | ProxyError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            ProxyError::Overloaded(_) | ProxyError::ShuttingDown | ProxyError::Draining => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ProxyError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -115,9 +119,10 @@ impl ProxyError {
             ProxyError::UpstreamUnreachable(_)
             | ProxyError::UpstreamTimeout { .. }
             | ProxyError::UpstreamProtocol(_) => "upstream_error",
-            ProxyError::Internal(_) | ProxyError::Overloaded(_) | ProxyError::ShuttingDown => {
-                "server_error"
-            }
+            ProxyError::Internal(_)
+            | ProxyError::Overloaded(_)
+            | ProxyError::ShuttingDown
+            | ProxyError::Draining => "server_error",
         }
     }
 
@@ -133,7 +138,7 @@ impl ProxyError {
             ProxyError::UpstreamTimeout { .. } => "upstream_timeout",
             ProxyError::ClientBodyTimeout(_) => "request_timeout",
             ProxyError::Overloaded(_) => "overloaded",
-            ProxyError::ShuttingDown => "shutting_down",
+            ProxyError::ShuttingDown | ProxyError::Draining => "shutting_down",
             ProxyError::UpstreamProtocol(_) => "upstream_protocol_error",
             ProxyError::Internal(_) => "internal_error",
         }
@@ -206,7 +211,10 @@ impl IntoResponse for ProxyError {
             self.to_json(),
         )
             .into_response();
-        if matches!(self, ProxyError::Overloaded(_) | ProxyError::ShuttingDown) {
+        if matches!(
+            self,
+            ProxyError::Overloaded(_) | ProxyError::ShuttingDown | ProxyError::Draining
+        ) {
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,
                 axum::http::HeaderValue::from_static("1"),

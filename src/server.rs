@@ -126,27 +126,41 @@ pub enum Stopped {
     GraceExpired,
 }
 
-/// Tells open event streams that the shutdown grace period ran out.
+/// Tells requests that shutdown began (request bodies still arriving are refused) and open
+/// event streams that the grace period ran out.
 #[derive(Clone)]
-pub struct Drain(Arc<watch::Sender<bool>>);
+pub struct Drain(Arc<watch::Sender<u8>>);
+
+const SERVING: u8 = 0;
+const DRAINING: u8 = 1;
+const EXPIRED: u8 = 2;
 
 impl Default for Drain {
     fn default() -> Self {
-        Drain(Arc::new(watch::channel(false).0))
+        Drain(Arc::new(watch::channel(SERVING).0))
     }
 }
 
 impl Drain {
+    /// Resolves once shutdown has begun.
+    pub async fn began(&self) {
+        self.reached(DRAINING).await;
+    }
+
     /// Resolves once the grace period has run out.
     pub async fn expired(&self) {
-        let mut expired = self.0.subscribe();
-        if expired.wait_for(|e| *e).await.is_err() {
+        self.reached(EXPIRED).await;
+    }
+
+    async fn reached(&self, phase: u8) {
+        let mut now = self.0.subscribe();
+        if now.wait_for(|p| *p >= phase).await.is_err() {
             std::future::pending::<()>().await;
         }
     }
 
-    fn expire(&self) {
-        self.0.send_replace(true);
+    fn set(&self, phase: u8) {
+        self.0.send_replace(phase);
     }
 }
 
@@ -206,6 +220,7 @@ pub async fn serve(
     drop(listener);
     tracing::info!(grace = ?grace, "shutting down: no new connections, draining in-flight requests");
     phase.send_replace(conn::Phase::Draining);
+    state.drain.set(DRAINING);
     let all = u32::try_from(max).unwrap_or(u32::MAX);
     if tokio::time::timeout(grace, slots.acquire_many(all))
         .await
@@ -214,7 +229,7 @@ pub async fn serve(
         return Ok(Stopped::Drained);
     }
     tracing::warn!("grace period over with requests still in flight; ending them");
-    state.drain.expire();
+    state.drain.set(EXPIRED);
     let _ = tokio::time::timeout(FLUSH, slots.acquire_many(all)).await;
     phase.send_replace(conn::Phase::Closing);
     Ok(Stopped::GraceExpired)

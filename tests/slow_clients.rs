@@ -166,3 +166,29 @@ async fn shutdown_closes_half_read_connections_at_once() {
             .is_some());
     }
 }
+
+#[tokio::test]
+async fn shutdown_refuses_a_request_whose_body_is_still_arriving() {
+    for path in ["/v1/chat/completions", "/v1/embeddings"] {
+        let (_upstream, mut proxy) =
+            proxy_with("shutdown_grace = \"10s\"\nbody_read_timeout = \"10s\"\n").await;
+        let mut socket = TcpStream::connect(proxy.addr).await.unwrap();
+        let head = format!("POST {path} HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{{\"mo");
+        socket.write_all(head.as_bytes()).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let started = Instant::now();
+        proxy.shutdown();
+        let (answer, _) = read_until_closed(&mut socket, Duration::from_secs(2))
+            .await
+            .expect("the half-sent request kept its connection");
+        assert!(answer.starts_with("HTTP/1.1 503"), "{path}: {answer}");
+        assert_eq!(error_of(&answer)["error"]["code"], "shutting_down");
+        let stopped = tokio::time::timeout(Duration::from_secs(2), proxy.done.take().unwrap())
+            .await
+            .expect("shutdown waited on a half-sent body")
+            .unwrap()
+            .unwrap();
+        assert_eq!(stopped, plaincall::Stopped::Drained);
+        assert!(started.elapsed() < Duration::from_secs(1), "{path}");
+    }
+}

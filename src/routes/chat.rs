@@ -32,6 +32,7 @@ pub async fn chat_completions(
         body,
         server.max_body_bytes,
         server.body_read_timeout,
+        &state.drain,
     )
     .await?;
     let parsed: RawObject =

@@ -33,12 +33,14 @@ pub fn content_length(headers: &HeaderMap) -> Option<u64> {
 }
 
 /// Reads a whole request body, refusing more than `limit` bytes and a silence longer than
-/// `idle` between two chunks.
+/// `idle` between two chunks. A body still arriving when shutdown begins is refused, so that
+/// a half-sent request cannot hold shutdown up.
 pub async fn read_body(
     headers: &HeaderMap,
     mut body: Body,
     limit: u64,
     idle: Duration,
+    drain: &Drain,
 ) -> Result<Bytes, ProxyError> {
     let expected = content_length(headers).unwrap_or(0);
     if expected > limit {
@@ -46,7 +48,12 @@ pub async fn read_body(
     }
     let mut out = BytesMut::with_capacity(usize::try_from(expected).unwrap_or(0));
     loop {
-        let frame = match tokio::time::timeout(idle, body.frame()).await {
+        let next = tokio::select! {
+            biased;
+            () = drain.began() => return Err(ProxyError::Draining),
+            next = tokio::time::timeout(idle, body.frame()) => next,
+        };
+        let frame = match next {
             Err(_) => return Err(ProxyError::ClientBodyTimeout(idle)),
             Ok(None) => break,
             Ok(Some(Err(error))) => {
@@ -84,47 +91,47 @@ impl BodyFault {
     }
 }
 
-/// A request body streamed on to the upstream, cut off past `limit` bytes or after `idle`
-/// without a chunk.
+/// A request body streamed on to the upstream, cut off past `limit` bytes, after `idle`
+/// without a chunk, or when shutdown begins.
 pub fn limited_stream(
     body: Body,
     limit: u64,
     idle: Duration,
+    drain: Drain,
 ) -> (
     impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static,
     BodyFault,
 ) {
     let fault = BodyFault::default();
     let state = (body.into_data_stream(), 0u64, fault.clone(), false);
-    let stream =
-        futures_util::stream::unfold(state, move |(mut data, seen, fault, stop)| async move {
+    let stream = futures_util::stream::unfold(state, move |(mut data, seen, fault, stop)| {
+        let drain = drain.clone();
+        async move {
             if stop {
                 return None;
             }
-            let (item, seen) = match tokio::time::timeout(idle, data.next()).await {
-                Ok(None) => return None,
-                Ok(Some(Err(error))) => (Err(error), seen),
-                Ok(Some(Ok(chunk))) if seen + chunk.len() as u64 > limit => {
-                    fault.set(ProxyError::BodyTooLarge { limit });
-                    (
-                        Err(axum::Error::new(ProxyError::BodyTooLarge { limit })),
-                        seen,
-                    )
+            let next = tokio::select! {
+                biased;
+                () = drain.began() => Err(ProxyError::Draining),
+                next = tokio::time::timeout(idle, data.next()) => {
+                    next.map_err(|_| ProxyError::ClientBodyTimeout(idle))
                 }
-                Ok(Some(Ok(chunk))) => {
+            };
+            let failure = match next {
+                Ok(None) => return None,
+                Ok(Some(Err(error))) => return Some((Err(error), (data, seen, fault, true))),
+                Ok(Some(Ok(chunk))) if seen + chunk.len() as u64 <= limit => {
                     let seen = seen + chunk.len() as u64;
                     return Some((Ok(chunk), (data, seen, fault, false)));
                 }
-                Err(_) => {
-                    fault.set(ProxyError::ClientBodyTimeout(idle));
-                    (
-                        Err(axum::Error::new(ProxyError::ClientBodyTimeout(idle))),
-                        seen,
-                    )
-                }
+                Ok(Some(Ok(_))) => ProxyError::BodyTooLarge { limit },
+                Err(error) => error,
             };
-            Some((item, (data, seen, fault, true)))
-        });
+            let error = axum::Error::new(failure.to_string());
+            fault.set(failure);
+            Some((Err(error), (data, seen, fault, true)))
+        }
+    });
     (stream, fault)
 }
 
