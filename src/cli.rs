@@ -197,6 +197,9 @@ async fn serve(path: Option<&Path>) -> ExitCode {
         }
     };
     let bound = listener.local_addr().map_or(listen, |a| a);
+    tokio::spawn(crate::memory::trim_when_idle(
+        state.metrics.in_flight.clone(),
+    ));
     // The bound address, so that `listen = "127.0.0.1:0"` tells where it went.
     tracing::info!(listen = %bound, upstream = %upstream, "plaincall listening");
     match server::serve(listener, state, server::shutdown_signal()).await {

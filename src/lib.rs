@@ -10,6 +10,7 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod eval;
+pub mod memory;
 pub mod metrics;
 pub mod metrics_layer;
 pub mod openai;

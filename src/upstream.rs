@@ -46,6 +46,9 @@ pub fn end_to_end_headers(headers: &HeaderMap) -> HeaderMap {
     out
 }
 
+/// Idle keep-alive connections kept per upstream host.
+const IDLE_CONNECTIONS: usize = 32;
+
 #[derive(Clone)]
 pub struct UpstreamClient {
     http: reqwest::Client,
@@ -90,6 +93,9 @@ impl UpstreamClient {
             .connect_timeout(connect_timeout)
             .tcp_nodelay(true)
             .pool_idle_timeout(Duration::from_secs(60))
+            // A burst of streams would otherwise leave as many idle connections (and their
+            // buffers) in the pool for a minute.
+            .pool_max_idle_per_host(IDLE_CONNECTIONS)
             .no_proxy()
             .build()
             .map_err(|e| ProxyError::Internal(format!("building the HTTP client: {e}")))?;
