@@ -12,6 +12,8 @@
 //!     `{"description":"daily at 09:00 to check email"}`. When the last user message contains
 //!     `nonce=TOKEN`, the description ends with ` (ref TOKEN)`, so that every request can be a
 //!     translation-cache miss;
+//!   - the last user message containing `big=N` (checked first): a completion whose content is
+//!     N bytes, for the memory benchmark (scripts/bench-stream.py);
 //!   - `"stream": true`: `BENCH_CHUNKS` (default 32) SSE content chunks, then `data: [DONE]`;
 //!   - otherwise a fixed chat completion of about 400 bytes.
 //! - `GET /v1/models`: a one-model list.
@@ -168,6 +170,11 @@ fn is_translator(request: &Value) -> bool {
 
 /// `TOKEN` from `nonce=TOKEN` in the last user message.
 fn nonce(request: &Value) -> Option<&str> {
+    marker(request, "nonce=")
+}
+
+/// `TOKEN` from `{prefix}TOKEN` in the last user message.
+fn marker<'a>(request: &'a Value, prefix: &str) -> Option<&'a str> {
     let content = request
         .get("messages")?
         .as_array()?
@@ -176,7 +183,7 @@ fn nonce(request: &Value) -> Option<&str> {
         .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))?
         .get("content")?
         .as_str()?;
-    let rest = &content[content.find("nonce=")? + "nonce=".len()..];
+    let rest = &content[content.find(prefix)? + prefix.len()..];
     let end = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
         .unwrap_or(rest.len());
@@ -193,6 +200,10 @@ async fn chat(State(canned): State<Arc<Canned>>, body: Bytes) -> Response {
     };
     if is_translator(&request) {
         return json_response(canned.translation.clone());
+    }
+    if let Some(size) = marker(&request, "big=").and_then(|n| n.parse::<usize>().ok()) {
+        let message = json!({"role": "assistant", "content": "x".repeat(size)});
+        return json_response(Bytes::from(completion_with(&message, "stop").to_string()));
     }
     if let Some(tool) = nl_tool(&request) {
         return json_response(match nonce(&request) {

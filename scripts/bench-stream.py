@@ -28,6 +28,14 @@ Why (c) uses prompt mode: in native mode plaincall sends the rewritten one-field
    case on the long mock; (median through - median direct) / chunks, plus plaincall's CPU time
    per chunk (from /proc/PID/stat).
 
+3. Memory (BENCH_MEMORY=1, the default; BENCH_ONLY=memory runs only this): plaincall's RSS
+   (/proc/PID/status VmRSS, peak VmHWM) idle, during BENCH_STREAMS (500) concurrent streams
+   (every stream has delivered its first chunk, none is finished), and 4 s after they all
+   ended; the same with 500 concurrent requests at the default server.max_in_flight (how many
+   got 200 / 503); and a BENCH_BIG_BYTES (50 MB) non-streaming reply on the rewrite path
+   (peak RSS of a fresh process). With BENCH_COMPARE_ALLOC=1 (default) a second binary built
+   without the `trim` feature (no malloc_trim once idle) is measured the same way.
+
 Run it pinned to emulate 2 cores: `taskset -c 2,3 python3 scripts/bench-stream.py`.
 Environment: BENCH_REQUESTS, BENCH_WARMUP (20 requests per case), BENCH_CHUNKS (32),
 BENCH_LONG_CHUNKS (2000), BENCH_LONG_REQUESTS (30), BENCH_OUT (target/bench-stream: logs and
@@ -51,6 +59,11 @@ CHUNKS = int(os.environ.get("BENCH_CHUNKS", "32"))
 LONG_CHUNKS = int(os.environ.get("BENCH_LONG_CHUNKS", "2000"))
 LONG_REQUESTS = int(os.environ.get("BENCH_LONG_REQUESTS", "30"))
 OUT = os.environ.get("BENCH_OUT", os.path.join(ROOT, "target", "bench-stream"))
+STREAMS = int(os.environ.get("BENCH_STREAMS", "500"))
+BIG_BYTES = int(os.environ.get("BENCH_BIG_BYTES", str(50 * 1000 * 1000)))
+MEMORY = os.environ.get("BENCH_MEMORY", "1") == "1"
+ONLY = os.environ.get("BENCH_ONLY", "")
+COMPARE_ALLOC = os.environ.get("BENCH_COMPARE_ALLOC", "1") == "1"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 PROCS = []
@@ -93,12 +106,12 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_plaincall(upstream, name, extra_env):
+def start_plaincall(upstream, name, extra_env, binary="plaincall"):
     addr = f"127.0.0.1:{free_port()}"
     env = dict(os.environ, PLAINCALL_LISTEN=addr, PLAINCALL_UPSTREAM_URL=f"http://{upstream}/v1",
                PLAINCALL_LOG_LEVEL="warn", **extra_env)
     proc = subprocess.Popen(
-        [os.path.join(ROOT, "target/release/plaincall"), "serve"],
+        [os.path.join(ROOT, "target/release", binary), "serve"],
         stdout=open(os.path.join(OUT, f"{name}.out"), "w"),
         stderr=open(os.path.join(OUT, f"{name}.err"), "w"), env=env)
     PROCS.append(proc)
@@ -246,6 +259,147 @@ def pct(values, p):
     return s[min(len(s) - 1, max(0, round(p / 100 * len(s) + 0.5) - 1))]
 
 
+# --- memory ----------------------------------------------------------------------------------
+
+
+def status_kb(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def mb(kb):
+    return kb / 1024
+
+
+def open_streams(addr, body, n):
+    """n connections, one streaming request each (Connection: close); waits until each has
+    its status line and, for 200s, a first body chunk. Returns (sockets, statuses)."""
+    raw = (f"POST /v1/chat/completions HTTP/1.1\r\nHost: {addr}\r\n"
+           "Content-Type: application/json\r\nConnection: close\r\n"
+           f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+    host, port = addr.rsplit(":", 1)
+    socks = []
+    for _ in range(n):
+        s = socket.create_connection((host, int(port)))
+        s.sendall(raw)
+        socks.append(s)
+    statuses = []
+    for s in socks:
+        s.settimeout(30)
+        head = b""
+        while b"\r\n\r\n" not in head:
+            data = s.recv(4096)
+            if not data:
+                break
+            head += data
+        status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1") else 0
+        if status == 200 and head.endswith(b"\r\n\r\n"):
+            s.recv(4096)  # the first chunk
+        statuses.append((status, head))
+    return socks, statuses
+
+
+def drain(socks):
+    for s in socks:
+        s.settimeout(60)
+        try:
+            while s.recv(1 << 20):
+                pass
+        except OSError:
+            pass
+        s.close()
+
+
+def memory_run(binary, mock_long, with_tool):
+    """RSS of one binary: idle, 500 concurrent streams, after; the in-flight limit; big body."""
+    plain = json.dumps({"model": "bench-model", "stream": True, "messages": [
+        {"role": "user", "content": "Say hello."}]}).encode()
+    res = {}
+    proc, addr = start_plaincall(mock_long, f"{binary}-streams",
+                                 {"PLAINCALL_SERVER_MAX_IN_FLIGHT": str(STREAMS * 2),
+                                  "PLAINCALL_SERVER_MAX_CONNECTIONS": str(STREAMS * 2)}, binary)
+    check_stream(addr, Conn(addr).request(plain), LONG_CHUNKS)
+    time.sleep(0.5)
+    res["idle_kb"] = status_kb(proc.pid, "VmRSS")
+    t0 = time.perf_counter()
+    socks, statuses = open_streams(addr, plain, STREAMS)
+    res["open_s"] = time.perf_counter() - t0
+    res["during_kb"] = status_kb(proc.pid, "VmRSS")
+    res["streams_ok"] = sum(1 for st, _ in statuses if st == 200)
+    drain(socks)
+    time.sleep(2)
+    time.sleep(2)  # plaincall looks at its in-flight gauge once a second
+    res["after_kb"] = status_kb(proc.pid, "VmRSS")
+    res["peak_kb"] = status_kb(proc.pid, "VmHWM")
+    proc.terminate()
+    proc.wait(10)
+
+    # At the default in-flight limit (256): 200s while permits last, then 503 + Retry-After.
+    proc, addr = start_plaincall(mock_long, f"{binary}-limit", {}, binary)
+    t0 = time.perf_counter()
+    socks, statuses = open_streams(addr, plain, STREAMS)
+    res["limit_open_s"] = time.perf_counter() - t0
+    res["limit_200"] = sum(1 for st, _ in statuses if st == 200)
+    res["limit_503"] = sum(1 for st, _ in statuses if st == 503)
+    res["limit_retry_after"] = sum(1 for st, h in statuses
+                                   if st == 503 and b"retry-after: 1" in h.lower())
+    drain(socks)
+    proc.terminate()
+    proc.wait(10)
+
+    # A BIG_BYTES non-streaming reply on the rewrite path, in a fresh process.
+    proc, addr = start_plaincall(mock_long, f"{binary}-big", {}, binary)
+    time.sleep(0.3)
+    res["big_before_kb"] = status_kb(proc.pid, "VmRSS")
+    big = json.loads(with_tool)
+    big["stream"] = False
+    big["messages"][-1]["content"] = f"big={BIG_BYTES}"
+    conn = Conn(addr)
+    conn.sock.sendall(conn.request(json.dumps(big).encode()).replace(
+        b"Accept: text/event-stream\r\n", b""))
+    status, headers = conn.read_head()
+    size = sum(len(p) for p in conn.chunks(headers))
+    if status != 200 or size < BIG_BYTES:
+        die(f"big reply: status {status}, {size} bytes")
+    res["big_peak_kb"] = status_kb(proc.pid, "VmHWM")
+    time.sleep(3)
+    res["big_after_kb"] = status_kb(proc.pid, "VmRSS")
+    proc.terminate()
+    proc.wait(10)
+    return res
+
+
+def memory_bench(with_tool):
+    mock_proc, mock_long = start_mock(LONG_CHUNKS, "mock-memory")
+    binaries = ["plaincall"]
+    if COMPARE_ALLOC and os.path.exists(os.path.join(ROOT, "target/release/plaincall-no-trim")):
+        binaries.append("plaincall-no-trim")
+    results = {}
+    for binary in binaries:
+        log(f"memory: {binary}")
+        results[binary] = memory_run(binary, mock_long, with_tool)
+    mock_proc.terminate()
+    lines = ["", f"3. Memory: RSS (MB) of plaincall idle, with {STREAMS} concurrent streams "
+             f"({LONG_CHUNKS}-chunk streams, each past its first chunk), 4 s after they ended; "
+             f"peak; a {BIG_BYTES / 1e6:.0f} MB non-streaming rewrite reply (fresh process)", ""]
+    lines.append(f"{'binary':<24} {'idle':>6} {'during':>7} {'after':>6} {'peak':>6} "
+                 f"{'after/idle':>10} {'big before':>10} {'big peak':>9} {'big after':>9}")
+    for binary, r in results.items():
+        lines.append(f"{binary:<24} {mb(r['idle_kb']):6.1f} {mb(r['during_kb']):7.1f} "
+                     f"{mb(r['after_kb']):6.1f} {mb(r['peak_kb']):6.1f} "
+                     f"{r['after_kb'] / r['idle_kb']:10.2f} {mb(r['big_before_kb']):10.1f} "
+                     f"{mb(r['big_peak_kb']):9.1f} {mb(r['big_after_kb']):9.1f}")
+    lines += ["", f"{STREAMS} concurrent streams at the default server.max_in_flight (256):"]
+    for binary, r in results.items():
+        lines.append(f"{binary:<24} {r['limit_200']} x 200, {r['limit_503']} x 503 "
+                     f"({r['limit_retry_after']} with Retry-After: 1); all answered in "
+                     f"{r['limit_open_s']:.2f} s")
+    return lines, results
+
+
 # --- main ------------------------------------------------------------------------------------
 
 
@@ -253,6 +407,12 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     if os.environ.get("BENCH_SKIP_BUILD") != "1":
         log("building (release)")
+        if MEMORY and COMPARE_ALLOC:
+            # The same code without returning memory to the OS, for the memory comparison.
+            subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "plaincall",
+                            "--no-default-features"], cwd=ROOT, check=True)
+            os.replace(os.path.join(ROOT, "target/release/plaincall"),
+                       os.path.join(ROOT, "target/release/plaincall-no-trim"))
         subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "plaincall"],
                        cwd=ROOT, check=True)
         subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "bench_upstream"],
@@ -267,6 +427,15 @@ def main():
     plain = json.dumps(base, separators=(",", ":")).encode()
     with_tool = json.dumps(dict(base, tools=[tool], tool_choice="auto"),
                            separators=(",", ":")).encode()
+    if ONLY == "memory":
+        lines, results = memory_bench(with_tool)
+        report = "\n".join(lines)
+        print(report)
+        with open(os.path.join(OUT, "report-memory.txt"), "w") as f:
+            f.write(report + "\n")
+        with open(os.path.join(OUT, "results-memory.json"), "w") as f:
+            json.dump(results, f)
+        return
 
     _, mock_short = start_mock(CHUNKS, "mock-short")
     mock_long_proc, mock_long = start_mock(LONG_CHUNKS, "mock-long")
@@ -355,6 +524,9 @@ def main():
                      f"{per_chunk:10.2f} {m / l50:6.2f} {cpu_chunk:13.2f}")
     lines += ["", "CPU per chunk: the mock for 'a direct', plaincall for b and c "
               "(kernel CLK_TCK resolution)."]
+    if MEMORY:
+        memory_lines, results["memory"] = memory_bench(with_tool)
+        lines += memory_lines
     report = "\n".join(lines)
     print(report)
     with open(os.path.join(OUT, "report.txt"), "w") as f:

@@ -113,6 +113,8 @@ macro_rules! say {
 
 /// Exit code for configuration errors.
 const EXIT_CONFIG: u8 = 2;
+/// `serve` stopped, but the shutdown grace period cut requests or streams short.
+const EXIT_GRACE_EXPIRED: u8 = 3;
 
 pub fn run(cli: Cli) -> ExitCode {
     crate::install_crypto_provider();
@@ -192,7 +194,6 @@ async fn serve(path: Option<&Path>) -> ExitCode {
     };
     init_logging(&config);
     let listen = config.listen;
-    let grace = config.server.shutdown_grace;
     let state = match AppState::new(config) {
         Ok(state) => state,
         Err(error) => {
@@ -208,22 +209,22 @@ async fn serve(path: Option<&Path>) -> ExitCode {
         }
     };
     let bound = listener.local_addr().map_or(listen, |a| a);
+    tokio::spawn(crate::memory::trim_when_idle(
+        state.metrics.in_flight.clone(),
+    ));
     // The bound address, so that `listen = "127.0.0.1:0"` tells where it went.
     crate::startup::log_summary(&state.config, bound);
     // Probed in the background: a slow upstream must not hold up serving.
     let probed = state.clone();
     tokio::spawn(async move { crate::startup::probe_and_log(&probed.config).await });
-    match server::serve(
-        listener,
-        server::router(state),
-        server::shutdown_signal(),
-        grace,
-    )
-    .await
-    {
-        Ok(()) => {
+    match server::serve(listener, state, server::shutdown_signal()).await {
+        Ok(server::Stopped::Drained) => {
             tracing::info!("stopped");
             ExitCode::SUCCESS
+        }
+        Ok(server::Stopped::GraceExpired) => {
+            tracing::warn!("stopped with requests cut short by the grace period");
+            ExitCode::from(EXIT_GRACE_EXPIRED)
         }
         Err(error) => {
             eprintln!("plaincall: server error: {error}");

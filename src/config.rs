@@ -243,6 +243,20 @@ pub struct ServerSection {
     pub shutdown_grace: Duration,
     #[serde(with = "humantime_serde")]
     pub readiness_cache: Duration,
+    /// A connection's request head must arrive within this of the first byte (or, on a new
+    /// connection, of accepting it).
+    #[serde(with = "humantime_serde")]
+    pub header_read_timeout: Duration,
+    /// The longest silence between two chunks of a request body.
+    #[serde(with = "humantime_serde")]
+    pub body_read_timeout: Duration,
+    /// A keep-alive connection with no request in flight is closed after this long silent.
+    #[serde(with = "humantime_serde")]
+    pub idle_timeout: Duration,
+    /// Open client connections; past it plaincall stops accepting until one closes.
+    pub max_connections: usize,
+    /// `/v1` requests served at once (streams count until they end); past it: 503.
+    pub max_in_flight: usize,
 }
 
 impl Default for ServerSection {
@@ -252,6 +266,11 @@ impl Default for ServerSection {
             access_keys: Vec::new(),
             shutdown_grace: Duration::from_secs(30),
             readiness_cache: Duration::from_secs(5),
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: 512,
+            max_in_flight: 256,
         }
     }
 }
@@ -552,6 +571,18 @@ impl Config {
             return Err(invalid("server.access_keys", "keys must not be empty"));
         }
         positive("server.readiness_cache", raw.server.readiness_cache)?;
+        positive("server.header_read_timeout", raw.server.header_read_timeout)?;
+        positive("server.body_read_timeout", raw.server.body_read_timeout)?;
+        positive("server.idle_timeout", raw.server.idle_timeout)?;
+        if raw.server.max_connections == 0 {
+            return Err(invalid(
+                "server.max_connections",
+                "must be greater than zero",
+            ));
+        }
+        if raw.server.max_in_flight == 0 {
+            return Err(invalid("server.max_in_flight", "must be greater than zero"));
+        }
         if tracing_subscriber::EnvFilter::try_new(&raw.log.level).is_err() {
             return Err(invalid(
                 "log.level",
@@ -708,6 +739,27 @@ impl Config {
         line(&mut out, "access_keys", format!("[{}]", keys.join(", ")));
         line(&mut out, "shutdown_grace", d(self.server.shutdown_grace));
         line(&mut out, "readiness_cache", d(self.server.readiness_cache));
+        line(
+            &mut out,
+            "header_read_timeout",
+            d(self.server.header_read_timeout),
+        );
+        line(
+            &mut out,
+            "body_read_timeout",
+            d(self.server.body_read_timeout),
+        );
+        line(&mut out, "idle_timeout", d(self.server.idle_timeout));
+        line(
+            &mut out,
+            "max_connections",
+            self.server.max_connections.to_string(),
+        );
+        line(
+            &mut out,
+            "max_in_flight",
+            self.server.max_in_flight.to_string(),
+        );
         out.push_str("\n[log]\n");
         line(
             &mut out,

@@ -1,6 +1,7 @@
 //! The one error type of the request path. Every error plaincall itself produces becomes an
 //! OpenAI-shaped body here; errors the upstream returns are forwarded untouched elsewhere.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
@@ -25,12 +26,50 @@ pub enum ProxyError {
     /// `URL: cause`. The hint names the setting, since a wrong address is the usual cause.
     #[error("could not reach the upstream at {0} (is it running? plaincall sends requests to the `upstream.url` setting, env PLAINCALL_UPSTREAM_URL)")]
     UpstreamUnreachable(String),
-    #[error("the upstream did not answer within {}", humantime::format_duration(*.0))]
-    UpstreamTimeout(Duration),
+    /// `setting` names the configuration key whose limit ran out.
+    #[error("{}", timeout_message(*.kind, *.after, .setting))]
+    UpstreamTimeout {
+        kind: TimeoutKind,
+        after: Duration,
+        setting: Arc<str>,
+    },
+    #[error("the client sent nothing of its request body for {} (server.body_read_timeout)", humantime::format_duration(*.0))]
+    ClientBodyTimeout(Duration),
+    #[error(
+        "plaincall is at its limit of {0} requests in flight (server.max_in_flight); retry shortly"
+    )]
+    Overloaded(usize),
+    #[error("plaincall is shutting down and its grace period (server.shutdown_grace) ran out")]
+    ShuttingDown,
+    #[error("plaincall is shutting down and takes no new requests; retry on another instance")]
+    Draining,
     #[error("the upstream sent a response plaincall cannot read: {0}")]
     UpstreamProtocol(String),
     #[error("internal error")]
     Internal(String),
+}
+
+/// Which upstream wait ran out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeoutKind {
+    Connect,
+    Headers,
+    Stalled,
+}
+
+fn timeout_message(kind: TimeoutKind, after: Duration, setting: &str) -> String {
+    let after = humantime::format_duration(after);
+    match kind {
+        TimeoutKind::Connect => {
+            format!("could not connect to the upstream within {after} ({setting})")
+        }
+        TimeoutKind::Headers => {
+            format!("the upstream sent no response headers within {after} ({setting})")
+        }
+        TimeoutKind::Stalled => {
+            format!("the upstream's response stalled: nothing for {after} ({setting})")
+        }
+    }
 }
 
 /// The wire form: `{"error": {"message", "type", "param", "code"}}`.
@@ -60,7 +99,11 @@ impl ProxyError {
             ProxyError::UpstreamUnreachable(_) | ProxyError::UpstreamProtocol(_) => {
                 StatusCode::BAD_GATEWAY
             }
-            ProxyError::UpstreamTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
+            ProxyError::UpstreamTimeout { .. } => StatusCode::GATEWAY_TIMEOUT,
+            ProxyError::ClientBodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
+            ProxyError::Overloaded(_) | ProxyError::ShuttingDown | ProxyError::Draining => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ProxyError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -71,12 +114,16 @@ impl ProxyError {
             ProxyError::InvalidJson(_)
             | ProxyError::InvalidRequest { .. }
             | ProxyError::BodyTooLarge { .. }
-            | ProxyError::NotFound { .. } => "invalid_request_error",
+            | ProxyError::NotFound { .. }
+            | ProxyError::ClientBodyTimeout(_) => "invalid_request_error",
             ProxyError::Unauthorized => "authentication_error",
             ProxyError::UpstreamUnreachable(_)
-            | ProxyError::UpstreamTimeout(_)
+            | ProxyError::UpstreamTimeout { .. }
             | ProxyError::UpstreamProtocol(_) => "upstream_error",
-            ProxyError::Internal(_) => "server_error",
+            ProxyError::Internal(_)
+            | ProxyError::Overloaded(_)
+            | ProxyError::ShuttingDown
+            | ProxyError::Draining => "server_error",
         }
     }
 
@@ -89,7 +136,10 @@ impl ProxyError {
             ProxyError::Unauthorized => "invalid_api_key",
             ProxyError::NotFound { .. } => "not_found",
             ProxyError::UpstreamUnreachable(_) => "upstream_unreachable",
-            ProxyError::UpstreamTimeout(_) => "upstream_timeout",
+            ProxyError::UpstreamTimeout { .. } => "upstream_timeout",
+            ProxyError::ClientBodyTimeout(_) => "request_timeout",
+            ProxyError::Overloaded(_) => "overloaded",
+            ProxyError::ShuttingDown | ProxyError::Draining => "shutting_down",
             ProxyError::UpstreamProtocol(_) => "upstream_protocol_error",
             ProxyError::Internal(_) => "internal_error",
         }
@@ -118,12 +168,17 @@ impl ProxyError {
         })
     }
 
-    /// Maps a reqwest failure; the URL is named without credentials or query.
-    pub fn from_upstream(error: reqwest::Error, timeout: Duration) -> ProxyError {
+    /// Maps a reqwest failure; the URL is named without credentials or query. Timeouts are
+    /// plaincall's own (see `UpstreamClient`), except reqwest's connect timeout.
+    pub fn from_upstream(error: reqwest::Error, connect: (Duration, &Arc<str>)) -> ProxyError {
         let url = error.url().map(shown_url);
         let error = error.without_url();
-        if error.is_timeout() {
-            return ProxyError::UpstreamTimeout(timeout);
+        if error.is_connect() && error.is_timeout() {
+            return ProxyError::UpstreamTimeout {
+                kind: TimeoutKind::Connect,
+                after: connect.0,
+                setting: connect.1.clone(),
+            };
         }
         if error.is_body() || error.is_decode() {
             return ProxyError::UpstreamProtocol(root_cause(&error));
@@ -178,6 +233,15 @@ impl IntoResponse for ProxyError {
             self.to_json(),
         )
             .into_response();
+        if matches!(
+            self,
+            ProxyError::Overloaded(_) | ProxyError::ShuttingDown | ProxyError::Draining
+        ) {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static("1"),
+            );
+        }
         response.extensions_mut().insert(ErrorCode(self.code()));
         response
     }

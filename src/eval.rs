@@ -145,7 +145,6 @@ pub async fn run(
     mut progress: impl FnMut(&Outcome),
 ) -> Result<Summary, String> {
     let timeout = config.upstream.timeout;
-    let grace = config.server.shutdown_grace;
     let state = AppState::new(config).map_err(|e| e.to_string())?;
     let upstream_url = state.config.upstream.base_url.clone();
     // The pipe runs in-process on a loopback port, exactly as a client would reach it.
@@ -154,15 +153,9 @@ pub async fn run(
         .map_err(|e| e.to_string())?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let app = server::router(state.clone());
-    let serving = tokio::spawn(server::serve(
-        listener,
-        app,
-        async move {
-            let _ = stopped.await;
-        },
-        grace,
-    ));
+    let serving = tokio::spawn(server::serve(listener, state.clone(), async move {
+        let _ = stopped.await;
+    }));
     let client = reqwest::Client::builder()
         .no_proxy()
         .timeout(timeout)

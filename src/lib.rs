@@ -12,6 +12,7 @@ pub mod config_error;
 pub mod error;
 pub mod eval;
 pub mod explain;
+pub mod memory;
 pub mod metrics;
 pub mod metrics_layer;
 pub mod openai;
@@ -27,7 +28,7 @@ pub mod stream;
 pub mod upstream;
 
 pub use config::Config;
-pub use server::{router, serve, AppState};
+pub use server::{router, serve, AppState, Stopped};
 
 /// rustls needs one process-wide crypto provider; ring is the one compiled in.
 pub fn install_crypto_provider() {

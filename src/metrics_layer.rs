@@ -14,6 +14,9 @@ use bytes::Bytes;
 use http_body::Frame;
 use prometheus_client::metrics::gauge::Gauge;
 
+use axum::response::IntoResponse;
+
+use crate::error::ProxyError;
 use crate::server::AppState;
 
 pub async fn track(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
@@ -28,14 +31,22 @@ pub async fn track(State(state): State<Arc<AppState>>, request: Request, next: N
     state
         .metrics
         .record_request(&route, response.status().as_u16(), started.elapsed());
-    let (parts, body) = response.into_parts();
-    Response::from_parts(
-        parts,
-        Body::new(GuardedBody {
-            inner: body,
-            _guard: guard,
-        }),
-    )
+    response.map(|body| Body::new(GuardedBody::new(body, guard)))
+}
+
+/// Refuses a request with 503 (and `Retry-After`) when `server.max_in_flight` requests are
+/// already being served, rather than queueing it; the permit is held until the response
+/// body (a stream, say) has ended.
+pub async fn limit_in_flight(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let Ok(permit) = state.in_flight.clone().try_acquire_owned() else {
+        return ProxyError::Overloaded(state.config.server.max_in_flight).into_response();
+    };
+    let response = next.run(request).await;
+    response.map(|body| Body::new(GuardedBody::new(body, permit)))
 }
 
 struct InFlight(Gauge);
@@ -54,14 +65,24 @@ impl Drop for InFlight {
 }
 
 pin_project_lite::pin_project! {
-    struct GuardedBody {
+    /// A body that holds `guard` until it is dropped.
+    pub struct GuardedBody<G> {
         #[pin]
         inner: Body,
-        _guard: InFlight,
+        _guard: G,
     }
 }
 
-impl http_body::Body for GuardedBody {
+impl<G> GuardedBody<G> {
+    pub fn new(inner: Body, guard: G) -> GuardedBody<G> {
+        GuardedBody {
+            inner,
+            _guard: guard,
+        }
+    }
+}
+
+impl<G> http_body::Body for GuardedBody<G> {
     type Data = Bytes;
     type Error = axum::Error;
 

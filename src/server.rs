@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use axum::http::{HeaderName, Request};
 use axum::routing::{any, get, post};
-use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::net::TcpListener;
+use tokio::sync::{watch, Semaphore};
 use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnFailure, TraceLayer};
@@ -21,6 +21,8 @@ use crate::pipe::Pipe;
 use crate::routes;
 use crate::upstream::UpstreamClient;
 
+mod conn;
+
 pub struct AppState {
     pub config: Config,
     pub upstream: UpstreamClient,
@@ -28,6 +30,9 @@ pub struct AppState {
     pub readiness: routes::ops::Readiness,
     pub pipe: Pipe,
     pub modes: crate::prompt_mode::ModeSelector,
+    pub drain: Drain,
+    /// `server.max_in_flight` permits, one per `/v1` request until its response ends.
+    pub in_flight: Arc<Semaphore>,
 }
 
 impl AppState {
@@ -46,6 +51,10 @@ impl AppState {
             readiness: routes::ops::Readiness::default(),
             modes: crate::prompt_mode::ModeSelector::new(config.tool_calling.clone()),
             pipe,
+            drain: Drain::default(),
+            in_flight: Arc::new(Semaphore::new(
+                config.server.max_in_flight.clamp(1, Semaphore::MAX_PERMITS),
+            )),
             config,
         }))
     }
@@ -69,6 +78,11 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::auth::require_access_key,
+        ))
+        // Outside the key check: shedding load must cost little. Ops routes are not limited.
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::metrics_layer::limit_in_flight,
         ));
     let ops = Router::new()
         .route("/healthz", get(routes::ops::healthz))
@@ -108,40 +122,122 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// Serves until `shutdown` resolves, then stops accepting and gives in-flight requests and
-/// streams up to `grace` to finish.
-pub async fn serve(
-    listener: TcpListener,
-    app: Router,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-    grace: Duration,
-) -> std::io::Result<()> {
-    let (signalled_tx, mut signalled_rx) = tokio::sync::watch::channel(false);
-    let shutdown = async move {
-        shutdown.await;
-        tracing::info!(grace = ?grace, "shutting down: no new connections, draining in-flight requests");
-        let _ = signalled_tx.send(true);
-    };
-    // Nagle would hold back small SSE chunks.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    let server = axum::serve(listener, app.into_make_service()).with_graceful_shutdown(shutdown);
-    let deadline = async move {
-        while !*signalled_rx.borrow() {
-            if signalled_rx.changed().await.is_err() {
-                std::future::pending::<()>().await;
-            }
-        }
-        tokio::time::sleep(grace).await;
-    };
-    tokio::select! {
-        result = server => result,
-        () = deadline => {
-            tracing::warn!("grace period over with requests still in flight; exiting");
-            Ok(())
+/// How serving ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// Every connection closed within the grace period.
+    Drained,
+    /// The grace period ran out: open streams got an `error` event, the rest were cut.
+    GraceExpired,
+}
+
+/// Tells requests that shutdown began (request bodies still arriving are refused) and open
+/// event streams that the grace period ran out.
+#[derive(Clone)]
+pub struct Drain(Arc<watch::Sender<u8>>);
+
+const SERVING: u8 = 0;
+const DRAINING: u8 = 1;
+const EXPIRED: u8 = 2;
+
+impl Default for Drain {
+    fn default() -> Self {
+        Drain(Arc::new(watch::channel(SERVING).0))
+    }
+}
+
+impl Drain {
+    /// Resolves once shutdown has begun.
+    pub async fn began(&self) {
+        self.reached(DRAINING).await;
+    }
+
+    /// Resolves once the grace period has run out.
+    pub async fn expired(&self) {
+        self.reached(EXPIRED).await;
+    }
+
+    async fn reached(&self, phase: u8) {
+        let mut now = self.0.subscribe();
+        if now.wait_for(|p| *p >= phase).await.is_err() {
+            std::future::pending::<()>().await;
         }
     }
+
+    fn set(&self, phase: u8) {
+        self.0.send_replace(phase);
+    }
+}
+
+/// How long streams get to send their `error` event once the grace period ran out.
+const FLUSH: Duration = Duration::from_millis(500);
+/// Far above any sane `max_connections`, below what a semaphore holds.
+const MOST_CONNECTIONS: usize = 1 << 20;
+
+/// Serves until `shutdown` resolves, then stops accepting, closes connections that have no
+/// request in flight (idle or half-read ones) and gives in-flight requests and streams up to
+/// `server.shutdown_grace` to finish. At `server.max_connections` open connections it stops
+/// accepting (new ones wait in the kernel's backlog) until one closes.
+pub async fn serve(
+    listener: TcpListener,
+    state: Arc<AppState>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<Stopped> {
+    let limits = conn::Limits::new(&state.config.server);
+    let grace = state.config.server.shutdown_grace;
+    let max = state
+        .config
+        .server
+        .max_connections
+        .clamp(1, MOST_CONNECTIONS);
+    let app = router(state.clone());
+    let slots = Arc::new(Semaphore::new(max));
+    let (phase, phase_rx) = watch::channel(conn::Phase::Serving);
+    tokio::pin!(shutdown);
+    loop {
+        let slot = tokio::select! {
+            () = &mut shutdown => break,
+            slot = slots.clone().acquire_owned() => slot,
+        };
+        let Ok(slot) = slot else { break };
+        let tcp = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((tcp, _)) => tcp,
+                Err(error) => {
+                    // Out of file descriptors, say: wait rather than spin.
+                    tracing::warn!(%error, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        // Nagle would hold back small SSE chunks.
+        let _ = tcp.set_nodelay(true);
+        tokio::spawn(conn::serve_connection(
+            tcp,
+            app.clone(),
+            limits,
+            phase_rx.clone(),
+            slot,
+        ));
+    }
+    drop(listener);
+    tracing::info!(grace = ?grace, "shutting down: no new connections, draining in-flight requests");
+    phase.send_replace(conn::Phase::Draining);
+    state.drain.set(DRAINING);
+    let all = u32::try_from(max).unwrap_or(u32::MAX);
+    if tokio::time::timeout(grace, slots.acquire_many(all))
+        .await
+        .is_ok()
+    {
+        return Ok(Stopped::Drained);
+    }
+    tracing::warn!("grace period over with requests still in flight; ending them");
+    state.drain.set(EXPIRED);
+    let _ = tokio::time::timeout(FLUSH, slots.acquire_many(all)).await;
+    phase.send_replace(conn::Phase::Closing);
+    Ok(Stopped::GraceExpired)
 }
 
 /// Resolves on SIGTERM or SIGINT.

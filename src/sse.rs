@@ -12,6 +12,12 @@ pub struct Event {
     pub data: String,
 }
 
+/// How a stream that plaincall ends early ends: an `error` event in the OpenAI error shape,
+/// which the OpenAI SDKs raise as an API error.
+pub fn error_event(error: &crate::error::ProxyError) -> bytes::Bytes {
+    bytes::Bytes::from(format!("event: error\ndata: {}\n\n", error.to_json()))
+}
+
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SseError {
     #[error("an SSE event exceeds {0} bytes")]

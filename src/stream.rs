@@ -42,9 +42,10 @@ pub async fn translate_stream(
     if !response.status().is_success() && rewrite.watch_rejection {
         let status = response.status();
         let upstream_headers = response.headers().clone();
-        let bytes =
-            crate::upstream::read_limited(response, crate::routes::chat::REJECTION_BODY_LIMIT)
-                .await?;
+        let bytes = state
+            .upstream
+            .read_limited(response, crate::routes::chat::REJECTION_BODY_LIMIT)
+            .await?;
         if crate::prompt_mode::rejects_tools(status.as_u16(), &bytes) {
             return Ok(Served::ToolsRejected);
         }
@@ -56,7 +57,7 @@ pub async fn translate_stream(
     }
     if !response.status().is_success() || !is_event_stream(&response) {
         // Upstream errors (and a non-streamed answer) reach the client unchanged.
-        return Ok(Served::Response(relay(response)));
+        return Ok(Served::Response(relay(&state, response)));
     }
     let include_usage = openai::get::<Value>(&rewrite.body, "stream_options")
         .ok()
@@ -196,16 +197,18 @@ enum Stop {
 
 impl StreamTranslator {
     async fn run(mut self, first: reqwest::Response) {
-        match self.drive(first).await {
+        let drain = self.state.drain.clone();
+        let outcome = tokio::select! {
+            outcome = self.drive(first) => outcome,
+            () = drain.expired() => Err(Stop::Error(ProxyError::ShuttingDown)),
+        };
+        match outcome {
             Ok(()) | Err(Stop::ClientGone) => {}
             Err(Stop::UpstreamError) => self.state.metrics.stream_error("upstream_error_event"),
             Err(Stop::Error(error)) => {
                 self.state.metrics.stream_error(error.code());
                 tracing::warn!(code = error.code(), %error, "stream ended with an error");
-                let _ = self
-                    .tx
-                    .send(Bytes::from(format!("data: {}\n\n", error.to_json())))
-                    .await;
+                let _ = self.tx.send(crate::sse::error_event(&error)).await;
             }
         }
     }
@@ -300,8 +303,8 @@ impl StreamTranslator {
                     self.settle(turn, joined)?;
                     self.flush(turn).await?;
                 }
-                chunk = response.chunk() => {
-                    let chunk = chunk.map_err(|e| Stop::Error(ProxyError::from_upstream(e, self.state.upstream.timeout())))?;
+                chunk = self.state.upstream.next_chunk(response) => {
+                    let chunk = chunk.map_err(Stop::Error)?;
                     let Some(chunk) = chunk else {
                         if turn.done || turn.finish.is_some() {
                             return Ok(());

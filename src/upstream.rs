@@ -1,13 +1,15 @@
 //! The one HTTP client type: the main upstream and every translator backend are instances.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use bytes::Bytes;
+use futures_util::Stream;
 use url::Url;
 
 use crate::config::Secret;
-use crate::error::ProxyError;
+use crate::error::{ProxyError, TimeoutKind};
 
 /// Headers that describe one connection, not the message (RFC 9110 §7.6.1), plus `host`,
 /// which reqwest sets from the upstream URL.
@@ -44,12 +46,25 @@ pub fn end_to_end_headers(headers: &HeaderMap) -> HeaderMap {
     out
 }
 
+/// Idle keep-alive connections kept per upstream host.
+const IDLE_CONNECTIONS: usize = 32;
+
 #[derive(Clone)]
 pub struct UpstreamClient {
     http: reqwest::Client,
     base: Url,
     api_key: Option<Secret>,
+    connect_timeout: Duration,
     timeout: Duration,
+    read_timeout: Duration,
+    settings: Arc<Settings>,
+}
+
+/// The configuration keys behind the three timeouts, named in timeout errors.
+struct Settings {
+    connect: Arc<str>,
+    headers: Arc<str>,
+    read: Arc<str>,
 }
 
 impl std::fmt::Debug for UpstreamClient {
@@ -62,8 +77,11 @@ impl std::fmt::Debug for UpstreamClient {
 }
 
 impl UpstreamClient {
-    /// `timeout` bounds the wait for response headers; `read_timeout` each gap between body
-    /// chunks. (reqwest's own `timeout` would also cut long streams.)
+    /// `connect_timeout` bounds establishing the connection; `timeout` the wait from sending
+    /// the request to its response headers; `read_timeout` each silence between two chunks
+    /// of the response body, on every path (see [`UpstreamClient::next_chunk`]). reqwest's
+    /// own `timeout` would cut long streams and its `read_timeout` also runs while waiting
+    /// for headers, so neither is used.
     pub fn new(
         base: Url,
         api_key: Option<Secret>,
@@ -73,9 +91,11 @@ impl UpstreamClient {
     ) -> Result<UpstreamClient, ProxyError> {
         let http = reqwest::Client::builder()
             .connect_timeout(connect_timeout)
-            .read_timeout(read_timeout)
             .tcp_nodelay(true)
             .pool_idle_timeout(Duration::from_secs(60))
+            // A burst of streams would otherwise leave as many idle connections (and their
+            // buffers) in the pool for a minute.
+            .pool_max_idle_per_host(IDLE_CONNECTIONS)
             .no_proxy()
             .build()
             .map_err(|e| ProxyError::Internal(format!("building the HTTP client: {e}")))?;
@@ -83,8 +103,42 @@ impl UpstreamClient {
             http,
             base,
             api_key,
+            connect_timeout,
             timeout,
+            read_timeout,
+            settings: Arc::new(Settings {
+                connect: "upstream.connect_timeout".into(),
+                headers: "upstream.timeout".into(),
+                read: "upstream.read_timeout".into(),
+            }),
         })
+    }
+
+    /// Names the configuration keys that timeout errors cite (translator backends).
+    pub fn with_settings(mut self, connect: &str, headers: &str, read: &str) -> UpstreamClient {
+        self.settings = Arc::new(Settings {
+            connect: connect.into(),
+            headers: headers.into(),
+            read: read.into(),
+        });
+        self
+    }
+
+    fn timed_out(&self, kind: TimeoutKind) -> ProxyError {
+        let (after, setting) = match kind {
+            TimeoutKind::Connect => (self.connect_timeout, &self.settings.connect),
+            TimeoutKind::Headers => (self.timeout, &self.settings.headers),
+            TimeoutKind::Stalled => (self.read_timeout, &self.settings.read),
+        };
+        ProxyError::UpstreamTimeout {
+            kind,
+            after,
+            setting: setting.clone(),
+        }
+    }
+
+    fn failed(&self, error: reqwest::Error) -> ProxyError {
+        ProxyError::from_upstream(error, (self.connect_timeout, &self.settings.connect))
     }
 
     pub fn base_url(&self) -> &Url {
@@ -170,32 +224,80 @@ impl UpstreamClient {
             .body(body))
     }
 
-    /// Sends and waits for the response headers, within the configured timeout.
+    /// Sends and waits for the response headers, within `timeout`.
     pub async fn send(
         &self,
         request: reqwest::RequestBuilder,
     ) -> Result<reqwest::Response, ProxyError> {
         match tokio::time::timeout(self.timeout, request.send()).await {
             Ok(Ok(response)) => Ok(response),
-            Ok(Err(error)) => Err(ProxyError::from_upstream(error, self.timeout)),
-            Err(_) => Err(ProxyError::UpstreamTimeout(self.timeout)),
+            Ok(Err(error)) => Err(self.failed(error)),
+            Err(_) => Err(self.timed_out(TimeoutKind::Headers)),
         }
     }
 
-    /// Sends, then reads the whole body, both within the configured timeout.
+    /// The next chunk of a response body, within `read_timeout`: the one place that bounds
+    /// silence in a response body.
+    pub async fn next_chunk(
+        &self,
+        response: &mut reqwest::Response,
+    ) -> Result<Option<Bytes>, ProxyError> {
+        match tokio::time::timeout(self.read_timeout, response.chunk()).await {
+            Ok(Ok(chunk)) => Ok(chunk),
+            Ok(Err(error)) => Err(self.failed(error)),
+            Err(_) => Err(self.timed_out(TimeoutKind::Stalled)),
+        }
+    }
+
+    /// A response body as a stream of chunks, each within `read_timeout`.
+    pub fn body_stream(
+        &self,
+        response: reqwest::Response,
+    ) -> impl Stream<Item = Result<Bytes, ProxyError>> + Send + 'static {
+        let client = self.clone();
+        futures_util::stream::try_unfold(response, move |mut response| {
+            let client = client.clone();
+            async move {
+                let chunk = client.next_chunk(&mut response).await?;
+                Ok(chunk.map(|chunk| (chunk, response)))
+            }
+        })
+    }
+
+    /// Sends, waits for the headers within `timeout`, then reads the whole body.
     pub async fn send_and_read(
         &self,
         request: reqwest::RequestBuilder,
         limit: u64,
     ) -> Result<(reqwest::StatusCode, HeaderMap, Bytes), ProxyError> {
-        let deadline = tokio::time::Instant::now() + self.timeout;
-        let response = self.send(request).await?;
+        let mut response = self.send(request).await?;
         let status = response.status();
-        let headers = response.headers().clone();
-        let body = tokio::time::timeout_at(deadline, read_limited(response, limit))
-            .await
-            .map_err(|_| ProxyError::UpstreamTimeout(self.timeout))??;
+        let headers = std::mem::take(response.headers_mut());
+        let body = self.read_limited(response, limit).await?;
         Ok((status, headers, body))
+    }
+
+    /// Reads a whole response body, refusing more than `limit` bytes. Sized up front from
+    /// `Content-Length` so that a large body is not copied while it grows.
+    pub async fn read_limited(
+        &self,
+        mut response: reqwest::Response,
+        limit: u64,
+    ) -> Result<Bytes, ProxyError> {
+        let too_large =
+            || ProxyError::UpstreamProtocol(format!("response body exceeds {limit} bytes"));
+        let expected = response.content_length().unwrap_or(0);
+        if expected > limit {
+            return Err(too_large());
+        }
+        let mut body = bytes::BytesMut::with_capacity(usize::try_from(expected).unwrap_or(0));
+        while let Some(chunk) = self.next_chunk(&mut response).await? {
+            if body.len() as u64 + chunk.len() as u64 > limit {
+                return Err(too_large());
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body.freeze())
     }
 }
 
@@ -212,25 +314,4 @@ fn client_segment(raw: &str, path: &str) -> Result<String, ProxyError> {
         });
     }
     Ok(decoded.into_owned())
-}
-
-/// Reads a whole response body, refusing more than `limit` bytes.
-pub async fn read_limited(
-    mut response: reqwest::Response,
-    limit: u64,
-) -> Result<Bytes, ProxyError> {
-    let mut body = bytes::BytesMut::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| ProxyError::from_upstream(e, Duration::ZERO))?
-    {
-        if body.len() as u64 + chunk.len() as u64 > limit {
-            return Err(ProxyError::UpstreamProtocol(format!(
-                "response body exceeds {limit} bytes"
-            )));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body.freeze())
 }

@@ -164,7 +164,7 @@ async fn shutdown_lets_streams_finish_then_stops() {
     let done = proxy.done.take().unwrap();
     let result = tokio::time::timeout(Duration::from_secs(5), done).await;
     assert!(
-        matches!(result, Ok(Ok(Ok(())))),
+        matches!(result, Ok(Ok(Ok(plaincall::Stopped::Drained)))),
         "the server stopped cleanly"
     );
 }
@@ -180,7 +180,7 @@ async fn the_grace_period_bounds_shutdown() {
     let done = proxy.done.take().unwrap();
     let result = tokio::time::timeout(Duration::from_secs(3), done).await;
     assert!(
-        matches!(result, Ok(Ok(Ok(())))),
+        matches!(result, Ok(Ok(Ok(plaincall::Stopped::GraceExpired)))),
         "shutdown waited past its grace period"
     );
     pending.abort();

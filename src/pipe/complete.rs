@@ -235,10 +235,11 @@ pub fn serde_error(error: serde_json::Error) -> ProxyError {
 /// Serves a rewritten, non-streaming request.
 pub async fn complete(
     state: &AppState,
-    rewrite: Rewrite,
+    mut rewrite: Rewrite,
     client_headers: &HeaderMap,
 ) -> Result<Served, ProxyError> {
-    let mut body = rewrite.body.clone();
+    // Taken, not cloned: the rest of the rewrite is all this function needs.
+    let mut body = std::mem::take(&mut rewrite.body);
     let mut kept_calls: Vec<ToolCall> = Vec::new();
     let mut usage: Option<Usage> = None;
     let mut first_id: Option<Box<RawValue>> = None;
@@ -267,6 +268,10 @@ pub async fn complete(
                 return Ok(Served::ToolsRejected);
             }
             // The upstream's own errors reach the client unchanged.
+            return Ok(Served::Response(bytes_response(status, &headers, bytes)));
+        }
+        // Most replies need no change: found without copying the body, they go out as read.
+        if turn == 0 && rewrite.prompt.is_none() && !peek_has_nl_call(&rewrite, &bytes) {
             return Ok(Served::Response(bytes_response(status, &headers, bytes)));
         }
         let mut response: RawObject = serde_json::from_slice(&bytes).map_err(|e| {
@@ -383,6 +388,55 @@ pub async fn complete(
         let bytes = Bytes::from(serde_json::to_vec(&response).map_err(serde_error)?);
         return Ok(Served::Response(bytes_response(status, &headers, bytes)));
     }
+}
+
+/// Whether a reply holds a plain-English call, read in place: only the calls' names and
+/// arguments are looked at, the rest (a long `content`, say) is skipped without a copy.
+/// `true` when the reply does not parse this way, so that the full parse reports it.
+fn peek_has_nl_call(rewrite: &Rewrite, bytes: &[u8]) -> bool {
+    use std::borrow::Cow;
+    #[derive(serde::Deserialize)]
+    struct Reply<'a> {
+        #[serde(borrow, default)]
+        choices: Vec<Choice<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Choice<'a> {
+        #[serde(borrow, default)]
+        message: Option<Message<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow, default)]
+        tool_calls: Option<Vec<Call<'a>>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Call<'a> {
+        #[serde(borrow, default)]
+        function: Option<Function<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Function<'a> {
+        #[serde(borrow, default)]
+        name: Cow<'a, str>,
+        #[serde(borrow, default)]
+        arguments: Cow<'a, str>,
+    }
+    let Ok(reply) = serde_json::from_slice::<Reply<'_>>(bytes) else {
+        return true;
+    };
+    reply
+        .choices
+        .iter()
+        .filter_map(|c| c.message.as_ref()?.tool_calls.as_ref())
+        .flatten()
+        .filter_map(|call| call.function.as_ref())
+        .any(|f| {
+            rewrite
+                .tools
+                .get(&f.name)
+                .is_some_and(|tool| read_call(tool, &f.arguments) != CallForm::Valid)
+        })
 }
 
 fn choice_calls(choice: &RawObject) -> Vec<ToolCall> {

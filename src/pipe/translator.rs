@@ -58,7 +58,13 @@ impl Translator {
         config: &Config,
     ) -> Result<Translator, ProxyError> {
         let mut backends = Vec::new();
-        for b in &settings.backends {
+        for (n, b) in settings.backends.iter().enumerate() {
+            let setting = format!("translation.backends[{n}].timeout");
+            let connect = if config.upstream.connect_timeout < b.timeout {
+                "upstream.connect_timeout"
+            } else {
+                setting.as_str()
+            };
             backends.push(Backend {
                 client: UpstreamClient::new(
                     b.base_url.clone(),
@@ -66,7 +72,8 @@ impl Translator {
                     config.upstream.connect_timeout.min(b.timeout),
                     b.timeout,
                     b.timeout,
-                )?,
+                )?
+                .with_settings(connect, &setting, &setting),
                 model: Some(b.model.clone()),
                 output: b.output,
                 label: b.model.clone(),

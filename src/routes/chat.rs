@@ -17,7 +17,6 @@ use crate::pipe::{Plan, TRANSLATE_HEADER};
 use crate::prompt_mode::{rejects_tools, tools_checked};
 use crate::server::AppState;
 use crate::stream;
-use crate::upstream::read_limited;
 
 /// The most of an upstream error body read to see whether it rejects `tools`.
 pub const REJECTION_BODY_LIMIT: u64 = 256 * 1024;
@@ -27,7 +26,15 @@ pub async fn chat_completions(
     request: Request,
 ) -> Result<Response, ProxyError> {
     let (mut parts, body) = request.into_parts();
-    let bytes = read_body(&parts.headers, body, state.config.server.max_body_bytes).await?;
+    let server = &state.config.server;
+    let bytes = read_body(
+        &parts.headers,
+        body,
+        server.max_body_bytes,
+        server.body_read_timeout,
+        &state.drain,
+    )
+    .await?;
     let parsed: RawObject =
         serde_json::from_slice(&bytes).map_err(|e| ProxyError::InvalidJson(e.to_string()))?;
     let model: String = openai::get(&parsed, "model")
@@ -98,13 +105,16 @@ async fn forward(
     if watch_rejection && !response.status().is_success() {
         let status = response.status();
         let headers = response.headers().clone();
-        let body = read_limited(response, REJECTION_BODY_LIMIT).await?;
+        let body = state
+            .upstream
+            .read_limited(response, REJECTION_BODY_LIMIT)
+            .await?;
         if rejects_tools(status.as_u16(), &body) {
             return Ok(Served::ToolsRejected);
         }
         return Ok(Served::Response(bytes_response(status, &headers, body)));
     }
-    Ok(Served::Response(relay(response)))
+    Ok(Served::Response(relay(state, response)))
 }
 
 /// An SSE response with the headers streaming clients and proxies expect.

@@ -4,17 +4,18 @@ pub mod chat;
 pub mod ops;
 pub mod passthrough;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{header, HeaderMap, Method, Uri};
 use axum::response::Response;
-use bytes::Bytes;
-use futures_util::{Stream, StreamExt};
+use bytes::{Bytes, BytesMut};
+use futures_util::{Stream, StreamExt, TryStreamExt};
 use http_body_util::BodyExt;
 
 use crate::error::ProxyError;
+use crate::server::{AppState, Drain};
 use crate::upstream::end_to_end_headers;
 
 pub async fn not_found(method: Method, uri: Uri) -> ProxyError {
@@ -31,46 +32,107 @@ pub fn content_length(headers: &HeaderMap) -> Option<u64> {
         .and_then(|v| v.parse().ok())
 }
 
-/// Reads a whole request body, refusing more than `limit` bytes.
-pub async fn read_body(headers: &HeaderMap, body: Body, limit: u64) -> Result<Bytes, ProxyError> {
-    if content_length(headers).is_some_and(|len| len > limit) {
+/// Reads a whole request body, refusing more than `limit` bytes and a silence longer than
+/// `idle` between two chunks. A body still arriving when shutdown begins is refused, so that
+/// a half-sent request cannot hold shutdown up.
+pub async fn read_body(
+    headers: &HeaderMap,
+    mut body: Body,
+    limit: u64,
+    idle: Duration,
+    drain: &Drain,
+) -> Result<Bytes, ProxyError> {
+    let expected = content_length(headers).unwrap_or(0);
+    if expected > limit {
         return Err(ProxyError::BodyTooLarge { limit });
     }
-    let limited = http_body_util::Limited::new(body, usize::try_from(limit).unwrap_or(usize::MAX));
-    match limited.collect().await {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(error) if error.is::<http_body_util::LengthLimitError>() => {
-            Err(ProxyError::BodyTooLarge { limit })
+    let mut out = BytesMut::with_capacity(usize::try_from(expected).unwrap_or(0));
+    loop {
+        let next = tokio::select! {
+            biased;
+            () = drain.began() => return Err(ProxyError::Draining),
+            next = tokio::time::timeout(idle, body.frame()) => next,
+        };
+        let frame = match next {
+            Err(_) => return Err(ProxyError::ClientBodyTimeout(idle)),
+            Ok(None) => break,
+            Ok(Some(Err(error))) => {
+                return Err(ProxyError::InvalidRequest {
+                    message: format!("could not read the request body: {error}"),
+                    param: None,
+                })
+            }
+            Ok(Some(Ok(frame))) => frame,
+        };
+        if let Ok(data) = frame.into_data() {
+            if out.len() as u64 + data.len() as u64 > limit {
+                return Err(ProxyError::BodyTooLarge { limit });
+            }
+            out.extend_from_slice(&data);
         }
-        Err(error) => Err(ProxyError::InvalidRequest {
-            message: format!("could not read the request body: {error}"),
-            param: None,
-        }),
+    }
+    Ok(out.freeze())
+}
+
+/// Why a streamed request body was cut: read after the upstream send failed, so that the
+/// client hears about its own body rather than an upstream error.
+#[derive(Clone, Default)]
+pub struct BodyFault(Arc<Mutex<Option<ProxyError>>>);
+
+impl BodyFault {
+    fn set(&self, error: ProxyError) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = Some(error);
+        }
+    }
+
+    pub fn take(&self) -> Option<ProxyError> {
+        self.0.lock().ok().and_then(|mut slot| slot.take())
     }
 }
 
-/// A request body streamed on to the upstream, cut off past `limit` bytes. The flag tells
-/// the caller that a send failed because of the limit rather than the upstream.
+/// A request body streamed on to the upstream, cut off past `limit` bytes, after `idle`
+/// without a chunk, or when shutdown begins.
 pub fn limited_stream(
     body: Body,
     limit: u64,
+    idle: Duration,
+    drain: Drain,
 ) -> (
     impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static,
-    Arc<AtomicBool>,
+    BodyFault,
 ) {
-    let exceeded = Arc::new(AtomicBool::new(false));
-    let flag = exceeded.clone();
-    let mut seen: u64 = 0;
-    let stream = body.into_data_stream().map(move |chunk| {
-        let chunk = chunk?;
-        seen += chunk.len() as u64;
-        if seen > limit {
-            flag.store(true, Ordering::Relaxed);
-            return Err(axum::Error::new(ProxyError::BodyTooLarge { limit }));
+    let fault = BodyFault::default();
+    let state = (body.into_data_stream(), 0u64, fault.clone(), false);
+    let stream = futures_util::stream::unfold(state, move |(mut data, seen, fault, stop)| {
+        let drain = drain.clone();
+        async move {
+            if stop {
+                return None;
+            }
+            let next = tokio::select! {
+                biased;
+                () = drain.began() => Err(ProxyError::Draining),
+                next = tokio::time::timeout(idle, data.next()) => {
+                    next.map_err(|_| ProxyError::ClientBodyTimeout(idle))
+                }
+            };
+            let failure = match next {
+                Ok(None) => return None,
+                Ok(Some(Err(error))) => return Some((Err(error), (data, seen, fault, true))),
+                Ok(Some(Ok(chunk))) if seen + chunk.len() as u64 <= limit => {
+                    let seen = seen + chunk.len() as u64;
+                    return Some((Ok(chunk), (data, seen, fault, false)));
+                }
+                Ok(Some(Ok(_))) => ProxyError::BodyTooLarge { limit },
+                Err(error) => error,
+            };
+            let error = axum::Error::new(failure.to_string());
+            fault.set(failure);
+            Some((Err(error), (data, seen, fault, true)))
         }
-        Ok(chunk)
     });
-    (stream, exceeded)
+    (stream, fault)
 }
 
 /// A response plaincall read whole (and may have changed): the upstream's status and
@@ -90,12 +152,141 @@ pub fn bytes_response(
 }
 
 /// The upstream's response as the client's: status, end-to-end headers, and the body
-/// streamed chunk by chunk as it arrives.
-pub fn relay(response: reqwest::Response) -> Response {
+/// streamed chunk by chunk as it arrives, each chunk within `upstream.read_timeout`.
+/// An event stream that plaincall must end early (the upstream failed or stalled, or the
+/// shutdown grace ran out) ends with an `error` event; any other body is just cut, since
+/// a truncated body is all HTTP/1.1 has to say that it failed.
+pub fn relay(state: &AppState, response: reqwest::Response) -> Response {
     let status = response.status();
     let headers = end_to_end_headers(response.headers());
-    let mut out = Response::new(Body::from_stream(response.bytes_stream()));
+    let chunks = state.upstream.body_stream(response);
+    let body = if is_event_stream(&headers) {
+        Body::from_stream(sse_relay(chunks, state.drain.clone()))
+    } else {
+        Body::from_stream(chunks.map_err(axum::Error::new))
+    };
+    let mut out = Response::new(body);
     *out.status_mut() = status;
     *out.headers_mut() = headers;
     out
+}
+
+pub fn is_event_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}
+
+/// Held back past this when no event boundary shows up (the client then gets it as is).
+const MAX_PENDING_EVENT: usize = 1024 * 1024;
+
+/// Relays an event stream event by event: a cut can then be followed by a well-formed
+/// `error` event rather than land in the middle of one.
+fn sse_relay(
+    chunks: impl Stream<Item = Result<Bytes, ProxyError>> + Send + 'static,
+    drain: Drain,
+) -> impl Stream<Item = Result<Bytes, std::convert::Infallible>> + Send + 'static {
+    let span = tracing::Span::current();
+    let state = (Box::pin(chunks), BytesMut::new(), false);
+    futures_util::stream::unfold(state, move |(mut chunks, mut pending, done)| {
+        let drain = drain.clone();
+        let span = span.clone();
+        async move {
+            if done {
+                return None;
+            }
+            loop {
+                let next = tokio::select! {
+                    biased;
+                    () = drain.expired() => Some(Err(ProxyError::ShuttingDown)),
+                    next = chunks.next() => next,
+                };
+                match next {
+                    Some(Ok(chunk)) => {
+                        pending.extend_from_slice(&chunk);
+                        let end = event_boundary(&pending).or_else(|| {
+                            (pending.len() > MAX_PENDING_EVENT).then_some(pending.len())
+                        });
+                        if let Some(end) = end {
+                            let out = pending.split_to(end).freeze();
+                            return Some((Ok(out), (chunks, pending, false)));
+                        }
+                    }
+                    None if pending.is_empty() => return None,
+                    None => return Some((Ok(pending.split().freeze()), (chunks, pending, true))),
+                    Some(Err(error)) => {
+                        span.in_scope(|| {
+                            tracing::warn!(code = error.code(), %error, "event stream ended early");
+                        });
+                        return Some((
+                            Ok(crate::sse::error_event(&error)),
+                            (chunks, pending, true),
+                        ));
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// The end of the last complete event in `buffer`.
+fn event_boundary(buffer: &[u8]) -> Option<usize> {
+    let lf = buffer.windows(2).rposition(|w| w == b"\n\n").map(|i| i + 2);
+    let crlf = buffer
+        .windows(4)
+        .rposition(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4);
+    lf.max(crlf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn relayed(pieces: Vec<Result<&'static [u8], ProxyError>>) -> Vec<Bytes> {
+        let chunks = futures_util::stream::iter(
+            pieces
+                .into_iter()
+                .map(|p| p.map(Bytes::from_static))
+                .collect::<Vec<_>>(),
+        );
+        sse_relay(chunks, Drain::default())
+            .map(|item| match item {
+                Ok(bytes) => bytes,
+                Err(never) => match never {},
+            })
+            .collect()
+            .await
+    }
+
+    #[tokio::test]
+    async fn a_cut_relayed_stream_drops_the_partial_event_and_ends_with_an_error_event() {
+        let out = relayed(vec![
+            Ok(b"data: a\n"),
+            Ok(b"\ndata: b"),
+            Err(ProxyError::UpstreamProtocol("reset".into())),
+        ])
+        .await;
+        assert_eq!(out[0], Bytes::from_static(b"data: a\n\n"));
+        let last = String::from_utf8_lossy(&out[1]);
+        assert!(last.starts_with("event: error\ndata: {\"error\""), "{last}");
+        assert!(!last.contains("data: b"));
+        assert_eq!(out.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn an_event_past_the_hold_back_limit_is_passed_on_as_it_is() {
+        let big: &'static [u8] = Box::leak(vec![b'x'; MAX_PENDING_EVENT + 1].into_boxed_slice());
+        let out = relayed(vec![Ok(big), Ok(b"\n\n")]).await;
+        assert_eq!(out[0].len(), MAX_PENDING_EVENT + 1);
+        assert_eq!(out[1], Bytes::from_static(b"\n\n"));
+    }
+
+    #[test]
+    fn event_boundaries_with_either_line_end() {
+        assert_eq!(event_boundary(b"data: a\n\ndata: b"), Some(9));
+        assert_eq!(event_boundary(b"data: a\r\n\r\ndata: b"), Some(11));
+        assert_eq!(event_boundary(b"data: a\n"), None);
+    }
 }

@@ -1,13 +1,12 @@
 //! Every `/v1/*` route plaincall does not interpret: forwarded as it is, both bodies streamed.
 
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::http::{header, Method};
 use axum::response::Response;
 
-use super::{content_length, limited_stream, relay};
+use super::{content_length, limited_stream, relay, BodyFault};
 use crate::error::ProxyError;
 use crate::server::AppState;
 
@@ -34,18 +33,20 @@ pub async fn passthrough(
         &parts.headers,
         state.forward_client_auth(),
     );
-    let mut exceeded = None;
+    let mut fault = None;
     if has_body {
-        let (stream, flag) = limited_stream(body, limit);
+        let idle = state.config.server.body_read_timeout;
+        let (stream, body_fault) = limited_stream(body, limit, idle, state.drain.clone());
         builder = builder.body(reqwest::Body::wrap_stream(stream));
-        exceeded = Some(flag);
+        fault = Some(body_fault);
     }
     match state.upstream.send(builder).await {
-        Ok(response) => Ok(relay(response)),
-        Err(_) if exceeded.is_some_and(|f| f.load(Ordering::Relaxed)) => {
-            Err(ProxyError::BodyTooLarge { limit })
-        }
+        Ok(response) => Ok(relay(&state, response)),
         Err(error) => {
+            // A send that failed because of the client's own body is the client's error.
+            if let Some(client_error) = fault.as_ref().and_then(BodyFault::take) {
+                return Err(client_error);
+            }
             state.metrics.upstream_error(error.code());
             Err(error)
         }

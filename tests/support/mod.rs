@@ -13,6 +13,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Router;
+use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -63,6 +64,8 @@ pub enum Reply {
     },
     /// Raw bytes as an SSE body, sent in the given pieces.
     SseRaw(Vec<String>),
+    /// A JSON body sent in pieces, each after its pause.
+    Trickle(Vec<(Duration, String)>),
     /// Never answers.
     Hang,
     /// Answers after a pause (without blocking the mock's other requests).
@@ -253,6 +256,16 @@ async fn handle(State(state): State<MockState>, request: Request) -> Response {
             .body(Body::from(body))
             .unwrap(),
         Reply::Hang => Response::new(Body::empty()),
+        Reply::Trickle(pieces) => {
+            let stream = futures_util::stream::iter(pieces).then(|(pause, piece)| async move {
+                tokio::time::sleep(pause).await;
+                Ok::<_, std::io::Error>(Bytes::from(piece))
+            });
+            Response::builder()
+                .header("content-type", "application/json")
+                .body(Body::from_stream(stream))
+                .unwrap()
+        }
         Reply::SseRaw(pieces) => {
             let stream = futures_util::stream::iter(
                 pieces
@@ -310,7 +323,7 @@ pub struct Proxy {
     pub addr: SocketAddr,
     pub state: Arc<plaincall::AppState>,
     shutdown: Option<oneshot::Sender<()>>,
-    pub done: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    pub done: Option<tokio::task::JoinHandle<std::io::Result<plaincall::Stopped>>>,
 }
 
 impl Proxy {
@@ -324,20 +337,13 @@ impl Proxy {
 
     pub async fn with_config(config: plaincall::Config) -> Proxy {
         plaincall::install_crypto_provider();
-        let grace = config.server.shutdown_grace;
         let state = plaincall::AppState::new(config).expect("app builds");
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (tx, rx) = oneshot::channel::<()>();
-        let app = plaincall::router(state.clone());
-        let done = tokio::spawn(plaincall::serve(
-            listener,
-            app,
-            async move {
-                let _ = rx.await;
-            },
-            grace,
-        ));
+        let done = tokio::spawn(plaincall::serve(listener, state.clone(), async move {
+            let _ = rx.await;
+        }));
         Proxy {
             addr,
             state,
@@ -573,4 +579,110 @@ pub fn closed_address() -> SocketAddr {
         .unwrap()
         .local_addr()
         .unwrap()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw sockets and the real binary
+// ---------------------------------------------------------------------------------------------
+
+/// Reads from a raw client socket until the server closes it (or resets it); `None` when it
+/// is still open after `limit`. Returns what was read and when the close came.
+pub async fn read_until_closed(
+    socket: &mut tokio::net::TcpStream,
+    limit: Duration,
+) -> Option<(String, std::time::Instant)> {
+    use tokio::io::AsyncReadExt;
+    let deadline = tokio::time::Instant::now() + limit;
+    let mut all = Vec::new();
+    let mut buffer = [0u8; 4096];
+    loop {
+        match tokio::time::timeout_at(deadline, socket.read(&mut buffer)).await {
+            Err(_) => return None,
+            Ok(Ok(0)) | Ok(Err(_)) => {
+                return Some((
+                    String::from_utf8_lossy(&all).into_owned(),
+                    std::time::Instant::now(),
+                ))
+            }
+            Ok(Ok(n)) => all.extend_from_slice(&buffer[..n]),
+        }
+    }
+}
+
+/// `plaincall serve` as a child process with JSON logs, configured by `PLAINCALL_*` variables.
+pub struct Binary {
+    pub addr: String,
+    child: tokio::process::Child,
+    logs: tokio::task::JoinHandle<Vec<String>>,
+}
+
+impl Binary {
+    pub async fn serve(env: &[(&str, &str)]) -> Binary {
+        use tokio::io::AsyncBufReadExt;
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_plaincall"));
+        command.arg("serve");
+        for (key, _) in std::env::vars_os() {
+            if key.to_string_lossy().starts_with("PLAINCALL_") {
+                command.env_remove(&key);
+            }
+        }
+        command
+            .env_remove("RUST_LOG")
+            .env("PLAINCALL_LISTEN", "127.0.0.1:0")
+            .env("PLAINCALL_LOG_FORMAT", "json")
+            .envs(env.iter().copied())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true);
+        let mut child = command.spawn().expect("serve starts");
+        let stderr = child.stderr.take().unwrap();
+        let (addr_tx, addr_rx) = oneshot::channel::<String>();
+        let logs = tokio::spawn(async move {
+            let mut lines = tokio::io::BufReader::new(stderr).lines();
+            let mut all = Vec::new();
+            let mut addr_tx = Some(addr_tx);
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Ok(event) = serde_json::from_str::<Value>(&line) {
+                    if let (Some(listen), true) = (
+                        event["listen"].as_str(),
+                        event["message"] == "plaincall listening",
+                    ) {
+                        if let Some(tx) = addr_tx.take() {
+                            let _ = tx.send(listen.to_owned());
+                        }
+                    }
+                }
+                all.push(line);
+            }
+            all
+        });
+        let addr = tokio::time::timeout(Duration::from_secs(30), addr_rx)
+            .await
+            .expect("serve logs its address in time")
+            .expect("serve logs its address");
+        Binary { addr, child, logs }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub fn terminate(&self) {
+        let pid = self.child.id().expect("a pid");
+        let killed = std::process::Command::new("kill")
+            .arg("-TERM")
+            .arg(pid.to_string())
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+    }
+
+    /// Waits for the exit; the exit code and every log line.
+    pub async fn wait(mut self) -> (Option<i32>, Vec<String>) {
+        let status = tokio::time::timeout(Duration::from_secs(10), self.child.wait())
+            .await
+            .expect("serve exits in time")
+            .unwrap();
+        (status.code(), self.logs.await.unwrap())
+    }
 }

@@ -1,0 +1,155 @@
+//! A stream plaincall ends early ends with an SSE `error` event in the OpenAI shape: when the
+//! shutdown grace period runs out (and then `serve` exits non-zero) and when the upstream
+//! resets a relayed stream. Log lines written while streaming carry the `request_id`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use support::{client, fixture_tool, Binary, MockServer, Proxy, Reply};
+
+fn chunks(n: usize, gap: Duration) -> Vec<(Duration, String)> {
+    (0..n)
+        .map(|i| {
+            let chunk = json!({"id": "s", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": format!("t{i} ")}, "finish_reason": null}]});
+            (if i == 0 { Duration::ZERO } else { gap }, chunk.to_string())
+        })
+        .collect()
+}
+
+fn slow_stream() -> Reply {
+    Reply::Sse {
+        events: chunks(100, Duration::from_millis(100)),
+        cut_after: None,
+    }
+}
+
+/// The raw SSE text, and the last event's data as JSON.
+async fn read_to_end(response: reqwest::Response) -> (String, Value) {
+    let raw = response.text().await.expect("the stream ends cleanly");
+    let last = raw
+        .split("\n\n")
+        .filter_map(|block| block.lines().find_map(|l| l.strip_prefix("data: ")))
+        .last()
+        .unwrap_or_else(|| panic!("no events: {raw}"))
+        .to_owned();
+    let last = serde_json::from_str(&last).unwrap_or_else(|_| panic!("last event: {last}"));
+    (raw, last)
+}
+
+async fn start_stream(proxy: &Proxy, body: &Value) -> reqwest::Response {
+    let mut response = client()
+        .post(proxy.url("/v1/chat/completions"))
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.chunk().await.unwrap().is_some());
+    response
+}
+
+#[tokio::test]
+async fn grace_expiry_ends_open_streams_with_an_error_event() {
+    let upstream = MockServer::start(|_| slow_stream()).await;
+    let mut proxy = Proxy::start(&upstream.url(), "[server]\nshutdown_grace = \"300ms\"\n").await;
+    // One relayed as it is, one through the translating stream (a rewritten tool).
+    let relayed = start_stream(
+        &proxy,
+        &json!({"model": "m", "stream": true, "messages": []}),
+    )
+    .await;
+    let translated = start_stream(
+        &proxy,
+        &json!({"model": "m", "stream": true, "messages": [{"role": "user", "content": "x"}], "tools": [fixture_tool("set_reminder")]}),
+    )
+    .await;
+    proxy.shutdown();
+    for response in [relayed, translated] {
+        let (raw, last) = tokio::time::timeout(Duration::from_secs(3), read_to_end(response))
+            .await
+            .expect("the stream ended after the grace period");
+        assert!(raw.contains("event: error\ndata: "), "{raw}");
+        assert_eq!(last["error"]["code"], "shutting_down", "{last}");
+        assert!(last["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("server.shutdown_grace"));
+    }
+    let stopped = tokio::time::timeout(Duration::from_secs(3), proxy.done.take().unwrap())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(stopped, plaincall::Stopped::GraceExpired);
+}
+
+#[tokio::test]
+async fn an_upstream_reset_ends_a_relayed_stream_with_an_error_event() {
+    let upstream = MockServer::start(|_| Reply::Sse {
+        events: chunks(10, Duration::from_millis(20)),
+        cut_after: Some(4),
+    })
+    .await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    for path in ["/v1/chat/completions", "/v1/completions"] {
+        let response = client()
+            .post(proxy.url(path))
+            .json(&json!({"model": "m", "stream": true, "messages": []}))
+            .send()
+            .await
+            .unwrap();
+        let (raw, last) = read_to_end(response).await;
+        assert!(raw.contains("t0 "), "{path}: {raw}");
+        assert!(raw.contains("event: error\ndata: "), "{path}: {raw}");
+        assert_eq!(last["error"]["type"], "upstream_error", "{path}: {last}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stream_logs_carry_the_request_id_and_a_cut_stream_exits_3() {
+    let upstream = MockServer::start(|request| {
+        if request.json()["messages"][0]["content"] == "broken" {
+            Reply::SseRaw(vec!["data: {not json\n\n".into()])
+        } else {
+            slow_stream()
+        }
+    })
+    .await;
+    let upstream_url = upstream.url();
+    let binary = Binary::serve(&[
+        ("PLAINCALL_UPSTREAM_URL", upstream_url.as_str()),
+        ("PLAINCALL_SERVER_SHUTDOWN_GRACE", "300ms"),
+    ])
+    .await;
+    let body = |content: &str| json!({"model": "m", "stream": true, "messages": [{"role": "user", "content": content}], "tools": [fixture_tool("set_reminder")]});
+    let broken = client()
+        .post(binary.url("/v1/chat/completions"))
+        .header("x-request-id", "rid-broken-stream")
+        .json(&body("broken"))
+        .send()
+        .await
+        .unwrap();
+    let (_, last) = read_to_end(broken).await;
+    assert_eq!(last["error"]["code"], "upstream_protocol_error", "{last}");
+
+    let mut open = client()
+        .post(binary.url("/v1/chat/completions"))
+        .json(&body("fine"))
+        .send()
+        .await
+        .unwrap();
+    assert!(open.chunk().await.unwrap().is_some());
+    binary.terminate();
+    let (_, last) = read_to_end(open).await;
+    assert_eq!(last["error"]["code"], "shutting_down", "{last}");
+    let (code, logs) = binary.wait().await;
+    assert_eq!(code, Some(3), "{logs:?}");
+    let line = logs
+        .iter()
+        .find(|l| l.contains("stream ended with an error"))
+        .unwrap_or_else(|| panic!("no stream error logged: {logs:?}"));
+    assert!(line.contains("rid-broken-stream"), "{line}");
+}
