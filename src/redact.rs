@@ -2,10 +2,14 @@
 //! summarised (status, error type and code, a short message) with every known secret
 //! replaced, because a backend may echo the key it was sent.
 
+use bytes::Bytes;
 use serde_json::Value;
+
+use crate::config::{Config, Secret};
 
 /// The most of a foreign message kept in a summary.
 const MESSAGE_LIMIT: usize = 160;
+const REDACTED: &str = "[redacted]";
 /// Shorter values are not treated as secrets: replacing them would garble ordinary text.
 const MIN_SECRET_LEN: usize = 4;
 
@@ -27,6 +31,35 @@ impl Secrets {
         Secrets(list)
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// A body with every secret replaced: as text when it is UTF-8 (bearer tokens too),
+    /// else byte for byte.
+    pub fn scrub_body(&self, body: Bytes) -> Bytes {
+        if self.is_empty() {
+            return body;
+        }
+        match std::str::from_utf8(&body) {
+            Ok(text) => {
+                let scrubbed = self.scrub(text);
+                if scrubbed == text {
+                    body
+                } else {
+                    Bytes::from(scrubbed)
+                }
+            }
+            Err(_) => {
+                let mut out = body.to_vec();
+                for secret in &self.0 {
+                    out = replace_bytes(&out, secret.as_bytes(), b"[redacted]");
+                }
+                Bytes::from(out)
+            }
+        }
+    }
+
     pub fn with(&self, extra: Option<&str>) -> Secrets {
         Secrets::new(self.0.iter().map(String::as_str).chain(extra))
     }
@@ -43,6 +76,33 @@ impl Secrets {
     }
 }
 
+/// The configured keys of the upstream, the translator backends and the proxy itself.
+pub fn configured(config: &Config) -> Secrets {
+    let upstream = config.upstream.api_key.iter();
+    let backends = config
+        .translation
+        .backends
+        .iter()
+        .filter_map(|b| b.api_key.as_ref());
+    let access = config.server.access_keys.iter();
+    Secrets::new(upstream.chain(backends).chain(access).map(Secret::expose))
+}
+
+fn replace_bytes(haystack: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(haystack.len());
+    let mut i = 0;
+    while i < haystack.len() {
+        if !needle.is_empty() && haystack[i..].starts_with(needle) {
+            out.extend_from_slice(with);
+            i += needle.len();
+        } else {
+            out.push(haystack[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
 /// `Bearer <token>` (any case) with the token replaced: a key plaincall does not know of (a
 /// client's, forwarded) is still a key.
 fn scrub_bearer(text: &str) -> String {
@@ -52,8 +112,14 @@ fn scrub_bearer(text: &str) -> String {
     let mut search = 0;
     while let Some(found) = lower[search..].find("bearer ") {
         let start = search + found + "bearer ".len();
+        if text[start..].starts_with(REDACTED) {
+            search = start + REDACTED.len();
+            continue;
+        }
         let end = text[start..]
-            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ',' | '}'))
+            .find(|c: char| {
+                c.is_whitespace() || matches!(c, '"' | '\'' | ',' | '}' | ')' | ']' | ';' | '>')
+            })
             .map_or(text.len(), |n| start + n);
         out.push_str(&text[rest..start]);
         if end > start {
@@ -130,6 +196,23 @@ mod tests {
         );
         // Too short to be a key: left alone.
         assert_eq!(secrets.scrub("abc"), "abc");
+    }
+
+    #[test]
+    fn bodies_are_scrubbed_as_text_or_as_bytes() {
+        let secrets = Secrets::new(["sk-abc-123"]);
+        let text = Bytes::from_static(br#"{"error":"bad key sk-abc-123"}"#);
+        assert_eq!(
+            secrets.scrub_body(text),
+            Bytes::from_static(br#"{"error":"bad key [redacted]"}"#)
+        );
+        let binary = Bytes::from_static(b"\xff\xfesk-abc-123\x00");
+        assert_eq!(
+            secrets.scrub_body(binary),
+            Bytes::from_static(b"\xff\xfe[redacted]\x00")
+        );
+        let untouched = Bytes::from_static(b"nothing here");
+        assert_eq!(secrets.scrub_body(untouched.clone()), untouched);
     }
 
     #[test]

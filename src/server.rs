@@ -33,6 +33,8 @@ pub struct AppState {
     pub drain: Drain,
     /// `server.max_in_flight` permits, one per `/v1` request until its response ends.
     pub in_flight: Arc<Semaphore>,
+    /// The configured keys, scrubbed from upstream error bodies before they are passed on.
+    pub secrets: crate::redact::Secrets,
 }
 
 impl AppState {
@@ -52,6 +54,7 @@ impl AppState {
             modes: crate::prompt_mode::ModeSelector::new(config.tool_calling.clone()),
             pipe,
             drain: Drain::default(),
+            secrets: crate::redact::configured(&config),
             in_flight: Arc::new(Semaphore::new(
                 config.server.max_in_flight.clamp(1, Semaphore::MAX_PERMITS),
             )),

@@ -53,6 +53,7 @@ pub async fn translate_stream(
             status,
             &upstream_headers,
             bytes,
+            &state.secrets,
         )));
     }
     if !response.status().is_success() || !is_event_stream(&response) {

@@ -119,3 +119,59 @@ async fn translate_and_its_logs_never_print_the_key() {
     assert!(text.contains("HTTP 401"), "{text}");
     assert!(!text.contains(KEY), "the key leaked:\n{text}");
 }
+
+const UPSTREAM_KEY: &str = "sk-upstream-do-not-show-7";
+
+/// The main upstream refuses every request, echoing the key plaincall sent it.
+async fn echoing_upstream() -> MockServer {
+    MockServer::start(|r| {
+        let auth = r
+            .headers
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned();
+        Reply::text(
+            401,
+            &json!({"error": {"message": format!("key {UPSTREAM_KEY} rejected (got {auth})"), "type": "invalid_request_error"}}).to_string(),
+        )
+    })
+    .await
+}
+
+#[tokio::test]
+async fn the_upstream_key_never_comes_back_in_an_error_body_on_any_path() {
+    let upstream = echoing_upstream().await;
+    let proxy = Proxy::start(&upstream.url(), &format!("api_key = \"{UPSTREAM_KEY}\"")).await;
+    let plain = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]});
+    let mut rewritten = plain.clone();
+    rewritten["tools"] = json!([fixture_tool("set_reminder")]);
+    let mut streamed = rewritten.clone();
+    streamed["stream"] = json!(true);
+    let cases = [
+        ("/v1/chat/completions", plain),
+        ("/v1/chat/completions", rewritten),
+        ("/v1/chat/completions", streamed),
+        ("/v1/embeddings", json!({"model": "e", "input": "x"})),
+    ];
+    for (path, body) in cases {
+        let response = support::client()
+            .post(proxy.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 401, "{path}");
+        let text = response.text().await.unwrap();
+        assert!(!text.contains(UPSTREAM_KEY), "{path}: {text}");
+        assert!(
+            text.contains("key [redacted] rejected (got Bearer [redacted])"),
+            "{path}: {text}"
+        );
+    }
+    assert_eq!(
+        upstream.requests().len(),
+        4,
+        "each request reached the upstream"
+    );
+}

@@ -268,11 +268,21 @@ pub async fn complete(
                 return Ok(Served::ToolsRejected);
             }
             // The upstream's own errors reach the client unchanged.
-            return Ok(Served::Response(bytes_response(status, &headers, bytes)));
+            return Ok(Served::Response(bytes_response(
+                status,
+                &headers,
+                bytes,
+                &state.secrets,
+            )));
         }
         // Most replies need no change: found without copying the body, they go out as read.
         if turn == 0 && rewrite.prompt.is_none() && !peek_has_nl_call(&rewrite, &bytes) {
-            return Ok(Served::Response(bytes_response(status, &headers, bytes)));
+            return Ok(Served::Response(bytes_response(
+                status,
+                &headers,
+                bytes,
+                &state.secrets,
+            )));
         }
         let mut response: RawObject = serde_json::from_slice(&bytes).map_err(|e| {
             ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}"))
@@ -310,7 +320,12 @@ pub async fn complete(
                 .any(|call| is_nl_call(&rewrite, call))
         });
         if turn == 0 && !has_nl_call && !found_in_text {
-            return Ok(Served::Response(bytes_response(status, &headers, bytes)));
+            return Ok(Served::Response(bytes_response(
+                status,
+                &headers,
+                bytes,
+                &state.secrets,
+            )));
         }
         let single = choices.len() == 1;
         let mut repair: Option<Vec<Value>> = None;
@@ -386,7 +401,12 @@ pub async fn complete(
             }
         }
         let bytes = Bytes::from(serde_json::to_vec(&response).map_err(serde_error)?);
-        return Ok(Served::Response(bytes_response(status, &headers, bytes)));
+        return Ok(Served::Response(bytes_response(
+            status,
+            &headers,
+            bytes,
+            &state.secrets,
+        )));
     }
 }
 

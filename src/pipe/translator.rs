@@ -8,7 +8,7 @@ use axum::http::HeaderMap;
 use bytes::Bytes;
 use serde_json::{json, Value};
 
-use crate::config::{Config, OutputMode, Secret, TranslationConfig};
+use crate::config::{Config, OutputMode, TranslationConfig};
 use crate::error::ProxyError;
 use crate::metrics::Metrics;
 use crate::openai::{self, RawObject};
@@ -93,7 +93,7 @@ impl Translator {
         }
         Ok(Translator {
             backends,
-            secrets: configured_secrets(config),
+            secrets: crate::redact::configured(config),
             temperature: settings.temperature,
             max_tokens: settings.max_tokens,
         })
@@ -245,18 +245,6 @@ impl Translator {
         }
         Ok(text)
     }
-}
-
-/// The configured keys of the upstream, the translator backends and the proxy itself.
-fn configured_secrets(config: &Config) -> Secrets {
-    let upstream = config.upstream.api_key.iter();
-    let backends = config
-        .translation
-        .backends
-        .iter()
-        .filter_map(|b| b.api_key.as_ref());
-    let access = config.server.access_keys.iter();
-    Secrets::new(upstream.chain(backends).chain(access).map(Secret::expose))
 }
 
 /// The client's bearer token, when its `Authorization` went along to the backend.

@@ -112,7 +112,12 @@ async fn forward(
         if rejects_tools(status.as_u16(), &body) {
             return Ok(Served::ToolsRejected);
         }
-        return Ok(Served::Response(bytes_response(status, &headers, body)));
+        return Ok(Served::Response(bytes_response(
+            status,
+            &headers,
+            body,
+            &state.secrets,
+        )));
     }
     Ok(Served::Response(relay(state, response)))
 }

@@ -15,6 +15,7 @@ use futures_util::{Stream, StreamExt, TryStreamExt};
 use http_body_util::BodyExt;
 
 use crate::error::ProxyError;
+use crate::redact::Secrets;
 use crate::server::{AppState, Drain};
 use crate::upstream::end_to_end_headers;
 
@@ -137,11 +138,18 @@ pub fn limited_stream(
 
 /// A response plaincall read whole (and may have changed): the upstream's status and
 /// end-to-end headers, the length and encoding set anew for `body`.
+/// An upstream error body may echo the key plaincall sent: it is scrubbed on the way.
 pub fn bytes_response(
     status: axum::http::StatusCode,
     headers: &HeaderMap,
     body: Bytes,
+    secrets: &Secrets,
 ) -> Response {
+    let body = if status.is_success() {
+        body
+    } else {
+        secrets.scrub_body(body)
+    };
     let mut response = Response::new(Body::from(body));
     *response.status_mut() = status;
     let mut headers = end_to_end_headers(headers);
@@ -160,6 +168,17 @@ pub fn relay(state: &AppState, response: reqwest::Response) -> Response {
     let status = response.status();
     let headers = end_to_end_headers(response.headers());
     let chunks = state.upstream.body_stream(response);
+    let plain = !headers.contains_key(header::CONTENT_ENCODING);
+    if !status.is_success() && plain && !state.secrets.is_empty() {
+        // An error body may echo the upstream key: read (bounded), scrubbed, then passed on.
+        let mut headers = headers;
+        headers.remove(header::CONTENT_LENGTH);
+        let body = scrubbed_body(chunks, state.secrets.clone());
+        let mut out = Response::new(Body::from_stream(body));
+        *out.status_mut() = status;
+        *out.headers_mut() = headers;
+        return out;
+    }
     let body = if is_event_stream(&headers) {
         Body::from_stream(sse_relay(chunks, state.drain.clone()))
     } else {
@@ -169,6 +188,28 @@ pub fn relay(state: &AppState, response: reqwest::Response) -> Response {
     *out.status_mut() = status;
     *out.headers_mut() = headers;
     out
+}
+
+/// The most of an upstream error body read to scrub it; the rest is not passed on.
+pub const ERROR_BODY_LIMIT: usize = 1024 * 1024;
+
+fn scrubbed_body(
+    chunks: impl Stream<Item = Result<Bytes, ProxyError>> + Send + 'static,
+    secrets: Secrets,
+) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {
+    futures_util::stream::once(async move {
+        let mut chunks = Box::pin(chunks);
+        let mut body = BytesMut::new();
+        while let Some(chunk) = chunks.next().await {
+            let chunk = chunk.map_err(axum::Error::new)?;
+            let room = ERROR_BODY_LIMIT.saturating_sub(body.len());
+            body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            if body.len() >= ERROR_BODY_LIMIT {
+                break;
+            }
+        }
+        Ok(secrets.scrub_body(body.freeze()))
+    })
 }
 
 pub fn is_event_stream(headers: &HeaderMap) -> bool {
