@@ -25,6 +25,7 @@ import json
 import math
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -35,6 +36,7 @@ import types
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -214,6 +216,54 @@ def plaincall_env(upstream: str, translator: str) -> dict:
     return env
 
 
+class Recorder:
+    """A loopback relay between plaincall and the main model that keeps the tool calls the
+    model made: in the through mode they carry the plain-English `description` the 0.5B model
+    wrote, before the translator turns it into arguments."""
+
+    def __init__(self, upstream: str, timeout_s: int) -> None:
+        self.calls: list[dict] = []
+        target, calls = upstream.rstrip("/").removesuffix("/v1"), self.calls
+
+        class Relay(BaseHTTPRequestHandler):
+            def relay(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0)) or None
+                req = urllib.request.Request(target + self.path, data=body, method=self.command,
+                                             headers={"Content-Type": "application/json"})
+                try:
+                    with urllib.request.urlopen(req, timeout=timeout_s) as r:
+                        status, data, kind = r.status, r.read(), r.headers.get("Content-Type", "")
+                except urllib.error.HTTPError as e:
+                    status, data, kind = e.code, e.read(), e.headers.get("Content-Type", "")
+                with contextlib.suppress(ValueError, AttributeError, IndexError, TypeError):
+                    message = json.loads(data)["choices"][0]["message"]
+                    calls.append({"content": message.get("content"), "tool_calls": [
+                        {"name": c["function"]["name"], "arguments": c["function"]["arguments"]}
+                        for c in message.get("tool_calls") or []]})
+                self.send_response(status)
+                self.send_header("Content-Type", kind or "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = relay
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Relay)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def take(self) -> list[dict]:
+        taken = self.calls[:]
+        del self.calls[:len(taken)]
+        return taken
+
+    def close(self) -> None:
+        self.server.shutdown()
+
+
 def write_config(folder: Path, timeout_s: int) -> Path:
     # CPU inference is slow and the machine busy: timeouts above the client's own.
     path = folder / "proxy.toml"
@@ -307,7 +357,7 @@ def check(bfcl, case: dict, got: dict) -> tuple[bool, str | None]:
     return bool(result["valid"]), (None if result["valid"] else "; ".join(map(str, result.get("error", []))))
 
 
-def run_mode(bfcl, mode: str, cases: list[dict], urls: dict, args, log) -> list[dict]:
+def run_mode(bfcl, mode: str, cases: list[dict], urls: dict, args, log, recorder=None) -> list[dict]:
     model = "qwen2.5-coder-1.5b" if mode == "direct-1.5b" else "qwen2.5-coder-0.5b"
     rows = []
     for i, case in enumerate(cases, 1):
@@ -315,6 +365,8 @@ def run_mode(bfcl, mode: str, cases: list[dict], urls: dict, args, log) -> list[
         passed, why = check(bfcl, case, got)
         row = {"mode": mode, "id": case["id"], "category": case["category"], "group": case["group"],
                "rewritten": case["rewritten"], "passed": passed, "why": why, **got}
+        if recorder is not None:
+            row["main_model_replies"] = recorder.take()
         rows.append(row)
         log(f"{mode} {i}/{len(cases)} {case['id']} ({case['group']}): {'pass' if passed else 'fail'} "
             f"in {got['latency_s']} s{'' if passed else ' - ' + str(why)[:160]}")
@@ -336,9 +388,14 @@ def run_modes(bfcl, modes: list[str], cases: list[dict], args, work: Path, log) 
             else:
                 main = servers.start("bfcl-main", "0.5b", True)
                 translator = servers.start("bfcl-translator", "1.5b", False)
-                env = plaincall_env(main, translator)
-                with plaincall(args.plaincall_bin, args.config, env, args.out / "plaincall.log") as url:
-                    rows += run_mode(bfcl, mode, cases, {mode: url}, args, log)
+                recorder = Recorder(main, args.timeout + 60)
+                env = plaincall_env(recorder.url, translator)
+                try:
+                    with plaincall(args.plaincall_bin, args.config, env, args.out / "plaincall.log") as url:
+                        recorder.take()  # start-up probes
+                        rows += run_mode(bfcl, mode, cases, {mode: url}, args, log, recorder)
+                finally:
+                    recorder.close()
             servers.stop_all()
             wall[mode] = round(time.monotonic() - t0, 1)
             log(f"{mode}: done in {wall[mode]} s")
@@ -474,8 +531,10 @@ def main() -> None:
     bfcl = load_bfcl()
     from importlib.metadata import version
     args.out.mkdir(parents=True, exist_ok=True)
+    # A background job ignores SIGINT: SIGTERM must also stop the servers (finally blocks).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryDirectory(prefix="plaincall-bfcl-") as tmp:
-        work = Path(tmp)
+        work = args.work = Path(tmp)
         args.config = write_config(work, args.timeout)
         all_cases = load_cases(bfcl)
         # The rule only: explain needs no servers, so any URL will do.
