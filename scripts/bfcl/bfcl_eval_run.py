@@ -235,7 +235,7 @@ class Recorder:
                         status, data, kind = r.status, r.read(), r.headers.get("Content-Type", "")
                 except urllib.error.HTTPError as e:
                     status, data, kind = e.code, e.read(), e.headers.get("Content-Type", "")
-                with contextlib.suppress(ValueError, AttributeError, IndexError, TypeError):
+                with contextlib.suppress(ValueError, AttributeError, IndexError, KeyError, TypeError):
                     message = json.loads(data)["choices"][0]["message"]
                     calls.append({"content": message.get("content"), "tool_calls": [
                         {"name": c["function"]["name"], "arguments": c["function"]["arguments"]}
