@@ -250,6 +250,10 @@ pub struct ServerSection {
     /// The longest silence between two chunks of a request body.
     #[serde(with = "humantime_serde")]
     pub body_read_timeout: Duration,
+    /// The whole request body must arrive within this: a body trickled a byte at a time is
+    /// never silent for long, yet must not hold a connection forever.
+    #[serde(with = "humantime_serde")]
+    pub body_timeout: Duration,
     /// A keep-alive connection with no request in flight is closed after this long silent.
     #[serde(with = "humantime_serde")]
     pub idle_timeout: Duration,
@@ -268,6 +272,7 @@ impl Default for ServerSection {
             readiness_cache: Duration::from_secs(5),
             header_read_timeout: Duration::from_secs(10),
             body_read_timeout: Duration::from_secs(30),
+            body_timeout: Duration::from_secs(300),
             idle_timeout: Duration::from_secs(60),
             max_connections: 512,
             max_in_flight: 256,
@@ -573,6 +578,7 @@ impl Config {
         positive("server.readiness_cache", raw.server.readiness_cache)?;
         positive("server.header_read_timeout", raw.server.header_read_timeout)?;
         positive("server.body_read_timeout", raw.server.body_read_timeout)?;
+        positive("server.body_timeout", raw.server.body_timeout)?;
         positive("server.idle_timeout", raw.server.idle_timeout)?;
         if raw.server.max_connections == 0 {
             return Err(invalid(
@@ -749,6 +755,7 @@ impl Config {
             "body_read_timeout",
             d(self.server.body_read_timeout),
         );
+        line(&mut out, "body_timeout", d(self.server.body_timeout));
         line(&mut out, "idle_timeout", d(self.server.idle_timeout));
         line(
             &mut out,

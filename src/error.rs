@@ -35,6 +35,8 @@ pub enum ProxyError {
     },
     #[error("the client sent nothing of its request body for {} (server.body_read_timeout)", humantime::format_duration(*.0))]
     ClientBodyTimeout(Duration),
+    #[error("the client's request body did not arrive within {} (server.body_timeout)", humantime::format_duration(*.0))]
+    ClientBodyDeadline(Duration),
     #[error(
         "plaincall is at its limit of {0} requests in flight (server.max_in_flight); retry shortly"
     )]
@@ -100,7 +102,9 @@ impl ProxyError {
                 StatusCode::BAD_GATEWAY
             }
             ProxyError::UpstreamTimeout { .. } => StatusCode::GATEWAY_TIMEOUT,
-            ProxyError::ClientBodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
+            ProxyError::ClientBodyTimeout(_) | ProxyError::ClientBodyDeadline(_) => {
+                StatusCode::REQUEST_TIMEOUT
+            }
             ProxyError::Overloaded(_) | ProxyError::ShuttingDown | ProxyError::Draining => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -115,7 +119,8 @@ impl ProxyError {
             | ProxyError::InvalidRequest { .. }
             | ProxyError::BodyTooLarge { .. }
             | ProxyError::NotFound { .. }
-            | ProxyError::ClientBodyTimeout(_) => "invalid_request_error",
+            | ProxyError::ClientBodyTimeout(_)
+            | ProxyError::ClientBodyDeadline(_) => "invalid_request_error",
             ProxyError::Unauthorized => "authentication_error",
             ProxyError::UpstreamUnreachable(_)
             | ProxyError::UpstreamTimeout { .. }
@@ -137,7 +142,9 @@ impl ProxyError {
             ProxyError::NotFound { .. } => "not_found",
             ProxyError::UpstreamUnreachable(_) => "upstream_unreachable",
             ProxyError::UpstreamTimeout { .. } => "upstream_timeout",
-            ProxyError::ClientBodyTimeout(_) => "request_timeout",
+            ProxyError::ClientBodyTimeout(_) | ProxyError::ClientBodyDeadline(_) => {
+                "request_timeout"
+            }
             ProxyError::Overloaded(_) => "overloaded",
             ProxyError::ShuttingDown | ProxyError::Draining => "shutting_down",
             ProxyError::UpstreamProtocol(_) => "upstream_protocol_error",

@@ -116,6 +116,47 @@ async fn a_stalled_request_body_gets_408_on_both_paths() {
 }
 
 #[tokio::test]
+async fn a_body_trickled_a_byte_at_a_time_is_cut_at_the_whole_body_deadline() {
+    let (upstream, proxy) =
+        proxy_with("body_read_timeout = \"500ms\"\nbody_timeout = \"1200ms\"\n").await;
+    for path in ["/v1/chat/completions", "/v1/embeddings"] {
+        let mut socket = TcpStream::connect(proxy.addr).await.unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n"
+        );
+        socket.write_all(head.as_bytes()).await.unwrap();
+        let started = Instant::now();
+        // One byte every 200 ms, never silent for body_read_timeout, until plaincall answers.
+        let mut answer = Vec::new();
+        let mut buffer = [0u8; 4096];
+        while started.elapsed() < Duration::from_secs(5) {
+            tokio::select! {
+                read = tokio::io::AsyncReadExt::read(&mut socket, &mut buffer) => match read {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => answer.extend_from_slice(&buffer[..n]),
+                },
+                () = tokio::time::sleep(Duration::from_millis(200)) => {
+                    let _ = socket.write_all(b" ").await;
+                }
+            }
+        }
+        let elapsed = started.elapsed();
+        let answer = String::from_utf8_lossy(&answer).into_owned();
+        assert!(
+            elapsed < Duration::from_secs(4),
+            "{path}: cut after {elapsed:?}"
+        );
+        assert!(answer.starts_with("HTTP/1.1 408"), "{path}: {answer}");
+        let message = error_of(&answer)["error"]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(message.contains("server.body_timeout"), "{path}: {message}");
+    }
+    assert!(upstream.chat_requests().is_empty());
+}
+
+#[tokio::test]
 async fn at_the_connection_cap_new_connections_wait_for_a_free_slot() {
     let (_upstream, proxy) =
         proxy_with("max_connections = 2\nheader_read_timeout = \"600ms\"\n").await;

@@ -31,7 +31,7 @@ pub async fn chat_completions(
         &parts.headers,
         body,
         server.max_body_bytes,
-        server.body_read_timeout,
+        super::BodyTimeouts::of(server),
         &state.drain,
     )
     .await?;

@@ -36,13 +36,47 @@ pub fn content_length(headers: &HeaderMap) -> Option<u64> {
 /// Reads a whole request body, refusing more than `limit` bytes and a silence longer than
 /// `idle` between two chunks. A body still arriving when shutdown begins is refused, so that
 /// a half-sent request cannot hold shutdown up.
+/// How long a client may take over its request body: `idle` between chunks
+/// (`server.body_read_timeout`), `total` for all of it (`server.body_timeout`).
+#[derive(Clone, Copy, Debug)]
+pub struct BodyTimeouts {
+    pub idle: Duration,
+    pub total: Duration,
+}
+
+impl BodyTimeouts {
+    pub fn of(server: &crate::config::ServerSection) -> BodyTimeouts {
+        BodyTimeouts {
+            idle: server.body_read_timeout,
+            total: server.body_timeout,
+        }
+    }
+
+    /// The next chunk of `next`, within both limits measured from `started`.
+    async fn next<T>(
+        self,
+        started: tokio::time::Instant,
+        next: impl std::future::Future<Output = T>,
+    ) -> Result<T, ProxyError> {
+        let left = self.total.saturating_sub(started.elapsed());
+        match tokio::time::timeout(self.idle.min(left), next).await {
+            Ok(item) => Ok(item),
+            Err(_) if started.elapsed() >= self.total => {
+                Err(ProxyError::ClientBodyDeadline(self.total))
+            }
+            Err(_) => Err(ProxyError::ClientBodyTimeout(self.idle)),
+        }
+    }
+}
+
 pub async fn read_body(
     headers: &HeaderMap,
     mut body: Body,
     limit: u64,
-    idle: Duration,
+    timeouts: BodyTimeouts,
     drain: &Drain,
 ) -> Result<Bytes, ProxyError> {
+    let started = tokio::time::Instant::now();
     let expected = content_length(headers).unwrap_or(0);
     if expected > limit {
         return Err(ProxyError::BodyTooLarge { limit });
@@ -52,10 +86,10 @@ pub async fn read_body(
         let next = tokio::select! {
             biased;
             () = drain.began() => return Err(ProxyError::Draining),
-            next = tokio::time::timeout(idle, body.frame()) => next,
+            next = timeouts.next(started, body.frame()) => next,
         };
         let frame = match next {
-            Err(_) => return Err(ProxyError::ClientBodyTimeout(idle)),
+            Err(error) => return Err(error),
             Ok(None) => break,
             Ok(Some(Err(error))) => {
                 return Err(ProxyError::InvalidRequest {
@@ -92,18 +126,19 @@ impl BodyFault {
     }
 }
 
-/// A request body streamed on to the upstream, cut off past `limit` bytes, after `idle`
-/// without a chunk, or when shutdown begins.
+/// A request body streamed on to the upstream, cut off past `limit` bytes, past either of
+/// `timeouts`, or when shutdown begins.
 pub fn limited_stream(
     body: Body,
     limit: u64,
-    idle: Duration,
+    timeouts: BodyTimeouts,
     drain: Drain,
 ) -> (
     impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static,
     BodyFault,
 ) {
     let fault = BodyFault::default();
+    let started = tokio::time::Instant::now();
     let state = (body.into_data_stream(), 0u64, fault.clone(), false);
     let stream = futures_util::stream::unfold(state, move |(mut data, seen, fault, stop)| {
         let drain = drain.clone();
@@ -114,9 +149,7 @@ pub fn limited_stream(
             let next = tokio::select! {
                 biased;
                 () = drain.began() => Err(ProxyError::Draining),
-                next = tokio::time::timeout(idle, data.next()) => {
-                    next.map_err(|_| ProxyError::ClientBodyTimeout(idle))
-                }
+                next = timeouts.next(started, data.next()) => next,
             };
             let failure = match next {
                 Ok(None) => return None,

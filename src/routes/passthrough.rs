@@ -35,8 +35,8 @@ pub async fn passthrough(
     );
     let mut fault = None;
     if has_body {
-        let idle = state.config.server.body_read_timeout;
-        let (stream, body_fault) = limited_stream(body, limit, idle, state.drain.clone());
+        let timeouts = super::BodyTimeouts::of(&state.config.server);
+        let (stream, body_fault) = limited_stream(body, limit, timeouts, state.drain.clone());
         builder = builder.body(reqwest::Body::wrap_stream(stream));
         fault = Some(body_fault);
     }
