@@ -13,27 +13,30 @@ use support::{
 
 const KEY: &str = "sk-translator-very-secret-42";
 
-/// A translator that refuses, echoing the credentials it received (as some gateways do).
-async fn echoing_translator() -> MockServer {
-    MockServer::start(|r| {
+/// A server that refuses every request with a 401 whose body `body` builds from the
+/// `Authorization` it received, echoing credentials as some gateways do.
+async fn echoing(body: fn(&str) -> serde_json::Value) -> MockServer {
+    MockServer::start(move |r| {
         let auth = r
             .headers
             .get("authorization")
             .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_owned();
-        Reply::text(
-            401,
-            &json!({
-                "error": {
-                    "message": format!("Incorrect API key provided: {KEY}. Header: {auth}"),
-                    "type": "invalid_request_error",
-                    "code": "invalid_api_key"
-                },
-                "debug": {"headers": {"authorization": auth}, "padding": "p".repeat(5000)}
-            })
-            .to_string(),
-        )
+            .unwrap_or("");
+        Reply::text(401, &body(auth).to_string())
+    })
+    .await
+}
+
+async fn echoing_translator() -> MockServer {
+    echoing(|auth| {
+        json!({
+            "error": {
+                "message": format!("Incorrect API key provided: {KEY}. Header: {auth}"),
+                "type": "invalid_request_error",
+                "code": "invalid_api_key"
+            },
+            "debug": {"headers": {"authorization": auth}, "padding": "p".repeat(5000)}
+        })
     })
     .await
 }
@@ -124,17 +127,8 @@ const UPSTREAM_KEY: &str = "sk-upstream-do-not-show-7";
 
 /// The main upstream refuses every request, echoing the key plaincall sent it.
 async fn echoing_upstream() -> MockServer {
-    MockServer::start(|r| {
-        let auth = r
-            .headers
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_owned();
-        Reply::text(
-            401,
-            &json!({"error": {"message": format!("key {UPSTREAM_KEY} rejected (got {auth})"), "type": "invalid_request_error"}}).to_string(),
-        )
+    echoing(|auth| {
+        json!({"error": {"message": format!("key {UPSTREAM_KEY} rejected (got {auth})"), "type": "invalid_request_error"}})
     })
     .await
 }
