@@ -5,7 +5,7 @@
 //! The first line on stdout is the bound address, e.g. `127.0.0.1:40123`.
 //!
 //! - `POST /v1/chat/completions`
-//!   - first message a system message containing "convert a plain-English request" (plaincall's
+//!   - first message a system message containing "You convert a request into the JSON arguments" (plaincall's
 //!     translator prompt): content `{"message":"Check email","schedule_type":"daily","at":"09:00"}`;
 //!   - a tool whose parameters have exactly one property, `description` (plaincall's
 //!     plain-English form): a call to that tool with
@@ -36,7 +36,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Value};
 
-const TRANSLATOR_MARKER: &str = "convert a plain-English request";
+const TRANSLATOR_MARKER: &str = "You convert a request into the JSON arguments";
 const DESCRIPTION: &str = "daily at 09:00 to check email";
 const TRANSLATION: &str = r#"{"message":"Check email","schedule_type":"daily","at":"09:00"}"#;
 const CREATED: u64 = 1_760_000_000;
