@@ -5,11 +5,12 @@ use std::sync::Arc;
 use axum::extract::{Request, State};
 use axum::http::header;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use subtle::ConstantTimeEq;
 
 use crate::error::ProxyError;
 use crate::server::AppState;
+use crate::wire::Wire;
 
 pub async fn require_access_key(
     State(state): State<Arc<AppState>>,
@@ -29,6 +30,14 @@ pub async fn require_access_key(
                 .or_else(|| v.strip_prefix("bearer "))
         })
         .map(str::trim)
+        // Anthropic clients send their key as `x-api-key`.
+        .or_else(|| {
+            request
+                .headers()
+                .get("x-api-key")
+                .and_then(|v| v.to_str().ok())
+                .map(str::trim)
+        })
         .unwrap_or("");
     // Every key is compared, so the time taken does not say which one nearly matched.
     let mut matched = subtle::Choice::from(0u8);
@@ -38,6 +47,6 @@ pub async fn require_access_key(
     if bool::from(matched) && !presented.is_empty() {
         next.run(request).await
     } else {
-        ProxyError::Unauthorized.into_response()
+        ProxyError::Unauthorized.into_wire_response(Wire::of_path(request.uri().path()))
     }
 }

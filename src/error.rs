@@ -228,16 +228,30 @@ pub fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
 
 impl IntoResponse for ProxyError {
     fn into_response(self) -> Response {
+        self.into_wire_response(crate::wire::Wire::Chat)
+    }
+}
+
+impl ProxyError {
+    /// The one place an error becomes a response: logged, then written in the shape of the
+    /// wire format the client spoke.
+    pub fn into_wire_response(self, wire: crate::wire::Wire) -> Response {
         let status = self.status();
         if status.is_server_error() {
             tracing::warn!(code = self.code(), error = %self, "request failed");
         } else {
             tracing::debug!(code = self.code(), error = %self, "request rejected");
         }
+        let body = match wire {
+            crate::wire::Wire::Chat => self.to_json(),
+            crate::wire::Wire::Anthropic => {
+                crate::wire::anthropic::error_body(status, &self.to_string())
+            }
+        };
         let mut response = (
             status,
             [(axum::http::header::CONTENT_TYPE, "application/json")],
-            self.to_json(),
+            body,
         )
             .into_response();
         if matches!(

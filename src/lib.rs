@@ -1,7 +1,8 @@
 //! plaincall: an OpenAI-compatible proxy that lets small LLMs call complex tools.
 //!
 //! A request's path through the crate: [`server`] (router and layers) → [`routes`] (`chat`
-//! for chat completions, `passthrough` for every other `/v1/*` route) → [`pipe`] (tools
+//! for chat completions, `messages` for Anthropic Messages via [`wire`], `passthrough` for
+//! every other `/v1/*` route) → [`pipe`] (tools
 //! rewritten into plain-English form, calls translated back; [`stream`] for SSE) →
 //! [`upstream`] (the HTTP client for the main model and the translator backends).
 
@@ -26,6 +27,7 @@ pub mod sse;
 pub mod startup;
 pub mod stream;
 pub mod upstream;
+pub mod wire;
 
 pub use config::Config;
 pub use server::{router, serve, AppState, Stopped};

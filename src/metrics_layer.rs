@@ -14,8 +14,6 @@ use bytes::Bytes;
 use http_body::Frame;
 use prometheus_client::metrics::gauge::Gauge;
 
-use axum::response::IntoResponse;
-
 use crate::error::ProxyError;
 use crate::server::AppState;
 
@@ -43,7 +41,8 @@ pub async fn limit_in_flight(
     next: Next,
 ) -> Response {
     let Ok(permit) = state.in_flight.clone().try_acquire_owned() else {
-        return ProxyError::Overloaded(state.config.server.max_in_flight).into_response();
+        return ProxyError::Overloaded(state.config.server.max_in_flight)
+            .into_wire_response(crate::wire::Wire::of_path(request.uri().path()));
     };
     let response = next.run(request).await;
     response.map(|body| Body::new(GuardedBody::new(body, permit)))

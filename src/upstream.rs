@@ -46,6 +46,8 @@ pub fn end_to_end_headers(headers: &HeaderMap) -> HeaderMap {
     out
 }
 
+const X_API_KEY: HeaderName = HeaderName::from_static("x-api-key");
+
 /// Idle keep-alive connections kept per upstream host.
 const IDLE_CONNECTIONS: usize = 32;
 
@@ -180,13 +182,21 @@ impl UpstreamClient {
         forward_client_auth: bool,
     ) -> reqwest::RequestBuilder {
         let mut headers = end_to_end_headers(client_headers);
+        // An Anthropic client sends its key as `x-api-key`: the configured key goes out the
+        // same way as well, and the client's own key follows the `Authorization` rule.
+        let anthropic_key = headers.contains_key(X_API_KEY);
         if self.api_key.is_some() || !forward_client_auth {
             headers.remove(header::AUTHORIZATION);
+            headers.remove(X_API_KEY);
         }
         if let Some(key) = &self.api_key {
             if let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {}", key.expose())) {
                 value.set_sensitive(true);
                 headers.insert(header::AUTHORIZATION, value);
+            }
+            if let (true, Ok(mut value)) = (anthropic_key, HeaderValue::from_str(key.expose())) {
+                value.set_sensitive(true);
+                headers.insert(X_API_KEY, value);
             }
         }
         self.http.request(method, url).headers(headers)

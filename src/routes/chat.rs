@@ -25,7 +25,7 @@ pub async fn chat_completions(
     State(state): State<Arc<AppState>>,
     request: Request,
 ) -> Result<Response, ProxyError> {
-    let (mut parts, body) = request.into_parts();
+    let (parts, body) = request.into_parts();
     let server = &state.config.server;
     let bytes = read_body(
         &parts.headers,
@@ -37,6 +37,17 @@ pub async fn chat_completions(
     .await?;
     let parsed: RawObject =
         serde_json::from_slice(&bytes).map_err(|e| ProxyError::InvalidJson(e.to_string()))?;
+    serve_parsed(&state, parts, bytes, parsed).await
+}
+
+/// Serves a Chat Completions request already read and parsed: the seam through which the
+/// other wire formats (`/v1/messages`, converted to this one) reach the same pipe.
+pub async fn serve_parsed(
+    state: &Arc<AppState>,
+    mut parts: axum::http::request::Parts,
+    bytes: bytes::Bytes,
+    parsed: RawObject,
+) -> Result<Response, ProxyError> {
     let model: String = openai::get(&parsed, "model")
         .ok()
         .flatten()
@@ -55,11 +66,11 @@ pub async fn chat_completions(
             .pipe
             .plan(&parsed, &plan_headers, prompt_mode, watch)?
         {
-            Plan::Forward => forward(&state, &parts, bytes.clone(), watch).await?,
+            Plan::Forward => forward(state, &parts, bytes.clone(), watch).await?,
             Plan::Rewrite(rewrite) if rewrite.stream => {
                 stream::translate_stream(state.clone(), rewrite, parts.headers.clone()).await?
             }
-            Plan::Rewrite(rewrite) => complete::complete(&state, rewrite, &parts.headers).await?,
+            Plan::Rewrite(rewrite) => complete::complete(state, rewrite, &parts.headers).await?,
         };
         match served {
             Served::Response(response) => return Ok(response),

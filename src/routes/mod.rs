@@ -1,6 +1,7 @@
 //! HTTP handlers, one file per kind of route.
 
 pub mod chat;
+pub mod messages;
 pub mod ops;
 pub mod passthrough;
 

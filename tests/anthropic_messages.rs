@@ -1,0 +1,289 @@
+//! `/v1/messages`: Anthropic Messages requests converted to the one pipe and back, streaming
+//! and not; requests without client tools forwarded untouched; errors in Anthropic's shape.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{
+    backend_toml, calls_message, client, completion, fixture_tool, nl_call, translator_reply,
+    MockServer, Proxy, Reply,
+};
+
+const EMAIL: &str = "daily at 09:00 to check email";
+
+fn email_args() -> Value {
+    json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"})
+}
+
+/// A fixture tool in the Messages shape.
+fn anthropic_tool(name: &str) -> Value {
+    let tool = fixture_tool(name);
+    json!({"name": tool["function"]["name"], "description": tool["function"]["description"],
+           "input_schema": tool["function"]["parameters"]})
+}
+
+fn request(messages: Value, stream: bool) -> Value {
+    json!({"model": "main-model", "max_tokens": 256, "stream": stream,
+           "system": "You are terse.", "tools": [anthropic_tool("set_reminder")], "messages": messages})
+}
+
+async fn post(proxy: &Proxy, body: &Value, key: Option<&str>) -> reqwest::Response {
+    let mut builder = client()
+        .post(proxy.url("/v1/messages"))
+        .header("anthropic-version", "2023-06-01")
+        .json(body);
+    if let Some(key) = key {
+        builder = builder.header("x-api-key", key);
+    }
+    builder.send().await.unwrap()
+}
+
+/// `(event name, data)` of each SSE event.
+async fn events(response: reqwest::Response) -> Vec<(String, Value)> {
+    let text = response.text().await.unwrap();
+    text.split("\n\n")
+        .filter(|b| !b.trim().is_empty())
+        .map(|block| {
+            let name = block
+                .lines()
+                .find_map(|l| l.strip_prefix("event: "))
+                .unwrap_or_default();
+            let data = block
+                .lines()
+                .find_map(|l| l.strip_prefix("data: "))
+                .unwrap_or("null");
+            (name.to_owned(), serde_json::from_str(data).unwrap())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_translated_call_comes_back_as_a_tool_use_block() {
+    let main = MockServer::scripted(vec![Reply::ok(completion(
+        calls_message(vec![nl_call("call_a", "set_reminder", EMAIL)]),
+        "tool_calls",
+    ))])
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(&email_args().to_string())]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+
+    let response = post(
+        &proxy,
+        &request(
+            json!([{"role": "user", "content": "remind me daily at 9 to check email"}]),
+            false,
+        ),
+        None,
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let message: Value = response.json().await.unwrap();
+    assert_eq!(message["type"], "message");
+    assert_eq!(message["role"], "assistant");
+    assert_eq!(message["stop_reason"], "tool_use");
+    assert_eq!(
+        message["content"],
+        json!([{"type": "tool_use", "id": "call_a", "name": "set_reminder", "input": email_args()}])
+    );
+    assert_eq!(
+        message["usage"],
+        json!({"input_tokens": 10, "output_tokens": 5})
+    );
+
+    // The main model saw a chat request: the system prompt, the one-field schema.
+    let seen = main.chat_requests()[0].json();
+    assert_eq!(
+        seen["messages"][0],
+        json!({"role": "system", "content": "You are terse."})
+    );
+    assert_eq!(seen["max_tokens"], 256);
+    let schema = &seen["tools"][0]["function"]["parameters"];
+    assert_eq!(schema["required"], json!(["description"]));
+}
+
+#[tokio::test]
+async fn the_next_turn_shows_the_main_model_its_own_description() {
+    let main = MockServer::scripted(vec![Reply::ok(completion(
+        json!({"role": "assistant", "content": "Done."}),
+        "stop",
+    ))])
+    .await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let turns = json!([
+        {"role": "user", "content": "remind me daily at 9 to check email"},
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "call_a", "name": "set_reminder", "input": email_args()}]},
+        {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "call_a", "content": "reminder 7 created"}]}
+    ]);
+    let response = post(&proxy, &request(turns, false), None).await;
+    assert_eq!(response.status(), 200);
+    let message: Value = response.json().await.unwrap();
+    assert_eq!(
+        message["content"],
+        json!([{"type": "text", "text": "Done."}])
+    );
+    assert_eq!(message["stop_reason"], "end_turn");
+
+    let seen = main.chat_requests()[0].json();
+    let call = &seen["messages"][2]["tool_calls"][0];
+    assert_eq!(call["id"], "call_a");
+    let arguments: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert!(
+        arguments.get("description").is_some(),
+        "the history is rewritten into the one-field form: {arguments}"
+    );
+    let result = &seen["messages"][3];
+    assert_eq!(result["role"], "tool");
+    assert_eq!(result["tool_call_id"], "call_a");
+    let content = result["content"].as_str().unwrap();
+    assert!(content.ends_with("reminder 7 created"), "{content}");
+}
+
+#[tokio::test]
+async fn a_streamed_call_arrives_as_anthropic_events() {
+    let main = MockServer::scripted(vec![Reply::sse(vec![
+        json!({"id": "chatcmpl-s", "object": "chat.completion.chunk", "model": "main-model",
+               "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [
+                   {"index": 0, "id": "call_s", "type": "function",
+                    "function": {"name": "set_reminder", "arguments": json!({"description": EMAIL}).to_string()}}]},
+                 "finish_reason": null}]}),
+        json!({"id": "chatcmpl-s", "object": "chat.completion.chunk", "model": "main-model",
+               "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}),
+        json!({"id": "chatcmpl-s", "object": "chat.completion.chunk", "model": "main-model",
+               "choices": [], "usage": {"prompt_tokens": 11, "completion_tokens": 6, "total_tokens": 17}}),
+    ])])
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(&email_args().to_string())]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+
+    let response = post(
+        &proxy,
+        &request(
+            json!([{"role": "user", "content": "remind me daily at 9"}]),
+            true,
+        ),
+        None,
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
+    let events: Vec<(String, Value)> = events(response)
+        .await
+        .into_iter()
+        .filter(|(name, _)| name != "ping")
+        .collect();
+    let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "message_start",
+            "content_block_start",
+            "content_block_delta",
+            "content_block_stop",
+            "message_delta",
+            "message_stop"
+        ]
+    );
+    for (name, data) in &events {
+        assert_eq!(data["type"], name.as_str(), "each event names its own type");
+    }
+    assert_eq!(
+        events[1].1["content_block"],
+        json!({"type": "tool_use", "id": "call_s", "name": "set_reminder", "input": {}})
+    );
+    let partial = events[2].1["delta"]["partial_json"].as_str().unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(partial).unwrap(),
+        email_args()
+    );
+    assert_eq!(events[4].1["delta"]["stop_reason"], "tool_use");
+    assert_eq!(events[4].1["usage"]["output_tokens"], 6);
+    // The chat request asked for usage, which `message_delta` carries.
+    assert_eq!(
+        main.chat_requests()[0].json()["stream_options"],
+        json!({"include_usage": true})
+    );
+}
+
+#[tokio::test]
+async fn a_request_without_client_tools_goes_to_the_upstream_messages_route_untouched() {
+    let upstream =
+        MockServer::scripted(vec![Reply::ok(json!({"id": "msg_up", "type": "message"}))]).await;
+    let proxy = Proxy::start(&upstream.url(), "api_key = \"sk-upstream\"\n").await;
+    let body = r#"{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}],"tools":[{"type":"web_search_20250305","name":"web_search"}],"x_field":1}"#;
+    let response = client()
+        .post(proxy.url("/v1/messages"))
+        .header("x-api-key", "sk-client")
+        .header("anthropic-version", "2023-06-01")
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.json::<Value>().await.unwrap()["id"], "msg_up");
+    let seen = &upstream.requests()[0];
+    assert_eq!(seen.path, "/v1/messages");
+    assert_eq!(seen.body, body.as_bytes(), "byte for byte");
+    assert_eq!(
+        seen.headers["x-api-key"], "sk-upstream",
+        "the configured key, the client's way"
+    );
+    assert_eq!(seen.headers["anthropic-version"], "2023-06-01");
+}
+
+#[tokio::test]
+async fn errors_have_the_anthropic_shape() {
+    let main = MockServer::scripted(vec![Reply::text(
+        404,
+        r#"{"error":{"message":"model not found","type":"invalid_request_error"}}"#,
+    )])
+    .await;
+    let proxy = Proxy::start(&main.url(), "[server]\naccess_keys = [\"pc-key\"]\n").await;
+
+    // A plaincall access key is accepted as `x-api-key`; a wrong one is refused in kind.
+    let refused = post(
+        &proxy,
+        &request(json!([{"role": "user", "content": "x"}]), false),
+        Some("wrong"),
+    )
+    .await;
+    assert_eq!(refused.status(), 401);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["type"], "error");
+    assert_eq!(body["error"]["type"], "authentication_error");
+
+    let mut missing = request(json!([{"role": "user", "content": "x"}]), false);
+    missing.as_object_mut().unwrap().remove("max_tokens");
+    let invalid = post(&proxy, &missing, Some("pc-key")).await;
+    assert_eq!(invalid.status(), 400);
+    let body: Value = invalid.json().await.unwrap();
+    assert_eq!(body["error"]["type"], "invalid_request_error");
+    assert!(body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("max_tokens"));
+
+    let upstream_error = post(
+        &proxy,
+        &request(json!([{"role": "user", "content": "x"}]), false),
+        Some("pc-key"),
+    )
+    .await;
+    assert_eq!(upstream_error.status(), 404);
+    let body: Value = upstream_error.json().await.unwrap();
+    assert_eq!(
+        body,
+        json!({"type": "error", "error": {"type": "not_found_error", "message": "model not found"}})
+    );
+    // plaincall's own key never reaches the upstream.
+    let seen = &main.chat_requests()[0];
+    assert!(seen.headers.get("authorization").is_none());
+    assert!(seen.headers.get("x-api-key").is_none());
+}
