@@ -243,10 +243,11 @@ impl ProxyError {
             tracing::debug!(code = self.code(), error = %self, "request rejected");
         }
         let body = match wire {
-            crate::wire::Wire::Chat => self.to_json(),
             crate::wire::Wire::Anthropic => {
                 crate::wire::anthropic::error_body(status, &self.to_string())
             }
+            // The Responses API's errors have the Chat Completions shape.
+            crate::wire::Wire::Chat | crate::wire::Wire::Responses => self.to_json(),
         };
         let mut response = (
             status,

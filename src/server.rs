@@ -35,6 +35,8 @@ pub struct AppState {
     pub in_flight: Arc<Semaphore>,
     /// The configured keys, scrubbed from upstream error bodies before they are passed on.
     pub secrets: crate::redact::Secrets,
+    /// Conversations of stored `/v1/responses` replies, for `previous_response_id`.
+    pub responses: crate::wire::responses::Store,
 }
 
 impl AppState {
@@ -55,6 +57,7 @@ impl AppState {
             pipe,
             drain: Drain::default(),
             secrets: crate::redact::configured(&config),
+            responses: crate::wire::responses::Store::default(),
             in_flight: Arc::new(Semaphore::new(
                 config.server.max_in_flight.clamp(1, Semaphore::MAX_PERMITS),
             )),
@@ -78,6 +81,7 @@ pub fn router(state: Arc<AppState>) -> Router {
     let v1 = Router::new()
         .route("/v1/chat/completions", post(routes::chat::chat_completions))
         .route("/v1/messages", post(routes::messages::messages))
+        .route("/v1/responses", post(routes::responses::responses))
         .route("/v1/{*rest}", any(routes::passthrough::passthrough))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),

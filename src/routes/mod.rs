@@ -1,9 +1,11 @@
 //! HTTP handlers, one file per kind of route.
 
 pub mod chat;
+pub mod converted;
 pub mod messages;
 pub mod ops;
 pub mod passthrough;
+pub mod responses;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

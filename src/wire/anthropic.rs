@@ -262,6 +262,26 @@ fn tool_choice_to_chat(choice: &Value, chat: &mut Map<String, Value>) -> Result<
     Ok(())
 }
 
+/// Replies in the Messages format, for a request naming `model`.
+pub struct Reply {
+    pub model: String,
+}
+
+impl super::Adapter for Reply {
+    const WIRE: super::Wire = super::Wire::Anthropic;
+
+    fn reply(self, completion: &Value) -> Value {
+        from_chat(completion, &self.model)
+    }
+
+    fn stream(
+        self,
+        chat: axum::body::Body,
+    ) -> futures_util::stream::BoxStream<'static, Result<bytes::Bytes, axum::Error>> {
+        Box::pin(super::anthropic_stream::convert(chat, &self.model))
+    }
+}
+
 /// The Messages reply for a chat completion: its first choice.
 pub fn from_chat(completion: &Value, model: &str) -> Value {
     let choice = completion.pointer("/choices/0").unwrap_or(&Value::Null);
@@ -359,23 +379,6 @@ pub fn error_body(status: StatusCode, message: &str) -> String {
     json!({"type": "error", "error": {"type": error_type(status), "message": message}}).to_string()
 }
 
-/// An upstream's error body (OpenAI-shaped, or anything) as an Anthropic error body: its
-/// message kept, the shape the client's SDK reads.
-pub fn upstream_error_body(status: StatusCode, body: &[u8]) -> String {
-    let parsed: Option<Value> = serde_json::from_slice(body).ok();
-    let message = parsed
-        .as_ref()
-        .and_then(|v| {
-            v.pointer("/error/message")
-                .or_else(|| v.get("message"))
-                .or_else(|| v.get("error"))
-        })
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .unwrap_or_else(|| String::from_utf8_lossy(&body[..body.len().min(2048)]).into_owned());
-    error_body(status, &message)
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -469,10 +472,9 @@ mod tests {
 
     #[test]
     fn upstream_errors_keep_their_message() {
-        let body = upstream_error_body(
-            StatusCode::NOT_FOUND,
-            br#"{"error":{"message":"no such model","type":"x"}}"#,
-        );
+        let message =
+            crate::wire::error_message(br#"{"error":{"message":"no such model","type":"x"}}"#);
+        let body = error_body(StatusCode::NOT_FOUND, &message);
         let body: Value = serde_json::from_str(&body).unwrap();
         assert_eq!(
             body,

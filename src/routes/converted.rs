@@ -1,0 +1,137 @@
+//! What the routes of converted wire formats (`/v1/messages`, `/v1/responses`) share: the
+//! request read as JSON, the chat request served by the one pipe, the reply converted by the
+//! format's [`Adapter`], and untranslated requests forwarded to the upstream's own route.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{header, request::Parts, HeaderValue, Method};
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use serde_json::{Map, Value};
+
+use super::{bytes_response, is_event_stream, read_body, relay, ERROR_BODY_LIMIT};
+use crate::error::ProxyError;
+use crate::openai::RawObject;
+use crate::pipe::complete::RESPONSE_LIMIT;
+use crate::server::AppState;
+use crate::wire::{self, Adapter};
+
+const X_API_KEY: &str = "x-api-key";
+
+/// The request body, within the server's limits, and its top-level JSON object.
+pub async fn read_json(
+    state: &AppState,
+    parts: &Parts,
+    body: Body,
+) -> Result<(Bytes, Map<String, Value>), ProxyError> {
+    let server = &state.config.server;
+    let bytes = read_body(
+        &parts.headers,
+        body,
+        server.max_body_bytes,
+        super::BodyTimeouts::of(server),
+        &state.drain,
+    )
+    .await?;
+    let parsed =
+        serde_json::from_slice(&bytes).map_err(|e| ProxyError::InvalidJson(e.to_string()))?;
+    Ok((bytes, parsed))
+}
+
+/// Serves `chat` (the converted request) through the pipe and converts the reply.
+pub async fn serve<A: Adapter>(
+    state: &Arc<AppState>,
+    parts: Parts,
+    chat: Map<String, Value>,
+    adapter: A,
+) -> Result<Response, ProxyError> {
+    let internal = |e: serde_json::Error| ProxyError::Internal(format!("converted request: {e}"));
+    let bytes = Bytes::from(serde_json::to_vec(&chat).map_err(internal)?);
+    let parsed: RawObject = serde_json::from_slice(&bytes).map_err(internal)?;
+    let response = super::chat::serve_parsed(state, chat_parts(parts), bytes, parsed).await?;
+    let (parts, body) = response.into_parts();
+    if !parts.status.is_success() {
+        let body = axum::body::to_bytes(body, ERROR_BODY_LIMIT)
+            .await
+            .unwrap_or_default();
+        let message = wire::error_message(&body);
+        let body = wire::error_body(A::WIRE, parts.status, &message, "upstream_error");
+        let mut headers = parts.headers;
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        return Ok(bytes_response(
+            parts.status,
+            &headers,
+            Bytes::from(body),
+            &state.secrets,
+        ));
+    }
+    if is_event_stream(&parts.headers) {
+        return Ok(super::chat::sse_response(Body::from_stream(
+            adapter.stream(body),
+        )));
+    }
+    let body = axum::body::to_bytes(body, RESPONSE_LIMIT as usize)
+        .await
+        .map_err(|e| ProxyError::UpstreamProtocol(format!("reading the completion: {e}")))?;
+    let completion: Value = serde_json::from_slice(&body)
+        .map_err(|e| ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}")))?;
+    let reply = adapter.reply(&completion);
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        reply.to_string(),
+    )
+        .into_response())
+}
+
+/// The client's headers as the chat path reads them: an `x-api-key` as a bearer key (the
+/// pipe then forwards or replaces `Authorization` by the usual rule), no stale length.
+fn chat_parts(mut parts: Parts) -> Parts {
+    let headers = &mut parts.headers;
+    if let Some(key) = headers.remove(X_API_KEY) {
+        if !headers.contains_key(header::AUTHORIZATION) {
+            let bearer = format!("Bearer {}", key.to_str().unwrap_or_default());
+            if let Ok(mut value) = HeaderValue::from_str(&bearer) {
+                value.set_sensitive(true);
+                headers.insert(header::AUTHORIZATION, value);
+            }
+        }
+    }
+    for name in ["anthropic-version", "anthropic-beta"] {
+        headers.remove(name);
+    }
+    headers.remove(header::CONTENT_LENGTH);
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    parts
+}
+
+/// The request as it came, to the upstream's own route (`route`, under its base URL).
+pub async fn forward(
+    state: &AppState,
+    parts: &Parts,
+    bytes: Bytes,
+    route: &str,
+) -> Result<Response, ProxyError> {
+    let url = state.upstream.endpoint(route, parts.uri.query())?;
+    let builder = state
+        .upstream
+        .request(
+            Method::POST,
+            url,
+            &parts.headers,
+            state.forward_client_auth(),
+        )
+        .body(bytes);
+    let response = state
+        .upstream
+        .send(builder)
+        .await
+        .inspect_err(|e| state.metrics.upstream_error(e.code()))?;
+    Ok(relay(state, response))
+}

@@ -1,0 +1,621 @@
+//! OpenAI Responses (`POST /v1/responses`) to and from Chat Completions.
+//!
+//! Requests: `instructions` become a system message, `input` items chat messages
+//! (`function_call` items assistant `tool_calls` with `call_id` as the call id,
+//! `function_call_output` items `tool` messages), flat function tools their nested chat
+//! shape. Replies: a `response` object whose `output` holds a `message` item and one
+//! `function_call` item per call.
+//!
+//! `previous_response_id`: a chat upstream keeps no state, so plaincall keeps the
+//! conversation of each response it served with `store` on (the API's default) in a bounded
+//! in-memory [`Store`], as the client would have sent it; the next turn's history is then
+//! rewritten for the main model like any other.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+
+use crate::error::ProxyError;
+
+/// Conversations remembered for `previous_response_id`, at most this many bytes of JSON.
+pub const STORE_BYTES: u64 = 64 * 1024 * 1024;
+/// How long a stored conversation can be continued.
+pub const STORE_TTL: Duration = Duration::from_secs(60 * 60);
+
+/// Fields with no Chat Completions meaning: dropped (logged at debug).
+const DROPPED: &[&str] = &[
+    "store",
+    "previous_response_id",
+    "include",
+    "truncation",
+    "reasoning",
+    "background",
+    "prompt_cache_key",
+    "safety_identifier",
+    "service_tier",
+    "conversation",
+    "prompt",
+    "max_tool_calls",
+    "stream_options",
+];
+
+/// The conversations of stored responses, by response id; bounded by size and age.
+#[derive(Clone)]
+pub struct Store(moka::sync::Cache<String, Arc<Vec<Value>>>);
+
+impl Default for Store {
+    fn default() -> Self {
+        Store::new(STORE_BYTES, STORE_TTL)
+    }
+}
+
+impl Store {
+    pub fn new(max_bytes: u64, ttl: Duration) -> Store {
+        Store(
+            moka::sync::Cache::builder()
+                .max_capacity(max_bytes)
+                .weigher(|id: &String, messages: &Arc<Vec<Value>>| {
+                    let size =
+                        id.len() + messages.iter().map(|m| m.to_string().len()).sum::<usize>();
+                    u32::try_from(size).unwrap_or(u32::MAX)
+                })
+                .time_to_live(ttl)
+                .build(),
+        )
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<Vec<Value>>> {
+        self.0.get(id)
+    }
+
+    pub fn insert(&self, id: String, messages: Vec<Value>) {
+        self.0.insert(id, Arc::new(messages));
+    }
+
+    #[doc(hidden)]
+    pub fn run_pending_tasks(&self) {
+        self.0.run_pending_tasks();
+    }
+}
+
+/// Whether the request is converted and served by the pipe: it has function tools and no
+/// other kind (web search, file search, MCP, ...), which only a Responses upstream can run.
+pub fn is_translatable(request: &Map<String, Value>) -> bool {
+    let Some(tools) = request.get("tools").and_then(Value::as_array) else {
+        return false;
+    };
+    !tools.is_empty()
+        && tools
+            .iter()
+            .all(|t| t.get("type").and_then(Value::as_str) == Some("function"))
+}
+
+fn invalid(message: impl Into<String>, param: &str) -> ProxyError {
+    ProxyError::InvalidRequest {
+        message: message.into(),
+        param: Some(param.to_owned()),
+    }
+}
+
+/// A converted request: the chat request, and what the reply needs from the original.
+pub struct Converted {
+    pub chat: Map<String, Value>,
+    pub reply: Reply,
+}
+
+/// The Chat Completions request for a Responses request; `store` resolves
+/// `previous_response_id`.
+pub fn to_chat(mut request: Map<String, Value>, store: &Store) -> Result<Converted, ProxyError> {
+    let mut history: Vec<Value> = match request.get("previous_response_id").and_then(Value::as_str)
+    {
+        Some(id) => store
+            .get(id)
+            .ok_or_else(|| {
+                invalid(
+                    format!("Previous response with id '{id}' not found."),
+                    "previous_response_id",
+                )
+            })?
+            .as_ref()
+            .clone(),
+        None => Vec::new(),
+    };
+    match request.remove("input") {
+        Some(Value::String(text)) => history.push(json!({"role": "user", "content": text})),
+        Some(Value::Array(items)) => input_items(items, &mut history)?,
+        None | Some(Value::Null) => {}
+        Some(_) => {
+            return Err(invalid(
+                "input: a string or an array of items is required",
+                "input",
+            ))
+        }
+    }
+    let mut messages = Vec::with_capacity(history.len() + 1);
+    if let Some(instructions) = request.get("instructions").and_then(Value::as_str) {
+        messages.push(json!({"role": "system", "content": instructions}));
+    }
+    messages.extend(history.iter().cloned());
+    let reply = Reply::new(&request, history, store);
+    let mut chat = Map::new();
+    for (key, value) in request {
+        convert_field(key, value, &mut chat)?;
+    }
+    chat.insert("messages".into(), Value::Array(messages));
+    Ok(Converted { chat, reply })
+}
+
+fn convert_field(
+    key: String,
+    value: Value,
+    chat: &mut Map<String, Value>,
+) -> Result<(), ProxyError> {
+    match key.as_str() {
+        "tools" => {
+            let tools = value
+                .as_array()
+                .map(|t| t.iter().map(tool_to_chat).collect::<Vec<_>>());
+            chat.insert(key, Value::Array(tools.unwrap_or_default()));
+        }
+        "tool_choice" => {
+            let choice = match value.get("name") {
+                Some(name) => json!({"type": "function", "function": {"name": name}}),
+                None => value,
+            };
+            chat.insert(key, choice);
+        }
+        "max_output_tokens" => {
+            chat.insert("max_tokens".into(), value);
+        }
+        "text" => {
+            if let Some(format) = value.get("format").and_then(response_format) {
+                chat.insert("response_format".into(), format);
+            }
+        }
+        "stream" => {
+            if value == Value::Bool(true) {
+                chat.insert("stream_options".into(), json!({"include_usage": true}));
+            }
+            chat.insert(key, value);
+        }
+        "instructions" | "metadata" => {}
+        k if DROPPED.contains(&k) => {
+            tracing::debug!(
+                field = k,
+                "a Responses field with no Chat Completions meaning is dropped"
+            );
+        }
+        // model, temperature, top_p, parallel_tool_calls, user and fields plaincall does not
+        // know: passed on as they are.
+        _ => {
+            chat.insert(key, value);
+        }
+    }
+    Ok(())
+}
+
+fn tool_to_chat(tool: &Value) -> Value {
+    let mut function = Map::new();
+    for key in ["name", "description", "parameters", "strict"] {
+        if let Some(value) = tool.get(key).filter(|v| !v.is_null()) {
+            function.insert(key.into(), value.clone());
+        }
+    }
+    json!({"type": "function", "function": function})
+}
+
+fn response_format(format: &Value) -> Option<Value> {
+    match format.get("type").and_then(Value::as_str)? {
+        "json_schema" => {
+            let mut schema = format.clone();
+            schema.as_object_mut()?.remove("type");
+            Some(json!({"type": "json_schema", "json_schema": schema}))
+        }
+        "json_object" => Some(json!({"type": "json_object"})),
+        _ => None,
+    }
+}
+
+/// Input items as chat messages; consecutive `function_call` items join one assistant turn.
+fn input_items(items: Vec<Value>, out: &mut Vec<Value>) -> Result<(), ProxyError> {
+    for (i, item) in items.into_iter().enumerate() {
+        let kind = item
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("message");
+        match kind {
+            "message" => out.push(message_item(&item, i)?),
+            "function_call" => push_call(&item, out),
+            "function_call_output" => out.push(json!({
+                "role": "tool",
+                "tool_call_id": item.get("call_id").cloned().unwrap_or(Value::Null),
+                "content": output_text(item.get("output").unwrap_or(&Value::Null)),
+            })),
+            // Reasoning is the model's own and item references point at state this proxy
+            // does not have: neither can be shown to a chat model.
+            other => tracing::debug!(
+                item = other,
+                "a Responses input item with no chat form is dropped"
+            ),
+        }
+    }
+    Ok(())
+}
+
+fn message_item(item: &Value, index: usize) -> Result<Value, ProxyError> {
+    let role = match item.get("role").and_then(Value::as_str) {
+        Some("developer") | Some("system") => "system",
+        Some("assistant") => "assistant",
+        Some("user") => "user",
+        _ => {
+            return Err(invalid(
+                format!("input[{index}].role: user, assistant, system or developer is required"),
+                "input",
+            ))
+        }
+    };
+    let content = match item.get("content") {
+        Some(Value::String(text)) => Value::String(text.clone()),
+        Some(Value::Array(parts)) if role == "user" => {
+            Value::Array(parts.iter().filter_map(user_part).collect())
+        }
+        Some(Value::Array(parts)) => Value::String(parts_text(parts)),
+        _ => Value::String(String::new()),
+    };
+    Ok(json!({"role": role, "content": content}))
+}
+
+fn user_part(part: &Value) -> Option<Value> {
+    match part.get("type").and_then(Value::as_str)? {
+        "input_text" | "output_text" | "text" => {
+            Some(json!({"type": "text", "text": part.get("text")?}))
+        }
+        "input_image" => {
+            let url = part.get("image_url")?.as_str()?;
+            Some(json!({"type": "image_url", "image_url": {"url": url}}))
+        }
+        _ => None,
+    }
+}
+
+fn parts_text(parts: &[Value]) -> String {
+    parts
+        .iter()
+        .filter_map(|p| {
+            p.get("text")
+                .or_else(|| p.get("refusal"))
+                .and_then(Value::as_str)
+        })
+        .collect::<Vec<_>>()
+        .join("")
+}
+
+fn output_text(output: &Value) -> String {
+    match output {
+        Value::String(text) => text.clone(),
+        Value::Array(parts) => parts_text(parts),
+        other => other.to_string(),
+    }
+}
+
+fn push_call(item: &Value, out: &mut Vec<Value>) {
+    let call = json!({
+        "id": item.get("call_id").cloned().unwrap_or(Value::Null),
+        "type": "function",
+        "function": {
+            "name": item.get("name").cloned().unwrap_or(Value::Null),
+            "arguments": item.get("arguments").cloned().unwrap_or_else(|| json!("{}")),
+        },
+    });
+    if let Some(last) = out.last_mut().filter(|m| m["role"] == "assistant") {
+        if let Some(calls) = last.get_mut("tool_calls").and_then(Value::as_array_mut) {
+            calls.push(call);
+            return;
+        }
+        if last.get("tool_calls").is_none() {
+            last["tool_calls"] = json!([call]);
+            return;
+        }
+    }
+    out.push(json!({"role": "assistant", "content": null, "tool_calls": [call]}));
+}
+
+/// What a reply needs of the request: the fields a `response` object echoes, the
+/// conversation to remember, and where.
+pub struct Reply {
+    pub id: String,
+    created_at: u64,
+    echo: Map<String, Value>,
+    history: Vec<Value>,
+    store: Option<Store>,
+}
+
+impl Reply {
+    fn new(request: &Map<String, Value>, history: Vec<Value>, store: &Store) -> Reply {
+        let mut echo = Map::new();
+        for (key, default) in [
+            ("model", Value::Null),
+            ("instructions", Value::Null),
+            ("tools", json!([])),
+            ("tool_choice", json!("auto")),
+            ("parallel_tool_calls", json!(true)),
+            ("temperature", json!(1.0)),
+            ("top_p", json!(1.0)),
+            ("max_output_tokens", Value::Null),
+            ("previous_response_id", Value::Null),
+            ("metadata", json!({})),
+            ("text", json!({"format": {"type": "text"}})),
+        ] {
+            echo.insert(key.into(), request.get(key).cloned().unwrap_or(default));
+        }
+        let stored = request.get("store") != Some(&Value::Bool(false));
+        echo.insert("store".into(), Value::Bool(stored));
+        Reply {
+            id: format!("resp_{}", uuid::Uuid::new_v4().simple()),
+            created_at: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            echo,
+            history,
+            store: stored.then(|| store.clone()),
+        }
+    }
+
+    /// The `response` object with `output`, `status` and `usage`.
+    pub fn response(&self, status: &str, output: Vec<Value>, usage: Option<&Value>) -> Value {
+        let mut response = json!({
+            "id": self.id, "object": "response", "created_at": self.created_at, "status": status,
+            "error": null, "incomplete_details": null, "output": output, "truncation": "disabled",
+        });
+        if status == "incomplete" {
+            response["incomplete_details"] = json!({"reason": "max_output_tokens"});
+        }
+        if let Some(object) = response.as_object_mut() {
+            object.extend(self.echo.clone());
+        }
+        if let Some(usage) = usage {
+            response["usage"] = usage_of(usage);
+        }
+        response
+    }
+
+    /// Remembers the conversation with the assistant's turn, when the response is stored.
+    pub fn remember(&self, assistant: Value) {
+        if let Some(store) = &self.store {
+            let mut messages = self.history.clone();
+            messages.push(assistant);
+            store.insert(self.id.clone(), messages);
+        }
+    }
+}
+
+impl super::Adapter for Reply {
+    const WIRE: super::Wire = super::Wire::Responses;
+
+    fn reply(self, completion: &Value) -> Value {
+        let choice = completion.pointer("/choices/0").unwrap_or(&Value::Null);
+        let message = choice.get("message").cloned().unwrap_or(Value::Null);
+        let output = output_items(&message);
+        let status = match choice.get("finish_reason").and_then(Value::as_str) {
+            Some("length") => "incomplete",
+            _ => "completed",
+        };
+        self.remember(assistant_message(&message));
+        let mut response = self.response(status, output, completion.get("usage"));
+        if response["model"].is_null() {
+            response["model"] = completion.get("model").cloned().unwrap_or(Value::Null);
+        }
+        response
+    }
+
+    fn stream(
+        self,
+        chat: axum::body::Body,
+    ) -> futures_util::stream::BoxStream<'static, Result<bytes::Bytes, axum::Error>> {
+        Box::pin(super::responses_stream::convert(chat, self))
+    }
+}
+
+/// A chat message as it is kept for the next turn: content and calls, nothing else.
+pub fn assistant_message(message: &Value) -> Value {
+    let mut kept = json!({"role": "assistant", "content": message.get("content").cloned().unwrap_or(Value::Null)});
+    if let Some(calls) = message
+        .get("tool_calls")
+        .filter(|c| c.as_array().is_some_and(|c| !c.is_empty()))
+    {
+        kept["tool_calls"] = calls.clone();
+    }
+    kept
+}
+
+/// The output items of a chat message: its text as a `message` item, then each call.
+pub fn output_items(message: &Value) -> Vec<Value> {
+    let mut items = Vec::new();
+    if let Some(text) = message
+        .get("content")
+        .and_then(Value::as_str)
+        .filter(|t| !t.is_empty())
+    {
+        items.push(message_output(
+            &format!("msg_{}", uuid::Uuid::new_v4().simple()),
+            text,
+            "completed",
+        ));
+    }
+    for call in message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let call_id = call.get("id").and_then(Value::as_str).unwrap_or_default();
+        let name = call
+            .pointer("/function/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let arguments = call
+            .pointer("/function/arguments")
+            .and_then(Value::as_str)
+            .unwrap_or("{}");
+        items.push(function_call_item(call_id, name, arguments, "completed"));
+    }
+    items
+}
+
+pub fn message_output(id: &str, text: &str, status: &str) -> Value {
+    let content = if text.is_empty() && status == "in_progress" {
+        json!([])
+    } else {
+        json!([{"type": "output_text", "text": text, "annotations": [], "logprobs": []}])
+    };
+    json!({"type": "message", "id": id, "status": status, "role": "assistant", "content": content})
+}
+
+pub fn function_call_item(call_id: &str, name: &str, arguments: &str, status: &str) -> Value {
+    json!({"type": "function_call", "id": format!("fc_{call_id}"), "call_id": call_id,
+           "name": name, "arguments": arguments, "status": status})
+}
+
+pub fn usage_of(usage: &Value) -> Value {
+    let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let cached = usage
+        .pointer("/prompt_tokens_details/cached_tokens")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    json!({
+        "input_tokens": count("prompt_tokens"),
+        "input_tokens_details": {"cached_tokens": cached},
+        "output_tokens": count("completion_tokens"),
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": count("prompt_tokens").saturating_add(count("completion_tokens")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::wire::Adapter;
+
+    fn object(value: Value) -> Map<String, Value> {
+        match value {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
+
+    #[test]
+    fn input_items_become_chat_messages() {
+        let request = object(json!({
+            "model": "m", "instructions": "Be brief.", "max_output_tokens": 50, "x_unknown": 1,
+            "tools": [{"type": "function", "name": "f", "description": "d", "parameters": {"type": "object"}, "strict": null}],
+            "tool_choice": {"type": "function", "name": "f"},
+            "input": [
+                {"role": "user", "content": "hi"},
+                {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{\"a\":1}"},
+                {"type": "function_call", "call_id": "call_2", "name": "f", "arguments": "{}"},
+                {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+                {"type": "reasoning", "summary": []}
+            ]
+        }));
+        let converted = to_chat(request, &Store::default()).unwrap();
+        let chat = Value::Object(converted.chat);
+        assert_eq!(
+            chat["messages"][0],
+            json!({"role": "system", "content": "Be brief."})
+        );
+        assert_eq!(
+            chat["messages"][2]["tool_calls"].as_array().unwrap().len(),
+            2
+        );
+        assert_eq!(chat["messages"][2]["tool_calls"][1]["id"], "call_2");
+        assert_eq!(
+            chat["messages"][3],
+            json!({"role": "tool", "tool_call_id": "call_1", "content": "ok"})
+        );
+        assert_eq!(chat["messages"].as_array().unwrap().len(), 4);
+        assert_eq!(
+            chat["tools"][0],
+            json!({"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object"}}})
+        );
+        assert_eq!(
+            chat["tool_choice"],
+            json!({"type": "function", "function": {"name": "f"}})
+        );
+        assert_eq!(chat["max_tokens"], 50);
+        assert_eq!(chat["x_unknown"], 1);
+    }
+
+    #[test]
+    fn a_stored_response_continues_and_an_unknown_one_is_refused() {
+        let store = Store::default();
+        let first = to_chat(
+            object(json!({"model": "m", "input": "hi", "tools": []})),
+            &store,
+        )
+        .unwrap();
+        let id = first.reply.id.clone();
+        let reply = first.reply.reply(&json!({"choices": [{"message": {"role": "assistant", "content": "hello"}, "finish_reason": "stop"}]}));
+        assert_eq!(reply["output"][0]["content"][0]["text"], "hello");
+        let next = to_chat(
+            object(json!({"model": "m", "previous_response_id": id, "input": "again"})),
+            &store,
+        )
+        .unwrap();
+        let messages = Value::Object(next.chat)["messages"].clone();
+        assert_eq!(
+            messages,
+            json!([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}, {"role": "user", "content": "again"}])
+        );
+
+        let error = to_chat(
+            object(json!({"model": "m", "previous_response_id": "resp_nope", "input": "x"})),
+            &store,
+        )
+        .err()
+        .unwrap();
+        assert_eq!(error.status(), axum::http::StatusCode::BAD_REQUEST);
+        assert!(error.to_string().contains("resp_nope"));
+    }
+
+    #[test]
+    fn store_false_is_not_remembered_and_the_store_is_bounded() {
+        let store = Store::default();
+        let first = to_chat(
+            object(json!({"model": "m", "input": "hi", "store": false})),
+            &store,
+        )
+        .unwrap();
+        let id = first.reply.id.clone();
+        first
+            .reply
+            .reply(&json!({"choices": [{"message": {"content": "x"}}]}));
+        assert!(store.get(&id).is_none());
+
+        let small = Store::new(1000, STORE_TTL);
+        for i in 0..100 {
+            small.insert(
+                format!("resp_{i}"),
+                vec![json!({"role": "user", "content": "x".repeat(100)})],
+            );
+        }
+        small.run_pending_tasks();
+        let kept = (0..100)
+            .filter(|i| small.get(&format!("resp_{i}")).is_some())
+            .count();
+        assert!(kept < 10, "{kept} kept past the byte bound");
+    }
+
+    #[test]
+    fn a_completion_becomes_output_items() {
+        let items = output_items(&json!({"content": "On it.", "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{\"a\":1}"}}]}));
+        assert_eq!(items[0]["type"], "message");
+        assert_eq!(items[0]["content"][0]["text"], "On it.");
+        assert_eq!(
+            items[1],
+            json!({"type": "function_call", "id": "fc_call_1", "call_id": "call_1", "name": "f", "arguments": "{\"a\":1}", "status": "completed"})
+        );
+    }
+}

@@ -1,0 +1,389 @@
+//! A Chat Completions event stream (as the pipe writes it) rewritten as a Responses stream:
+//! `response.created` and `response.in_progress`, then per output item `output_item.added`,
+//! its deltas and `output_item.done`, then `response.completed`; every event with its
+//! `sequence_number`, in order, and item ids that stay the same from `added` to `completed`.
+
+use axum::body::Body;
+use bytes::Bytes;
+use futures_util::{Stream, StreamExt};
+use serde_json::{json, Value};
+
+use super::responses::{assistant_message, function_call_item, message_output, Reply};
+use crate::sse;
+
+/// The largest chat event read; the pipe's own limit for upstream events.
+const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
+/// The most text and arguments held for `response.completed` (which repeats the whole
+/// output): the pipe's limit for a whole completion.
+const HELD_LIMIT: usize = crate::pipe::complete::RESPONSE_LIMIT as usize;
+
+/// The output item being written.
+enum Open {
+    None,
+    Text {
+        id: String,
+        text: String,
+    },
+    Call {
+        index: u64,
+        call_id: String,
+        name: String,
+        arguments: String,
+    },
+}
+
+pub struct ResponseEvents {
+    reply: Reply,
+    sequence: u64,
+    open: Open,
+    /// Finished items, in output order.
+    output: Vec<Value>,
+    /// The assistant's turn in chat form, remembered for `previous_response_id`.
+    text: String,
+    calls: Vec<Value>,
+    finish_reason: Option<String>,
+    usage: Option<Value>,
+    done: bool,
+    /// Bytes of text and arguments held so far, and the most allowed.
+    held: usize,
+    limit: usize,
+}
+
+impl ResponseEvents {
+    pub fn new(reply: Reply) -> ResponseEvents {
+        ResponseEvents {
+            reply,
+            sequence: 0,
+            open: Open::None,
+            output: Vec::new(),
+            text: String::new(),
+            calls: Vec::new(),
+            finish_reason: None,
+            usage: None,
+            done: false,
+            held: 0,
+            limit: HELD_LIMIT,
+        }
+    }
+
+    fn event(&mut self, kind: &str, mut data: Value) -> Bytes {
+        data["type"] = json!(kind);
+        data["sequence_number"] = json!(self.sequence);
+        self.sequence += 1;
+        Bytes::from(format!("event: {kind}\ndata: {data}\n\n"))
+    }
+
+    /// `response.created` and `response.in_progress`.
+    pub fn start(&mut self) -> Vec<Bytes> {
+        let response = self.reply.response("in_progress", Vec::new(), None);
+        vec![
+            self.event("response.created", json!({"response": response})),
+            self.event("response.in_progress", json!({"response": response})),
+        ]
+    }
+
+    fn output_index(&self) -> usize {
+        self.output.len()
+    }
+
+    /// The events for one chat chunk (its first choice).
+    pub fn chunk(&mut self, chunk: &Value) -> Vec<Bytes> {
+        let mut out = Vec::new();
+        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+            self.usage = Some(usage.clone());
+        }
+        let choices = chunk.get("choices").and_then(Value::as_array);
+        let Some(choice) = choices
+            .into_iter()
+            .flatten()
+            .find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
+        else {
+            return out;
+        };
+        let delta = choice.get("delta").unwrap_or(&Value::Null);
+        if let Some(text) = delta
+            .get("content")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+        {
+            self.text_delta(text, &mut out);
+        }
+        for call in delta
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            self.call_delta(call, &mut out);
+        }
+        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+            self.finish_reason = Some(reason.to_owned());
+        }
+        out
+    }
+
+    fn text_delta(&mut self, text: &str, out: &mut Vec<Bytes>) {
+        if !matches!(self.open, Open::Text { .. }) {
+            self.close(out);
+            let id = format!("msg_{}", uuid::Uuid::new_v4().simple());
+            let index = self.output_index();
+            let item = message_output(&id, "", "in_progress");
+            out.push(self.event(
+                "response.output_item.added",
+                json!({"output_index": index, "item": item}),
+            ));
+            let part =
+                json!({"type": "output_text", "text": "", "annotations": [], "logprobs": []});
+            out.push(self.event(
+                "response.content_part.added",
+                json!({"item_id": id, "output_index": index, "content_index": 0, "part": part}),
+            ));
+            self.open = Open::Text {
+                id,
+                text: String::new(),
+            };
+        }
+        let index = self.output_index();
+        self.held += text.len();
+        if let Open::Text { id, text: written } = &mut self.open {
+            written.push_str(text);
+            let id = id.clone();
+            out.push(self.event("response.output_text.delta",
+                json!({"item_id": id, "output_index": index, "content_index": 0, "delta": text, "logprobs": []})));
+        }
+    }
+
+    fn call_delta(&mut self, call: &Value, out: &mut Vec<Bytes>) {
+        let index = call.get("index").and_then(Value::as_u64).unwrap_or(0);
+        if !matches!(&self.open, Open::Call { index: open, .. } if *open == index) {
+            self.close(out);
+            let call_id = call
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let name = call
+                .pointer("/function/name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let item = function_call_item(&call_id, &name, "", "in_progress");
+            let output_index = self.output_index();
+            out.push(self.event(
+                "response.output_item.added",
+                json!({"output_index": output_index, "item": item}),
+            ));
+            self.open = Open::Call {
+                index,
+                call_id,
+                name,
+                arguments: String::new(),
+            };
+        }
+        let Some(part) = call
+            .pointer("/function/arguments")
+            .and_then(Value::as_str)
+            .filter(|p| !p.is_empty())
+        else {
+            return;
+        };
+        let output_index = self.output_index();
+        self.held += part.len();
+        if let Open::Call {
+            call_id, arguments, ..
+        } = &mut self.open
+        {
+            arguments.push_str(part);
+            let item_id = format!("fc_{call_id}");
+            out.push(self.event(
+                "response.function_call_arguments.delta",
+                json!({"item_id": item_id, "output_index": output_index, "delta": part}),
+            ));
+        }
+    }
+
+    /// Ends the open item with its `.done` events.
+    fn close(&mut self, out: &mut Vec<Bytes>) {
+        let index = self.output_index();
+        match std::mem::replace(&mut self.open, Open::None) {
+            Open::None => {}
+            Open::Text { id, text } => {
+                out.push(self.event("response.output_text.done",
+                    json!({"item_id": id, "output_index": index, "content_index": 0, "text": text, "logprobs": []})));
+                let part =
+                    json!({"type": "output_text", "text": text, "annotations": [], "logprobs": []});
+                out.push(self.event(
+                    "response.content_part.done",
+                    json!({"item_id": id, "output_index": index, "content_index": 0, "part": part}),
+                ));
+                let item = message_output(&id, &text, "completed");
+                out.push(self.event(
+                    "response.output_item.done",
+                    json!({"output_index": index, "item": item}),
+                ));
+                self.text.push_str(&text);
+                self.output.push(item);
+            }
+            Open::Call {
+                call_id,
+                name,
+                arguments,
+                ..
+            } => {
+                let item_id = format!("fc_{call_id}");
+                out.push(self.event("response.function_call_arguments.done",
+                    json!({"item_id": item_id, "output_index": index, "name": name, "arguments": arguments})));
+                let item = function_call_item(&call_id, &name, &arguments, "completed");
+                out.push(self.event(
+                    "response.output_item.done",
+                    json!({"output_index": index, "item": item}),
+                ));
+                self.calls.push(json!({"id": call_id, "type": "function",
+                    "function": {"name": name, "arguments": arguments}}));
+                self.output.push(item);
+            }
+        }
+    }
+
+    /// The closing events, after the chat stream's `[DONE]`; the conversation is remembered.
+    pub fn finish(&mut self) -> Vec<Bytes> {
+        let mut out = Vec::new();
+        self.close(&mut out);
+        self.done = true;
+        let status = match self.finish_reason.as_deref() {
+            Some("length") => "incomplete",
+            _ => "completed",
+        };
+        let content = (!self.text.is_empty()).then(|| self.text.clone());
+        self.reply.remember(assistant_message(
+            &json!({"content": content, "tool_calls": self.calls}),
+        ));
+        let response = self
+            .reply
+            .response(status, self.output.clone(), self.usage.as_ref());
+        let kind = if status == "completed" {
+            "response.completed"
+        } else {
+            "response.incomplete"
+        };
+        out.push(self.event(kind, json!({"response": response})));
+        out
+    }
+
+    /// An `error` event: the Responses shape, with the `error` object OpenAI SDKs raise from.
+    pub fn error(&mut self, message: &str) -> Bytes {
+        let error = json!({"message": message, "type": "server_error", "code": "upstream_error", "param": null});
+        self.event(
+            "error",
+            json!({"code": "upstream_error", "message": message, "param": null, "error": error}),
+        )
+    }
+}
+
+/// The chat event stream in `body` as a Responses event stream.
+pub fn convert(
+    body: Body,
+    reply: Reply,
+) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {
+    let mut events = ResponseEvents::new(reply);
+    let start: Bytes = events.start().concat().into();
+    let state = (
+        body.into_data_stream(),
+        sse::Parser::new(MAX_EVENT_BYTES),
+        events,
+        false,
+    );
+    let rest = futures_util::stream::unfold(
+        state,
+        |(mut chunks, mut parser, mut events, ended)| async move {
+            if ended {
+                return None;
+            }
+            let (out, ended) = match chunks.next().await {
+                // Keep-alive comments pass on as they are: SSE clients skip them.
+                Some(Ok(bytes)) if bytes.first() == Some(&b':') => (vec![bytes], false),
+                Some(Ok(bytes)) => match parser.push(&bytes) {
+                    Ok(parsed) => convert_events(&mut events, parsed),
+                    Err(error) => (vec![events.error(&error.to_string())], true),
+                },
+                Some(Err(error)) => (vec![events.error(&error.to_string())], true),
+                None if events.done => (Vec::new(), true),
+                None => (
+                    vec![events.error("the upstream's stream ended before it was complete")],
+                    true,
+                ),
+            };
+            Some((
+                Ok(Bytes::from(out.concat())),
+                (chunks, parser, events, ended),
+            ))
+        },
+    )
+    .filter(|item| futures_util::future::ready(!matches!(item, Ok(b) if b.is_empty())));
+    futures_util::stream::once(futures_util::future::ready(Ok(start))).chain(rest)
+}
+
+fn convert_events(events: &mut ResponseEvents, parsed: Vec<sse::Event>) -> (Vec<Bytes>, bool) {
+    let mut out = Vec::new();
+    for event in parsed {
+        if event.event.as_deref() == Some("error") {
+            let message = crate::wire::error_message(event.data.as_bytes());
+            out.push(events.error(&message));
+            return (out, true);
+        }
+        if event.data.trim() == "[DONE]" {
+            out.extend(events.finish());
+            return (out, true);
+        }
+        match serde_json::from_str::<Value>(&event.data) {
+            Ok(chunk) => out.extend(events.chunk(&chunk)),
+            Err(error) => {
+                out.push(events.error(&format!("a chunk is not JSON: {error}")));
+                return (out, true);
+            }
+        }
+        if events.held > events.limit {
+            let message = format!("the response exceeds {} bytes", events.limit);
+            out.push(events.error(&message));
+            return (out, true);
+        }
+    }
+    (out, false)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::wire::responses::{to_chat, Store};
+
+    fn events(limit: usize) -> ResponseEvents {
+        let request = json!({"model": "m", "input": "hi"});
+        let Value::Object(request) = request else {
+            unreachable!()
+        };
+        let mut events = ResponseEvents::new(to_chat(request, &Store::default()).unwrap().reply);
+        events.limit = limit;
+        events
+    }
+
+    fn text_event(text: &str) -> sse::Event {
+        let chunk = json!({"choices": [{"index": 0, "delta": {"content": text}}]});
+        sse::Event {
+            event: None,
+            data: chunk.to_string(),
+        }
+    }
+
+    #[test]
+    fn output_past_the_limit_ends_the_stream_with_an_error() {
+        let mut under = events(10);
+        let (_, ended) = convert_events(&mut under, vec![text_event("0123456789")]);
+        assert!(!ended);
+        let (out, ended) = convert_events(&mut under, vec![text_event("!")]);
+        assert!(ended);
+        let last = String::from_utf8(out.last().unwrap().to_vec()).unwrap();
+        assert!(last.starts_with("event: error\n"), "{last}");
+        assert!(last.contains("exceeds 10 bytes"), "{last}");
+    }
+}

@@ -1,0 +1,174 @@
+//! `/v1/responses`: Responses requests converted to the one pipe and back, streaming and not;
+//! requests with built-in tools forwarded untouched; errors in the client's shape.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{
+    backend_toml, calls_message, client, completion, fixture_tool, nl_call, translator_reply,
+    MockServer, Proxy, Reply,
+};
+
+const EMAIL: &str = "daily at 09:00 to check email";
+
+fn email_args() -> Value {
+    json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"})
+}
+
+fn flat_tool(name: &str) -> Value {
+    let tool = fixture_tool(name);
+    json!({"type": "function", "name": tool["function"]["name"], "description": tool["function"]["description"],
+           "parameters": tool["function"]["parameters"], "strict": false})
+}
+
+fn request(stream: bool) -> Value {
+    json!({"model": "main-model", "input": "remind me daily at 9 to check email", "stream": stream,
+           "tools": [flat_tool("set_reminder")], "x_vendor": {"k": 1}})
+}
+
+async fn post(proxy: &Proxy, body: &Value) -> reqwest::Response {
+    client()
+        .post(proxy.url("/v1/responses"))
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_translated_call_is_a_function_call_item() {
+    let main = MockServer::scripted(vec![Reply::ok(completion(
+        calls_message(vec![nl_call("call_a", "set_reminder", EMAIL)]),
+        "tool_calls",
+    ))])
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(&email_args().to_string())]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+
+    let response = post(&proxy, &request(false)).await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["object"], "response");
+    assert_eq!(body["status"], "completed");
+    assert!(body["id"].as_str().unwrap().starts_with("resp_"));
+    let item = &body["output"][0];
+    assert_eq!(item["type"], "function_call");
+    assert_eq!(item["call_id"], "call_a");
+    assert_eq!(item["name"], "set_reminder");
+    let arguments: Value = serde_json::from_str(item["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(arguments, email_args());
+    assert_eq!(body["usage"]["total_tokens"], 15);
+    // The client's tools are echoed as it sent them, not as the main model saw them.
+    assert_eq!(body["tools"][0], flat_tool("set_reminder"));
+
+    let seen = main.chat_requests()[0].json();
+    assert_eq!(
+        seen["messages"],
+        json!([{"role": "user", "content": "remind me daily at 9 to check email"}])
+    );
+    assert_eq!(
+        seen["x_vendor"],
+        json!({"k": 1}),
+        "unknown fields pass through"
+    );
+    assert_eq!(
+        seen["tools"][0]["function"]["parameters"]["required"],
+        json!(["description"])
+    );
+}
+
+#[tokio::test]
+async fn streamed_events_are_numbered_and_keep_their_item_ids() {
+    let main = MockServer::scripted(vec![Reply::sse(vec![
+        json!({"id": "c", "object": "chat.completion.chunk", "model": "main-model",
+               "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Setting it."}, "finish_reason": null}]}),
+        json!({"id": "c", "object": "chat.completion.chunk", "model": "main-model",
+               "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_s", "type": "function",
+                   "function": {"name": "set_reminder", "arguments": json!({"description": EMAIL}).to_string()}}]},
+                 "finish_reason": "tool_calls"}]}),
+    ])])
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(&email_args().to_string())]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+
+    let response = post(&proxy, &request(true)).await;
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.unwrap();
+    let events: Vec<Value> = text
+        .split("\n\n")
+        .filter_map(|block| block.lines().find_map(|l| l.strip_prefix("data: ")))
+        .map(|data| serde_json::from_str(data).unwrap())
+        .collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "response.created",
+            "response.in_progress",
+            "response.output_item.added",
+            "response.content_part.added",
+            "response.output_text.delta",
+            "response.output_text.done",
+            "response.content_part.done",
+            "response.output_item.done",
+            "response.output_item.added",
+            "response.function_call_arguments.delta",
+            "response.function_call_arguments.done",
+            "response.output_item.done",
+            "response.completed",
+        ]
+    );
+    let numbers: Vec<u64> = events
+        .iter()
+        .map(|e| e["sequence_number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, (0..events.len() as u64).collect::<Vec<_>>());
+    assert_eq!(events[0]["response"]["id"], events[12]["response"]["id"]);
+    assert_eq!(events[8]["item"]["id"], events[11]["item"]["id"]);
+    assert_eq!(events[8]["output_index"], 1);
+    let done: Value = serde_json::from_str(events[10]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(done, email_args());
+    let output = &events[12]["response"]["output"];
+    assert_eq!(output[0]["content"][0]["text"], "Setting it.");
+    assert_eq!(output[1]["call_id"], "call_s");
+}
+
+#[tokio::test]
+async fn built_in_tools_go_to_the_upstream_responses_route_untouched() {
+    let upstream = MockServer::scripted(vec![Reply::ok(
+        json!({"id": "resp_up", "object": "response"}),
+    )])
+    .await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let body = r#"{"model":"m","input":"news?","tools":[{"type":"web_search"},{"type":"function","name":"f","parameters":{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}}]}"#;
+    let response = client()
+        .post(proxy.url("/v1/responses"))
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.json::<Value>().await.unwrap()["id"], "resp_up");
+    let seen = &upstream.requests()[0];
+    assert_eq!(seen.path, "/v1/responses");
+    assert_eq!(seen.body, body.as_bytes());
+}
+
+#[tokio::test]
+async fn an_unknown_previous_response_is_a_clear_400() {
+    let main = MockServer::scripted(vec![]).await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let mut body = request(false);
+    body["previous_response_id"] = json!("resp_missing");
+    let response = post(&proxy, &body).await;
+    assert_eq!(response.status(), 400);
+    let error: Value = response.json().await.unwrap();
+    assert_eq!(error["error"]["param"], "previous_response_id");
+    assert!(error["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("resp_missing"));
+    assert!(main.requests().is_empty());
+}
