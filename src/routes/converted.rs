@@ -19,12 +19,13 @@ use crate::wire::{self, Adapter};
 
 const X_API_KEY: &str = "x-api-key";
 
-/// The request body, within the server's limits, and its top-level JSON object.
+/// The request body, within the server's limits, and its top-level JSON object: `None` when
+/// it is not one, for the upstream to answer (plaincall takes over only what it translates).
 pub async fn read_json(
     state: &AppState,
     parts: &Parts,
     body: Body,
-) -> Result<(Bytes, Map<String, Value>), ProxyError> {
+) -> Result<(Bytes, Option<Map<String, Value>>), ProxyError> {
     let server = &state.config.server;
     let bytes = read_body(
         &parts.headers,
@@ -34,8 +35,7 @@ pub async fn read_json(
         &state.drain,
     )
     .await?;
-    let parsed =
-        serde_json::from_slice(&bytes).map_err(|e| ProxyError::InvalidJson(e.to_string()))?;
+    let parsed = serde_json::from_slice(&bytes).ok();
     Ok((bytes, parsed))
 }
 

@@ -23,9 +23,9 @@ pub async fn responses(State(state): State<Arc<AppState>>, request: Request) -> 
 async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, ProxyError> {
     let (parts, body) = request.into_parts();
     let (bytes, parsed) = converted::read_json(state, &parts, body).await?;
-    if !responses::is_translatable(&parsed) {
+    let Some(parsed) = parsed.filter(responses::is_translatable) else {
         return converted::forward(state, &parts, bytes, "responses").await;
-    }
+    };
     let converted = responses::to_chat(parsed, &state.responses)?;
     converted::serve(state, parts, converted.chat, converted.reply).await
 }
