@@ -541,7 +541,7 @@ impl Config {
         Ok(config)
     }
 
-    /// Loads from a TOML string only (tests and `plaincall check` on literal input).
+    /// Loads from a TOML string only, without the environment (tests build configs this way).
     pub fn from_toml(toml: &str) -> Result<Config, ConfigError> {
         let raw: FileConfig = Figment::from(Toml::string(toml))
             .extract()

@@ -264,11 +264,6 @@ impl ProxyError {
                 axum::http::HeaderValue::from_static("1"),
             );
         }
-        response.extensions_mut().insert(ErrorCode(self.code()));
         response
     }
 }
-
-/// Left on error responses so the metrics layer can count errors by code.
-#[derive(Clone, Copy, Debug)]
-pub struct ErrorCode(pub &'static str);

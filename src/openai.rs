@@ -131,10 +131,13 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// Saturating: the counts are the upstream's to choose, and an overflow would panic.
     pub fn add(&mut self, other: &Usage) {
-        self.prompt_tokens += other.prompt_tokens;
-        self.completion_tokens += other.completion_tokens;
-        self.total_tokens += other.total_tokens;
+        self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
+        self.completion_tokens = self
+            .completion_tokens
+            .saturating_add(other.completion_tokens);
+        self.total_tokens = self.total_tokens.saturating_add(other.total_tokens);
     }
 }
 
@@ -161,6 +164,20 @@ mod tests {
         assert_eq!(call.function.arguments, "");
         assert_eq!(call.kind, "function");
         Ok(())
+    }
+
+    #[test]
+    fn usage_sums_saturate() {
+        let mut total = Usage {
+            prompt_tokens: u64::MAX - 1,
+            completion_tokens: 1,
+            total_tokens: u64::MAX,
+            extra: Map::new(),
+        };
+        total.add(&total.clone());
+        assert_eq!(total.prompt_tokens, u64::MAX);
+        assert_eq!(total.completion_tokens, 2);
+        assert_eq!(total.total_tokens, u64::MAX);
     }
 
     #[test]

@@ -84,12 +84,31 @@ pub async fn translate_stream(
         role_sent: false,
     };
     // In the request's span, so its log lines (the per-translation one) carry the request id.
-    tokio::spawn(translator.run(response).in_current_span());
+    let on_panic = translator.tx.clone();
+    tokio::spawn(guarded(translator.run(response), on_panic).in_current_span());
     let body = futures_util::stream::poll_fn(move |cx| {
         rx.poll_recv(cx)
             .map(|b| b.map(Ok::<_, std::convert::Infallible>))
     });
     Ok(Served::Response(sse_response(Body::from_stream(body))))
+}
+
+/// Runs a stream's task; should it panic, the stream still ends with an `error` event rather
+/// than a silent cut, and the panic is logged.
+async fn guarded(task: impl std::future::Future<Output = ()>, tx: mpsc::Sender<Bytes>) {
+    use futures_util::FutureExt;
+    if std::panic::AssertUnwindSafe(task)
+        .catch_unwind()
+        .await
+        .is_err()
+    {
+        let error = ProxyError::Internal("the stream's task panicked".into());
+        tracing::error!(
+            code = error.code(),
+            "a stream's task panicked; the stream ends with an error event"
+        );
+        let _ = tx.send(crate::sse::error_event(&error)).await;
+    }
 }
 
 async fn open_stream(
@@ -357,6 +376,7 @@ impl StreamTranslator {
                 )))
             })?
             .unwrap_or_default();
+        check_call_indices(&choices)?;
         if let Ok(Some(usage)) = openai::get::<Usage>(&chunk, "usage") {
             turn.usage = Some(usage);
         }
@@ -812,6 +832,33 @@ impl StreamTranslator {
     }
 }
 
+/// The highest tool-call `index` taken from an upstream: indices count a message's calls, and
+/// one past any real count would only overflow the arithmetic that follows them.
+const MAX_CALL_INDEX: u64 = 4096;
+
+/// Refuses a chunk whose tool-call deltas carry an `index` past [`MAX_CALL_INDEX`].
+fn check_call_indices(choices: &[RawObject]) -> Result<(), Stop> {
+    for choice in choices {
+        let delta: Option<Value> = openai::get(choice, "delta").ok().flatten();
+        let calls = delta
+            .as_ref()
+            .and_then(|d| d.get("tool_calls"))
+            .and_then(Value::as_array);
+        for call in calls.into_iter().flatten() {
+            if let Some(index) = call
+                .get("index")
+                .and_then(Value::as_u64)
+                .filter(|i| *i > MAX_CALL_INDEX)
+            {
+                return Err(Stop::Error(ProxyError::UpstreamProtocol(format!(
+                    "a tool call's index {index} is out of range (at most {MAX_CALL_INDEX})"
+                ))));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Folds one delta into its slot: `id`, `name` and `arguments` are appended as OpenAI
 /// clients do; `arguments: null` adds nothing.
 fn absorb(slot: &mut Slot, delta: &Value) {
@@ -839,4 +886,31 @@ fn call_of(slot: &Slot) -> ToolCall {
 
 fn first_delta(index: usize, id: &str, name: &str, arguments: &str) -> Value {
     json!({"index": index, "id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)]
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panicking_stream_task_ends_with_an_error_event() {
+        let (tx, mut rx) = mpsc::channel(4);
+        let sender = tx.clone();
+        guarded(
+            async move {
+                let _ = sender.send(Bytes::from_static(b"data: {}\n\n")).await;
+                panic!("a bug");
+            },
+            tx,
+        )
+        .await;
+        assert_eq!(
+            rx.recv().await.unwrap(),
+            Bytes::from_static(b"data: {}\n\n")
+        );
+        let last = String::from_utf8(rx.recv().await.unwrap().to_vec()).unwrap();
+        assert!(last.starts_with("event: error\ndata: "), "{last}");
+        assert!(last.contains("internal_error"), "{last}");
+    }
 }

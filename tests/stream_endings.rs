@@ -1,6 +1,7 @@
 //! A stream plaincall ends early ends with an SSE `error` event in the OpenAI shape: when the
 //! shutdown grace period runs out (and then `serve` exits non-zero) and when the upstream
-//! resets a relayed stream. Log lines written while streaming carry the `request_id`.
+//! resets a relayed stream, or sends a tool-call index out of range. Log lines written while
+//! streaming carry the `request_id`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod support;
@@ -152,4 +153,31 @@ async fn stream_logs_carry_the_request_id_and_a_cut_stream_exits_3() {
         .find(|l| l.contains("stream ended with an error"))
         .unwrap_or_else(|| panic!("no stream error logged: {logs:?}"));
     assert!(line.contains("rid-broken-stream"), "{line}");
+}
+
+#[tokio::test]
+async fn a_tool_call_index_out_of_range_ends_the_stream_with_an_error_event() {
+    // u64::MAX, as a broken or hostile upstream might send it: an error event, not a panic.
+    let call = json!({"index": u64::MAX, "id": "call_x", "type": "function",
+        "function": {"name": "get_weather", "arguments": "{}"}});
+    let upstream = MockServer::scripted(vec![Reply::sse(vec![json!({"id": "s",
+        "object": "chat.completion.chunk",
+        "choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": null}]})])])
+    .await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let body = json!({"model": "m", "stream": true, "messages": [{"role": "user", "content": "x"}],
+        "tools": [fixture_tool("set_reminder"), fixture_tool("get_weather")]});
+    let response = client()
+        .post(proxy.url("/v1/chat/completions"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let (raw, last) = tokio::time::timeout(Duration::from_secs(5), read_to_end(response))
+        .await
+        .expect("the stream ends");
+    assert!(raw.contains("event: error\ndata: "), "{raw}");
+    assert_eq!(last["error"]["code"], "upstream_protocol_error", "{last}");
+    assert!(last["error"]["message"].as_str().unwrap().contains("out of range"));
+    assert!(!raw.contains("call_x"), "the bad call is not passed on: {raw}");
 }

@@ -53,7 +53,8 @@ pub fn errors(validator: &jsonschema::Validator, instance: &Value) -> Vec<String
         .collect()
 }
 
-/// A hash of the schema's canonical text (sorted keys), stable within a process.
+/// A hash of the schema's text as sent (key order kept: a client sends the same tool the same
+/// way each time), stable within a process.
 pub fn schema_hash(schema: &Value) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     schema.to_string().hash(&mut hasher);

@@ -52,7 +52,7 @@ def test_anthropic_messages_two_turns_streamed(native):
     reminder = tool("set_reminder")["function"]
     tools = [{"name": "set_reminder", "description": reminder["description"], "input_schema": reminder["parameters"]}]
     messages = [{"role": "user", "content": REQUEST}]
-    with client.messages.stream(model="qwen2.5-coder-0.5b", max_tokens=400, temperature=0, system=INSTRUCTIONS,
+    with client.messages.stream(model="qwen2.5-coder-0.5b", max_tokens=400, extra_body={"temperature": 0}, system=INSTRUCTIONS,
                                 messages=messages, tools=tools, tool_choice={"type": "any"}) as stream:
         first = stream.get_final_message()
     uses = [block for block in first.content if block.type == "tool_use"]
@@ -65,6 +65,6 @@ def test_anthropic_messages_two_turns_streamed(native):
     messages.append({"role": "assistant", "content": [b.model_dump() for b in first.content]})
     messages.append({"role": "user", "content": [
         {"type": "tool_result", "tool_use_id": u.id, "content": RESULT} for u in uses]})
-    second = client.messages.create(model="qwen2.5-coder-0.5b", max_tokens=120, temperature=0, system=INSTRUCTIONS,
+    second = client.messages.create(model="qwen2.5-coder-0.5b", max_tokens=120, extra_body={"temperature": 0}, system=INSTRUCTIONS,
                                     messages=messages, tools=tools)
     assert second.content, "the second turn answers"
