@@ -9,7 +9,7 @@ use axum::response::Response;
 use subtle::ConstantTimeEq;
 
 use crate::error::ProxyError;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::wire::Wire;
 
 pub async fn require_access_key(

@@ -25,6 +25,7 @@ pub mod routes;
 pub mod server;
 pub mod sse;
 pub mod startup;
+pub mod state;
 pub mod stream;
 pub mod upstream;
 pub mod wire;

@@ -15,7 +15,7 @@ use http_body::Frame;
 use prometheus_client::metrics::gauge::Gauge;
 
 use crate::error::ProxyError;
-use crate::server::AppState;
+use crate::state::AppState;
 
 pub async fn track(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let route = request

@@ -1,5 +1,4 @@
-//! The app: shared state, the router with every layer in one place, and serving with graceful
-//! shutdown.
+//! The app: the router with every layer in one place, and serving with graceful shutdown.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -14,63 +13,10 @@ use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
-use crate::config::Config;
-use crate::error::ProxyError;
-use crate::metrics::Metrics;
-use crate::pipe::Pipe;
 use crate::routes;
-use crate::upstream::UpstreamClient;
+pub use crate::state::{AppState, Drain};
 
 mod conn;
-
-pub struct AppState {
-    pub config: Config,
-    pub upstream: UpstreamClient,
-    pub metrics: Metrics,
-    pub readiness: routes::ops::Readiness,
-    pub pipe: Pipe,
-    pub modes: crate::prompt_mode::ModeSelector,
-    pub drain: Drain,
-    /// `server.max_in_flight` permits, one per `/v1` request until its response ends.
-    pub in_flight: Arc<Semaphore>,
-    /// The configured keys, scrubbed from upstream error bodies before they are passed on.
-    pub secrets: crate::redact::Secrets,
-    /// Conversations of stored `/v1/responses` replies, for `previous_response_id`.
-    pub responses: crate::wire::responses::Store,
-}
-
-impl AppState {
-    pub fn new(config: Config) -> Result<Arc<AppState>, ProxyError> {
-        let upstream = UpstreamClient::new(
-            config.upstream.base_url.clone(),
-            config.upstream.api_key.clone(),
-            config.upstream.connect_timeout,
-            config.upstream.read_timeout,
-            config.upstream.timeout,
-        )?;
-        let pipe = Pipe::new(&config, upstream.clone())?;
-        Ok(Arc::new(AppState {
-            upstream,
-            metrics: Metrics::with_configured(config.translation.tools.keys().cloned().collect()),
-            readiness: routes::ops::Readiness::default(),
-            modes: crate::prompt_mode::ModeSelector::new(config.tool_calling.clone()),
-            pipe,
-            drain: Drain::default(),
-            secrets: crate::redact::configured(&config),
-            responses: crate::wire::responses::Store::default(),
-            in_flight: Arc::new(Semaphore::new(
-                config.server.max_in_flight.clamp(1, Semaphore::MAX_PERMITS),
-            )),
-            config,
-        }))
-    }
-
-    /// A client's `Authorization` is forwarded only when it was not one of plaincall's own
-    /// access keys.
-    pub fn forward_client_auth(&self) -> bool {
-        self.config.server.access_keys.is_empty()
-    }
-}
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -139,44 +85,6 @@ pub enum Stopped {
     GraceExpired,
 }
 
-/// Tells requests that shutdown began (request bodies still arriving are refused) and open
-/// event streams that the grace period ran out.
-#[derive(Clone)]
-pub struct Drain(Arc<watch::Sender<u8>>);
-
-const SERVING: u8 = 0;
-const DRAINING: u8 = 1;
-const EXPIRED: u8 = 2;
-
-impl Default for Drain {
-    fn default() -> Self {
-        Drain(Arc::new(watch::channel(SERVING).0))
-    }
-}
-
-impl Drain {
-    /// Resolves once shutdown has begun.
-    pub async fn began(&self) {
-        self.reached(DRAINING).await;
-    }
-
-    /// Resolves once the grace period has run out.
-    pub async fn expired(&self) {
-        self.reached(EXPIRED).await;
-    }
-
-    async fn reached(&self, phase: u8) {
-        let mut now = self.0.subscribe();
-        if now.wait_for(|p| *p >= phase).await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    }
-
-    fn set(&self, phase: u8) {
-        self.0.send_replace(phase);
-    }
-}
-
 /// How long streams get to send their `error` event once the grace period ran out.
 const FLUSH: Duration = Duration::from_millis(500);
 /// Far above any sane `max_connections`, below what a semaphore holds.
@@ -233,7 +141,7 @@ pub async fn serve(
     drop(listener);
     tracing::info!(grace = ?grace, "shutting down: no new connections, draining in-flight requests");
     phase.send_replace(conn::Phase::Draining);
-    state.drain.set(DRAINING);
+    state.drain.begin();
     let all = u32::try_from(max).unwrap_or(u32::MAX);
     if tokio::time::timeout(grace, slots.acquire_many(all))
         .await
@@ -242,7 +150,7 @@ pub async fn serve(
         return Ok(Stopped::Drained);
     }
     tracing::warn!("grace period over with requests still in flight; ending them");
-    state.drain.set(EXPIRED);
+    state.drain.expire();
     let _ = tokio::time::timeout(FLUSH, slots.acquire_many(all)).await;
     phase.send_replace(conn::Phase::Closing);
     Ok(Stopped::GraceExpired)

@@ -25,8 +25,8 @@ use crate::pipe::Rewrite;
 use crate::prompt_mode::holdback::HoldBack;
 use crate::prompt_mode::PromptTools;
 use crate::routes::{chat::sse_response, relay};
-use crate::server::AppState;
 use crate::sse;
+use crate::state::AppState;
 
 /// The largest single SSE event accepted from the upstream.
 const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;

@@ -287,3 +287,50 @@ async fn errors_have_the_anthropic_shape() {
     assert!(seen.headers.get("authorization").is_none());
     assert!(seen.headers.get("x-api-key").is_none());
 }
+
+#[tokio::test]
+async fn a_clarification_runs_a_repair_turn_before_the_client_answer() {
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_a", "set_reminder", "remind me")]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(
+            json!({"role": "assistant", "content": "When should I remind you?"}),
+            "stop",
+        )),
+    ])
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(
+        r#"{"error": "missing_info", "clarification_needed": "When should the reminder fire?"}"#,
+    )])
+    .await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+
+    let response = post(
+        &proxy,
+        &request(json!([{"role": "user", "content": "remind me"}]), false),
+        None,
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let message: Value = response.json().await.unwrap();
+    assert_eq!(
+        message["content"],
+        json!([{"type": "text", "text": "When should I remind you?"}])
+    );
+    assert_eq!(message["stop_reason"], "end_turn");
+    // The repair turn told the main model what was missing, in the chat form it speaks.
+    let repair = main.chat_requests()[1].json();
+    let last = repair["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["role"], "tool");
+    assert!(last["content"]
+        .as_str()
+        .unwrap()
+        .contains("When should the reminder fire?"));
+}

@@ -172,3 +172,29 @@ async fn an_unknown_previous_response_is_a_clear_400() {
         .contains("resp_missing"));
     assert!(main.requests().is_empty());
 }
+
+#[tokio::test]
+async fn several_actions_fan_out_into_several_function_call_items() {
+    let research = "research asyncio into data/a.md, then review it and add examples";
+    let main = MockServer::scripted(vec![Reply::ok(completion(
+        calls_message(vec![nl_call("call_s", "spawn_sub_session", research)]),
+        "tool_calls",
+    ))])
+    .await;
+    let two = json!([
+        {"objective": "Research asyncio. Write data/a.md.", "depends_on_previous": false},
+        {"objective": "Review data/a.md and add examples.", "depends_on_previous": true}
+    ]);
+    let translator = MockServer::scripted(vec![translator_reply(&two.to_string())]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+
+    let body = json!({"model": "main-model", "input": research, "tools": [flat_tool("spawn_sub_session")]});
+    let response: Value = post(&proxy, &body).await.json().await.unwrap();
+    let items = response["output"].as_array().unwrap();
+    assert_eq!(items.len(), 2, "{response}");
+    assert_eq!(items[0]["call_id"], "call_s__1of2");
+    assert_eq!(items[1]["call_id"], "call_s__2of2");
+    assert_ne!(items[0]["id"], items[1]["id"]);
+    let second: Value = serde_json::from_str(items[1]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(second, two[1]);
+}

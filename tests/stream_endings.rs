@@ -178,6 +178,12 @@ async fn a_tool_call_index_out_of_range_ends_the_stream_with_an_error_event() {
         .expect("the stream ends");
     assert!(raw.contains("event: error\ndata: "), "{raw}");
     assert_eq!(last["error"]["code"], "upstream_protocol_error", "{last}");
-    assert!(last["error"]["message"].as_str().unwrap().contains("out of range"));
-    assert!(!raw.contains("call_x"), "the bad call is not passed on: {raw}");
+    assert!(last["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("out of range"));
+    assert!(
+        !raw.contains("call_x"),
+        "the bad call is not passed on: {raw}"
+    );
 }

@@ -16,7 +16,7 @@ use super::{NlTool, Rewrite};
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject, ToolCall, Usage};
 use crate::routes::bytes_response;
-use crate::server::AppState;
+use crate::state::AppState;
 
 /// The largest main-model response read when plaincall must look inside it.
 pub const RESPONSE_LIMIT: u64 = 64 * 1024 * 1024;

@@ -15,7 +15,7 @@ use crate::openai::{self, RawObject};
 use crate::pipe::complete::{self, Served};
 use crate::pipe::{Plan, TRANSLATE_HEADER};
 use crate::prompt_mode::{rejects_tools, tools_checked};
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::stream;
 
 /// The most of an upstream error body read to see whether it rejects `tools`.

@@ -14,7 +14,7 @@ use super::{bytes_response, is_event_stream, read_body, relay, ERROR_BODY_LIMIT}
 use crate::error::ProxyError;
 use crate::openai::RawObject;
 use crate::pipe::complete::RESPONSE_LIMIT;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::wire::{self, Adapter};
 
 const X_API_KEY: &str = "x-api-key";

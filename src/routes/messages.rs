@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::converted;
 use crate::error::ProxyError;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::wire::{anthropic, Wire};
 
 pub async fn messages(State(state): State<Arc<AppState>>, request: Request) -> Response {

@@ -19,7 +19,7 @@ use http_body_util::BodyExt;
 
 use crate::error::ProxyError;
 use crate::redact::Secrets;
-use crate::server::{AppState, Drain};
+use crate::state::{AppState, Drain};
 use crate::upstream::end_to_end_headers;
 
 pub async fn not_found(method: Method, uri: Uri) -> ProxyError {

@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::server::AppState;
+use crate::state::AppState;
 
 pub async fn healthz() -> Response {
     (

@@ -8,7 +8,7 @@ use axum::response::Response;
 
 use super::{content_length, limited_stream, relay, BodyFault};
 use crate::error::ProxyError;
-use crate::server::AppState;
+use crate::state::AppState;
 
 pub async fn passthrough(
     State(state): State<Arc<AppState>>,

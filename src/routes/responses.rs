@@ -10,7 +10,7 @@ use axum::response::Response;
 
 use super::converted;
 use crate::error::ProxyError;
-use crate::server::AppState;
+use crate::state::AppState;
 use crate::wire::{responses, Wire};
 
 pub async fn responses(State(state): State<Arc<AppState>>, request: Request) -> Response {
