@@ -525,12 +525,12 @@ fn prompts_show(path: Option<&Path>, tool: &Path) -> ExitCode {
         Err(code) => return code,
     };
     let (date, weekday) = today(&state.config.translation.timezone);
-    let system = state.pipe.prompts.translator_system(&TranslatorContext {
+    let system = state.pipe.prompts().translator_system(&TranslatorContext {
         tool_name: &nl_tool.name,
         tool_description: &nl_tool.description,
         schema: serde_json::to_string_pretty(&nl_tool.parameters).unwrap_or_default(),
         rules: schema_text::translator_rules(&nl_tool.parameters),
-        examples: state.pipe.prompts.examples(&nl_tool.name),
+        examples: state.pipe.prompts().examples(&nl_tool.name),
         today: date,
         weekday,
         timezone: &state.config.translation.timezone_name,

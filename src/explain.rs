@@ -47,7 +47,7 @@ pub fn explain(pipe: &Pipe, tool: &Value) -> String {
         .pointer("/function/parameters")
         .cloned()
         .unwrap_or_else(|| serde_json::json!({"type": "object", "properties": {}}));
-    if !pipe.settings.enabled {
+    if !pipe.settings().enabled {
         return format!("{name}: passed through: translation.enabled = false\n");
     }
     let decision = pipe.decision(name, &parameters);

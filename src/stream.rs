@@ -19,11 +19,12 @@ use tokio::task::{AbortHandle, JoinSet};
 use crate::error::ProxyError;
 use crate::openai::{self, nl_description, RawObject, ToolCall, Usage};
 use crate::pipe::complete::{
-    append_messages, failure_text, repair_messages, resolve_call, serde_error, Resolved, Served,
+    append_messages, failure_text, repair_messages, resolve_call, serde_error, Resolved,
 };
 use crate::pipe::Rewrite;
 use crate::prompt_mode::holdback::HoldBack;
 use crate::prompt_mode::PromptTools;
+use crate::routes::chat::Served;
 use crate::routes::{chat::sse_response, relay};
 use crate::sse;
 use crate::state::AppState;

@@ -3,7 +3,7 @@
 //! The pieces that do not depend on the transport are shared with the streaming path.
 
 use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::http::StatusCode;
 use bytes::Bytes;
 use futures_util::future::join_all;
 use serde_json::value::RawValue;
@@ -15,7 +15,6 @@ use super::translate::{calls_key, Outcome};
 use super::{NlTool, Rewrite};
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject, ToolCall, Usage};
-use crate::routes::bytes_response;
 use crate::state::AppState;
 
 /// The largest main-model response read when plaincall must look inside it.
@@ -221,9 +220,15 @@ pub fn append_messages(
     openai::set(body, "messages", &messages).map_err(serde_error)
 }
 
-/// What serving a rewritten request came to.
-pub enum Served {
-    Response(Response),
+/// What serving a rewritten request came to; the route turns it into a response.
+pub enum Completed {
+    /// The upstream's status and headers with the body to send (the upstream's own, or the
+    /// translated one).
+    Reply {
+        status: StatusCode,
+        headers: HeaderMap,
+        body: Bytes,
+    },
     /// The upstream refused native `tools` for this model: serve again in prompt mode.
     ToolsRejected,
 }
@@ -237,7 +242,7 @@ pub async fn complete(
     state: &AppState,
     mut rewrite: Rewrite,
     client_headers: &HeaderMap,
-) -> Result<Served, ProxyError> {
+) -> Result<Completed, ProxyError> {
     // Taken, not cloned: the rest of the rewrite is all this function needs.
     let mut body = std::mem::take(&mut rewrite.body);
     let mut kept_calls: Vec<ToolCall> = Vec::new();
@@ -265,24 +270,22 @@ pub async fn complete(
                 && rewrite.watch_rejection
                 && crate::prompt_mode::rejects_tools(status.as_u16(), &bytes)
             {
-                return Ok(Served::ToolsRejected);
+                return Ok(Completed::ToolsRejected);
             }
             // The upstream's own errors reach the client unchanged.
-            return Ok(Served::Response(bytes_response(
+            return Ok(Completed::Reply {
                 status,
-                &headers,
-                bytes,
-                &state.secrets,
-            )));
+                headers,
+                body: bytes,
+            });
         }
         // Most replies need no change: found without copying the body, they go out as read.
         if turn == 0 && rewrite.prompt.is_none() && !peek_has_nl_call(&rewrite, &bytes) {
-            return Ok(Served::Response(bytes_response(
+            return Ok(Completed::Reply {
                 status,
-                &headers,
-                bytes,
-                &state.secrets,
-            )));
+                headers,
+                body: bytes,
+            });
         }
         let mut response: RawObject = serde_json::from_slice(&bytes).map_err(|e| {
             ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}"))
@@ -320,12 +323,11 @@ pub async fn complete(
                 .any(|call| is_nl_call(&rewrite, call))
         });
         if turn == 0 && !has_nl_call && !found_in_text {
-            return Ok(Served::Response(bytes_response(
+            return Ok(Completed::Reply {
                 status,
-                &headers,
-                bytes,
-                &state.secrets,
-            )));
+                headers,
+                body: bytes,
+            });
         }
         let single = choices.len() == 1;
         let mut repair: Option<Vec<Value>> = None;
@@ -401,12 +403,11 @@ pub async fn complete(
             }
         }
         let bytes = Bytes::from(serde_json::to_vec(&response).map_err(serde_error)?);
-        return Ok(Served::Response(bytes_response(
+        return Ok(Completed::Reply {
             status,
-            &headers,
-            bytes,
-            &state.secrets,
-        )));
+            headers,
+            body: bytes,
+        });
     }
 }
 

@@ -21,7 +21,6 @@ pub mod validate;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use axum::http::HeaderMap;
 use serde_json::{json, Map, Value};
 
 use crate::config::{Config, OutputMode, TranslationConfig};
@@ -30,9 +29,6 @@ use crate::openai::{self, RawObject};
 use crate::prompt_mode::{self, PromptTools};
 use crate::prompts::Prompts;
 use crate::upstream::UpstreamClient;
-
-/// A request header that turns translation off for one request: `x-plaincall-translate: off`.
-pub const TRANSLATE_HEADER: &str = "x-plaincall-translate";
 
 /// A tool the main model sees in plain-English form, with what translation needs of it.
 #[derive(Debug)]
@@ -144,13 +140,15 @@ impl Tried {
     }
 }
 
+/// Tool selection, the translator and its caches: built once, shared by every request.
+/// Other modules read the settings and prompts; the rest is the pipe's own.
 pub struct Pipe {
-    pub settings: TranslationConfig,
-    pub prompts: Prompts,
-    pub validators: validate::Validators,
-    pub translator: translator::Translator,
-    pub cache: translate::TranslationCache,
-    pub memory: history::Memory,
+    settings: TranslationConfig,
+    prompts: Prompts,
+    pub(crate) validators: validate::Validators,
+    pub(crate) translator: translator::Translator,
+    pub(crate) cache: translate::TranslationCache,
+    pub(crate) memory: history::Memory,
     prompt_grammar: bool,
 }
 
@@ -171,13 +169,21 @@ impl Pipe {
         })
     }
 
+    pub fn settings(&self) -> &TranslationConfig {
+        &self.settings
+    }
+
+    pub fn prompts(&self) -> &Prompts {
+        &self.prompts
+    }
+
     /// Decides whether the request changes, and builds the changed request. `prompt_mode`:
     /// tools go into the system prompt (see [`crate::prompt_mode`]); `watch_rejection`: the
     /// upstream may reject native tools, and the caller wants to know.
     pub fn plan(
         &self,
         request: &RawObject,
-        headers: &HeaderMap,
+        switched_off: bool,
         prompt_mode: bool,
         watch_rejection: bool,
     ) -> Result<Plan, ProxyError> {
@@ -188,7 +194,7 @@ impl Pipe {
         let tools = openai::get::<Vec<RawObject>>(request, "tools").map_err(|e| bad("tools", e))?;
         let messages = openai::get::<Vec<Box<serde_json::value::RawValue>>>(request, "messages")
             .map_err(|e| bad("messages", e))?;
-        let translate = self.settings.enabled && !translation_switched_off(headers);
+        let translate = self.settings.enabled && !switched_off;
         let mut set = ToolSet::default();
         let mut rewritten_tools = Vec::new();
         for tool in tools.iter().flatten() {
@@ -363,18 +369,6 @@ pub fn nl_parameters() -> Value {
         "required": ["description"],
         "additionalProperties": false
     })
-}
-
-fn translation_switched_off(headers: &HeaderMap) -> bool {
-    headers
-        .get(TRANSLATE_HEADER)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            matches!(
-                v.trim().to_ascii_lowercase().as_str(),
-                "off" | "false" | "0" | "no"
-            )
-        })
 }
 
 fn internal(error: serde_json::Error) -> ProxyError {

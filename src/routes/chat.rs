@@ -12,11 +12,30 @@ use super::{bytes_response, read_body, relay};
 use crate::config::CallingMode;
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject};
-use crate::pipe::complete::{self, Served};
-use crate::pipe::{Plan, TRANSLATE_HEADER};
+use crate::pipe::complete::{self, Completed};
+use crate::pipe::Plan;
 use crate::prompt_mode::{rejects_tools, tools_checked};
 use crate::state::AppState;
 use crate::stream;
+
+/// What serving a request came to.
+pub enum Served {
+    Response(Response),
+    /// The upstream refused native `tools` for this model: serve again in prompt mode.
+    ToolsRejected,
+}
+
+/// `x-plaincall-translate: off` turns translation off for one request.
+pub const TRANSLATE_HEADER: &str = "x-plaincall-translate";
+
+fn switched_off(value: &HeaderValue) -> bool {
+    value.to_str().is_ok_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "off" | "false" | "0" | "no"
+        )
+    })
+}
 
 /// The most of an upstream error body read to see whether it rejects `tools`.
 pub const REJECTION_BODY_LIMIT: u64 = 256 * 1024;
@@ -54,23 +73,29 @@ pub async fn serve_parsed(
         .unwrap_or_default();
     let mode = state.modes.mode_for(&model);
     let has_tools = tools_checked(&parsed);
-    let translate_header = parts.headers.remove(TRANSLATE_HEADER);
-    let mut plan_headers = parts.headers.clone();
-    if let Some(value) = translate_header {
-        plan_headers.insert(TRANSLATE_HEADER, value);
-    }
+    // plaincall's own header: read here, never forwarded.
+    let switched_off = parts
+        .headers
+        .remove(TRANSLATE_HEADER)
+        .is_some_and(|v| switched_off(&v));
     let mut prompt_mode = mode == CallingMode::Prompt;
     loop {
         let watch = mode == CallingMode::Auto && !prompt_mode && has_tools;
-        let served = match state
-            .pipe
-            .plan(&parsed, &plan_headers, prompt_mode, watch)?
-        {
+        let served = match state.pipe.plan(&parsed, switched_off, prompt_mode, watch)? {
             Plan::Forward => forward(state, &parts, bytes.clone(), watch).await?,
             Plan::Rewrite(rewrite) if rewrite.stream => {
                 stream::translate_stream(state.clone(), rewrite, parts.headers.clone()).await?
             }
-            Plan::Rewrite(rewrite) => complete::complete(state, rewrite, &parts.headers).await?,
+            Plan::Rewrite(rewrite) => {
+                match complete::complete(state, rewrite, &parts.headers).await? {
+                    Completed::Reply {
+                        status,
+                        headers,
+                        body,
+                    } => Served::Response(bytes_response(status, &headers, body, &state.secrets)),
+                    Completed::ToolsRejected => Served::ToolsRejected,
+                }
+            }
         };
         match served {
             Served::Response(response) => return Ok(response),

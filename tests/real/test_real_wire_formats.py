@@ -39,12 +39,14 @@ def test_responses_two_turns(native):
     for call in calls:
         assert call.call_id and call.name == "set_reminder"
         jsonschema.validate(json.loads(call.arguments), schema("set_reminder"))
+    print(f"responses: {len(calls)} call(s) valid against the full schema: {[c.arguments for c in calls]}")
     outputs = [{"type": "function_call_output", "call_id": c.call_id, "output": RESULT} for c in calls]
     second = client.responses.create(model="qwen2.5-coder-0.5b", temperature=0, instructions=INSTRUCTIONS,
                                      previous_response_id=first.id, input=outputs, tools=tools,
                                      max_output_tokens=120)
     assert second.status in ("completed", "incomplete")
     assert second.output, "the second turn answers"
+    print(f"responses, second turn: {second.output_text!r}")
 
 
 def test_anthropic_messages_two_turns_streamed(native):
@@ -62,9 +64,11 @@ def test_anthropic_messages_two_turns_streamed(native):
     assert first.stop_reason == "tool_use"
     for use in uses:
         jsonschema.validate(use.input, schema("set_reminder"))
+    print(f"messages: {len(uses)} tool_use block(s) valid against the full schema: {[u.input for u in uses]}")
     messages.append({"role": "assistant", "content": [b.model_dump() for b in first.content]})
     messages.append({"role": "user", "content": [
         {"type": "tool_result", "tool_use_id": u.id, "content": RESULT} for u in uses]})
     second = client.messages.create(model="qwen2.5-coder-0.5b", max_tokens=120, extra_body={"temperature": 0}, system=INSTRUCTIONS,
                                     messages=messages, tools=tools)
     assert second.content, "the second turn answers"
+    print(f"messages, second turn: {second.content!r}")
