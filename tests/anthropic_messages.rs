@@ -334,3 +334,51 @@ async fn a_clarification_runs_a_repair_turn_before_the_client_answer() {
         .unwrap()
         .contains("When should the reminder fire?"));
 }
+
+#[tokio::test]
+async fn prompt_mode_serves_an_anthropic_client_too() {
+    // An upstream without native tools: the tools go into the prompt, the call is parsed out
+    // of the reply's text, translated, and reaches the client as a `tool_use` block.
+    let reply = format!(
+        "On it.\n```json\n{}\n```",
+        json!({"name": "set_reminder", "arguments": {"description": EMAIL}})
+    );
+    let main = MockServer::scripted(vec![Reply::ok(completion(
+        json!({"role": "assistant", "content": reply}),
+        "stop",
+    ))])
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(&email_args().to_string())]).await;
+    let config = format!(
+        "[tool_calling]\ndefault = \"prompt\"\n{}",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &config).await;
+
+    let response = post(
+        &proxy,
+        &request(
+            json!([{"role": "user", "content": "remind me daily at 9 to check email"}]),
+            false,
+        ),
+        None,
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let message: Value = response.json().await.unwrap();
+    assert_eq!(message["stop_reason"], "tool_use", "{message}");
+    let tool_use = message["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["type"] == "tool_use")
+        .cloned()
+        .unwrap();
+    assert_eq!(tool_use["name"], "set_reminder");
+    assert_eq!(tool_use["input"], email_args());
+    let seen = main.chat_requests()[0].json();
+    assert!(
+        seen.get("tools").is_none(),
+        "tools went into the prompt: {seen}"
+    );
+}
