@@ -9,10 +9,7 @@ use futures_util::{Stream, StreamExt};
 use serde_json::{json, Value};
 
 use super::anthropic::{error_body, message_id, stop_reason};
-use crate::sse;
-
-/// The largest chat event read; the pipe's own limit for upstream events.
-const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
+use super::{chat_events, ChatEvent};
 
 /// Which content block is open, if any.
 enum Open {
@@ -31,7 +28,6 @@ pub struct MessageEvents {
     finish_reason: Option<String>,
     has_calls: bool,
     usage: Option<Value>,
-    done: bool,
 }
 
 type Out = Vec<(&'static str, Value)>;
@@ -46,7 +42,6 @@ impl MessageEvents {
             finish_reason: None,
             has_calls: false,
             usage: None,
-            done: false,
         }
     }
 
@@ -96,36 +91,17 @@ impl MessageEvents {
     pub fn chunk(&mut self, chunk: &Value) -> Out {
         let mut out = Vec::new();
         self.start(chunk.get("id").and_then(Value::as_str), &mut out);
-        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+        let parts = super::chunk_parts(chunk);
+        if let Some(usage) = parts.usage {
             self.usage = Some(usage.clone());
         }
-        let Some(choice) = chunk
-            .get("choices")
-            .and_then(Value::as_array)
-            .and_then(|c| {
-                c.iter()
-                    .find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
-            })
-        else {
-            return out;
-        };
-        let delta = choice.get("delta").unwrap_or(&Value::Null);
-        if let Some(text) = delta
-            .get("content")
-            .and_then(Value::as_str)
-            .filter(|t| !t.is_empty())
-        {
+        if let Some(text) = parts.text {
             self.text(text, &mut out);
         }
-        for call in delta
-            .get("tool_calls")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for call in parts.calls {
             self.call_delta(call, &mut out);
         }
-        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+        if let Some(reason) = parts.finish {
             self.finish_reason = Some(reason.to_owned());
         }
         out
@@ -174,7 +150,6 @@ impl MessageEvents {
         let mut out = Vec::new();
         self.start(None, &mut out);
         self.close(&mut out);
-        self.done = true;
         let output_tokens = self
             .usage
             .as_ref()
@@ -196,93 +171,29 @@ fn frame((name, data): (&'static str, Value)) -> Bytes {
     Bytes::from(format!("event: {name}\ndata: {data}\n\n"))
 }
 
-fn error_frame(status: StatusCode, message: &str) -> Bytes {
-    Bytes::from(format!(
-        "event: error\ndata: {}\n\n",
-        error_body(status, message)
-    ))
-}
-
 /// The chat event stream in `body` as a Messages event stream.
 pub fn convert(
     body: Body,
     model: &str,
 ) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {
-    let state = (
-        body.into_data_stream(),
-        sse::Parser::new(MAX_EVENT_BYTES),
-        MessageEvents::new(model),
-        false,
-    );
-    futures_util::stream::unfold(
-        state,
-        |(mut chunks, mut parser, mut events, ended)| async move {
-            if ended {
-                return None;
+    let mut events = MessageEvents::new(model);
+    chat_events(body).map(move |event| {
+        let frames = match event {
+            ChatEvent::KeepAlive => vec![("ping", json!({"type": "ping"}))],
+            ChatEvent::Chunk(chunk) => events.chunk(&chunk),
+            ChatEvent::Done => events.finish(),
+            ChatEvent::Failed(message) => {
+                let body = error_body(StatusCode::BAD_GATEWAY, &message);
+                return Ok(Bytes::from(format!("event: error\ndata: {body}\n\n")));
             }
-            let (out, ended) = match chunks.next().await {
-                Some(Ok(bytes)) if bytes.first() == Some(&b':') => {
-                    (vec![frame(("ping", json!({"type": "ping"})))], false)
-                }
-                Some(Ok(bytes)) => match parser.push(&bytes) {
-                    Ok(parsed) => convert_events(&mut events, parsed),
-                    Err(error) => (
-                        vec![error_frame(StatusCode::BAD_GATEWAY, &error.to_string())],
-                        true,
-                    ),
-                },
-                Some(Err(error)) => (
-                    vec![error_frame(StatusCode::BAD_GATEWAY, &error.to_string())],
-                    true,
-                ),
-                None if events.done => (Vec::new(), true),
-                None => (
-                    vec![error_frame(
-                        StatusCode::BAD_GATEWAY,
-                        "the upstream's stream ended before it was complete",
-                    )],
-                    true,
-                ),
-            };
-            let bytes: Bytes = out.concat().into();
-            Some((Ok(bytes), (chunks, parser, events, ended)))
-        },
-    )
-    .filter(|item| futures_util::future::ready(!matches!(item, Ok(b) if b.is_empty())))
-}
-
-/// The Messages frames for some chat events, and whether the stream is over.
-fn convert_events(events: &mut MessageEvents, parsed: Vec<sse::Event>) -> (Vec<Bytes>, bool) {
-    let mut out = Vec::new();
-    for event in parsed {
-        if event.event.as_deref() == Some("error") {
-            let message = serde_json::from_str::<Value>(&event.data)
-                .ok()
-                .and_then(|v| {
-                    v.pointer("/error/message")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
-                })
-                .unwrap_or(event.data);
-            out.push(error_frame(StatusCode::BAD_GATEWAY, &message));
-            return (out, true);
-        }
-        if event.data.trim() == "[DONE]" {
-            out.extend(events.finish().into_iter().map(frame));
-            return (out, true);
-        }
-        match serde_json::from_str::<Value>(&event.data) {
-            Ok(chunk) => out.extend(events.chunk(&chunk).into_iter().map(frame)),
-            Err(error) => {
-                out.push(error_frame(
-                    StatusCode::BAD_GATEWAY,
-                    &format!("a chunk is not JSON: {error}"),
-                ));
-                return (out, true);
-            }
-        }
-    }
-    (out, false)
+        };
+        Ok(frames
+            .into_iter()
+            .map(frame)
+            .collect::<Vec<_>>()
+            .concat()
+            .into())
+    })
 }
 
 #[cfg(test)]

@@ -7,11 +7,19 @@ pub mod anthropic_stream;
 pub mod responses;
 pub mod responses_stream;
 
+use std::collections::VecDeque;
+
 use axum::body::Body;
 use axum::http::StatusCode;
 use bytes::Bytes;
 use futures_util::stream::BoxStream;
+use futures_util::{Stream, StreamExt};
 use serde_json::Value;
+
+use crate::sse;
+
+/// The largest chat event read; the pipe's own limit for upstream events.
+const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 
 /// The wire format a client spoke, which decides the shape of the errors it gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,4 +81,108 @@ pub fn error_message(body: &[u8]) -> String {
         .and_then(Value::as_str)
         .map(str::to_owned)
         .unwrap_or_else(|| String::from_utf8_lossy(&body[..body.len().min(2048)]).into_owned())
+}
+
+/// One thing the pipe's chat event stream says.
+#[derive(Debug)]
+pub enum ChatEvent {
+    /// A keep-alive comment, written while a translation runs.
+    KeepAlive,
+    Chunk(Value),
+    /// `[DONE]`: the completion is whole.
+    Done,
+    /// An error event, an unreadable stream, or an end before `[DONE]`: the message to show.
+    Failed(String),
+}
+
+/// The pipe's chat event stream in `body`, read event by event; it ends after `Done` or
+/// `Failed`, whichever comes first.
+pub fn chat_events(body: Body) -> impl Stream<Item = ChatEvent> + Send + 'static {
+    struct Reading<S> {
+        chunks: S,
+        parser: sse::Parser,
+        pending: VecDeque<ChatEvent>,
+        over: bool,
+    }
+    let start = Reading {
+        chunks: body.into_data_stream(),
+        parser: sse::Parser::new(MAX_EVENT_BYTES),
+        pending: VecDeque::new(),
+        over: false,
+    };
+    futures_util::stream::unfold(start, |mut r| async move {
+        loop {
+            if let Some(event) = r.pending.pop_front() {
+                if matches!(event, ChatEvent::Done | ChatEvent::Failed(_)) {
+                    r.over = true;
+                    r.pending.clear();
+                }
+                return Some((event, r));
+            }
+            if r.over {
+                return None;
+            }
+            match r.chunks.next().await {
+                // plaincall writes each keep-alive comment as a frame of its own.
+                Some(Ok(bytes)) if bytes.first() == Some(&b':') => {
+                    r.pending.push_back(ChatEvent::KeepAlive)
+                }
+                Some(Ok(bytes)) => match r.parser.push(&bytes) {
+                    Ok(events) => r.pending.extend(events.into_iter().map(chat_event)),
+                    Err(error) => r.pending.push_back(ChatEvent::Failed(error.to_string())),
+                },
+                Some(Err(error)) => r.pending.push_back(ChatEvent::Failed(error.to_string())),
+                None => r.pending.push_back(ChatEvent::Failed(
+                    "the upstream's stream ended before it was complete".into(),
+                )),
+            }
+        }
+    })
+}
+
+fn chat_event(event: sse::Event) -> ChatEvent {
+    if event.event.as_deref() == Some("error") {
+        return ChatEvent::Failed(error_message(event.data.as_bytes()));
+    }
+    if event.data.trim() == "[DONE]" {
+        return ChatEvent::Done;
+    }
+    match serde_json::from_str(&event.data) {
+        Ok(chunk) => ChatEvent::Chunk(chunk),
+        Err(error) => ChatEvent::Failed(format!("a chunk is not JSON: {error}")),
+    }
+}
+
+/// The parts of a chat chunk a converter writes: its first choice's text, call deltas and
+/// finish reason, and the usage of the last chunk.
+pub struct ChunkParts<'a> {
+    pub text: Option<&'a str>,
+    pub calls: &'a [Value],
+    pub finish: Option<&'a str>,
+    pub usage: Option<&'a Value>,
+}
+
+pub fn chunk_parts(chunk: &Value) -> ChunkParts<'_> {
+    let choice = chunk
+        .get("choices")
+        .and_then(Value::as_array)
+        .and_then(|c| {
+            c.iter()
+                .find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
+        });
+    let delta = choice.and_then(|c| c.get("delta"));
+    ChunkParts {
+        text: delta
+            .and_then(|d| d.get("content"))
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty()),
+        calls: delta
+            .and_then(|d| d.get("tool_calls"))
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice),
+        finish: choice
+            .and_then(|c| c.get("finish_reason"))
+            .and_then(Value::as_str),
+        usage: chunk.get("usage").filter(|u| u.is_object()),
+    }
 }

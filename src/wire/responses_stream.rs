@@ -9,10 +9,7 @@ use futures_util::{Stream, StreamExt};
 use serde_json::{json, Value};
 
 use super::responses::{assistant_message, function_call_item, message_output, Reply};
-use crate::sse;
-
-/// The largest chat event read; the pipe's own limit for upstream events.
-const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
+use super::{chat_events, ChatEvent};
 /// The most text and arguments held for `response.completed` (which repeats the whole
 /// output): the pipe's limit for a whole completion.
 const HELD_LIMIT: usize = crate::pipe::complete::RESPONSE_LIMIT as usize;
@@ -43,7 +40,8 @@ pub struct ResponseEvents {
     calls: Vec<Value>,
     finish_reason: Option<String>,
     usage: Option<Value>,
-    done: bool,
+    /// `response.completed` or an error went out: nothing follows.
+    ended: bool,
     /// Bytes of text and arguments held so far, and the most allowed.
     held: usize,
     limit: usize,
@@ -60,7 +58,7 @@ impl ResponseEvents {
             calls: Vec::new(),
             finish_reason: None,
             usage: None,
-            done: false,
+            ended: false,
             held: 0,
             limit: HELD_LIMIT,
         }
@@ -89,34 +87,17 @@ impl ResponseEvents {
     /// The events for one chat chunk (its first choice).
     pub fn chunk(&mut self, chunk: &Value) -> Vec<Bytes> {
         let mut out = Vec::new();
-        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+        let parts = super::chunk_parts(chunk);
+        if let Some(usage) = parts.usage {
             self.usage = Some(usage.clone());
         }
-        let choices = chunk.get("choices").and_then(Value::as_array);
-        let Some(choice) = choices
-            .into_iter()
-            .flatten()
-            .find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
-        else {
-            return out;
-        };
-        let delta = choice.get("delta").unwrap_or(&Value::Null);
-        if let Some(text) = delta
-            .get("content")
-            .and_then(Value::as_str)
-            .filter(|t| !t.is_empty())
-        {
+        if let Some(text) = parts.text {
             self.text_delta(text, &mut out);
         }
-        for call in delta
-            .get("tool_calls")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for call in parts.calls {
             self.call_delta(call, &mut out);
         }
-        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+        if let Some(reason) = parts.finish {
             self.finish_reason = Some(reason.to_owned());
         }
         out
@@ -249,7 +230,7 @@ impl ResponseEvents {
     pub fn finish(&mut self) -> Vec<Bytes> {
         let mut out = Vec::new();
         self.close(&mut out);
-        self.done = true;
+        self.ended = true;
         let status = match self.finish_reason.as_deref() {
             Some("length") => "incomplete",
             _ => "completed",
@@ -272,6 +253,7 @@ impl ResponseEvents {
 
     /// An `error` event: the Responses shape, with the `error` object OpenAI SDKs raise from.
     pub fn error(&mut self, message: &str) -> Bytes {
+        self.ended = true;
         let error = json!({"message": message, "type": "server_error", "code": "upstream_error", "param": null});
         self.event(
             "error",
@@ -286,69 +268,33 @@ pub fn convert(
     reply: Reply,
 ) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {
     let mut events = ResponseEvents::new(reply);
-    let start: Bytes = events.start().concat().into();
-    let state = (
-        body.into_data_stream(),
-        sse::Parser::new(MAX_EVENT_BYTES),
-        events,
-        false,
-    );
-    let rest = futures_util::stream::unfold(
-        state,
-        |(mut chunks, mut parser, mut events, ended)| async move {
-            if ended {
-                return None;
-            }
-            let (out, ended) = match chunks.next().await {
-                // Keep-alive comments pass on as they are: SSE clients skip them.
-                Some(Ok(bytes)) if bytes.first() == Some(&b':') => (vec![bytes], false),
-                Some(Ok(bytes)) => match parser.push(&bytes) {
-                    Ok(parsed) => convert_events(&mut events, parsed),
-                    Err(error) => (vec![events.error(&error.to_string())], true),
-                },
-                Some(Err(error)) => (vec![events.error(&error.to_string())], true),
-                None if events.done => (Vec::new(), true),
-                None => (
-                    vec![events.error("the upstream's stream ended before it was complete")],
-                    true,
-                ),
-            };
-            Some((
-                Ok(Bytes::from(out.concat())),
-                (chunks, parser, events, ended),
-            ))
-        },
-    )
-    .filter(|item| futures_util::future::ready(!matches!(item, Ok(b) if b.is_empty())));
+    let start = Bytes::from(events.start().concat());
+    // Ends with the event that ends the response (completed, or an error).
+    let rest = chat_events(body).scan(events, |events, event| {
+        let frames = (!events.ended).then(|| Ok(Bytes::from(events.on(event).concat())));
+        futures_util::future::ready(frames)
+    });
     futures_util::stream::once(futures_util::future::ready(Ok(start))).chain(rest)
 }
 
-fn convert_events(events: &mut ResponseEvents, parsed: Vec<sse::Event>) -> (Vec<Bytes>, bool) {
-    let mut out = Vec::new();
-    for event in parsed {
-        if event.event.as_deref() == Some("error") {
-            let message = crate::wire::error_message(event.data.as_bytes());
-            out.push(events.error(&message));
-            return (out, true);
-        }
-        if event.data.trim() == "[DONE]" {
-            out.extend(events.finish());
-            return (out, true);
-        }
-        match serde_json::from_str::<Value>(&event.data) {
-            Ok(chunk) => out.extend(events.chunk(&chunk)),
-            Err(error) => {
-                out.push(events.error(&format!("a chunk is not JSON: {error}")));
-                return (out, true);
+impl ResponseEvents {
+    /// The Responses frames for one chat event; past the output limit, an error ends it.
+    fn on(&mut self, event: ChatEvent) -> Vec<Bytes> {
+        match event {
+            // Keep-alive comments pass on as they are: SSE clients skip them.
+            ChatEvent::KeepAlive => vec![Bytes::from_static(b": plaincall translating\n\n")],
+            ChatEvent::Chunk(chunk) => {
+                let mut out = self.chunk(&chunk);
+                if self.held > self.limit {
+                    let message = format!("the response exceeds {} bytes", self.limit);
+                    out.push(self.error(&message));
+                }
+                out
             }
-        }
-        if events.held > events.limit {
-            let message = format!("the response exceeds {} bytes", events.limit);
-            out.push(events.error(&message));
-            return (out, true);
+            ChatEvent::Done => self.finish(),
+            ChatEvent::Failed(message) => vec![self.error(&message)],
         }
     }
-    (out, false)
 }
 
 #[cfg(test)]
@@ -367,21 +313,17 @@ mod tests {
         events
     }
 
-    fn text_event(text: &str) -> sse::Event {
-        let chunk = json!({"choices": [{"index": 0, "delta": {"content": text}}]});
-        sse::Event {
-            event: None,
-            data: chunk.to_string(),
-        }
+    fn text_event(text: &str) -> ChatEvent {
+        ChatEvent::Chunk(json!({"choices": [{"index": 0, "delta": {"content": text}}]}))
     }
 
     #[test]
     fn output_past_the_limit_ends_the_stream_with_an_error() {
         let mut under = events(10);
-        let (_, ended) = convert_events(&mut under, vec![text_event("0123456789")]);
-        assert!(!ended);
-        let (out, ended) = convert_events(&mut under, vec![text_event("!")]);
-        assert!(ended);
+        under.on(text_event("0123456789"));
+        assert!(!under.ended);
+        let out = under.on(text_event("!"));
+        assert!(under.ended);
         let last = String::from_utf8(out.last().unwrap().to_vec()).unwrap();
         assert!(last.starts_with("event: error\n"), "{last}");
         assert!(last.contains("exceeds 10 bytes"), "{last}");
