@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue, Method};
+use axum::http::{header, HeaderValue};
 use axum::response::Response;
 
 use super::{bytes_response, read_body, relay};
@@ -121,23 +121,7 @@ async fn forward(
     bytes: bytes::Bytes,
     watch_rejection: bool,
 ) -> Result<Served, ProxyError> {
-    let url = state
-        .upstream
-        .endpoint("chat/completions", parts.uri.query())?;
-    let builder = state
-        .upstream
-        .request(
-            Method::POST,
-            url,
-            &parts.headers,
-            state.forward_client_auth(),
-        )
-        .body(bytes);
-    let response = state
-        .upstream
-        .send(builder)
-        .await
-        .inspect_err(|e| state.metrics.upstream_error(e.code()))?;
+    let response = super::send_as_is(state, parts, "chat/completions", bytes).await?;
     if watch_rejection && !response.status().is_success() {
         let status = response.status();
         let headers = response.headers().clone();

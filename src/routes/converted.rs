@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::http::{header, request::Parts, HeaderValue, Method};
+use axum::http::{header, request::Parts, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde_json::{Map, Value};
@@ -118,20 +118,6 @@ pub async fn forward(
     bytes: Bytes,
     route: &str,
 ) -> Result<Response, ProxyError> {
-    let url = state.upstream.endpoint(route, parts.uri.query())?;
-    let builder = state
-        .upstream
-        .request(
-            Method::POST,
-            url,
-            &parts.headers,
-            state.forward_client_auth(),
-        )
-        .body(bytes);
-    let response = state
-        .upstream
-        .send(builder)
-        .await
-        .inspect_err(|e| state.metrics.upstream_error(e.code()))?;
+    let response = super::send_as_is(state, parts, route, bytes).await?;
     Ok(relay(state, response))
 }

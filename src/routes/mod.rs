@@ -172,6 +172,31 @@ pub fn limited_stream(
     (stream, fault)
 }
 
+/// Sends a client's POST body as it is to `route` under the upstream's base URL, with the
+/// client's end-to-end headers and the configured key; counts a failure to get an answer.
+pub async fn send_as_is(
+    state: &AppState,
+    parts: &axum::http::request::Parts,
+    route: &str,
+    bytes: Bytes,
+) -> Result<reqwest::Response, ProxyError> {
+    let url = state.upstream.endpoint(route, parts.uri.query())?;
+    let builder = state
+        .upstream
+        .request(
+            Method::POST,
+            url,
+            &parts.headers,
+            state.forward_client_auth(),
+        )
+        .body(bytes);
+    state
+        .upstream
+        .send(builder)
+        .await
+        .inspect_err(|e| state.metrics.upstream_error(e.code()))
+}
+
 /// A response plaincall read whole (and may have changed): the upstream's status and
 /// end-to-end headers, the length and encoding set anew for `body`.
 /// An upstream error body may echo the key plaincall sent: it is scrubbed on the way.
