@@ -1,0 +1,110 @@
+//! `PLAINCALL_*` environment variables: the keys they reach, the ones read directly, and the
+//! check that every such variable names a key.
+
+use figment::providers::Env;
+
+use super::*;
+
+const ENV_PREFIX: &str = "PLAINCALL_";
+/// Sections whose keys are reachable as `PLAINCALL_<SECTION>_<KEY>`.
+const ENV_SECTIONS: &[&str] = &["upstream", "server", "log", "translation", "tool_calling"];
+/// Variables read directly rather than merged as keys: the CLI's, the single translator
+/// backend, and secrets (figment would parse `000123` as a number and drop the zeros).
+const ENV_SPECIAL: &[&str] = &[
+    "config",
+    "translator_url",
+    "translator_model",
+    "translator_api_key",
+    "upstream_api_key",
+    "server_access_keys",
+];
+
+/// Every `PLAINCALL_*` variable must name a key, so that a typo is an error, not a no-op.
+pub(super) fn check_env_names(vars: &[(String, String)]) -> Result<(), ConfigError> {
+    let defaults = serde_json::to_value(FileConfig::default()).unwrap_or_default();
+    let mut known: Vec<String> = ENV_SPECIAL.iter().map(|s| (*s).to_owned()).collect();
+    if let Some(top) = defaults.as_object() {
+        for (key, value) in top {
+            known.push(key.clone());
+            if let (true, Some(section)) = (ENV_SECTIONS.contains(&key.as_str()), value.as_object())
+            {
+                known.extend(section.keys().map(|k| format!("{key}_{k}")));
+            }
+        }
+    }
+    for (name, _) in vars {
+        let Some(rest) = name.strip_prefix(ENV_PREFIX) else {
+            continue;
+        };
+        if !known.iter().any(|k| k.eq_ignore_ascii_case(rest)) {
+            return Err(invalid(
+                name,
+                "unknown environment variable (proxy.toml lists every key; a section key is PLAINCALL_<SECTION>_<KEY>)",
+            ));
+        }
+    }
+    Ok(())
+}
+/// `PLAINCALL_UPSTREAM_URL` → `upstream.url`; `PLAINCALL_LISTEN` → `listen`.
+pub(super) fn env_provider() -> Env {
+    Env::prefixed(ENV_PREFIX)
+        .filter(|key| !ENV_SPECIAL.contains(&key.as_str().to_ascii_lowercase().as_str()))
+        .map(|key| {
+            let lower = key.as_str().to_ascii_lowercase();
+            for section in ENV_SECTIONS {
+                if let Some(rest) = lower
+                    .strip_prefix(section)
+                    .and_then(|r| r.strip_prefix('_'))
+                {
+                    return format!("{section}.{rest}").into();
+                }
+            }
+            lower.into()
+        })
+}
+
+/// `PLAINCALL_TRANSLATOR_URL`/`_MODEL`/`_API_KEY`: one backend, as containers are configured.
+/// It replaces the backend list from the file.
+pub(super) fn apply_translator_env(
+    translation: &mut TranslationConfig,
+    vars: &[(String, String)],
+) -> Result<(), ConfigError> {
+    let get = |name: &str| {
+        vars.iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .filter(|v| !v.is_empty())
+    };
+    let url = get("PLAINCALL_TRANSLATOR_URL");
+    let model = get("PLAINCALL_TRANSLATOR_MODEL");
+    let api_key = get("PLAINCALL_TRANSLATOR_API_KEY");
+    match (url, model) {
+        (None, None) => {
+            if api_key.is_some() {
+                return Err(invalid(
+                    "PLAINCALL_TRANSLATOR_API_KEY",
+                    "needs PLAINCALL_TRANSLATOR_URL and PLAINCALL_TRANSLATOR_MODEL",
+                ));
+            }
+            Ok(())
+        }
+        (Some(url), Some(model)) => {
+            translation.backends = vec![BackendConfig {
+                base_url: parse_base_url("PLAINCALL_TRANSLATOR_URL", &url)?,
+                model,
+                api_key: api_key.map(Secret::new),
+                timeout: default_backend_timeout(),
+                output: default_output_mode(),
+            }];
+            Ok(())
+        }
+        (Some(_), None) => Err(invalid(
+            "PLAINCALL_TRANSLATOR_MODEL",
+            "must be set together with PLAINCALL_TRANSLATOR_URL",
+        )),
+        (None, Some(_)) => Err(invalid(
+            "PLAINCALL_TRANSLATOR_URL",
+            "must be set together with PLAINCALL_TRANSLATOR_MODEL",
+        )),
+    }
+}

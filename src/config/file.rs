@@ -1,0 +1,355 @@
+//! The file format: the serde form of `proxy.toml`, every key with its default, unknown keys
+//! refused.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// A secret string: never printed by `Debug`, and masked by [`Secret::masked`].
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// What `plaincall check` prints: enough to tell keys apart, never enough to use one.
+    pub fn masked(&self) -> String {
+        if self.0.is_empty() {
+            return String::new();
+        }
+        let tail: String = self
+            .0
+            .chars()
+            .rev()
+            .take(if self.0.len() >= 12 { 4 } else { 0 })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        format!("***{tail}")
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+impl<'de> Deserialize<'de> for Secret {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Secret(string_or_number(deserializer)?))
+    }
+}
+
+impl Serialize for Secret {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.masked())
+    }
+}
+
+/// Environment values arrive parsed as TOML scalars, so an all-digit key would be a number.
+fn string_or_number<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Scalar {
+        Str(String),
+        Int(i64),
+        Float(f64),
+    }
+    Ok(match Scalar::deserialize(deserializer)? {
+        Scalar::Str(s) => s,
+        Scalar::Int(i) => i.to_string(),
+        Scalar::Float(f) => f.to_string(),
+    })
+}
+
+/// A list given either as an array or, from the environment, as a comma-separated string.
+fn list_or_csv<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Secret>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum ListOrCsv {
+        List(Vec<Secret>),
+        Csv(String),
+    }
+    Ok(match ListOrCsv::deserialize(deserializer)? {
+        ListOrCsv::List(list) => list,
+        ListOrCsv::Csv(csv) => csv
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(Secret::new)
+            .collect(),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// File form
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FileConfig {
+    pub listen: String,
+    pub upstream: UpstreamSection,
+    pub server: ServerSection,
+    pub log: LogSection,
+    pub translation: TranslationSection,
+    pub tool_calling: ToolCallingSection,
+}
+
+impl Default for FileConfig {
+    fn default() -> Self {
+        FileConfig {
+            listen: "127.0.0.1:8787".into(),
+            upstream: UpstreamSection::default(),
+            server: ServerSection::default(),
+            log: LogSection::default(),
+            translation: TranslationSection::default(),
+            tool_calling: ToolCallingSection::default(),
+        }
+    }
+}
+
+/// How the upstream is asked for tool calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CallingMode {
+    /// The upstream's own `tools` support.
+    Native,
+    /// Tools rendered into the system prompt, calls parsed out of the reply text.
+    Prompt,
+    /// Native until the upstream rejects `tools` for a model, then prompt for that model.
+    Auto,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ToolCallingSection {
+    pub default: CallingMode,
+    /// In prompt mode, force a call with a `response_format` grammar when `tool_choice`
+    /// demands one (llama-server, vLLM and OpenAI enforce json_schema).
+    pub grammar: bool,
+    /// In `auto`, how long a model stays in prompt mode after the upstream rejected its
+    /// native tools before native tools are tried again.
+    #[serde(with = "humantime_serde")]
+    pub native_retry: Duration,
+    pub models: Vec<ModelRule>,
+}
+
+impl Default for ToolCallingSection {
+    fn default() -> Self {
+        ToolCallingSection {
+            default: CallingMode::Auto,
+            grammar: true,
+            native_retry: Duration::from_secs(15 * 60),
+            models: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelRule {
+    /// A glob on the request's model name, e.g. `qwen2.5-coder-*`.
+    pub pattern: String,
+    pub mode: CallingMode,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct UpstreamSection {
+    pub url: String,
+    pub api_key: Secret,
+    #[serde(with = "humantime_serde")]
+    pub connect_timeout: Duration,
+    #[serde(with = "humantime_serde")]
+    pub timeout: Duration,
+    #[serde(with = "humantime_serde")]
+    pub read_timeout: Duration,
+}
+
+impl Default for UpstreamSection {
+    fn default() -> Self {
+        UpstreamSection {
+            url: "http://127.0.0.1:8080/v1".into(),
+            api_key: Secret::default(),
+            connect_timeout: Duration::from_secs(5),
+            timeout: Duration::from_secs(600),
+            read_timeout: Duration::from_secs(300),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerSection {
+    pub max_body_bytes: u64,
+    #[serde(deserialize_with = "list_or_csv")]
+    pub access_keys: Vec<Secret>,
+    #[serde(with = "humantime_serde")]
+    pub shutdown_grace: Duration,
+    #[serde(with = "humantime_serde")]
+    pub readiness_cache: Duration,
+    /// A connection's request head must arrive within this of the first byte (or, on a new
+    /// connection, of accepting it).
+    #[serde(with = "humantime_serde")]
+    pub header_read_timeout: Duration,
+    /// The longest silence between two chunks of a request body.
+    #[serde(with = "humantime_serde")]
+    pub body_read_timeout: Duration,
+    /// The whole request body must arrive within this: a body trickled a byte at a time is
+    /// never silent for long, yet must not hold a connection forever.
+    #[serde(with = "humantime_serde")]
+    pub body_timeout: Duration,
+    /// A keep-alive connection with no request in flight is closed after this long silent.
+    #[serde(with = "humantime_serde")]
+    pub idle_timeout: Duration,
+    /// Open client connections; past it plaincall stops accepting until one closes.
+    pub max_connections: usize,
+    /// `/v1` requests served at once (streams count until they end); past it: 503.
+    pub max_in_flight: usize,
+}
+
+impl Default for ServerSection {
+    fn default() -> Self {
+        ServerSection {
+            max_body_bytes: 32 * 1024 * 1024,
+            access_keys: Vec::new(),
+            shutdown_grace: Duration::from_secs(30),
+            readiness_cache: Duration::from_secs(5),
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            body_timeout: Duration::from_secs(300),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: 512,
+            max_in_flight: 256,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Human,
+    Json,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogSection {
+    pub format: LogFormat,
+    pub level: String,
+}
+
+impl Default for LogSection {
+    fn default() -> Self {
+        LogSection {
+            format: LogFormat::Human,
+            level: "info".into(),
+        }
+    }
+}
+
+/// How a tool is presented to the main model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolMode {
+    /// Rewrite when the schema is complex (see the thresholds).
+    Auto,
+    /// Always rewrite into the one-field plain-English form.
+    Nl,
+    /// Never rewrite.
+    Passthrough,
+}
+
+/// How a translator backend is asked for JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputMode {
+    JsonSchema,
+    JsonObject,
+    None,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TranslationSection {
+    pub enabled: bool,
+    pub default_mode: ToolMode,
+    pub tools: BTreeMap<String, ToolMode>,
+    pub min_properties: usize,
+    pub rewrite_nested: bool,
+    pub rewrite_conditionals: bool,
+    pub rewrite_refs: bool,
+    pub attempts: u32,
+    pub repair_turns: u32,
+    pub timezone: String,
+    pub prompts_dir: Option<PathBuf>,
+    #[serde(with = "humantime_serde")]
+    pub cache_ttl: Duration,
+    pub cache_capacity: u64,
+    #[serde(with = "humantime_serde")]
+    pub keepalive_interval: Duration,
+    pub temperature: f64,
+    pub max_tokens: u32,
+    /// Output mode when no backend is configured and the upstream translates.
+    pub upstream_output: OutputMode,
+    pub backends: Vec<BackendSection>,
+}
+
+impl Default for TranslationSection {
+    fn default() -> Self {
+        TranslationSection {
+            enabled: true,
+            default_mode: ToolMode::Auto,
+            tools: BTreeMap::new(),
+            min_properties: 6,
+            rewrite_nested: true,
+            rewrite_conditionals: true,
+            rewrite_refs: true,
+            attempts: 2,
+            repair_turns: 2,
+            timezone: "UTC".into(),
+            prompts_dir: None,
+            cache_ttl: Duration::from_secs(3600),
+            cache_capacity: 10_000,
+            keepalive_interval: Duration::from_secs(5),
+            temperature: 0.0,
+            max_tokens: 1024,
+            upstream_output: OutputMode::JsonSchema,
+            backends: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackendSection {
+    /// `url`, as in `[upstream]`; `base_url` is the older name, still read.
+    #[serde(alias = "base_url")]
+    pub url: String,
+    pub model: String,
+    #[serde(default)]
+    pub api_key: Secret,
+    #[serde(default = "default_backend_timeout", with = "humantime_serde")]
+    pub timeout: Duration,
+    #[serde(default = "default_output_mode")]
+    pub output: OutputMode,
+}
+
+pub(super) fn default_backend_timeout() -> Duration {
+    Duration::from_secs(60)
+}
+pub(super) fn default_output_mode() -> OutputMode {
+    OutputMode::JsonSchema
+}

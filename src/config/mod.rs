@@ -1,0 +1,218 @@
+//! Configuration, one file per job: the file format (`file.rs`), validation (`validate.rs`),
+//! environment variables (`env.rs`), the effective settings printed (`print.rs`).
+//!
+//! Configuration: an embedded default, an optional TOML file, then `PLAINCALL_*` environment
+//! variables, merged by figment. Loading happens in two steps: [`FileConfig`] is the serde form
+//! (every key has a default, unknown keys are refused), [`Config`] is the validated form the
+//! rest of the crate uses.
+
+mod env;
+use env::{apply_translator_env, check_env_names, env_provider};
+mod file;
+mod print;
+mod validate;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use figment::providers::{Format, Toml};
+use figment::Figment;
+use url::Url;
+
+pub use file::*;
+pub use validate::parse_base_url;
+
+/// The configuration used when no file is given: every key at its default.
+pub const EMBEDDED_DEFAULT: &str = "";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// Already worded by [`crate::config_error::describe`]: place, key, problem.
+    #[error("{0}")]
+    Load(String),
+    #[error("invalid value for `{key}`: {reason}")]
+    Invalid { key: String, reason: String },
+}
+
+fn load_error(file: Option<&Path>) -> impl FnOnce(figment::Error) -> ConfigError + '_ {
+    move |error| ConfigError::Load(crate::config_error::describe(&error, file))
+}
+
+fn invalid(key: &str, reason: impl Into<String>) -> ConfigError {
+    ConfigError::Invalid {
+        key: key.to_owned(),
+        reason: reason.into(),
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub listen: SocketAddr,
+    pub upstream: UpstreamConfig,
+    pub server: ServerSection,
+    pub log: LogSection,
+    pub translation: TranslationConfig,
+    pub tool_calling: ToolCallingConfig,
+}
+
+#[derive(Debug, Clone)]
+pub struct ToolCallingConfig {
+    pub default: CallingMode,
+    pub grammar: bool,
+    pub native_retry: Duration,
+    /// First match wins.
+    pub models: Vec<(glob::Pattern, CallingMode)>,
+}
+
+impl ToolCallingConfig {
+    pub fn mode_for(&self, model: &str) -> CallingMode {
+        self.models
+            .iter()
+            .find(|(pattern, _)| pattern.matches(model))
+            .map_or(self.default, |(_, mode)| *mode)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct UpstreamConfig {
+    /// Always ends with `/`, so that joining `chat/completions` keeps any path prefix.
+    pub base_url: Url,
+    pub api_key: Option<Secret>,
+    pub connect_timeout: Duration,
+    pub timeout: Duration,
+    pub read_timeout: Duration,
+}
+
+#[derive(Debug, Clone)]
+pub struct TranslationConfig {
+    pub enabled: bool,
+    pub default_mode: ToolMode,
+    pub tools: BTreeMap<String, ToolMode>,
+    pub thresholds: ComplexityThresholds,
+    pub attempts: u32,
+    pub repair_turns: u32,
+    pub timezone: jiff::tz::TimeZone,
+    pub timezone_name: String,
+    pub prompts_dir: Option<PathBuf>,
+    pub cache_ttl: Duration,
+    pub cache_capacity: u64,
+    pub keepalive_interval: Duration,
+    pub temperature: f64,
+    pub max_tokens: u32,
+    pub upstream_output: OutputMode,
+    pub backends: Vec<BackendConfig>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct ComplexityThresholds {
+    pub min_properties: usize,
+    pub nested: bool,
+    pub conditionals: bool,
+    pub refs: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct BackendConfig {
+    pub base_url: Url,
+    pub model: String,
+    pub api_key: Option<Secret>,
+    pub timeout: Duration,
+    pub output: OutputMode,
+}
+
+impl Config {
+    /// Loads the embedded default, then `file` if given, then the process environment.
+    pub fn load(file: Option<&Path>) -> Result<Config, ConfigError> {
+        let vars: Vec<(String, String)> = std::env::vars().collect();
+        check_env_names(&vars)?;
+        let mut figment = Figment::from(Toml::string(EMBEDDED_DEFAULT));
+        if let Some(path) = file {
+            if !path.is_file() {
+                return Err(invalid(
+                    "--config",
+                    format!("`{}` is not a readable file", path.display()),
+                ));
+            }
+            figment = figment.merge(Toml::file_exact(path));
+        }
+        figment = figment.merge(env_provider());
+        let mut raw: FileConfig = figment.extract().map_err(load_error(file))?;
+        let get = |name: &str| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+        if let Some(key) = get("PLAINCALL_UPSTREAM_API_KEY") {
+            raw.upstream.api_key = Secret::new(key);
+        }
+        if let Some(keys) = get("PLAINCALL_SERVER_ACCESS_KEYS") {
+            raw.server.access_keys = keys
+                .split(',')
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+                .map(Secret::new)
+                .collect();
+        }
+        let mut config = Config::validate(raw)?;
+        apply_translator_env(&mut config.translation, &vars)?;
+        Ok(config)
+    }
+
+    /// Loads from a TOML string only, without the environment (tests build configs this way).
+    pub fn from_toml(toml: &str) -> Result<Config, ConfigError> {
+        let raw: FileConfig = Figment::from(Toml::string(toml))
+            .extract()
+            .map_err(load_error(None))?;
+        Config::validate(raw)
+    }
+}
+
+pub fn calling_mode_name(mode: CallingMode) -> &'static str {
+    match mode {
+        CallingMode::Native => "native",
+        CallingMode::Prompt => "prompt",
+        CallingMode::Auto => "auto",
+    }
+}
+
+pub fn tool_mode_name(mode: ToolMode) -> &'static str {
+    match mode {
+        ToolMode::Auto => "auto",
+        ToolMode::Nl => "nl",
+        ToolMode::Passthrough => "passthrough",
+    }
+}
+
+pub fn output_mode_name(mode: OutputMode) -> &'static str {
+    match mode {
+        OutputMode::JsonSchema => "json_schema",
+        OutputMode::JsonObject => "json_object",
+        OutputMode::None => "none",
+    }
+}
+/// A URL fit for logs and `plaincall check`: any password replaced.
+pub fn redacted(url: &Url) -> String {
+    let mut shown = url.clone();
+    if shown.password().is_some() {
+        let _ = shown.set_password(Some("***"));
+    }
+    shown.to_string()
+}
+/// A warning for an OpenAI-style base URL without a version segment (`/v1`): llama-server
+/// answers on both paths, vLLM and OpenAI answer 404 without it. `setting` names the key.
+pub fn missing_v1_warning(url: &Url, setting: &str) -> Option<String> {
+    let versioned = url.path_segments().is_some_and(|mut segments| {
+        segments.any(|s| {
+            s.strip_prefix('v')
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+    });
+    if versioned {
+        return None;
+    }
+    let mut suggested = url.clone();
+    suggested.set_path(&format!("{}v1", url.path()));
+    Some(format!(
+        "{setting} `{}` has no /v1: llama-server answers there, but vLLM and OpenAI answer 404; if requests fail, set {setting} to `{}`",
+        redacted(url),
+        redacted(&suggested)
+    ))
+}

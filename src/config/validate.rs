@@ -1,0 +1,209 @@
+//! From the file's form to the validated one; every error names the key.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use url::Url;
+
+use super::*;
+
+/// Parses an OpenAI-style base URL (`http://host:port/v1`) and makes it joinable.
+pub fn parse_base_url(key: &str, raw: &str) -> Result<Url, ConfigError> {
+    let mut url =
+        Url::parse(raw).map_err(|e| invalid(key, format!("`{raw}` is not a URL: {e}")))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(invalid(key, "the scheme must be http or https"));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(invalid(key, "the URL has no host"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(invalid(key, "the URL must not carry a query or fragment"));
+    }
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    Ok(url)
+}
+
+fn non_empty(secret: &Secret) -> Option<Secret> {
+    (!secret.is_empty()).then(|| secret.clone())
+}
+
+fn positive(key: &str, value: Duration) -> Result<Duration, ConfigError> {
+    if value.is_zero() {
+        return Err(invalid(key, "must be greater than zero"));
+    }
+    Ok(value)
+}
+
+impl Config {
+    /// Checks every section of the file's form, each in its own function below.
+    pub fn validate(raw: FileConfig) -> Result<Config, ConfigError> {
+        let listen = listen(&raw.listen)?;
+        let upstream = upstream(&raw.upstream)?;
+        server(&raw.server)?;
+        log(&raw.log)?;
+        let tool_calling = tool_calling(&raw.tool_calling)?;
+        let translation = translation(raw.translation)?;
+        Ok(Config {
+            listen,
+            upstream,
+            server: raw.server,
+            log: raw.log,
+            tool_calling,
+            translation,
+        })
+    }
+}
+
+fn listen(raw: &str) -> Result<SocketAddr, ConfigError> {
+    raw.parse().map_err(|e| {
+        invalid(
+            "listen",
+            format!("`{raw}` is not an address like 127.0.0.1:8787: {e}"),
+        )
+    })
+}
+
+fn upstream(raw: &UpstreamSection) -> Result<UpstreamConfig, ConfigError> {
+    Ok(UpstreamConfig {
+        base_url: parse_base_url("upstream.url", &raw.url)?,
+        api_key: non_empty(&raw.api_key),
+        connect_timeout: positive("upstream.connect_timeout", raw.connect_timeout)?,
+        timeout: positive("upstream.timeout", raw.timeout)?,
+        read_timeout: positive("upstream.read_timeout", raw.read_timeout)?,
+    })
+}
+
+fn server(raw: &ServerSection) -> Result<(), ConfigError> {
+    if raw.max_body_bytes == 0 {
+        return Err(invalid(
+            "server.max_body_bytes",
+            "must be greater than zero",
+        ));
+    }
+    if raw.access_keys.iter().any(Secret::is_empty) {
+        return Err(invalid("server.access_keys", "keys must not be empty"));
+    }
+    positive("server.readiness_cache", raw.readiness_cache)?;
+    positive("server.header_read_timeout", raw.header_read_timeout)?;
+    positive("server.body_read_timeout", raw.body_read_timeout)?;
+    positive("server.body_timeout", raw.body_timeout)?;
+    positive("server.idle_timeout", raw.idle_timeout)?;
+    if raw.max_connections == 0 {
+        return Err(invalid(
+            "server.max_connections",
+            "must be greater than zero",
+        ));
+    }
+    if raw.max_in_flight == 0 {
+        return Err(invalid("server.max_in_flight", "must be greater than zero"));
+    }
+    Ok(())
+}
+
+fn log(raw: &LogSection) -> Result<(), ConfigError> {
+    if tracing_subscriber::EnvFilter::try_new(&raw.level).is_err() {
+        return Err(invalid(
+            "log.level",
+            format!(
+                "`{}` is not a level or filter such as info or plaincall=debug",
+                raw.level
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn tool_calling(raw: &ToolCallingSection) -> Result<ToolCallingConfig, ConfigError> {
+    let models = raw
+        .models
+        .iter()
+        .enumerate()
+        .map(|(i, rule)| {
+            glob::Pattern::new(&rule.pattern)
+                .map(|p| (p, rule.mode))
+                .map_err(|e| invalid(&format!("tool_calling.models[{i}].pattern"), e.to_string()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ToolCallingConfig {
+        default: raw.default,
+        grammar: raw.grammar,
+        native_retry: positive("tool_calling.native_retry", raw.native_retry)?,
+        models,
+    })
+}
+
+fn translation(t: TranslationSection) -> Result<TranslationConfig, ConfigError> {
+    if t.attempts == 0 {
+        return Err(invalid("translation.attempts", "must be at least 1"));
+    }
+    let timezone = jiff::tz::TimeZone::get(&t.timezone).map_err(|e| {
+        invalid(
+            "translation.timezone",
+            format!("`{}` is not a known IANA time zone: {e}", t.timezone),
+        )
+    })?;
+    if let Some(dir) = t.prompts_dir.as_ref().filter(|d| !d.is_dir()) {
+        return Err(invalid(
+            "translation.prompts_dir",
+            format!("`{}` is not a directory", dir.display()),
+        ));
+    }
+    if !(0.0..=2.0).contains(&t.temperature) {
+        return Err(invalid(
+            "translation.temperature",
+            "must be between 0 and 2",
+        ));
+    }
+    if t.cache_capacity == 0 {
+        return Err(invalid(
+            "translation.cache_capacity",
+            "must be greater than zero",
+        ));
+    }
+    Ok(TranslationConfig {
+        enabled: t.enabled,
+        default_mode: t.default_mode,
+        thresholds: ComplexityThresholds {
+            min_properties: t.min_properties,
+            nested: t.rewrite_nested,
+            conditionals: t.rewrite_conditionals,
+            refs: t.rewrite_refs,
+        },
+        attempts: t.attempts,
+        repair_turns: t.repair_turns,
+        timezone,
+        cache_ttl: positive("translation.cache_ttl", t.cache_ttl)?,
+        cache_capacity: t.cache_capacity,
+        keepalive_interval: positive("translation.keepalive_interval", t.keepalive_interval)?,
+        temperature: t.temperature,
+        max_tokens: t.max_tokens,
+        upstream_output: t.upstream_output,
+        backends: backends(&t.backends)?,
+        tools: t.tools,
+        timezone_name: t.timezone,
+        prompts_dir: t.prompts_dir,
+    })
+}
+
+fn backends(raw: &[BackendSection]) -> Result<Vec<BackendConfig>, ConfigError> {
+    raw.iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let key = |k: &str| format!("translation.backends[{i}].{k}");
+            if b.model.trim().is_empty() {
+                return Err(invalid(&key("model"), "must not be empty"));
+            }
+            Ok(BackendConfig {
+                base_url: parse_base_url(&key("url"), &b.url)?,
+                model: b.model.clone(),
+                api_key: non_empty(&b.api_key),
+                timeout: positive(&key("timeout"), b.timeout)?,
+                output: b.output,
+            })
+        })
+        .collect()
+}
