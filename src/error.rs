@@ -202,6 +202,8 @@ impl ProxyError {
     pub fn detail(&self) -> String {
         match self {
             ProxyError::UpstreamUnreachable(what) => format!("could not reach {what}"),
+            // Clients read "internal error"; whoever reads the detail is the operator.
+            ProxyError::Internal(detail) => format!("internal error: {detail}"),
             other => other.to_string(),
         }
     }
@@ -237,7 +239,9 @@ impl ProxyError {
     /// wire format the client spoke.
     pub fn into_wire_response(self, wire: crate::wire::Wire) -> Response {
         let status = self.status();
-        if status.is_server_error() {
+        if let ProxyError::Internal(detail) = &self {
+            tracing::error!(code = self.code(), %detail, "request failed on a plaincall bug");
+        } else if status.is_server_error() {
             tracing::warn!(code = self.code(), error = %self, "request failed");
         } else {
             tracing::debug!(code = self.code(), error = %self, "request rejected");

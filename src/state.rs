@@ -12,6 +12,25 @@ use crate::pipe::Pipe;
 use crate::routes;
 use crate::upstream::UpstreamClient;
 
+/// Why plaincall cannot start, said in full: the operator reads it once, and acts on it.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error("the prompt templates ({dir}) cannot be used: {source}")]
+    Prompts {
+        dir: String,
+        source: crate::prompts::PromptError,
+    },
+    /// An HTTP client could not be built (the TLS roots, say).
+    #[error("{0}")]
+    Client(String),
+}
+
+impl From<ProxyError> for StartupError {
+    fn from(error: ProxyError) -> Self {
+        StartupError::Client(error.detail())
+    }
+}
+
 pub struct AppState {
     pub config: Config,
     pub upstream: UpstreamClient,
@@ -29,7 +48,7 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(config: Config) -> Result<Arc<AppState>, ProxyError> {
+    pub fn new(config: Config) -> Result<Arc<AppState>, StartupError> {
         let upstream = UpstreamClient::new(
             config.upstream.base_url.clone(),
             config.upstream.api_key.clone(),

@@ -1213,3 +1213,31 @@ async fn serve_exits_1_when_the_address_is_taken() {
     assert!(stderr(&out).contains("cannot listen"), "{}", describe(&out));
     drop(taken);
 }
+
+#[test]
+fn a_broken_prompt_template_stops_start_up_saying_which_and_why() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("translator.j2"),
+        "Convert this.\n{% if tool_name %}\nno end",
+    )
+    .unwrap();
+    let out = output(
+        plaincall()
+            .arg("serve")
+            .env("PLAINCALL_LISTEN", "127.0.0.1:0")
+            .env("PLAINCALL_TRANSLATION_PROMPTS_DIR", dir.path()),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let err = stderr(&out);
+    assert!(err.contains("translator.j2"), "names the file: {err}");
+    assert!(
+        err.contains("translation.prompts_dir"),
+        "names the setting: {err}"
+    );
+    assert!(
+        err.to_lowercase().contains("syntax"),
+        "says what is wrong: {err}"
+    );
+    assert!(!err.contains("plaincall: internal error"), "{err}");
+}

@@ -153,10 +153,20 @@ pub struct Pipe {
 }
 
 impl Pipe {
-    pub fn new(config: &Config, upstream: UpstreamClient) -> Result<Pipe, ProxyError> {
+    pub fn new(
+        config: &Config,
+        upstream: UpstreamClient,
+    ) -> Result<Pipe, crate::state::StartupError> {
         let settings = config.translation.clone();
-        let prompts = Prompts::load(settings.prompts_dir.as_deref())
-            .map_err(|e| ProxyError::Internal(e.to_string()))?;
+        let prompts = Prompts::load(settings.prompts_dir.as_deref()).map_err(|source| {
+            crate::state::StartupError::Prompts {
+                dir: settings.prompts_dir.as_ref().map_or_else(
+                    || "the built-in ones".to_owned(),
+                    |d| format!("translation.prompts_dir = {}", d.display()),
+                ),
+                source,
+            }
+        })?;
         let translator = translator::Translator::new(&settings, upstream, config)?;
         Ok(Pipe {
             cache: translate::TranslationCache::new(settings.cache_capacity, settings.cache_ttl),
