@@ -13,6 +13,7 @@ pub mod config_error;
 pub mod error;
 pub mod eval;
 pub mod explain;
+pub mod json;
 pub mod memory;
 pub mod metrics;
 pub mod metrics_layer;

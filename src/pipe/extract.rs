@@ -24,11 +24,10 @@ pub fn extract_json(text: &str) -> Option<Value> {
         .filter(|(_, c)| *c == '{' || *c == '[')
         .take(MAX_CANDIDATES)
     {
-        let mut values = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
-        if let Some(Ok(value)) = values.next() {
-            if value.is_object() || value.is_array() {
-                return Some(value);
-            }
+        if let Some((value @ (Value::Object(_) | Value::Array(_)), _)) =
+            crate::json::value_at(text, start)
+        {
+            return Some(value);
         }
     }
     None

@@ -18,6 +18,8 @@ pub mod translate;
 pub mod translator;
 pub mod validate;
 
+pub use crate::json::canonical;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -383,25 +385,4 @@ pub fn nl_parameters() -> Value {
 
 fn internal(error: serde_json::Error) -> ProxyError {
     ProxyError::Internal(format!("serialising the rewritten request: {error}"))
-}
-
-/// Sorted-key JSON text: the same value always gives the same text, whatever its key order.
-pub fn canonical(value: &Value) -> String {
-    fn sort(value: &Value) -> Value {
-        match value {
-            Value::Object(map) => {
-                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-                entries.sort_by(|a, b| a.0.cmp(b.0));
-                Value::Object(
-                    entries
-                        .into_iter()
-                        .map(|(k, v)| (k.clone(), sort(v)))
-                        .collect(),
-                )
-            }
-            Value::Array(items) => Value::Array(items.iter().map(sort).collect()),
-            other => other.clone(),
-        }
-    }
-    sort(value).to_string()
 }

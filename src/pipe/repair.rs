@@ -63,11 +63,7 @@ fn object(
         }
     }
     let Some(props) = props else { return };
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let required = crate::json::required(schema);
     for (name, prop_schema) in props {
         match map.get_mut(name) {
             Some(field) => repair_at(

@@ -1,6 +1,7 @@
 //! Plain-English renderings of a JSON Schema: the hints in the tool description the main model
 //! sees, and the rules in the translator's prompt. Both come from the same reading of the schema.
 
+use crate::json::required;
 use serde_json::{Map, Value};
 
 /// The description of the one-field tool the main model sees: the tool's own purpose and the
@@ -54,14 +55,6 @@ pub fn translator_rules(parameters: &Value) -> Vec<String> {
 
 fn properties(schema: &Value) -> Option<&Map<String, Value>> {
     schema.get("properties").and_then(Value::as_object)
-}
-
-fn required(schema: &Value) -> Vec<&str> {
-    schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
 }
 
 fn list(values: &[Value]) -> String {

@@ -96,7 +96,7 @@ fn parse_nested(text: &str, known: &dyn Fn(&str) -> bool, depth: usize) -> Parse
                     position = region_end;
                 }
             }
-            Candidate::Json => match json_at(text, start) {
+            Candidate::Json => match crate::json::value_at(text, start) {
                 Some((value, end)) => {
                     let found = calls_in_value(&value, known);
                     if found.is_empty() {
@@ -147,15 +147,6 @@ fn next_candidate(text: &str, from: usize) -> Option<(usize, Candidate)> {
     consider(rest.find("```"), Candidate::Fence);
     consider(rest.find(['{', '[']), Candidate::Json);
     best.map(|(offset, kind)| (from + offset, kind))
-}
-
-/// The JSON value starting at `start`, and where it ends.
-fn json_at(text: &str, start: usize) -> Option<(Value, usize)> {
-    let mut stream = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
-    match stream.next() {
-        Some(Ok(value)) => Some((value, start + stream.byte_offset())),
-        _ => None,
-    }
 }
 
 /// Calls in a block that should be JSON: one value, several values one after another (one
