@@ -18,9 +18,8 @@ use tokio::task::{AbortHandle, JoinSet};
 
 use crate::error::ProxyError;
 use crate::openai::{self, nl_description, RawObject, ToolCall, Usage};
-use crate::pipe::complete::{
-    append_messages, failure_text, repair_messages, resolve_call, serde_error, Resolved,
-};
+use crate::pipe::complete::{append_messages, resolve_call, serde_error, Resolved};
+use crate::pipe::conversation::{Conversation, Failure, Next};
 use crate::pipe::Rewrite;
 use crate::prompt_mode::holdback::HoldBack;
 use crate::prompt_mode::PromptTools;
@@ -66,6 +65,7 @@ pub async fn translate_stream(
         .flatten()
         .and_then(|o| o.get("include_usage").and_then(Value::as_bool))
         .unwrap_or(false);
+    let repair_turns = state.config.translation.repair_turns;
     let (tx, mut rx) = mpsc::channel::<Bytes>(CHANNEL_CAPACITY);
     let translator = StreamTranslator {
         prompt: rewrite.prompt.clone(),
@@ -79,8 +79,9 @@ pub async fn translate_stream(
         envelope: RawObject::new(),
         next_index: 0,
         emitted_calls: 0,
-        usage: None,
-        failures: Vec::new(),
+        conversation: Conversation::new(repair_turns),
+        note: None,
+        wrote_text: false,
         last_finish: None,
         role_sent: false,
     };
@@ -202,8 +203,12 @@ struct StreamTranslator {
     raw_mode: bool,
     next_index: usize,
     emitted_calls: usize,
-    usage: Option<Usage>,
-    failures: Vec<String>,
+    /// Repair turns, summed usage and the finish rule: shared with the non-streaming path.
+    conversation: Conversation,
+    /// What the client reads about calls that could not be made.
+    note: Option<String>,
+    /// Text other than white space went to the client.
+    wrote_text: bool,
     last_finish: Option<String>,
     role_sent: bool,
 }
@@ -237,7 +242,6 @@ impl StreamTranslator {
     async fn drive(&mut self, first: reqwest::Response) -> Result<(), Stop> {
         let mut response = first;
         let mut body = self.rewrite.body.clone();
-        let mut turn_number = 0;
         let every = self.state.config.translation.keepalive_interval;
         // The first comment one interval in, not at once.
         let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
@@ -251,7 +255,7 @@ impl StreamTranslator {
                 return Ok(());
             }
             self.finish_turn(&mut turn, &mut ticker).await?;
-            let failed: Vec<(ToolCall, String, String)> = turn
+            let failed: Vec<Failure> = turn
                 .slots
                 .iter_mut()
                 .filter_map(|slot| match &mut slot.kind {
@@ -260,52 +264,50 @@ impl StreamTranslator {
                             call,
                             tool_message,
                             reason,
-                        }) => Some((call, tool_message, reason)),
+                        }) => Some(Failure {
+                            call,
+                            tool_message,
+                            reason,
+                        }),
                         _ => None,
                     },
                     SlotKind::Pass { .. } => None,
                 })
                 .collect();
-            if let Some(usage) = &turn.usage {
-                match &mut self.usage {
-                    Some(total) => total.add(usage),
-                    None => self.usage = Some(usage.clone()),
-                }
-            }
+            self.conversation.add_usage(turn.usage.take());
             self.last_finish = turn.finish.clone();
-            if !failed.is_empty() && turn_number < self.state.config.translation.repair_turns {
-                self.state.metrics.repair_turns.inc();
-                let pairs: Vec<(ToolCall, String)> = failed
-                    .iter()
-                    .map(|(c, m, _)| (c.clone(), m.clone()))
-                    .collect();
-                let content = (!turn.content.is_empty()).then_some(turn.content.as_str());
-                append_messages(
-                    &mut body,
-                    &repair_messages(content, &pairs),
-                    self.prompt.is_some(),
-                )
-                .map_err(Stop::Error)?;
-                tracing::info!(
-                    turn = turn_number + 1,
-                    "translation failed or needs clarification; asking the main model again"
-                );
-                response = open_stream(&self.state, &body, &self.headers)
-                    .await
-                    .map_err(Stop::Error)?;
-                if !response.status().is_success() || !is_event_stream(&response) {
-                    return Err(Stop::Error(ProxyError::UpstreamProtocol(format!(
-                        "the repair turn got HTTP {} from the upstream",
-                        response.status().as_u16()
-                    ))));
+            let content = (!turn.content.is_empty()).then_some(turn.content.as_str());
+            match self.conversation.after_turn(content, failed, true) {
+                Next::Repair(messages) => {
+                    self.state.metrics.repair_turns.inc();
+                    append_messages(&mut body, &messages, self.prompt.is_some())
+                        .map_err(Stop::Error)?;
+                    tracing::info!(
+                        turn = self.conversation.turn(),
+                        "translation failed or needs clarification; asking the main model again"
+                    );
+                    response = self.reopen(&body).await?;
                 }
-                turn_number += 1;
-                continue;
+                Next::Finish(note) => {
+                    self.note = note;
+                    return self.finish_stream().await;
+                }
             }
-            self.failures
-                .extend(failed.into_iter().map(|(_, _, reason)| reason));
-            return self.finish_stream().await;
         }
+    }
+
+    /// The repair turn's stream.
+    async fn reopen(&self, body: &RawObject) -> Result<reqwest::Response, Stop> {
+        let response = open_stream(&self.state, body, &self.headers)
+            .await
+            .map_err(Stop::Error)?;
+        if !response.status().is_success() || !is_event_stream(&response) {
+            return Err(Stop::Error(ProxyError::UpstreamProtocol(format!(
+                "the repair turn got HTTP {} from the upstream",
+                response.status().as_u16()
+            ))));
+        }
+        Ok(response)
     }
 
     /// Reads one upstream stream to its end, passing on what can go now.
@@ -423,14 +425,16 @@ impl StreamTranslator {
             }
             if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
                 turn.content.push_str(&text);
-                if self.prompt.is_some() {
-                    let now = turn.holdback.push(&text);
-                    if now.is_empty() {
-                        delta.shift_remove("content");
-                    } else {
-                        openai::set(&mut delta, "content", &now)
-                            .map_err(|e| Stop::Error(serde_error(e)))?;
-                    }
+                let sent = match self.prompt.is_some() {
+                    true => turn.holdback.push(&text),
+                    false => text,
+                };
+                self.wrote_text |= !sent.trim().is_empty();
+                if sent.is_empty() {
+                    delta.shift_remove("content");
+                } else {
+                    openai::set(&mut delta, "content", &sent)
+                        .map_err(|e| Stop::Error(serde_error(e)))?;
                 }
             }
             // A repair turn's role delta would repeat the one already sent.
@@ -479,6 +483,7 @@ impl StreamTranslator {
         let delta: Option<RawObject> = openai::get(choice, "delta").ok().flatten();
         let Some(delta) = delta else { return };
         if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
+            self.wrote_text |= !text.trim().is_empty();
             turn.content.push_str(&text);
         }
         let deltas: Vec<Value> = openai::get(&delta, "tool_calls")
@@ -676,6 +681,7 @@ impl StreamTranslator {
         }
         let (content, calls) = prompt.parse(&held);
         let text = if calls.is_empty() { held } else { content };
+        self.wrote_text |= !text.trim().is_empty();
         if !text.is_empty() {
             let choice = json!({"index": 0, "delta": {"content": text}, "finish_reason": null});
             self.send_chunk(vec![
@@ -754,30 +760,30 @@ impl StreamTranslator {
     }
 
     async fn finish_stream(&mut self) -> Result<(), Stop> {
-        if !self.failures.is_empty() {
-            let text = failure_text(&self.failures);
+        if let Some(note) = &self.note {
+            // After the answer's own text, as the whole (non-streamed) answer has it.
+            let text = match self.wrote_text {
+                true => format!("\n\n{note}"),
+                false => note.clone(),
+            };
             let choice = json!({"index": 0, "delta": {"content": text}, "finish_reason": null});
             self.send_chunk(vec![
                 openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
             ])
             .await?;
         }
-        let finish = if self.emitted_calls > 0 {
-            "tool_calls".to_owned()
-        } else if !self.failures.is_empty() {
-            "stop".to_owned()
-        } else {
-            self.last_finish
-                .clone()
-                .unwrap_or_else(|| "stop".to_owned())
-        };
+        let finish = Conversation::finish_reason(
+            self.emitted_calls > 0,
+            self.note.is_some(),
+            self.last_finish.as_deref(),
+        );
         let choice = json!({"index": 0, "delta": {}, "finish_reason": finish});
         self.send_chunk(vec![
             openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
         ])
         .await?;
         if self.include_usage {
-            if let Some(usage) = self.usage.clone() {
+            if let Some(usage) = self.conversation.usage().cloned() {
                 let mut chunk = self.chunk_envelope();
                 openai::set(&mut chunk, "choices", &Vec::<Value>::new())
                     .map_err(|e| Stop::Error(serde_error(e)))?;

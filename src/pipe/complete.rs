@@ -7,9 +7,10 @@ use axum::http::StatusCode;
 use bytes::Bytes;
 use futures_util::future::join_all;
 use serde_json::value::RawValue;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::call_form::{read_call, translator_input, CallForm};
+use super::conversation::{Conversation, Failure, Next};
 use super::history::{fanout_id, Remembered};
 use super::translate::{calls_key, Outcome};
 use super::{NlTool, Rewrite};
@@ -177,28 +178,6 @@ fn resolved_from(
     }
 }
 
-/// The messages a repair turn appends: the main model's failed calls and their tool results.
-pub fn repair_messages(content: Option<&str>, failed: &[(ToolCall, String)]) -> Vec<Value> {
-    let calls: Vec<&ToolCall> = failed.iter().map(|(c, _)| c).collect();
-    let mut messages = vec![json!({
-        "role": "assistant",
-        "content": content.filter(|c| !c.is_empty()),
-        "tool_calls": calls,
-    })];
-    for (call, tool_message) in failed {
-        messages.push(json!({"role": "tool", "tool_call_id": call.id, "content": tool_message}));
-    }
-    messages
-}
-
-/// What the client reads when repair turns run out.
-pub fn failure_text(reasons: &[String]) -> String {
-    format!(
-        "I could not complete the tool call: {}.",
-        reasons.join("; ")
-    )
-}
-
 /// Appends `extra` messages to the request's `messages`, as text in prompt mode.
 pub fn append_messages(
     body: &mut RawObject,
@@ -246,10 +225,13 @@ pub async fn complete(
     // Taken, not cloned: the rest of the rewrite is all this function needs.
     let mut body = std::mem::take(&mut rewrite.body);
     let mut kept_calls: Vec<ToolCall> = Vec::new();
-    let mut usage: Option<Usage> = None;
+    // Text the main model wrote on turns that were repaired: a streaming client has seen it,
+    // so the whole answer carries it too.
+    let mut earlier_text = String::new();
+    let mut conversation = Conversation::new(state.config.translation.repair_turns);
     let mut first_id: Option<Box<RawValue>> = None;
-    let mut turn = 0;
     loop {
+        let turn = conversation.turn();
         let bytes = Bytes::from(serde_json::to_vec(&body).map_err(serde_error)?);
         let request = state.upstream.post_json(
             "chat/completions",
@@ -293,12 +275,7 @@ pub async fn complete(
         let mut choices: Vec<RawObject> = openai::get(&response, "choices")
             .map_err(|e| ProxyError::UpstreamProtocol(format!("`choices` is malformed: {e}")))?
             .unwrap_or_default();
-        if let Ok(Some(u)) = openai::get::<Usage>(&response, "usage") {
-            match &mut usage {
-                Some(total) => total.add(&u),
-                None => usage = Some(u),
-            }
-        }
+        conversation.add_usage(openai::get::<Usage>(&response, "usage").ok().flatten());
         if first_id.is_none() {
             first_id = response.get("id").cloned();
         }
@@ -342,8 +319,7 @@ pub async fn complete(
             } else {
                 Vec::new()
             };
-            let mut failed: Vec<(ToolCall, String)> = Vec::new();
-            let mut reasons = Vec::new();
+            let mut failed: Vec<Failure> = Vec::new();
             for resolved in resolve_calls(state, &rewrite, calls, client_headers).await {
                 match resolved {
                     Resolved::Kept(call) => out_calls.push(call),
@@ -352,55 +328,61 @@ pub async fn complete(
                         call,
                         tool_message,
                         reason,
-                    } => {
-                        failed.push((call, tool_message));
-                        reasons.push(reason);
-                    }
+                    } => failed.push(Failure {
+                        call,
+                        tool_message,
+                        reason,
+                    }),
                 }
             }
-            if !failed.is_empty() && single && turn < state.config.translation.repair_turns {
-                kept_calls = out_calls;
-                repair = Some(repair_messages(content.as_deref(), &failed));
-                break;
-            }
-            let mut content = content;
-            if !failed.is_empty() {
-                let note = failure_text(&reasons);
+            let note = match conversation.after_turn(content.as_deref(), failed, single) {
+                Next::Repair(messages) => {
+                    kept_calls = out_calls;
+                    earlier_text.push_str(content.as_deref().unwrap_or_default());
+                    repair = Some(messages);
+                    break;
+                }
+                Next::Finish(note) => note,
+            };
+            let mut content = match content {
+                _ if earlier_text.is_empty() => content,
+                Some(text) => Some(format!("{earlier_text}{text}")),
+                None => Some(earlier_text.clone()),
+            };
+            if let Some(note) = &note {
                 content = Some(match content.filter(|c| !c.trim().is_empty()) {
                     Some(text) => format!("{text}\n\n{note}"),
-                    None => note,
+                    None => note.clone(),
                 });
             }
             openai::set(&mut message, "content", &content).map_err(serde_error)?;
             if out_calls.is_empty() {
                 message.shift_remove("tool_calls");
-                if !failed.is_empty() {
-                    openai::set(choice, "finish_reason", "stop").map_err(serde_error)?;
-                }
             } else {
                 openai::set(&mut message, "tool_calls", &out_calls).map_err(serde_error)?;
-                openai::set(choice, "finish_reason", "tool_calls").map_err(serde_error)?;
+            }
+            if !out_calls.is_empty() || note.is_some() {
+                let finish =
+                    Conversation::finish_reason(!out_calls.is_empty(), note.is_some(), None);
+                openai::set(choice, "finish_reason", &finish).map_err(serde_error)?;
             }
             openai::set(choice, "message", &message).map_err(serde_error)?;
         }
         if let Some(extra) = repair {
             state.metrics.repair_turns.inc();
             tracing::info!(
-                turn = turn + 1,
+                turn = conversation.turn(),
                 "translation failed or needs clarification; asking the main model again"
             );
             append_messages(&mut body, &extra, rewrite.prompt.is_some())?;
-            turn += 1;
             continue;
         }
         openai::set(&mut response, "choices", &choices).map_err(serde_error)?;
         if let Some(id) = first_id {
             response.insert("id".into(), id);
         }
-        if let Some(total) = &usage {
-            if turn > 0 {
-                openai::set(&mut response, "usage", total).map_err(serde_error)?;
-            }
+        if let Some(total) = conversation.usage().filter(|_| conversation.turn() > 0) {
+            openai::set(&mut response, "usage", total).map_err(serde_error)?;
         }
         let bytes = Bytes::from(serde_json::to_vec(&response).map_err(serde_error)?);
         return Ok(Completed::Reply {

@@ -8,6 +8,7 @@
 
 pub mod call_form;
 pub mod complete;
+pub mod conversation;
 pub mod extract;
 pub mod grammar;
 pub mod history;

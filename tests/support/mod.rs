@@ -686,3 +686,64 @@ impl Binary {
         (status.code(), self.logs.await.unwrap())
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Streamed completions, folded as the OpenAI SDKs fold them
+// ---------------------------------------------------------------------------------------------
+
+/// A streamed completion's text folded into what a non-streamed one carries: `content`,
+/// `tool_calls` (by index), the last `finish_reason`, and the `usage` chunk.
+pub fn fold_stream(raw: &str) -> Value {
+    let mut content = String::new();
+    let mut calls: Vec<Value> = Vec::new();
+    let (mut finish, mut usage) = (Value::Null, Value::Null);
+    for block in raw.split("\n\n") {
+        let Some(data) = block.lines().find_map(|l| l.strip_prefix("data: ")) else {
+            continue;
+        };
+        if data == "[DONE]" {
+            break;
+        }
+        let chunk: Value = serde_json::from_str(data).unwrap();
+        assert!(chunk.get("error").is_none(), "error event: {chunk}");
+        if chunk["usage"].is_object() {
+            usage = chunk["usage"].clone();
+        }
+        let Some(choice) = chunk["choices"].as_array().and_then(|c| c.first()) else {
+            continue;
+        };
+        if let Some(text) = choice["delta"]["content"].as_str() {
+            content.push_str(text);
+        }
+        for d in choice["delta"]["tool_calls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let index = d["index"].as_u64().unwrap() as usize;
+            if calls.len() <= index {
+                calls.resize(index + 1, json!({"function": {"arguments": ""}}));
+            }
+            let call = &mut calls[index];
+            for key in ["id", "type"] {
+                if let Some(v) = d.get(key) {
+                    call[key] = v.clone();
+                }
+            }
+            if let Some(name) = d["function"]["name"].as_str() {
+                call["function"]["name"] = json!(name);
+            }
+            if let Some(part) = d["function"]["arguments"].as_str() {
+                let so_far = call["function"]["arguments"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_owned();
+                call["function"]["arguments"] = json!(so_far + part);
+            }
+        }
+        if !choice["finish_reason"].is_null() {
+            finish = choice["finish_reason"].clone();
+        }
+    }
+    json!({"content": content, "tool_calls": calls, "finish_reason": finish, "usage": usage})
+}
