@@ -16,6 +16,7 @@ use super::translate::{calls_key, Outcome};
 use super::{NlTool, Rewrite};
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject, ToolCall, Usage};
+use crate::prompt_mode::PromptTools;
 use crate::state::AppState;
 
 /// The largest main-model response read when plaincall must look inside it.
@@ -222,31 +223,22 @@ pub async fn complete(
     mut rewrite: Rewrite,
     client_headers: &HeaderMap,
 ) -> Result<Completed, ProxyError> {
-    // Taken, not cloned: the rest of the rewrite is all this function needs.
-    let mut body = std::mem::take(&mut rewrite.body);
-    let mut kept_calls: Vec<ToolCall> = Vec::new();
-    // Text the main model wrote on turns that were repaired: a streaming client has seen it,
-    // so the whole answer carries it too.
-    let mut earlier_text = String::new();
-    let mut conversation = Conversation::new(state.config.translation.repair_turns);
-    let mut first_id: Option<Box<RawValue>> = None;
+    let mut whole = Whole {
+        // Taken, not cloned: the rest of the rewrite is all this function needs.
+        body: std::mem::take(&mut rewrite.body),
+        conversation: Conversation::new(state.config.translation.repair_turns),
+        kept_calls: Vec::new(),
+        earlier_text: String::new(),
+        first_id: None,
+    };
     loop {
-        let turn = conversation.turn();
-        let bytes = Bytes::from(serde_json::to_vec(&body).map_err(serde_error)?);
-        let request = state.upstream.post_json(
-            "chat/completions",
-            bytes,
-            client_headers,
-            state.forward_client_auth(),
-        )?;
-        let (status, headers, bytes) =
-            match state.upstream.send_and_read(request, RESPONSE_LIMIT).await {
-                Ok(reply) => reply,
-                Err(error) => {
-                    state.metrics.upstream_error(error.code());
-                    return Err(error);
-                }
-            };
+        let turn = whole.conversation.turn();
+        let (status, headers, bytes) = ask_upstream(state, &whole.body, client_headers).await?;
+        let as_read = || Completed::Reply {
+            status,
+            headers: headers.clone(),
+            body: bytes.clone(),
+        };
         if !status.is_success() {
             if turn == 0
                 && rewrite.watch_rejection
@@ -255,142 +247,219 @@ pub async fn complete(
                 return Ok(Completed::ToolsRejected);
             }
             // The upstream's own errors reach the client unchanged.
-            return Ok(Completed::Reply {
-                status,
-                headers,
-                body: bytes,
-            });
+            return Ok(as_read());
         }
         // Most replies need no change: found without copying the body, they go out as read.
         if turn == 0 && rewrite.prompt.is_none() && !peek_has_nl_call(&rewrite, &bytes) {
-            return Ok(Completed::Reply {
-                status,
-                headers,
-                body: bytes,
-            });
+            return Ok(as_read());
         }
-        let mut response: RawObject = serde_json::from_slice(&bytes).map_err(|e| {
+        let response: RawObject = serde_json::from_slice(&bytes).map_err(|e| {
             ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}"))
         })?;
         let mut choices: Vec<RawObject> = openai::get(&response, "choices")
             .map_err(|e| ProxyError::UpstreamProtocol(format!("`choices` is malformed: {e}")))?
             .unwrap_or_default();
-        conversation.add_usage(openai::get::<Usage>(&response, "usage").ok().flatten());
-        if first_id.is_none() {
-            first_id = response.get("id").cloned();
+        whole
+            .conversation
+            .add_usage(openai::get::<Usage>(&response, "usage").ok().flatten());
+        if whole.first_id.is_none() {
+            whole.first_id = response.get("id").cloned();
         }
-        let mut found_in_text = false;
-        if let Some(prompt) = &rewrite.prompt {
-            for choice in &mut choices {
-                let Ok(Some(mut message)) = openai::get::<RawObject>(choice, "message") else {
-                    continue;
-                };
-                if crate::prompt_mode::calls_from_message(&mut message, prompt)
-                    .map_err(serde_error)?
-                {
-                    openai::set(choice, "message", &message).map_err(serde_error)?;
-                    openai::set(choice, "finish_reason", "tool_calls").map_err(serde_error)?;
-                    found_in_text = true;
-                }
-            }
-        }
+        let found_in_text = match &rewrite.prompt {
+            Some(prompt) => calls_from_text(prompt, &mut choices)?,
+            None => false,
+        };
         let has_nl_call = choices.iter().any(|c| {
             choice_calls(c)
                 .iter()
                 .any(|call| is_nl_call(&rewrite, call))
         });
         if turn == 0 && !has_nl_call && !found_in_text {
-            return Ok(Completed::Reply {
-                status,
-                headers,
-                body: bytes,
-            });
+            return Ok(as_read());
         }
         let single = choices.len() == 1;
-        let mut repair: Option<Vec<Value>> = None;
+        let mut repair = None;
         for choice in &mut choices {
-            let Ok(Some(mut message)) = openai::get::<RawObject>(choice, "message") else {
-                continue;
-            };
-            let calls = choice_calls(choice);
-            let content: Option<String> = openai::get(&message, "content").ok().flatten();
-            let mut out_calls: Vec<ToolCall> = if single {
-                std::mem::take(&mut kept_calls)
-            } else {
-                Vec::new()
-            };
-            let mut failed: Vec<Failure> = Vec::new();
-            for resolved in resolve_calls(state, &rewrite, calls, client_headers).await {
-                match resolved {
-                    Resolved::Kept(call) => out_calls.push(call),
-                    Resolved::Translated(calls) => out_calls.extend(calls),
-                    Resolved::Failed {
-                        call,
-                        tool_message,
-                        reason,
-                    } => failed.push(Failure {
-                        call,
-                        tool_message,
-                        reason,
-                    }),
-                }
+            repair = whole
+                .settle(state, &rewrite, client_headers, choice, single)
+                .await?;
+            if repair.is_some() {
+                break;
             }
-            let note = match conversation.after_turn(content.as_deref(), failed, single) {
-                Next::Repair(messages) => {
-                    kept_calls = out_calls;
-                    earlier_text.push_str(content.as_deref().unwrap_or_default());
-                    repair = Some(messages);
-                    break;
-                }
-                Next::Finish(note) => note,
-            };
-            let mut content = match content {
-                _ if earlier_text.is_empty() => content,
-                Some(text) => Some(format!("{earlier_text}{text}")),
-                None => Some(earlier_text.clone()),
-            };
-            if let Some(note) = &note {
-                content = Some(match content.filter(|c| !c.trim().is_empty()) {
-                    Some(text) => format!("{text}\n\n{note}"),
-                    None => note.clone(),
-                });
-            }
-            openai::set(&mut message, "content", &content).map_err(serde_error)?;
-            if out_calls.is_empty() {
-                message.shift_remove("tool_calls");
-            } else {
-                openai::set(&mut message, "tool_calls", &out_calls).map_err(serde_error)?;
-            }
-            if !out_calls.is_empty() || note.is_some() {
-                let finish =
-                    Conversation::finish_reason(!out_calls.is_empty(), note.is_some(), None);
-                openai::set(choice, "finish_reason", &finish).map_err(serde_error)?;
-            }
-            openai::set(choice, "message", &message).map_err(serde_error)?;
         }
-        if let Some(extra) = repair {
-            state.metrics.repair_turns.inc();
-            tracing::info!(
-                turn = conversation.turn(),
-                "translation failed or needs clarification; asking the main model again"
-            );
-            append_messages(&mut body, &extra, rewrite.prompt.is_some())?;
+        let Some(extra) = repair else {
+            return whole.answer(response, &choices, status, headers);
+        };
+        state.metrics.repair_turns.inc();
+        tracing::info!(
+            turn = whole.conversation.turn(),
+            "translation failed or needs clarification; asking the main model again"
+        );
+        append_messages(&mut whole.body, &extra, rewrite.prompt.is_some())?;
+    }
+}
+
+/// One upstream turn, read whole.
+async fn ask_upstream(
+    state: &AppState,
+    body: &RawObject,
+    client_headers: &HeaderMap,
+) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
+    let bytes = Bytes::from(serde_json::to_vec(body).map_err(serde_error)?);
+    let request = state.upstream.post_json(
+        "chat/completions",
+        bytes,
+        client_headers,
+        state.forward_client_auth(),
+    )?;
+    state
+        .upstream
+        .send_and_read(request, RESPONSE_LIMIT)
+        .await
+        .inspect_err(|e| state.metrics.upstream_error(e.code()))
+}
+
+/// Prompt mode: the calls written in each choice's text become its `tool_calls`.
+fn calls_from_text(prompt: &PromptTools, choices: &mut [RawObject]) -> Result<bool, ProxyError> {
+    let mut found = false;
+    for choice in choices {
+        let Ok(Some(mut message)) = openai::get::<RawObject>(choice, "message") else {
             continue;
+        };
+        if crate::prompt_mode::calls_from_message(&mut message, prompt).map_err(serde_error)? {
+            openai::set(choice, "message", &message).map_err(serde_error)?;
+            openai::set(choice, "finish_reason", "tool_calls").map_err(serde_error)?;
+            found = true;
         }
-        openai::set(&mut response, "choices", &choices).map_err(serde_error)?;
-        if let Some(id) = first_id {
+    }
+    Ok(found)
+}
+
+/// The non-streaming conversation: what carries over from one upstream turn to the next.
+struct Whole {
+    body: RawObject,
+    conversation: Conversation,
+    /// Calls already settled on a turn that was repaired (one choice only).
+    kept_calls: Vec<ToolCall>,
+    /// Text the main model wrote on turns that were repaired: a streaming client has seen
+    /// it, so the whole answer carries it too.
+    earlier_text: String,
+    first_id: Option<Box<RawValue>>,
+}
+
+impl Whole {
+    /// Translates a choice's calls and writes its answer, or returns the repair turn's
+    /// messages.
+    async fn settle(
+        &mut self,
+        state: &AppState,
+        rewrite: &Rewrite,
+        client_headers: &HeaderMap,
+        choice: &mut RawObject,
+        single: bool,
+    ) -> Result<Option<Vec<Value>>, ProxyError> {
+        let Ok(Some(message)) = openai::get::<RawObject>(choice, "message") else {
+            return Ok(None);
+        };
+        let calls = choice_calls(choice);
+        let content: Option<String> = openai::get(&message, "content").ok().flatten();
+        let mut out_calls = match single {
+            true => std::mem::take(&mut self.kept_calls),
+            false => Vec::new(),
+        };
+        let mut failed = Vec::new();
+        for resolved in resolve_calls(state, rewrite, calls, client_headers).await {
+            match resolved {
+                Resolved::Kept(call) => out_calls.push(call),
+                Resolved::Translated(calls) => out_calls.extend(calls),
+                Resolved::Failed {
+                    call,
+                    tool_message,
+                    reason,
+                } => failed.push(Failure {
+                    call,
+                    tool_message,
+                    reason,
+                }),
+            }
+        }
+        let note = match self
+            .conversation
+            .after_turn(content.as_deref(), failed, single)
+        {
+            Next::Repair(messages) => {
+                self.kept_calls = out_calls;
+                self.earlier_text
+                    .push_str(content.as_deref().unwrap_or_default());
+                return Ok(Some(messages));
+            }
+            Next::Finish(note) => note,
+        };
+        let content = self.answer_text(content, note.as_deref());
+        write_choice(choice, message, content, out_calls, note.is_some())?;
+        Ok(None)
+    }
+
+    /// The choice's text: earlier turns' text, this turn's, then the note.
+    fn answer_text(&self, content: Option<String>, note: Option<&str>) -> Option<String> {
+        let content = match content {
+            _ if self.earlier_text.is_empty() => content,
+            Some(text) => Some(format!("{}{text}", self.earlier_text)),
+            None => Some(self.earlier_text.clone()),
+        };
+        let Some(note) = note else { return content };
+        Some(match content.filter(|c| !c.trim().is_empty()) {
+            Some(text) => format!("{text}\n\n{note}"),
+            None => note.to_owned(),
+        })
+    }
+
+    /// The upstream's last completion with the settled choices, the first turn's id and, after
+    /// repair turns, the usage of all of them.
+    fn answer(
+        self,
+        mut response: RawObject,
+        choices: &[RawObject],
+        status: StatusCode,
+        headers: HeaderMap,
+    ) -> Result<Completed, ProxyError> {
+        openai::set(&mut response, "choices", choices).map_err(serde_error)?;
+        if let Some(id) = self.first_id {
             response.insert("id".into(), id);
         }
-        if let Some(total) = conversation.usage().filter(|_| conversation.turn() > 0) {
+        let turns = self.conversation.turn();
+        if let Some(total) = self.conversation.usage().filter(|_| turns > 0) {
             openai::set(&mut response, "usage", total).map_err(serde_error)?;
         }
-        let bytes = Bytes::from(serde_json::to_vec(&response).map_err(serde_error)?);
-        return Ok(Completed::Reply {
+        let body = Bytes::from(serde_json::to_vec(&response).map_err(serde_error)?);
+        Ok(Completed::Reply {
             status,
             headers,
-            body: bytes,
-        });
+            body,
+        })
     }
+}
+
+/// Writes a settled choice: its text, its calls (none: the field goes), and a finish reason
+/// when plaincall changed what the choice ends with.
+fn write_choice(
+    choice: &mut RawObject,
+    mut message: RawObject,
+    content: Option<String>,
+    calls: Vec<ToolCall>,
+    failed: bool,
+) -> Result<(), ProxyError> {
+    openai::set(&mut message, "content", &content).map_err(serde_error)?;
+    if calls.is_empty() {
+        message.shift_remove("tool_calls");
+    } else {
+        openai::set(&mut message, "tool_calls", &calls).map_err(serde_error)?;
+    }
+    if !calls.is_empty() || failed {
+        let finish = Conversation::finish_reason(!calls.is_empty(), failed, None);
+        openai::set(choice, "finish_reason", &finish).map_err(serde_error)?;
+    }
+    openai::set(choice, "message", &message).map_err(serde_error)
 }
 
 /// Whether a reply holds a plain-English call, read in place: only the calls' names and
