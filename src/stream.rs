@@ -399,67 +399,73 @@ impl StreamTranslator {
             // Re-sent, summed, at the very end.
             return Ok(());
         }
-        for mut choice in choices {
-            let index: u64 = openai::get(&choice, "index").ok().flatten().unwrap_or(0);
-            let mut delta: RawObject = openai::get(&choice, "delta")
-                .ok()
-                .flatten()
-                .unwrap_or_default();
-            let deltas: Vec<Value> = openai::get(&delta, "tool_calls")
-                .ok()
-                .flatten()
-                .unwrap_or_default();
-            delta.shift_remove("tool_calls");
-            if let Ok(Some(finish)) = openai::get::<String>(&choice, "finish_reason") {
-                if index == 0 {
-                    turn.finish = Some(finish);
-                }
-            }
-            if index != 0 {
-                // plaincall translates the first choice; the others go on unchanged.
-                self.send_chunk(vec![
-                    openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
-                ])
-                .await?;
-                continue;
-            }
-            if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
-                turn.content.push_str(&text);
-                let sent = match self.prompt.is_some() {
-                    true => turn.holdback.push(&text),
-                    false => text,
-                };
-                self.wrote_text |= !sent.trim().is_empty();
-                if sent.is_empty() {
-                    delta.shift_remove("content");
-                } else {
-                    openai::set(&mut delta, "content", &sent)
-                        .map_err(|e| Stop::Error(serde_error(e)))?;
-                }
-            }
-            // A repair turn's role delta would repeat the one already sent.
-            if self.role_sent {
-                delta.shift_remove("role");
-            } else if delta.contains_key("role") {
-                self.role_sent = true;
-            }
-            let logprobs = openai::get::<Value>(&choice, "logprobs").ok().flatten();
-            let has_payload = delta.iter().any(|(_, v)| v.get() != "null") || logprobs.is_some();
-            if has_payload {
-                openai::set(&mut choice, "delta", &delta)
-                    .map_err(|e| Stop::Error(serde_error(e)))?;
-                openai::set(&mut choice, "finish_reason", &Value::Null)
-                    .map_err(|e| Stop::Error(serde_error(e)))?;
-                self.send_chunk(vec![
-                    openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
-                ])
-                .await?;
-            }
-            for delta in deltas {
-                self.on_tool_delta(turn, delta).await?;
-            }
+        for choice in choices {
+            self.on_choice(turn, choice).await?;
         }
         self.flush(turn).await
+    }
+
+    /// One choice of a chunk: the first one's text goes on (held back in prompt mode), its
+    /// call deltas are assembled; the others go on unchanged.
+    async fn on_choice(&mut self, turn: &mut Turn, mut choice: RawObject) -> Result<(), Stop> {
+        let index: u64 = openai::get(&choice, "index").ok().flatten().unwrap_or(0);
+        if index != 0 {
+            return self.send_choice(&choice).await;
+        }
+        let mut delta: RawObject = openai::get(&choice, "delta")
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let deltas: Vec<Value> = openai::get(&delta, "tool_calls")
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        delta.shift_remove("tool_calls");
+        if let Ok(Some(finish)) = openai::get::<String>(&choice, "finish_reason") {
+            turn.finish = Some(finish);
+        }
+        self.pass_text(turn, &mut delta)?;
+        // A repair turn's role delta would repeat the one already sent.
+        if self.role_sent {
+            delta.shift_remove("role");
+        } else if delta.contains_key("role") {
+            self.role_sent = true;
+        }
+        let logprobs = openai::get::<Value>(&choice, "logprobs").ok().flatten();
+        if delta.iter().any(|(_, v)| v.get() != "null") || logprobs.is_some() {
+            openai::set(&mut choice, "delta", &delta).map_err(|e| Stop::Error(serde_error(e)))?;
+            openai::set(&mut choice, "finish_reason", &Value::Null)
+                .map_err(|e| Stop::Error(serde_error(e)))?;
+            self.send_choice(&choice).await?;
+        }
+        for delta in deltas {
+            self.on_tool_delta(turn, delta).await?;
+        }
+        Ok(())
+    }
+
+    /// The delta's text as it may go now: all of it, or in prompt mode what cannot be a call.
+    fn pass_text(&mut self, turn: &mut Turn, delta: &mut RawObject) -> Result<(), Stop> {
+        let Ok(Some(text)) = openai::get::<String>(delta, "content") else {
+            return Ok(());
+        };
+        turn.content.push_str(&text);
+        let sent = match self.prompt.is_some() {
+            true => turn.holdback.push(&text),
+            false => text,
+        };
+        self.wrote_text |= !sent.trim().is_empty();
+        if sent.is_empty() {
+            delta.shift_remove("content");
+        } else {
+            openai::set(delta, "content", &sent).map_err(|e| Stop::Error(serde_error(e)))?;
+        }
+        Ok(())
+    }
+
+    async fn send_choice(&mut self, choice: &RawObject) -> Result<(), Stop> {
+        let raw = openai::to_raw(choice).map_err(|e| Stop::Error(serde_error(e)))?;
+        self.send_chunk(vec![raw]).await
     }
 
     /// Whether a choice starts a call to a rewritten tool.
