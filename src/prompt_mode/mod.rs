@@ -112,43 +112,8 @@ pub fn render_request(
     grammar_enabled: bool,
 ) -> Result<PromptTools, ProxyError> {
     let tool_choice: Option<Value> = openai::get(body, "tool_choice").ok().flatten();
-    let mut catalog = Vec::new();
-    let mut schemas = Vec::new();
-    for tool in tools {
-        let Ok(Some(function)) = openai::get::<RawObject>(tool, "function") else {
-            continue;
-        };
-        let Ok(Some(name)) = openai::get::<String>(&function, "name") else {
-            continue;
-        };
-        let description: String = openai::get(&function, "description")
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        let parameters: Value = openai::get(&function, "parameters")
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
-        catalog.push(CatalogTool {
-            example: json!({"name": name, "arguments": example_value(&parameters, &parameters, 0)})
-                .to_string(),
-            parameters: parameters.to_string(),
-            description,
-            name: name.clone(),
-        });
-        schemas.push((name, parameters));
-    }
-    let forced: Option<Vec<String>> = match &tool_choice {
-        Some(Value::String(s)) if s == "required" => {
-            Some(schemas.iter().map(|(n, _)| n.clone()).collect())
-        }
-        Some(Value::Object(o)) => o
-            .get("function")
-            .and_then(|f| f.get("name"))
-            .and_then(Value::as_str)
-            .map(|n| vec![n.to_owned()]),
-        _ => None,
-    };
+    let (catalog, schemas) = catalog_of(tools);
+    let forced = forced_tools(tool_choice.as_ref(), &schemas);
     let silenced = matches!(&tool_choice, Some(Value::String(s)) if s == "none");
     let instruction = match &forced {
         Some(names) if names.len() == 1 => Some(format!(
@@ -176,23 +141,7 @@ pub fn render_request(
         add_to_system(body, &text)?;
     }
     if let (true, Some(forced)) = (grammar_enabled, &forced) {
-        if !body.contains_key("response_format") {
-            let branches: Vec<Value> = schemas
-                .iter()
-                .filter(|(n, _)| forced.contains(n))
-                .map(|(name, parameters)| {
-                    json!({
-                        "type": "object",
-                        "properties": {"name": {"const": name}, "arguments": grammar::simplified(parameters)},
-                        "required": ["name", "arguments"]
-                    })
-                })
-                .collect();
-            if !branches.is_empty() {
-                let format = json!({"type": "json_schema", "json_schema": {"name": "tool_call", "schema": {"anyOf": branches}, "strict": false}});
-                openai::set(body, "response_format", &format).map_err(serde_error)?;
-            }
-        }
+        force_by_grammar(body, &schemas, forced)?;
     }
     for key in [
         "tools",
@@ -208,6 +157,81 @@ pub fn render_request(
         openai::set(body, "messages", &messages).map_err(serde_error)?;
     }
     Ok(PromptTools { names })
+}
+
+/// The catalog the prompt lists (name, description, schema, an example call), and each
+/// tool's name with its schema.
+fn catalog_of(tools: &[RawObject]) -> (Vec<CatalogTool>, Vec<(String, Value)>) {
+    let mut catalog = Vec::new();
+    let mut schemas = Vec::new();
+    for tool in tools {
+        let Ok(Some(function)) = openai::get::<RawObject>(tool, "function") else {
+            continue;
+        };
+        let Ok(Some(name)) = openai::get::<String>(&function, "name") else {
+            continue;
+        };
+        let description: String = openai::get(&function, "description")
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let parameters: Value = openai::get(&function, "parameters")
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+        catalog.push(CatalogTool {
+            example: json!({"name": name, "arguments": example_value(&parameters, &parameters, 0)})
+                .to_string(),
+            parameters: parameters.to_string(),
+            description,
+            name: name.clone(),
+        });
+        schemas.push((name, parameters));
+    }
+    (catalog, schemas)
+}
+
+/// The tools `tool_choice` makes the reply call: all of them (`required`) or the one named.
+fn forced_tools(tool_choice: Option<&Value>, schemas: &[(String, Value)]) -> Option<Vec<String>> {
+    match tool_choice {
+        Some(Value::String(s)) if s == "required" => {
+            Some(schemas.iter().map(|(n, _)| n.clone()).collect())
+        }
+        Some(Value::Object(o)) => o
+            .get("function")
+            .and_then(|f| f.get("name"))
+            .and_then(Value::as_str)
+            .map(|n| vec![n.to_owned()]),
+        _ => None,
+    }
+}
+
+/// A forced call, also as a grammar (`response_format`) the upstream can enforce, unless the
+/// client set a format of its own.
+fn force_by_grammar(
+    body: &mut RawObject,
+    schemas: &[(String, Value)],
+    forced: &[String],
+) -> Result<(), ProxyError> {
+    if body.contains_key("response_format") {
+        return Ok(());
+    }
+    let branches: Vec<Value> = schemas
+        .iter()
+        .filter(|(n, _)| forced.contains(n))
+        .map(|(name, parameters)| {
+            json!({
+                "type": "object",
+                "properties": {"name": {"const": name}, "arguments": grammar::simplified(parameters)},
+                "required": ["name", "arguments"]
+            })
+        })
+        .collect();
+    if !branches.is_empty() {
+        let format = json!({"type": "json_schema", "json_schema": {"name": "tool_call", "schema": {"anyOf": branches}, "strict": false}});
+        openai::set(body, "response_format", &format).map_err(serde_error)?;
+    }
+    Ok(())
 }
 
 /// Appends `text` to the first system message, or puts a system message first.
