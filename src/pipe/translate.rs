@@ -76,6 +76,20 @@ pub struct AttemptRecord {
     pub errors: Vec<String>,
 }
 
+impl AttemptRecord {
+    fn of(reply: super::translator::Reply, judged: &Attempt) -> AttemptRecord {
+        AttemptRecord {
+            backend: reply.backend,
+            reply: reply.text,
+            errors: match judged {
+                Attempt::Invalid { errors, .. } => errors.clone(),
+                Attempt::Done(Outcome::Calls(t)) => t.dropped.clone(),
+                Attempt::Done(_) => Vec::new(),
+            },
+        }
+    }
+}
+
 enum Attempt {
     Done(Outcome),
     Invalid { errors: Vec<String>, answer: String },
@@ -174,18 +188,7 @@ impl Pipe {
         (today, weekday): (String, String),
         attempts: &mut Vec<AttemptRecord>,
     ) -> Outcome {
-        // Compact: pretty-printing costs tokens, and prompt evaluation dominates on a CPU.
-        let schema_text = serde_json::to_string(&tool.parameters).unwrap_or_default();
-        let system = match self.prompts.translator_system(&TranslatorContext {
-            tool_name: &tool.name,
-            tool_description: &tool.description,
-            schema: schema_text,
-            rules: schema_text::translator_rules(&tool.parameters),
-            examples: self.prompts.examples(&tool.name),
-            today,
-            weekday,
-            timezone: &self.settings.timezone_name,
-        }) {
+        let system = match self.system_prompt(tool, today, weekday) {
             Ok(text) => text,
             Err(error) => {
                 return Outcome::Failed(format!("the translator prompt failed to render: {error}"))
@@ -216,15 +219,7 @@ impl Pipe {
             };
             tracing::debug!(tool = %tool.name, backend = %reply.backend, attempt, "translator replied");
             let judged = judge(tool, &reply.text, attempt);
-            attempts.push(AttemptRecord {
-                backend: reply.backend,
-                reply: reply.text,
-                errors: match &judged {
-                    Attempt::Invalid { errors, .. } => errors.clone(),
-                    Attempt::Done(Outcome::Calls(t)) => t.dropped.clone(),
-                    Attempt::Done(_) => Vec::new(),
-                },
-            });
+            attempts.push(AttemptRecord::of(reply, &judged));
             match judged {
                 Attempt::Done(outcome) => return outcome,
                 Attempt::Invalid { errors, answer } => {
@@ -253,6 +248,28 @@ impl Pipe {
             if self.settings.attempts == 1 { "" } else { "s" },
             last_errors.join("; ")
         ))
+    }
+
+    /// The translator's system prompt for `tool`: constant instructions first, so that an
+    /// engine's prefix cache reuses them across tools.
+    fn system_prompt(
+        &self,
+        tool: &NlTool,
+        today: String,
+        weekday: String,
+    ) -> Result<String, crate::prompts::PromptError> {
+        // Compact: pretty-printing costs tokens, and prompt evaluation dominates on a CPU.
+        let schema_text = serde_json::to_string(&tool.parameters).unwrap_or_default();
+        self.prompts.translator_system(&TranslatorContext {
+            tool_name: &tool.name,
+            tool_description: &tool.description,
+            schema: schema_text,
+            rules: schema_text::translator_rules(&tool.parameters),
+            examples: self.prompts.examples(&tool.name),
+            today,
+            weekday,
+            timezone: &self.settings.timezone_name,
+        })
     }
 }
 
