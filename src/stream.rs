@@ -60,11 +60,7 @@ pub async fn translate_stream(
         // Upstream errors (and a non-streamed answer) reach the client unchanged.
         return Ok(Served::Response(relay(&state, response)));
     }
-    let include_usage = openai::get::<Value>(&rewrite.body, "stream_options")
-        .ok()
-        .flatten()
-        .and_then(|o| o.get("include_usage").and_then(Value::as_bool))
-        .unwrap_or(false);
+    let include_usage = include_usage(&rewrite.body);
     let repair_turns = state.config.translation.repair_turns;
     let (tx, mut rx) = mpsc::channel::<Bytes>(CHANNEL_CAPACITY);
     let translator = StreamTranslator {
@@ -93,6 +89,60 @@ pub async fn translate_stream(
             .map(|b| b.map(Ok::<_, std::convert::Infallible>))
     });
     Ok(Served::Response(sse_response(Body::from_stream(body))))
+}
+
+/// Whether the request asked for the usage chunk at the end of a stream.
+pub fn include_usage(body: &RawObject) -> bool {
+    openai::get::<Value>(body, "stream_options")
+        .ok()
+        .flatten()
+        .and_then(|o| o.get("include_usage").and_then(Value::as_bool))
+        .unwrap_or(false)
+}
+
+/// A whole completion as the chunks a streaming client folds back into it: per choice its
+/// role, text and calls, then its finish reason; the usage chunk when asked for; `[DONE]`.
+pub fn as_chunks(completion: &[u8], include_usage: bool) -> Result<Bytes, ProxyError> {
+    let mut whole: serde_json::Map<String, Value> = serde_json::from_slice(completion)
+        .map_err(|e| ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}")))?;
+    let choices = match whole.remove("choices") {
+        Some(Value::Array(choices)) => choices,
+        _ => Vec::new(),
+    };
+    let usage = whole.remove("usage");
+    whole.insert("object".into(), json!("chat.completion.chunk"));
+    let mut out = String::new();
+    let mut chunk = |choices: Value, usage: Option<&Value>| {
+        let mut chunk = whole.clone();
+        chunk.insert("choices".into(), choices);
+        if let Some(usage) = usage {
+            chunk.insert("usage".into(), usage.clone());
+        }
+        out.push_str(&format!("data: {}\n\n", Value::Object(chunk)));
+    };
+    for choice in &choices {
+        let index = choice.get("index").cloned().unwrap_or(json!(0));
+        let mut delta = choice.get("message").cloned().unwrap_or(json!({}));
+        if let Some(calls) = delta.get_mut("tool_calls").and_then(Value::as_array_mut) {
+            for (i, call) in calls.iter_mut().enumerate() {
+                call["index"] = json!(i);
+            }
+        }
+        chunk(
+            json!([{"index": index, "delta": delta, "finish_reason": null}]),
+            None,
+        );
+        let finish = choice.get("finish_reason").cloned().unwrap_or(Value::Null);
+        chunk(
+            json!([{"index": index, "delta": {}, "finish_reason": finish}]),
+            None,
+        );
+    }
+    if let (true, Some(usage)) = (include_usage, usage.as_ref()) {
+        chunk(json!([]), Some(usage));
+    }
+    out.push_str("data: [DONE]\n\n");
+    Ok(Bytes::from(out))
 }
 
 /// Runs a stream's task; should it panic, the stream still ends with an `error` event rather

@@ -284,3 +284,95 @@ async fn prompt_mode_is_the_same_streamed_or_not() {
     .unwrap();
     assert_eq!(arguments, args);
 }
+
+/// `n` = 2: every choice's call is translated, streamed or not; the stream is the whole
+/// answer as chunks (the upstream is asked for a whole answer).
+#[tokio::test]
+async fn two_choices_are_translated_alike_streamed_or_not() {
+    let args = |at: &str| json!({"message": "Check email", "schedule_type": "daily", "at": at});
+    let two_choices = || {
+        let choice = |index: u64, id: &str, description: &str| {
+            json!({"index": index, "finish_reason": "tool_calls",
+            "message": {"role": "assistant", "content": null, "tool_calls": [{"id": id, "type": "function",
+                "function": {"name": "set_reminder", "arguments": json!({"description": description}).to_string()}}]}})
+        };
+        Reply::ok(
+            json!({"id": "chatcmpl-n2", "object": "chat.completion", "model": "main-model",
+            "choices": [choice(0, "call_a", "daily at 09:00 to check email"), choice(1, "call_b", "daily at 10:00 to check email")],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 8, "total_tokens": 18}}),
+        )
+    };
+    let mut answers = Vec::new();
+    for stream in [false, true] {
+        let main = MockServer::scripted(vec![two_choices()]).await;
+        // Both choices are translated concurrently: the translator answers by description.
+        let translator = MockServer::start(move |r| {
+            let asked = r.last_message()["content"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            let at = if asked.contains("10:00") {
+                "10:00"
+            } else {
+                "09:00"
+            };
+            translator_reply(&args(at).to_string())
+        })
+        .await;
+        let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+        let mut body = json!({"model": "main-model", "n": 2, "messages": [{"role": "user", "content": "please"}],
+            "tools": [fixture_tool("set_reminder")]});
+        let choices: Vec<(Value, Value)> = if stream {
+            body["stream"] = json!(true);
+            body["stream_options"] = json!({"include_usage": true});
+            let response = client()
+                .post(proxy.url("/v1/chat/completions"))
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            assert!(response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/event-stream"));
+            let raw = response.text().await.unwrap();
+            assert!(raw.trim_end().ends_with("data: [DONE]"), "{raw}");
+            (0..2)
+                .map(|i| {
+                    let only: String = raw
+                        .split("\n\n")
+                        .filter(|b| b.contains(&format!("\"index\":{i},\"delta\"")))
+                        .map(|b| format!("{b}\n\n"))
+                        .collect();
+                    let folded = fold_stream(&only);
+                    (
+                        folded["tool_calls"].clone(),
+                        folded["finish_reason"].clone(),
+                    )
+                })
+                .collect()
+        } else {
+            let (status, reply) = chat(&proxy, &body).await;
+            assert_eq!(status, 200, "{reply}");
+            reply["choices"].as_array().unwrap().iter().map(|c| {
+                let calls: Vec<Value> = c["message"]["tool_calls"].as_array().unwrap().iter()
+                    .map(|k| json!({"id": k["id"], "type": k["type"], "function": {"name": k["function"]["name"], "arguments": k["function"]["arguments"]}}))
+                    .collect();
+                (json!(calls), c["finish_reason"].clone())
+            }).collect()
+        };
+        let seen = main.chat_requests()[0].json();
+        assert!(
+            seen.get("stream").is_none() && seen.get("stream_options").is_none(),
+            "{seen}"
+        );
+        answers.push(choices);
+    }
+    assert_eq!(answers[0], answers[1], "streamed and whole answers");
+    let (calls, finish) = &answers[0][1];
+    assert_eq!(finish, "tool_calls");
+    assert_eq!(calls[0]["id"], "call_b");
+    let second: Value =
+        serde_json::from_str(calls[0]["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(second, args("10:00"), "the second choice is translated too");
+}

@@ -77,6 +77,8 @@ pub struct Rewrite {
     pub body: RawObject,
     pub tools: Arc<ToolSet>,
     pub stream: bool,
+    /// Choices asked for (`n`, 1 when absent).
+    pub choices: u64,
     /// The request's model: the translator's model when no backend is configured.
     pub model: String,
     /// Set in prompt mode: the tools whose calls are parsed out of the reply text.
@@ -89,6 +91,16 @@ pub struct Rewrite {
     pub tried: Tried,
     /// The latest user message, bounded: the translator sees it beside the description.
     pub user_message: Option<String>,
+}
+
+impl Rewrite {
+    /// The same request, asked for as a whole answer.
+    pub fn unstreamed(mut self) -> Rewrite {
+        self.body.shift_remove("stream");
+        self.body.shift_remove("stream_options");
+        self.stream = false;
+        self
+    }
 }
 
 /// The text of the last `user` message, at most [`call_form::USER_MESSAGE_LIMIT`] characters.
@@ -255,6 +267,7 @@ impl Pipe {
         let stream = openai::get::<bool>(request, "stream")
             .map_err(|e| bad("stream", e))?
             .unwrap_or(false);
+        let choices = openai::get::<u64>(request, "n").ok().flatten().unwrap_or(1);
         let model = openai::get::<String>(request, "model")
             .map_err(|e| bad("model", e))?
             .unwrap_or_default();
@@ -262,6 +275,7 @@ impl Pipe {
             body,
             tools: Arc::new(set),
             stream,
+            choices,
             model,
             prompt,
             watch_rejection: watch_rejection && !prompt_mode && tools.is_some(),

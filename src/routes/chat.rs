@@ -83,6 +83,27 @@ pub async fn serve_parsed(
         let watch = mode == CallingMode::Auto && !prompt_mode && has_tools;
         let served = match state.pipe.plan(&parsed, switched_off, prompt_mode, watch)? {
             Plan::Forward => forward(state, &parts, bytes.clone(), watch).await?,
+            // Several choices: the whole-answer engine translates every one of them, and the
+            // answer goes out as chunks, so a stream never differs from the whole answer.
+            Plan::Rewrite(rewrite) if rewrite.stream && rewrite.choices > 1 => {
+                let include_usage = stream::include_usage(&rewrite.body);
+                let rewrite = rewrite.unstreamed();
+                match complete::complete(state, rewrite, &parts.headers).await? {
+                    Completed::Reply {
+                        status,
+                        headers: _,
+                        body,
+                    } if status.is_success() => Served::Response(sse_response(Body::from(
+                        stream::as_chunks(&body, include_usage)?,
+                    ))),
+                    Completed::Reply {
+                        status,
+                        headers,
+                        body,
+                    } => Served::Response(bytes_response(status, &headers, body, &state.secrets)),
+                    Completed::ToolsRejected => Served::ToolsRejected,
+                }
+            }
             Plan::Rewrite(rewrite) if rewrite.stream => {
                 stream::translate_stream(state.clone(), rewrite, parts.headers.clone()).await?
             }
