@@ -14,12 +14,13 @@ use bytes::Bytes;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
-use tokio::task::{AbortHandle, JoinSet};
 
 use crate::error::ProxyError;
-use crate::openai::{self, nl_description, RawObject, ToolCall, Usage};
-use crate::pipe::complete::{append_messages, resolve_call, serde_error, Resolved};
-use crate::pipe::conversation::{Conversation, Failure, Next};
+use crate::openai::{self, RawObject, Usage};
+use crate::pipe::assemble::{Assembly, Release};
+use crate::pipe::complete::{append_messages, serde_error};
+use crate::pipe::conversation::{Conversation, Next};
+use crate::pipe::resolve::Resolver;
 use crate::pipe::Rewrite;
 use crate::prompt_mode::holdback::HoldBack;
 use crate::prompt_mode::PromptTools;
@@ -63,18 +64,21 @@ pub async fn translate_stream(
     let include_usage = include_usage(&rewrite.body);
     let repair_turns = state.config.translation.repair_turns;
     let (tx, mut rx) = mpsc::channel::<Bytes>(CHANNEL_CAPACITY);
-    let translator = StreamTranslator {
-        prompt: rewrite.prompt.clone(),
-        raw_mode: rewrite.prompt.is_none(),
-        state,
+    let resolver = Resolver {
+        state: state.clone(),
         rewrite: Arc::new(rewrite),
         headers: Arc::new(headers),
+    };
+    let translator = StreamTranslator {
+        prompt: resolver.rewrite.prompt.clone(),
+        raw_mode: resolver.rewrite.prompt.is_none(),
+        assembly: Assembly::new(resolver.clone()),
+        resolver,
+        state,
         tx,
         include_usage,
         first_id: None,
         envelope: RawObject::new(),
-        next_index: 0,
-        emitted_calls: 0,
         conversation: Conversation::new(repair_turns),
         note: None,
         wrote_text: false,
@@ -193,56 +197,20 @@ fn is_event_stream(response: &reqwest::Response) -> bool {
         .is_some_and(|v| v.starts_with("text/event-stream"))
 }
 
-/// One upstream tool call being assembled.
-struct Slot {
-    upstream_index: Option<u64>,
-    id: String,
-    name: String,
-    arguments: String,
-    kind: SlotKind,
-}
-
-#[allow(clippy::large_enum_variant)] // a handful of slots per stream
-enum SlotKind {
-    /// Not translated: streamed live once every call before it is out.
-    Pass {
-        client_index: Option<usize>,
-        sent: usize,
-    },
-    /// Translated when its arguments are complete.
-    Nl {
-        task: Option<Task>,
-        result: Option<Resolved>,
-    },
-}
-
-/// A running translation; a newer generation replaces it if the arguments grow afterwards.
-struct Task {
-    handle: AbortHandle,
-    generation: usize,
-    arguments_len: usize,
-}
-
-/// The calls of one upstream turn.
+/// One upstream turn of the stream; its calls are in the translator's [`Assembly`].
 #[derive(Default)]
 struct Turn {
-    slots: Vec<Slot>,
-    /// Slots before `head` are out (or failed).
-    head: usize,
-    tasks: JoinSet<(usize, usize, Resolved)>,
     content: String,
     finish: Option<String>,
     usage: Option<Usage>,
     done: bool,
-    generation: usize,
     /// Prompt mode: reply text held back once it may hold a call.
     holdback: HoldBack,
 }
 
 struct StreamTranslator {
     state: Arc<AppState>,
-    rewrite: Arc<Rewrite>,
-    headers: Arc<HeaderMap>,
+    resolver: Resolver,
     tx: mpsc::Sender<Bytes>,
     include_usage: bool,
     prompt: Option<Arc<PromptTools>>,
@@ -251,8 +219,8 @@ struct StreamTranslator {
     envelope: RawObject,
     /// No plain-English call seen yet: events go out exactly as they came.
     raw_mode: bool,
-    next_index: usize,
-    emitted_calls: usize,
+    /// The calls, assembled and resolved by the engine the whole answer uses too.
+    assembly: Assembly,
     /// Repair turns, summed usage and the finish rule: shared with the non-streaming path.
     conversation: Conversation,
     /// What the client reads about calls that could not be made.
@@ -291,7 +259,7 @@ impl StreamTranslator {
 
     async fn drive(&mut self, first: reqwest::Response) -> Result<(), Stop> {
         let mut response = first;
-        let mut body = self.rewrite.body.clone();
+        let mut body = self.resolver.rewrite.body.clone();
         let every = self.state.config.translation.keepalive_interval;
         // The first comment one interval in, not at once.
         let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
@@ -305,25 +273,7 @@ impl StreamTranslator {
                 return Ok(());
             }
             self.finish_turn(&mut turn, &mut ticker).await?;
-            let failed: Vec<Failure> = turn
-                .slots
-                .iter_mut()
-                .filter_map(|slot| match &mut slot.kind {
-                    SlotKind::Nl { result, .. } => match result.take() {
-                        Some(Resolved::Failed {
-                            call,
-                            tool_message,
-                            reason,
-                        }) => Some(Failure {
-                            call,
-                            tool_message,
-                            reason,
-                        }),
-                        _ => None,
-                    },
-                    SlotKind::Pass { .. } => None,
-                })
-                .collect();
+            let failed = self.assembly.failures();
             self.conversation.add_usage(turn.usage.take());
             self.last_finish = turn.finish.clone();
             let content = (!turn.content.is_empty()).then_some(turn.content.as_str());
@@ -336,6 +286,7 @@ impl StreamTranslator {
                         turn = self.conversation.turn(),
                         "translation failed or needs clarification; asking the main model again"
                     );
+                    self.assembly.next_turn();
                     response = self.reopen(&body).await?;
                 }
                 Next::Finish(note) => {
@@ -348,7 +299,7 @@ impl StreamTranslator {
 
     /// The repair turn's stream.
     async fn reopen(&self, body: &RawObject) -> Result<reqwest::Response, Stop> {
-        let response = open_stream(&self.state, body, &self.headers)
+        let response = open_stream(&self.state, body, &self.resolver.headers)
             .await
             .map_err(Stop::Error)?;
         if !response.status().is_success() || !is_event_stream(&response) {
@@ -372,9 +323,9 @@ impl StreamTranslator {
             tokio::select! {
                 biased;
                 () = self.tx.closed() => return Err(Stop::ClientGone),
-                Some(joined) = turn.tasks.join_next(), if !turn.tasks.is_empty() => {
-                    self.settle(turn, joined)?;
-                    self.flush(turn).await?;
+                settled = self.assembly.settle_next(), if self.assembly.pending() => {
+                    settled.map_err(Stop::Error)?;
+                    self.flush().await?;
                 }
                 chunk = self.state.upstream.next_chunk(response) => {
                     let chunk = chunk.map_err(Stop::Error)?;
@@ -396,7 +347,7 @@ impl StreamTranslator {
                         }
                     }
                 }
-                _ = ticker.tick(), if !turn.tasks.is_empty() => self.keep_alive().await?,
+                _ = ticker.tick(), if self.assembly.pending() => self.keep_alive().await?,
             }
         }
     }
@@ -429,7 +380,6 @@ impl StreamTranslator {
                 )))
             })?
             .unwrap_or_default();
-        check_call_indices(&choices)?;
         if let Ok(Some(usage)) = openai::get::<Usage>(&chunk, "usage") {
             turn.usage = Some(usage);
         }
@@ -438,7 +388,7 @@ impl StreamTranslator {
 
         if self.raw_mode && !choices.iter().any(|c| self.opens_nl_call(c)) {
             for choice in &choices {
-                self.track_raw(turn, choice);
+                self.track_raw(turn, choice)?;
             }
             self.role_sent |= !choices.is_empty();
             return self.send_raw(&event.data).await;
@@ -452,7 +402,7 @@ impl StreamTranslator {
         for choice in choices {
             self.on_choice(turn, choice).await?;
         }
-        self.flush(turn).await
+        self.flush().await
     }
 
     /// One choice of a chunk: the first one's text goes on (held back in prompt mode), its
@@ -489,7 +439,9 @@ impl StreamTranslator {
             self.send_choice(&choice).await?;
         }
         for delta in deltas {
-            self.on_tool_delta(turn, delta).await?;
+            if let Some(release) = self.assembly.push_delta(&delta).map_err(Stop::Error)? {
+                self.send_releases(vec![release]).await?;
+            }
         }
         Ok(())
     }
@@ -527,17 +479,17 @@ impl StreamTranslator {
         deltas.iter().any(|d| {
             d.pointer("/function/name")
                 .and_then(Value::as_str)
-                .is_some_and(|name| self.rewrite.tools.get(name).is_some())
+                .is_some_and(|name| self.resolver.holds(name))
         })
     }
 
     /// Records calls that went out untouched, so that later indices follow on from them.
-    fn track_raw(&mut self, turn: &mut Turn, choice: &RawObject) {
+    fn track_raw(&mut self, turn: &mut Turn, choice: &RawObject) -> Result<(), Stop> {
         if let Ok(Some(finish)) = openai::get::<String>(choice, "finish_reason") {
             turn.finish = Some(finish);
         }
         let delta: Option<RawObject> = openai::get(choice, "delta").ok().flatten();
-        let Some(delta) = delta else { return };
+        let Some(delta) = delta else { return Ok(()) };
         if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
             self.wrote_text |= !text.trim().is_empty();
             turn.content.push_str(&text);
@@ -547,180 +499,33 @@ impl StreamTranslator {
             .flatten()
             .unwrap_or_default();
         for d in deltas {
-            let slot_index = self.slot_for(turn, &d);
-            let slot = &mut turn.slots[slot_index];
-            absorb(slot, &d);
-            let upstream_index = slot.upstream_index.unwrap_or(slot_index as u64) as usize;
-            slot.kind = SlotKind::Pass {
-                client_index: Some(upstream_index),
-                sent: slot.arguments.len(),
+            self.assembly.passed_as_is(&d).map_err(Stop::Error)?;
+        }
+        Ok(())
+    }
+
+    /// Sends every call that is ready, in upstream order.
+    async fn flush(&mut self) -> Result<(), Stop> {
+        let released = self.assembly.release();
+        self.send_releases(released).await
+    }
+
+    /// The stream's renderer of what the assembly released: a call's first delta carries
+    /// `id`, `type` and `function.name`; later ones only argument text.
+    async fn send_releases(&mut self, released: Vec<Release>) -> Result<(), Stop> {
+        for release in released {
+            let delta = match release {
+                Release::Open { index, call } => first_delta(
+                    index,
+                    &call.id,
+                    &call.function.name,
+                    &call.function.arguments,
+                ),
+                Release::More { index, arguments } => {
+                    json!({"index": index, "function": {"arguments": arguments}})
+                }
             };
-            self.next_index = self.next_index.max(upstream_index + 1);
-            if turn.head == slot_index {
-                turn.head += 1;
-            }
-        }
-        self.emitted_calls = self.emitted_calls.max(self.next_index);
-    }
-
-    /// Calls to rewritten tools wait for translation; the others stream as they come.
-    fn slot_kind(&self, name: &str) -> SlotKind {
-        if self.rewrite.tools.get(name).is_some() {
-            SlotKind::Nl {
-                task: None,
-                result: None,
-            }
-        } else {
-            SlotKind::Pass {
-                client_index: None,
-                sent: 0,
-            }
-        }
-    }
-
-    /// The slot a delta belongs to: by `index`, else by `id`, else a new one.
-    fn slot_for(&self, turn: &mut Turn, delta: &Value) -> usize {
-        let index = delta.get("index").and_then(Value::as_u64);
-        let id = delta
-            .get("id")
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty());
-        let found = turn.slots.iter().position(|s| match (index, id) {
-            (Some(i), _) => s.upstream_index == Some(i),
-            (None, Some(id)) => s.id == id,
-            (None, None) => false,
-        });
-        if let Some(found) = found {
-            return found;
-        }
-        if index.is_none() && id.is_none() && !turn.slots.is_empty() {
-            // A continuation without index or id belongs to the last call.
-            return turn.slots.len() - 1;
-        }
-        let name = delta
-            .pointer("/function/name")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let kind = self.slot_kind(name);
-        turn.slots.push(Slot {
-            upstream_index: index,
-            id: String::new(),
-            name: String::new(),
-            arguments: String::new(),
-            kind,
-        });
-        turn.slots.len() - 1
-    }
-
-    async fn on_tool_delta(&mut self, turn: &mut Turn, delta: Value) -> Result<(), Stop> {
-        let slot_index = self.slot_for(turn, &delta);
-        let slot = &mut turn.slots[slot_index];
-        absorb(slot, &delta);
-        match &mut slot.kind {
-            SlotKind::Pass {
-                client_index: Some(client_index),
-                sent,
-            } => {
-                let fresh = slot.arguments[*sent..].to_owned();
-                *sent = slot.arguments.len();
-                let client_index = *client_index;
-                if !fresh.is_empty() {
-                    let call = json!({"index": client_index, "function": {"arguments": fresh}});
-                    self.send_calls(vec![call]).await?;
-                }
-            }
-            SlotKind::Pass {
-                client_index: None, ..
-            } => {}
-            SlotKind::Nl { task, result } => {
-                // Complete arguments start the translation; arguments that grow afterwards
-                // (not seen in practice) restart it.
-                let complete = nl_description(&slot.arguments).is_some();
-                let stale = task
-                    .as_ref()
-                    .is_none_or(|t| t.arguments_len != slot.arguments.len());
-                if result.is_none() && complete && stale {
-                    if let Some(old) = task.take() {
-                        old.handle.abort();
-                    }
-                    self.start(turn, slot_index);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn settle(
-        &mut self,
-        turn: &mut Turn,
-        joined: Result<(usize, usize, Resolved), tokio::task::JoinError>,
-    ) -> Result<(), Stop> {
-        let (slot_index, generation, resolved) = match joined {
-            Ok(done) => done,
-            Err(error) if error.is_cancelled() => return Ok(()),
-            Err(error) => {
-                return Err(Stop::Error(ProxyError::Internal(format!(
-                    "translation task: {error}"
-                ))))
-            }
-        };
-        if let SlotKind::Nl { task, result } = &mut turn.slots[slot_index].kind {
-            if task.as_ref().is_some_and(|t| t.generation == generation) {
-                *result = Some(resolved);
-            }
-        }
-        Ok(())
-    }
-
-    fn start(&self, turn: &mut Turn, slot_index: usize) {
-        turn.generation += 1;
-        let generation = turn.generation;
-        let call = call_of(&turn.slots[slot_index]);
-        let arguments_len = call.function.arguments.len();
-        let state = self.state.clone();
-        let rewrite = self.rewrite.clone();
-        let headers = self.headers.clone();
-        let handle = turn.tasks.spawn(
-            async move {
-                let resolved = resolve_call(&state, &rewrite, call, &headers).await;
-                (slot_index, generation, resolved)
-            }
-            .in_current_span(),
-        );
-        if let SlotKind::Nl { task, .. } = &mut turn.slots[slot_index].kind {
-            *task = Some(Task {
-                handle,
-                generation,
-                arguments_len,
-            });
-        }
-    }
-
-    /// Emits every call that is ready, in upstream order.
-    async fn flush(&mut self, turn: &mut Turn) -> Result<(), Stop> {
-        while turn.head < turn.slots.len() {
-            let head = turn.head;
-            let slot = &mut turn.slots[head];
-            match &mut slot.kind {
-                SlotKind::Pass { client_index, sent } => {
-                    if client_index.is_none() {
-                        let index = self.next_index;
-                        self.next_index += 1;
-                        self.emitted_calls += 1;
-                        *client_index = Some(index);
-                        *sent = slot.arguments.len();
-                        let call = first_delta(index, &slot.id, &slot.name, &slot.arguments);
-                        self.send_calls(vec![call]).await?;
-                    }
-                }
-                SlotKind::Nl { result, .. } => match result.take() {
-                    None => break,
-                    Some(Resolved::Kept(call)) => self.emit_whole(vec![call]).await?,
-                    Some(Resolved::Translated(calls)) => self.emit_whole(calls).await?,
-                    Some(failed @ Resolved::Failed { .. }) => *result = Some(failed),
-                },
-            }
-            turn.head += 1;
+            self.send_calls(vec![delta]).await?;
         }
         Ok(())
     }
@@ -746,30 +551,7 @@ impl StreamTranslator {
             .await?;
         }
         for call in calls {
-            let kind = self.slot_kind(&call.function.name);
-            turn.slots.push(Slot {
-                upstream_index: None,
-                id: call.id,
-                name: call.function.name,
-                arguments: call.function.arguments,
-                kind,
-            });
-        }
-        Ok(())
-    }
-
-    async fn emit_whole(&mut self, calls: Vec<ToolCall>) -> Result<(), Stop> {
-        for call in calls {
-            let index = self.next_index;
-            self.next_index += 1;
-            self.emitted_calls += 1;
-            let delta = first_delta(
-                index,
-                &call.id,
-                &call.function.name,
-                &call.function.arguments,
-            );
-            self.send_calls(vec![delta]).await?;
+            self.assembly.push_call(call);
         }
         Ok(())
     }
@@ -783,36 +565,20 @@ impl StreamTranslator {
         if let Some(prompt) = self.prompt.clone() {
             self.take_calls_from_text(turn, &prompt).await?;
         }
-        for slot_index in 0..turn.slots.len() {
-            let needs_start = match &turn.slots[slot_index].kind {
-                SlotKind::Nl { task, result: None } => task
-                    .as_ref()
-                    .is_none_or(|t| t.arguments_len != turn.slots[slot_index].arguments.len()),
-                _ => false,
-            };
-            if needs_start {
-                if let SlotKind::Nl {
-                    task: Some(old), ..
-                } = &turn.slots[slot_index].kind
-                {
-                    old.handle.abort();
-                }
-                self.start(turn, slot_index);
-            }
-        }
-        self.flush(turn).await?;
-        while !turn.tasks.is_empty() {
+        self.assembly.input_done();
+        self.flush().await?;
+        while self.assembly.pending() {
             tokio::select! {
                 biased;
                 () = self.tx.closed() => return Err(Stop::ClientGone),
-                Some(joined) = turn.tasks.join_next() => {
-                    self.settle(turn, joined)?;
-                    self.flush(turn).await?;
+                settled = self.assembly.settle_next() => {
+                    settled.map_err(Stop::Error)?;
+                    self.flush().await?;
                 }
                 _ = ticker.tick() => self.keep_alive().await?,
             }
         }
-        self.flush(turn).await
+        self.flush().await
     }
 
     async fn finish_stream(&mut self) -> Result<(), Stop> {
@@ -829,7 +595,7 @@ impl StreamTranslator {
             .await?;
         }
         let finish = Conversation::finish_reason(
-            self.emitted_calls > 0,
+            self.assembly.released() > 0,
             self.note.is_some(),
             self.last_finish.as_deref(),
         );
@@ -893,58 +659,6 @@ impl StreamTranslator {
     async fn send(&mut self, bytes: Bytes) -> Result<(), Stop> {
         self.tx.send(bytes).await.map_err(|_| Stop::ClientGone)
     }
-}
-
-/// The highest tool-call `index` taken from an upstream: indices count a message's calls, and
-/// one past any real count would only overflow the arithmetic that follows them.
-const MAX_CALL_INDEX: u64 = 4096;
-
-/// Refuses a chunk whose tool-call deltas carry an `index` past [`MAX_CALL_INDEX`].
-fn check_call_indices(choices: &[RawObject]) -> Result<(), Stop> {
-    for choice in choices {
-        let delta: Option<Value> = openai::get(choice, "delta").ok().flatten();
-        let calls = delta
-            .as_ref()
-            .and_then(|d| d.get("tool_calls"))
-            .and_then(Value::as_array);
-        for call in calls.into_iter().flatten() {
-            if let Some(index) = call
-                .get("index")
-                .and_then(Value::as_u64)
-                .filter(|i| *i > MAX_CALL_INDEX)
-            {
-                return Err(Stop::Error(ProxyError::UpstreamProtocol(format!(
-                    "a tool call's index {index} is out of range (at most {MAX_CALL_INDEX})"
-                ))));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Folds one delta into its slot: `id`, `name` and `arguments` are appended as OpenAI
-/// clients do; `arguments: null` adds nothing.
-fn absorb(slot: &mut Slot, delta: &Value) {
-    if let Some(index) = delta.get("index").and_then(Value::as_u64) {
-        slot.upstream_index.get_or_insert(index);
-    }
-    if let Some(id) = delta.get("id").and_then(Value::as_str) {
-        if slot.id.is_empty() {
-            slot.id = id.to_owned();
-        }
-    }
-    if let Some(name) = delta.pointer("/function/name").and_then(Value::as_str) {
-        if slot.name.is_empty() {
-            slot.name = name.to_owned();
-        }
-    }
-    if let Some(fragment) = delta.pointer("/function/arguments").and_then(Value::as_str) {
-        slot.arguments.push_str(fragment);
-    }
-}
-
-fn call_of(slot: &Slot) -> ToolCall {
-    ToolCall::new(slot.id.clone(), slot.name.clone(), slot.arguments.clone())
 }
 
 fn first_delta(index: usize, id: &str, name: &str, arguments: &str) -> Value {

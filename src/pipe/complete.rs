@@ -2,18 +2,19 @@
 //! or ambiguous ones start a repair turn; the client gets one ordinary completion.
 //! The pieces that do not depend on the transport are shared with the streaming path.
 
-use axum::http::HeaderMap;
-use axum::http::StatusCode;
 use bytes::Bytes;
-use futures_util::future::join_all;
+use http::HeaderMap;
+use http::StatusCode;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use super::call_form::{read_call, translator_input, CallForm};
-use super::conversation::{Conversation, Failure, Next};
-use super::history::{fanout_id, Remembered};
-use super::translate::{calls_key, Outcome};
-use super::{NlTool, Rewrite};
+use std::sync::Arc;
+
+use super::assemble::{Assembly, Release};
+use super::call_form::{read_call, CallForm};
+use super::conversation::{Conversation, Next};
+use super::resolve::Resolver;
+use super::Rewrite;
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject, ToolCall, Usage};
 use crate::prompt_mode::PromptTools;
@@ -21,163 +22,6 @@ use crate::state::AppState;
 
 /// The largest main-model response read when plaincall must look inside it.
 pub const RESPONSE_LIMIT: u64 = 64 * 1024 * 1024;
-
-/// One call of the main model after translation.
-pub enum Resolved {
-    /// Not a rewritten tool, or not in plain-English form: passed on as it came.
-    Kept(ToolCall),
-    /// The structured call(s) that replace it.
-    Translated(Vec<ToolCall>),
-    /// Needs a repair turn: the main model's call and the tool message it gets.
-    Failed {
-        call: ToolCall,
-        tool_message: String,
-        reason: String,
-    },
-}
-
-/// Translates every NL call in `calls`, concurrently; keeps the rest.
-pub async fn resolve_calls(
-    state: &AppState,
-    rewrite: &Rewrite,
-    calls: Vec<ToolCall>,
-    client_headers: &HeaderMap,
-) -> Vec<Resolved> {
-    join_all(
-        calls
-            .into_iter()
-            .map(|call| resolve_call(state, rewrite, call, client_headers)),
-    )
-    .await
-}
-
-pub async fn resolve_call(
-    state: &AppState,
-    rewrite: &Rewrite,
-    mut call: ToolCall,
-    client_headers: &HeaderMap,
-) -> Resolved {
-    let Some(tool) = rewrite.tools.get(&call.function.name) else {
-        return Resolved::Kept(call);
-    };
-    if call.id.is_empty() {
-        call.id = format!("call_{}", uuid::Uuid::new_v4().simple());
-    }
-    let description = match read_call(tool, &call.function.arguments) {
-        CallForm::Description(text) | CallForm::Invalid(text) => text,
-        CallForm::Valid => return Resolved::Kept(call),
-        CallForm::Repaired(arguments) => {
-            call.function.arguments = arguments.to_string();
-            return Resolved::Kept(call);
-        }
-        CallForm::Unreadable => {
-            return Resolved::Failed {
-                tool_message: format!(
-                    "[TRANSLATION ERROR] The {name} call was cut off or is not JSON. Call {name} again with one field, `description`: a short plain-English request with every value it needs.",
-                    name = tool.name
-                ),
-                reason: format!("the {} call could not be read", tool.name),
-                call,
-            }
-        }
-    };
-    let request = match translator_input(tool, &description, rewrite.user_message.as_deref()) {
-        Ok(request) => request,
-        Err(tool_message) => {
-            return Resolved::Failed {
-                reason: format!("the {} call repeated the tool's text", tool.name),
-                tool_message,
-                call,
-            }
-        }
-    };
-    if let Some((previous, reason)) = rewrite.tried.previous(&tool.name, &request) {
-        // The same words would get the same answer: say so instead of asking again.
-        return Resolved::Failed {
-            tool_message: format!(
-                "{previous} Your description was the same as before, so it was not translated again: add the missing facts from the conversation, or ask the user for them."
-            ),
-            reason,
-            call,
-        };
-    }
-    let outcome = state
-        .pipe
-        .translate(
-            tool,
-            &request,
-            &rewrite.model,
-            client_headers,
-            &state.metrics,
-        )
-        .await;
-    // A question depends only on the words: the same words would get the same question. (A
-    // failed translator call may be transient, so it is not remembered.)
-    let asked = matches!(outcome, Outcome::Clarification(_));
-    let resolved = resolved_from(state, tool, call, &description, outcome);
-    if let (
-        true,
-        Resolved::Failed {
-            tool_message,
-            reason,
-            ..
-        },
-    ) = (asked, &resolved)
-    {
-        rewrite
-            .tried
-            .record(&tool.name, &request, tool_message, reason);
-    }
-    resolved
-}
-
-fn resolved_from(
-    state: &AppState,
-    tool: &NlTool,
-    call: ToolCall,
-    description: &str,
-    outcome: Outcome,
-) -> Resolved {
-    match outcome {
-        Outcome::Calls(translated) => {
-            state.pipe.memory.remember(
-                &tool.name,
-                calls_key(&translated.calls),
-                Remembered {
-                    description: description.to_owned(),
-                    dropped: translated.dropped.clone(),
-                },
-            );
-            let fanned = translated.total > 1;
-            let calls = translated
-                .calls
-                .iter()
-                .map(|(position, args)| {
-                    let mut out = call.clone();
-                    out.extra.remove("index");
-                    if fanned {
-                        out.id = fanout_id(&call.id, *position, translated.total);
-                    }
-                    out.function.arguments = args.to_string();
-                    out
-                })
-                .collect();
-            Resolved::Translated(calls)
-        }
-        Outcome::Clarification(question) => Resolved::Failed {
-            tool_message: format!("[TRANSLATION AMBIGUITY] {question}"),
-            reason: format!("the {} call needs more information: {question}", tool.name),
-            call,
-        },
-        Outcome::Failed(error) => Resolved::Failed {
-            tool_message: format!(
-                "[TRANSLATION ERROR] {error}. Describe the call again with every detail it needs, or ask the user."
-            ),
-            reason: format!("the {} call could not be translated: {error}", tool.name),
-            call,
-        },
-    }
-}
 
 /// Appends `extra` messages to the request's `messages`, as text in prompt mode.
 pub fn append_messages(
@@ -219,18 +63,24 @@ pub fn serde_error(error: serde_json::Error) -> ProxyError {
 
 /// Serves a rewritten, non-streaming request.
 pub async fn complete(
-    state: &AppState,
+    state: &Arc<AppState>,
     mut rewrite: Rewrite,
     client_headers: &HeaderMap,
 ) -> Result<Completed, ProxyError> {
     let mut whole = Whole {
-        // Taken, not cloned: the rest of the rewrite is all this function needs.
+        // Taken, not cloned: the rest of the rewrite is all the resolutions need.
         body: std::mem::take(&mut rewrite.body),
         conversation: Conversation::new(state.config.translation.repair_turns),
-        kept_calls: Vec::new(),
+        carried: None,
         earlier_text: String::new(),
         first_id: None,
+        resolver: Resolver {
+            state: state.clone(),
+            rewrite: Arc::new(rewrite),
+            headers: Arc::new(client_headers.clone()),
+        },
     };
+    let rewrite = whole.resolver.rewrite.clone();
     loop {
         let turn = whole.conversation.turn();
         let (status, headers, bytes) = ask_upstream(state, &whole.body, client_headers).await?;
@@ -277,17 +127,7 @@ pub async fn complete(
         if turn == 0 && !has_nl_call && !found_in_text {
             return Ok(as_read());
         }
-        let single = choices.len() == 1;
-        let mut repair = None;
-        for choice in &mut choices {
-            repair = whole
-                .settle(state, &rewrite, client_headers, choice, single)
-                .await?;
-            if repair.is_some() {
-                break;
-            }
-        }
-        let Some(extra) = repair else {
+        let Some(extra) = whole.settle_all(&mut choices).await? else {
             return whole.answer(response, &choices, status, headers);
         };
         state.metrics.repair_turns.inc();
@@ -339,56 +179,68 @@ fn calls_from_text(prompt: &PromptTools, choices: &mut [RawObject]) -> Result<bo
 struct Whole {
     body: RawObject,
     conversation: Conversation,
-    /// Calls already settled on a turn that was repaired (one choice only).
-    kept_calls: Vec<ToolCall>,
+    /// The one choice's assembly and the calls it released, kept over a repair turn.
+    carried: Option<(Assembly, Vec<ToolCall>)>,
     /// Text the main model wrote on turns that were repaired: a streaming client has seen
     /// it, so the whole answer carries it too.
     earlier_text: String,
     first_id: Option<Box<RawValue>>,
+    resolver: Resolver,
 }
 
 impl Whole {
-    /// Translates a choice's calls and writes its answer, or returns the repair turn's
+    /// Every choice's calls go into its assembly and resolve concurrently; then each choice is
+    /// written, or the repair turn's messages come back.
+    async fn settle_all(
+        &mut self,
+        choices: &mut [RawObject],
+    ) -> Result<Option<Vec<Value>>, ProxyError> {
+        let single = choices.len() == 1;
+        let mut assemblies = Vec::with_capacity(choices.len());
+        for choice in choices.iter() {
+            let (mut assembly, released) = match (single, self.carried.take()) {
+                (true, Some(carried)) => carried,
+                _ => (Assembly::new(self.resolver.clone()), Vec::new()),
+            };
+            assembly.next_turn();
+            for call in choice_calls(choice) {
+                assembly.push_call(call);
+            }
+            assembly.input_done();
+            assemblies.push((assembly, released));
+        }
+        for (choice, (assembly, released)) in choices.iter_mut().zip(assemblies) {
+            if let Some(repair) = self.settle(choice, assembly, released, single).await? {
+                return Ok(Some(repair));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Waits for a choice's calls and writes its answer, or returns the repair turn's
     /// messages.
     async fn settle(
         &mut self,
-        state: &AppState,
-        rewrite: &Rewrite,
-        client_headers: &HeaderMap,
         choice: &mut RawObject,
+        mut assembly: Assembly,
+        mut released: Vec<ToolCall>,
         single: bool,
     ) -> Result<Option<Vec<Value>>, ProxyError> {
         let Ok(Some(message)) = openai::get::<RawObject>(choice, "message") else {
             return Ok(None);
         };
-        let calls = choice_calls(choice);
-        let content: Option<String> = openai::get(&message, "content").ok().flatten();
-        let mut out_calls = match single {
-            true => std::mem::take(&mut self.kept_calls),
-            false => Vec::new(),
-        };
-        let mut failed = Vec::new();
-        for resolved in resolve_calls(state, rewrite, calls, client_headers).await {
-            match resolved {
-                Resolved::Kept(call) => out_calls.push(call),
-                Resolved::Translated(calls) => out_calls.extend(calls),
-                Resolved::Failed {
-                    call,
-                    tool_message,
-                    reason,
-                } => failed.push(Failure {
-                    call,
-                    tool_message,
-                    reason,
-                }),
-            }
+        while assembly.pending() {
+            assembly.settle_next().await?;
         }
+        collect(&mut released, assembly.release());
+        let content: Option<String> = openai::get(&message, "content").ok().flatten();
+        let failed = assembly.failures();
         let note = match self
             .conversation
             .after_turn(content.as_deref(), failed, single)
         {
             Next::Repair(messages) => {
-                self.kept_calls = out_calls;
+                self.carried = Some((assembly, released));
                 self.earlier_text
                     .push_str(content.as_deref().unwrap_or_default());
                 return Ok(Some(messages));
@@ -396,7 +248,7 @@ impl Whole {
             Next::Finish(note) => note,
         };
         let content = self.answer_text(content, note.as_deref());
-        write_choice(choice, message, content, out_calls, note.is_some())?;
+        write_choice(choice, message, content, released, note.is_some())?;
         Ok(None)
     }
 
@@ -529,4 +381,18 @@ fn is_nl_call(rewrite: &Rewrite, call: &ToolCall) -> bool {
         .tools
         .get(&call.function.name)
         .is_some_and(|tool| read_call(tool, &call.function.arguments) != CallForm::Valid)
+}
+
+/// The whole answer's renderer: what the assembly released, as the message's `tool_calls`.
+fn collect(calls: &mut Vec<ToolCall>, released: Vec<Release>) {
+    for release in released {
+        match release {
+            Release::Open { call, .. } => calls.push(call),
+            Release::More { index, arguments } => {
+                if let Some(call) = calls.get_mut(index) {
+                    call.function.arguments.push_str(&arguments);
+                }
+            }
+        }
+    }
 }

@@ -6,6 +6,7 @@
 //! - [`translate`]: one description to arguments (translator call, validation, retries, cache);
 //! - [`complete`]: the non-streaming response, with repair turns; [`history`]: the next turn.
 
+pub mod assemble;
 pub mod call_form;
 pub mod complete;
 pub mod conversation;
@@ -13,6 +14,7 @@ pub mod extract;
 pub mod grammar;
 pub mod history;
 pub mod repair;
+pub mod resolve;
 pub mod schema_text;
 pub mod select;
 pub mod translate;

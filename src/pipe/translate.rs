@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::http::HeaderMap;
+use http::HeaderMap;
 use serde_json::{json, Value};
 
 use super::extract::{coerce_stringified, extract_json, unwrap_call_envelope};

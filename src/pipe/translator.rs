@@ -4,8 +4,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use axum::http::HeaderMap;
 use bytes::Bytes;
+use http::HeaderMap;
 use serde_json::{json, Value};
 
 use crate::config::{Config, OutputMode, TranslationConfig};
@@ -249,10 +249,7 @@ impl Translator {
 
 /// The client's bearer token, when its `Authorization` went along to the backend.
 fn bearer(headers: &HeaderMap) -> Option<&str> {
-    let value = headers
-        .get(axum::http::header::AUTHORIZATION)?
-        .to_str()
-        .ok()?;
+    let value = headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     scheme
         .eq_ignore_ascii_case("bearer")

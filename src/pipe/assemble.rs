@@ -1,0 +1,361 @@
+//! The calls of one choice, assembled in one place whether they arrive as whole messages or
+//! as stream deltas. Calls that plaincall resolves (see [`Resolver::holds`]) are held until
+//! their arguments are complete and resolved concurrently; the others go on as they come.
+//! Calls are released in upstream order with client indices contiguous from 0 across repair
+//! turns. The whole answer and the stream are two renderers of what is released, so both get
+//! the same calls, ids and order by construction.
+
+use serde_json::Value;
+use tokio::task::{AbortHandle, JoinSet};
+use tracing::Instrument;
+
+use super::conversation::Failure;
+use super::resolve::{Resolved, Resolver};
+use crate::error::ProxyError;
+use crate::openai::{nl_description, ToolCall};
+
+/// The highest tool-call `index` taken from an upstream: indices count a message's calls, and
+/// one past any real count would only overflow the arithmetic that follows them.
+pub const MAX_CALL_INDEX: u64 = 4096;
+
+/// What goes to the client.
+#[derive(Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // released one at a time, never stored in bulk
+pub enum Release {
+    /// A call's first appearance: its client index and its text so far (all of it, unless it
+    /// streams live and more follows).
+    Open { index: usize, call: ToolCall },
+    /// More argument text of a live call already open.
+    More { index: usize, arguments: String },
+}
+
+/// One upstream call being assembled.
+struct Slot {
+    upstream_index: Option<u64>,
+    call: ToolCall,
+    kind: Kind,
+}
+
+#[allow(clippy::large_enum_variant)] // a handful of slots per choice
+enum Kind {
+    /// Passed on as it comes, once every call before it is out.
+    Live {
+        client_index: Option<usize>,
+        sent: usize,
+    },
+    /// Resolved when its arguments are complete.
+    Held {
+        task: Option<Task>,
+        result: Option<Resolved>,
+    },
+}
+
+/// A running resolution; a newer generation replaces it if the arguments grow afterwards.
+struct Task {
+    handle: AbortHandle,
+    generation: usize,
+    arguments_len: usize,
+}
+
+/// The calls of one choice over one upstream turn and the repair turns after it.
+pub struct Assembly {
+    resolver: Resolver,
+    slots: Vec<Slot>,
+    /// Slots before `head` are out (or failed).
+    head: usize,
+    tasks: JoinSet<(usize, usize, Resolved)>,
+    generation: usize,
+    /// The next client index: calls of a repair turn follow those already out.
+    next_index: usize,
+}
+
+impl Assembly {
+    pub fn new(resolver: Resolver) -> Assembly {
+        Assembly {
+            resolver,
+            slots: Vec::new(),
+            head: 0,
+            tasks: JoinSet::new(),
+            generation: 0,
+            next_index: 0,
+        }
+    }
+
+    /// A new upstream turn (a repair turn): its calls follow those already released.
+    pub fn next_turn(&mut self) {
+        self.tasks.abort_all();
+        self.tasks = JoinSet::new();
+        self.slots.clear();
+        self.head = 0;
+    }
+
+    /// How many calls went to the client.
+    pub fn released(&self) -> usize {
+        self.next_index
+    }
+
+    /// Whether resolutions are still running.
+    pub fn pending(&self) -> bool {
+        !self.tasks.is_empty()
+    }
+
+    /// A whole call (a message's `tool_calls` entry, or one parsed out of text).
+    pub fn push_call(&mut self, call: ToolCall) {
+        let kind = self.kind_for(&call.function.name);
+        self.slots.push(Slot {
+            upstream_index: None,
+            call,
+            kind,
+        });
+        let slot = self.slots.len() - 1;
+        if matches!(self.slots[slot].kind, Kind::Held { .. }) {
+            self.start(slot);
+        }
+    }
+
+    /// One streamed `tool_calls` delta; a live call's new argument text comes back at once.
+    pub fn push_delta(&mut self, delta: &Value) -> Result<Option<Release>, ProxyError> {
+        check_index(delta)?;
+        let slot_index = self.slot_for(delta);
+        let slot = &mut self.slots[slot_index];
+        absorb(slot, delta);
+        match &mut slot.kind {
+            Kind::Live {
+                client_index: Some(index),
+                sent,
+            } => {
+                let fresh = slot.call.function.arguments[*sent..].to_owned();
+                *sent = slot.call.function.arguments.len();
+                Ok((!fresh.is_empty()).then_some(Release::More {
+                    index: *index,
+                    arguments: fresh,
+                }))
+            }
+            Kind::Live { .. } => Ok(None),
+            Kind::Held { .. } => {
+                // Complete arguments start the resolution; arguments that grow afterwards
+                // (not seen in practice) restart it.
+                if nl_description(&slot.call.function.arguments).is_some()
+                    && self.is_stale(slot_index)
+                {
+                    self.start(slot_index);
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    /// A delta that went to the client as the upstream sent it, before plaincall had anything
+    /// to change: later calls' indices follow on from it.
+    pub fn passed_as_is(&mut self, delta: &Value) -> Result<(), ProxyError> {
+        check_index(delta)?;
+        let slot_index = self.slot_for(delta);
+        let slot = &mut self.slots[slot_index];
+        absorb(slot, delta);
+        let index = slot.upstream_index.unwrap_or(slot_index as u64) as usize;
+        slot.kind = Kind::Live {
+            client_index: Some(index),
+            sent: slot.call.function.arguments.len(),
+        };
+        self.next_index = self.next_index.max(index + 1);
+        if self.head == slot_index {
+            self.head += 1;
+        }
+        Ok(())
+    }
+
+    /// The upstream turn ended: every held call not yet resolving (or grown since) starts.
+    pub fn input_done(&mut self) {
+        for slot in 0..self.slots.len() {
+            if matches!(self.slots[slot].kind, Kind::Held { result: None, .. })
+                && self.is_stale(slot)
+            {
+                self.start(slot);
+            }
+        }
+    }
+
+    /// Waits for the next resolution to finish (cancel-safe: a select may drop it).
+    pub async fn settle_next(&mut self) -> Result<(), ProxyError> {
+        let Some(joined) = self.tasks.join_next().await else {
+            return Ok(());
+        };
+        let (slot, generation, resolved) = match joined {
+            Ok(done) => done,
+            Err(error) if error.is_cancelled() => return Ok(()),
+            Err(error) => return Err(ProxyError::Internal(format!("translation task: {error}"))),
+        };
+        if let Kind::Held { task, result } = &mut self.slots[slot].kind {
+            if task.as_ref().is_some_and(|t| t.generation == generation) {
+                *result = Some(resolved);
+            }
+        }
+        Ok(())
+    }
+
+    /// Every call that is ready, in upstream order; stops at the first one still resolving.
+    pub fn release(&mut self) -> Vec<Release> {
+        let mut out = Vec::new();
+        while self.head < self.slots.len() {
+            let slot = &mut self.slots[self.head];
+            match &mut slot.kind {
+                Kind::Live { client_index, sent } => {
+                    if client_index.is_none() {
+                        *client_index = Some(self.next_index);
+                        *sent = slot.call.function.arguments.len();
+                        out.push(Release::Open {
+                            index: self.next_index,
+                            call: slot.call.clone(),
+                        });
+                        self.next_index += 1;
+                    }
+                }
+                Kind::Held { result, .. } => match result.take() {
+                    None => break,
+                    Some(Resolved::Kept(call)) => out.push(self.open(call)),
+                    Some(Resolved::Translated(calls)) => {
+                        out.extend(calls.into_iter().map(|call| self.open(call)))
+                    }
+                    Some(failed @ Resolved::Failed { .. }) => *result = Some(failed),
+                },
+            }
+            self.head += 1;
+        }
+        out
+    }
+
+    /// The calls that could not be resolved this turn, for the conversation to repair.
+    pub fn failures(&mut self) -> Vec<Failure> {
+        self.slots
+            .iter_mut()
+            .filter_map(|slot| match &mut slot.kind {
+                Kind::Held { result, .. } => match result.take() {
+                    Some(Resolved::Failed {
+                        call,
+                        tool_message,
+                        reason,
+                    }) => Some(Failure {
+                        call,
+                        tool_message,
+                        reason,
+                    }),
+                    _ => None,
+                },
+                Kind::Live { .. } => None,
+            })
+            .collect()
+    }
+
+    fn open(&mut self, call: ToolCall) -> Release {
+        let index = self.next_index;
+        self.next_index += 1;
+        Release::Open { index, call }
+    }
+
+    fn kind_for(&self, name: &str) -> Kind {
+        match self.resolver.holds(name) {
+            true => Kind::Held {
+                task: None,
+                result: None,
+            },
+            false => Kind::Live {
+                client_index: None,
+                sent: 0,
+            },
+        }
+    }
+
+    /// Not resolving yet, or resolving arguments that have grown since.
+    fn is_stale(&self, slot: usize) -> bool {
+        let slot = &self.slots[slot];
+        match &slot.kind {
+            Kind::Held { task, .. } => task
+                .as_ref()
+                .is_none_or(|t| t.arguments_len != slot.call.function.arguments.len()),
+            Kind::Live { .. } => false,
+        }
+    }
+
+    fn start(&mut self, slot_index: usize) {
+        self.generation += 1;
+        let generation = self.generation;
+        let call = self.slots[slot_index].call.clone();
+        let arguments_len = call.function.arguments.len();
+        let resolver = self.resolver.clone();
+        let handle = self.tasks.spawn(
+            async move { (slot_index, generation, resolver.resolve(call).await) }.in_current_span(),
+        );
+        if let Kind::Held { task, .. } = &mut self.slots[slot_index].kind {
+            if let Some(old) = task.replace(Task {
+                handle,
+                generation,
+                arguments_len,
+            }) {
+                old.handle.abort();
+            }
+        }
+    }
+
+    /// The slot a delta belongs to: by `index`, else by `id`, else a new one.
+    fn slot_for(&mut self, delta: &Value) -> usize {
+        let index = delta.get("index").and_then(Value::as_u64);
+        let id = delta
+            .get("id")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty());
+        let found = self.slots.iter().position(|s| match (index, id) {
+            (Some(i), _) => s.upstream_index == Some(i),
+            (None, Some(id)) => s.call.id == id,
+            (None, None) => false,
+        });
+        if let Some(found) = found {
+            return found;
+        }
+        if index.is_none() && id.is_none() && !self.slots.is_empty() {
+            // A continuation without index or id belongs to the last call.
+            return self.slots.len() - 1;
+        }
+        let name = delta
+            .pointer("/function/name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let kind = self.kind_for(name);
+        self.slots.push(Slot {
+            upstream_index: index,
+            call: ToolCall::new(String::new(), String::new(), String::new()),
+            kind,
+        });
+        self.slots.len() - 1
+    }
+}
+
+/// Refuses a delta whose `index` is past [`MAX_CALL_INDEX`].
+fn check_index(delta: &Value) -> Result<(), ProxyError> {
+    match delta.get("index").and_then(Value::as_u64) {
+        Some(index) if index > MAX_CALL_INDEX => Err(ProxyError::UpstreamProtocol(format!(
+            "a tool call's index {index} is out of range (at most {MAX_CALL_INDEX})"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Folds one delta into its slot: `id`, `name` and `arguments` are appended as OpenAI
+/// clients do; `arguments: null` adds nothing.
+fn absorb(slot: &mut Slot, delta: &Value) {
+    if let Some(index) = delta.get("index").and_then(Value::as_u64) {
+        slot.upstream_index.get_or_insert(index);
+    }
+    if let Some(id) = delta.get("id").and_then(Value::as_str) {
+        if slot.call.id.is_empty() {
+            slot.call.id = id.to_owned();
+        }
+    }
+    if let Some(name) = delta.pointer("/function/name").and_then(Value::as_str) {
+        if slot.call.function.name.is_empty() {
+            slot.call.function.name = name.to_owned();
+        }
+    }
+    if let Some(fragment) = delta.pointer("/function/arguments").and_then(Value::as_str) {
+        slot.call.function.arguments.push_str(fragment);
+    }
+}
