@@ -36,10 +36,11 @@ const CHANNEL_CAPACITY: usize = 32;
 
 pub async fn translate_stream(
     state: Arc<AppState>,
-    rewrite: Rewrite,
+    mut rewrite: Rewrite,
     headers: HeaderMap,
 ) -> Result<Served, ProxyError> {
-    let response = open_stream(&state, &rewrite.body, &headers).await?;
+    let sent = Rewrite::turn_bytes(&mut rewrite.original, &rewrite.body).map_err(serde_error)?;
+    let response = open_stream(&state, sent, rewrite.query.as_deref(), &headers).await?;
     if !response.status().is_success() && rewrite.watch_rejection {
         let status = response.status();
         let upstream_headers = response.headers().clone();
@@ -169,14 +170,15 @@ async fn guarded(task: impl std::future::Future<Output = ()>, tx: mpsc::Sender<B
 
 async fn open_stream(
     state: &AppState,
-    body: &RawObject,
+    bytes: Bytes,
+    query: Option<&str>,
     headers: &HeaderMap,
 ) -> Result<reqwest::Response, ProxyError> {
-    let bytes = Bytes::from(serde_json::to_vec(body).map_err(serde_error)?);
     let request = state
         .upstream
-        .post_json(
+        .post_turn(
             "chat/completions",
+            query,
             bytes,
             headers,
             state.forward_client_auth(),
@@ -299,7 +301,9 @@ impl StreamTranslator {
 
     /// The repair turn's stream.
     async fn reopen(&self, body: &RawObject) -> Result<reqwest::Response, Stop> {
-        let response = open_stream(&self.state, body, &self.resolver.headers)
+        let bytes = Bytes::from(serde_json::to_vec(body).map_err(|e| Stop::Error(serde_error(e)))?);
+        let query = self.resolver.rewrite.query.as_deref();
+        let response = open_stream(&self.state, bytes, query, &self.resolver.headers)
             .await
             .map_err(Stop::Error)?;
         if !response.status().is_success() || !is_event_stream(&response) {

@@ -202,7 +202,35 @@ impl UpstreamClient {
         self.http.request(method, url).headers(headers)
     }
 
-    /// A JSON POST that plaincall originates (translator calls, repair turns).
+    /// A main-model turn of the pipe: the client's end-to-end headers and query go with it, as
+    /// on a byte-for-byte forward, but the body is plaincall's (its own length and type) and
+    /// the answer comes uncompressed, since plaincall reads it.
+    pub fn post_turn(
+        &self,
+        rest: &str,
+        query: Option<&str>,
+        body: Bytes,
+        client_headers: &HeaderMap,
+        forward_client_auth: bool,
+    ) -> Result<reqwest::RequestBuilder, ProxyError> {
+        let url = self.endpoint(rest, query)?;
+        let mut headers = client_headers.clone();
+        headers.remove(header::CONTENT_LENGTH);
+        headers.remove(header::CONTENT_ENCODING);
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        headers.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("identity"),
+        );
+        Ok(self
+            .request(Method::POST, url, &headers, forward_client_auth)
+            .body(body))
+    }
+
+    /// A JSON POST that plaincall originates (translator calls).
     pub fn post_json(
         &self,
         rest: &str,

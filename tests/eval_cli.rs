@@ -97,7 +97,11 @@ async fn eval_reports_direct_against_plaincall() {
     let config = dir.path().join("proxy.toml");
     std::fs::write(
         &config,
-        format!("[upstream]\nurl = \"{}\"\n", upstream.url()),
+        // add_skill's calls are not checked either, so that there plaincall is direct.
+        format!(
+            "[upstream]\nurl = \"{}\"\n[translation.checks]\nadd_skill = \"off\"\n",
+            upstream.url()
+        ),
     )
     .unwrap();
     let json_out = dir.path().join("results.json");

@@ -481,7 +481,8 @@ async fn a_stream_without_nl_calls_is_forwarded_untouched() {
         .collect::<String>()
         + "data: [DONE]\n\n";
     let main = MockServer::scripted(vec![Reply::sse(chunks)]).await;
-    let proxy = Proxy::start(&main.url(), "").await;
+    // Calls to get_weather are not checked either (tests/checked_calls.rs has them checked).
+    let proxy = Proxy::start(&main.url(), "[translation.checks]\nget_weather = \"off\"\n").await;
     let (_, raw) = stream_chat(
         &proxy,
         &request(

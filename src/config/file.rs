@@ -272,6 +272,18 @@ pub enum ToolMode {
     Passthrough,
 }
 
+/// What happens to a call to a tool plaincall does not rewrite, checked against its schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckMode {
+    /// Not checked: the call reaches the client as the main model wrote it (and streams live).
+    Off,
+    /// Unambiguous fixes (`"2"` to `2`, enum case, ...); else a repair turn with the errors.
+    Repair,
+    /// As `repair`, with the translator fixing what the schema leaves open before a repair turn.
+    Translate,
+}
+
 /// How a translator backend is asked for JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -287,6 +299,10 @@ pub struct TranslationSection {
     pub enabled: bool,
     pub default_mode: ToolMode,
     pub tools: BTreeMap<String, ToolMode>,
+    /// Calls to tools that are not rewritten: checked against their schema, and how.
+    pub check_calls: CheckMode,
+    /// Per-tool `check_calls`, by function name.
+    pub checks: BTreeMap<String, CheckMode>,
     pub min_properties: usize,
     pub rewrite_nested: bool,
     pub rewrite_conditionals: bool,
@@ -313,6 +329,8 @@ impl Default for TranslationSection {
             enabled: true,
             default_mode: ToolMode::Auto,
             tools: BTreeMap::new(),
+            check_calls: CheckMode::Translate,
+            checks: BTreeMap::new(),
             min_properties: 6,
             rewrite_nested: true,
             rewrite_conditionals: true,

@@ -90,6 +90,8 @@ pub struct TranslationConfig {
     pub enabled: bool,
     pub default_mode: ToolMode,
     pub tools: BTreeMap<String, ToolMode>,
+    pub check_calls: CheckMode,
+    pub checks: BTreeMap<String, CheckMode>,
     pub thresholds: ComplexityThresholds,
     pub attempts: u32,
     pub repair_turns: u32,
@@ -181,6 +183,14 @@ pub fn tool_mode_name(mode: ToolMode) -> &'static str {
     }
 }
 
+pub fn check_mode_name(mode: CheckMode) -> &'static str {
+    match mode {
+        CheckMode::Off => "off",
+        CheckMode::Repair => "repair",
+        CheckMode::Translate => "translate",
+    }
+}
+
 pub fn output_mode_name(mode: OutputMode) -> &'static str {
     match mode {
         OutputMode::JsonSchema => "json_schema",
@@ -215,4 +225,11 @@ pub fn missing_v1_warning(url: &Url, setting: &str) -> Option<String> {
         redacted(url),
         redacted(&suggested)
     ))
+}
+
+impl TranslationConfig {
+    /// How calls to `tool`, when it is not rewritten, are checked.
+    pub fn check_for(&self, tool: &str) -> CheckMode {
+        self.checks.get(tool).copied().unwrap_or(self.check_calls)
+    }
 }

@@ -118,10 +118,17 @@ fn translation(c: &Config, out: &mut String) {
         "upstream_output",
         q(output_mode_name(t.upstream_output)),
     );
+    line(out, "check_calls", q(check_mode_name(t.check_calls)));
     if !t.tools.is_empty() {
         out.push_str("\n[translation.tools]\n");
         for (name, mode) in &t.tools {
             line(out, &q(name), q(tool_mode_name(*mode)));
+        }
+    }
+    if !t.checks.is_empty() {
+        out.push_str("\n[translation.checks]\n");
+        for (name, mode) in &t.checks {
+            line(out, &q(name), q(check_mode_name(*mode)));
         }
     }
     for b in &t.backends {

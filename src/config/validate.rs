@@ -184,6 +184,8 @@ fn translation(t: TranslationSection) -> Result<TranslationConfig, ConfigError> 
         upstream_output: t.upstream_output,
         backends: backends(&t.backends)?,
         tools: t.tools,
+        check_calls: t.check_calls,
+        checks: t.checks,
         timezone_name: t.timezone,
         prompts_dir: t.prompts_dir,
     })

@@ -12,7 +12,7 @@ use tracing::Instrument;
 use super::conversation::Failure;
 use super::resolve::{Resolved, Resolver};
 use crate::error::ProxyError;
-use crate::openai::{nl_description, ToolCall};
+use crate::openai::ToolCall;
 
 /// The highest tool-call `index` taken from an upstream: indices count a message's calls, and
 /// one past any real count would only overflow the arithmetic that follows them.
@@ -133,11 +133,12 @@ impl Assembly {
             }
             Kind::Live { .. } => Ok(None),
             Kind::Held { .. } => {
-                // Complete arguments start the resolution; arguments that grow afterwards
-                // (not seen in practice) restart it.
-                if nl_description(&slot.call.function.arguments).is_some()
-                    && self.is_stale(slot_index)
-                {
+                // Complete arguments (a whole JSON value: no prefix of an object is one)
+                // start the resolution; arguments that grow afterwards (not seen in
+                // practice) restart it.
+                let arguments = &slot.call.function.arguments;
+                let complete = serde_json::from_str::<serde::de::IgnoredAny>(arguments).is_ok();
+                if complete && self.is_stale(slot_index) {
                     self.start(slot_index);
                 }
                 Ok(None)

@@ -31,7 +31,8 @@ pub enum CallForm {
 }
 
 pub fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
-    if let Some(description) = nl_description(arguments) {
+    // The one-field form means something only for a tool shown in it.
+    if let Some(description) = nl_description(arguments).filter(|_| tool.rewritten) {
         return CallForm::Description(description);
     }
     match serde_json::from_str::<Value>(arguments) {
@@ -48,7 +49,10 @@ pub fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
             }
             if let Some(Value::String(text)) = value.get("description") {
                 // The one-field form plus stray fields: the description is what counts.
-                if !text.trim().is_empty() && !tool_has_property(tool, "description") {
+                if tool.rewritten
+                    && !text.trim().is_empty()
+                    && !tool_has_property(tool, "description")
+                {
                     return CallForm::Description(text.clone());
                 }
             }
@@ -64,9 +68,9 @@ pub fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
             ))
         }
         Ok(_) => CallForm::Unreadable,
-        Err(_) => {
-            cut_off_description(arguments).map_or(CallForm::Unreadable, CallForm::Description)
-        }
+        Err(_) => cut_off_description(arguments)
+            .filter(|_| tool.rewritten)
+            .map_or(CallForm::Unreadable, CallForm::Description),
     }
 }
 
@@ -168,7 +172,31 @@ mod tests {
             parameters,
             schema_hash: 0,
             validator,
+            rewritten: true,
+            check: crate::config::CheckMode::Translate,
         })
+    }
+
+    #[test]
+    fn a_checked_tool_has_no_one_field_form() -> Result<(), String> {
+        let t = NlTool {
+            rewritten: false,
+            ..tool()?
+        };
+        assert!(matches!(
+            read_call(&t, r#"{"description":"Rome, 3 days"}"#),
+            CallForm::Invalid(_)
+        ));
+        assert_eq!(
+            read_call(&t, r#"{"description":"Rome"#),
+            CallForm::Unreadable
+        );
+        assert_eq!(
+            read_call(&t, r#"{"city":"Rome","days":"3"}"#),
+            CallForm::Repaired(serde_json::json!({"city": "Rome", "days": 3}))
+        );
+        assert_eq!(read_call(&t, r#"{"city":"Rome"}"#), CallForm::Valid);
+        Ok(())
     }
 
     #[test]

@@ -70,6 +70,7 @@ pub async fn complete(
     let mut whole = Whole {
         // Taken, not cloned: the rest of the rewrite is all the resolutions need.
         body: std::mem::take(&mut rewrite.body),
+        original: rewrite.original.take(),
         conversation: Conversation::new(state.config.translation.repair_turns),
         carried: None,
         earlier_text: String::new(),
@@ -83,7 +84,8 @@ pub async fn complete(
     let rewrite = whole.resolver.rewrite.clone();
     loop {
         let turn = whole.conversation.turn();
-        let (status, headers, bytes) = ask_upstream(state, &whole.body, client_headers).await?;
+        let sent = Rewrite::turn_bytes(&mut whole.original, &whole.body).map_err(serde_error)?;
+        let (status, headers, bytes) = ask_upstream(state, sent, &rewrite, client_headers).await?;
         let as_read = || Completed::Reply {
             status,
             headers: headers.clone(),
@@ -142,12 +144,13 @@ pub async fn complete(
 /// One upstream turn, read whole.
 async fn ask_upstream(
     state: &AppState,
-    body: &RawObject,
+    bytes: Bytes,
+    rewrite: &Rewrite,
     client_headers: &HeaderMap,
 ) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
-    let bytes = Bytes::from(serde_json::to_vec(body).map_err(serde_error)?);
-    let request = state.upstream.post_json(
+    let request = state.upstream.post_turn(
         "chat/completions",
+        rewrite.query.as_deref(),
         bytes,
         client_headers,
         state.forward_client_auth(),
@@ -178,6 +181,8 @@ fn calls_from_text(prompt: &PromptTools, choices: &mut [RawObject]) -> Result<bo
 /// The non-streaming conversation: what carries over from one upstream turn to the next.
 struct Whole {
     body: RawObject,
+    /// The client's bytes, for a first turn whose body is unchanged.
+    original: Option<Bytes>,
     conversation: Conversation,
     /// The one choice's assembly and the calls it released, kept over a repair turn.
     carried: Option<(Assembly, Vec<ToolCall>)>,
@@ -358,7 +363,7 @@ fn peek_has_nl_call(rewrite: &Rewrite, bytes: &[u8]) -> bool {
         .any(|f| {
             rewrite
                 .tools
-                .get(&f.name)
+                .handled(&f.name)
                 .is_some_and(|tool| read_call(tool, &f.arguments) != CallForm::Valid)
         })
 }
@@ -379,7 +384,7 @@ fn choice_calls(choice: &RawObject) -> Vec<ToolCall> {
 fn is_nl_call(rewrite: &Rewrite, call: &ToolCall) -> bool {
     rewrite
         .tools
-        .get(&call.function.name)
+        .handled(&call.function.name)
         .is_some_and(|tool| read_call(tool, &call.function.arguments) != CallForm::Valid)
 }
 

@@ -28,7 +28,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use crate::config::{Config, OutputMode, TranslationConfig};
+use crate::config::{CheckMode, Config, OutputMode, TranslationConfig};
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject};
 use crate::prompt_mode::{self, PromptTools};
@@ -47,17 +47,28 @@ pub struct NlTool {
     pub parameters: Value,
     pub schema_hash: u64,
     pub validator: Arc<jsonschema::Validator>,
+    /// Shown in the one-field form; `false` for a tool whose calls are only checked.
+    pub rewritten: bool,
+    /// How a call with real arguments that fail the schema is fixed.
+    pub check: CheckMode,
 }
 
-/// The rewritten tools of one request, by name.
+/// The tools of one request that plaincall handles, by name: the rewritten ones, and those
+/// whose calls are checked against their schema.
 #[derive(Debug, Default)]
 pub struct ToolSet {
     by_name: HashMap<String, Arc<NlTool>>,
+    checked: HashMap<String, Arc<NlTool>>,
 }
 
 impl ToolSet {
+    /// A rewritten tool.
     pub fn get(&self, name: &str) -> Option<&Arc<NlTool>> {
         self.by_name.get(name)
+    }
+    /// A tool whose calls plaincall reads before the client does: rewritten, or checked.
+    pub fn handled(&self, name: &str) -> Option<&Arc<NlTool>> {
+        self.by_name.get(name).or_else(|| self.checked.get(name))
     }
     pub fn is_empty(&self) -> bool {
         self.by_name.is_empty()
@@ -71,7 +82,7 @@ impl ToolSet {
 pub enum Plan {
     /// Nothing to change: the original bytes go upstream and the response comes back as is.
     Forward,
-    Rewrite(Rewrite),
+    Rewrite(Box<Rewrite>),
 }
 
 pub struct Rewrite {
@@ -93,9 +104,31 @@ pub struct Rewrite {
     pub tried: Tried,
     /// The latest user message, bounded: the translator sees it beside the description.
     pub user_message: Option<String>,
+    /// The client's body, when the main model sees it unchanged (only calls are checked): the
+    /// first turn sends these bytes as they came.
+    pub original: Option<bytes::Bytes>,
+    /// The client's query string, sent on with every turn.
+    pub query: Option<String>,
 }
 
 impl Rewrite {
+    /// Whether the main model sees the client's body unchanged (only calls are checked).
+    pub fn body_unchanged(&self) -> bool {
+        self.tools.is_empty() && self.prompt.is_none()
+    }
+
+    /// The bytes of a turn's request: the client's own on the first turn when nothing in the
+    /// body changed, else `body` serialised.
+    pub fn turn_bytes(
+        original: &mut Option<bytes::Bytes>,
+        body: &RawObject,
+    ) -> Result<bytes::Bytes, serde_json::Error> {
+        match original.take() {
+            Some(bytes) => Ok(bytes),
+            None => serde_json::to_vec(body).map(bytes::Bytes::from),
+        }
+    }
+
     /// The same request, asked for as a whole answer.
     pub fn unstreamed(mut self) -> Rewrite {
         self.body.shift_remove("stream");
@@ -234,7 +267,12 @@ impl Pipe {
                     rewritten_tools.push(nl_definition);
                     set.by_name.insert(nl_tool.name.clone(), Arc::new(nl_tool));
                 }
-                None => rewritten_tools.push(tool.clone()),
+                None => {
+                    if let Some(checked) = translate.then(|| self.checked_form(tool)).flatten() {
+                        set.checked.insert(checked.name.clone(), Arc::new(checked));
+                    }
+                    rewritten_tools.push(tool.clone());
+                }
             }
         }
         let history_has_tools = messages.iter().flatten().any(|m| {
@@ -242,7 +280,7 @@ impl Pipe {
             text.contains("\"tool_calls\"") || text.contains("\"tool\"")
         });
         let prompt_mode = prompt_mode && (tools.is_some() || history_has_tools);
-        if set.is_empty() && !prompt_mode {
+        if set.is_empty() && set.checked.is_empty() && !prompt_mode {
             return Ok(Plan::Forward);
         }
         let user_message = messages.as_deref().and_then(latest_user_text);
@@ -273,7 +311,7 @@ impl Pipe {
         let model = openai::get::<String>(request, "model")
             .map_err(|e| bad("model", e))?
             .unwrap_or_default();
-        Ok(Plan::Rewrite(Rewrite {
+        Ok(Plan::Rewrite(Box::new(Rewrite {
             body,
             tools: Arc::new(set),
             stream,
@@ -283,7 +321,45 @@ impl Pipe {
             watch_rejection: watch_rejection && !prompt_mode && tools.is_some(),
             tried: Tried::default(),
             user_message,
-        }))
+            original: None,
+            query: None,
+        })))
+    }
+
+    /// A tool that is not rewritten, with what checking its calls needs; `None` when its calls
+    /// are not checked (switched off, or no schema to check them against).
+    fn checked_form(&self, tool: &RawObject) -> Option<NlTool> {
+        let function = openai::get::<RawObject>(tool, "function").ok().flatten()?;
+        let name = openai::get::<String>(&function, "name").ok().flatten()?;
+        let check = self.settings.check_for(&name);
+        if check == CheckMode::Off
+            || openai::get::<String>(tool, "type")
+                .ok()
+                .flatten()
+                .as_deref()
+                != Some("function")
+        {
+            return None;
+        }
+        let parameters = openai::get::<Value>(&function, "parameters")
+            .ok()
+            .flatten()?;
+        let schema_hash = validate::schema_hash(&parameters);
+        let validator = self.validators.get(schema_hash, &parameters).ok()?;
+        Some(NlTool {
+            reason: "its calls are checked against its schema".to_owned(),
+            shown: String::new(),
+            description: openai::get::<String>(&function, "description")
+                .ok()
+                .flatten()
+                .unwrap_or_default(),
+            name,
+            parameters,
+            schema_hash,
+            validator,
+            rewritten: false,
+            check,
+        })
     }
 
     /// The NL tool and its one-field definition, or `None` when the tool stays as it is.
@@ -316,6 +392,7 @@ impl Pipe {
             (Err(reason), true) => format!("not rewritten by this configuration ({reason})"),
             (Err(_), false) => return Ok(None),
         };
+        let check = self.settings.check_for(&name);
         let schema_hash = validate::schema_hash(&parameters);
         let validator = match self.validators.get(schema_hash, &parameters) {
             Ok(v) => v,
@@ -345,6 +422,8 @@ impl Pipe {
                 parameters,
                 schema_hash,
                 validator,
+                rewritten: true,
+                check,
             },
             definition,
         )))

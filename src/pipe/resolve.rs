@@ -11,6 +11,7 @@ use super::call_form::{read_call, translator_input, CallForm};
 use super::history::{fanout_id, Remembered};
 use super::translate::{calls_key, Outcome};
 use super::{NlTool, Rewrite};
+use crate::config::CheckMode;
 use crate::openai::ToolCall;
 use crate::state::AppState;
 
@@ -26,7 +27,7 @@ impl Resolver {
     /// Whether calls to `name` are held until complete and resolved here (rather than passed
     /// on as they come).
     pub fn holds(&self, name: &str) -> bool {
-        self.rewrite.tools.get(name).is_some()
+        self.rewrite.tools.handled(name).is_some()
     }
 
     pub async fn resolve(&self, call: ToolCall) -> Resolved {
@@ -54,29 +55,30 @@ pub async fn resolve_call(
     mut call: ToolCall,
     client_headers: &HeaderMap,
 ) -> Resolved {
-    let Some(tool) = rewrite.tools.get(&call.function.name) else {
+    let Some(tool) = rewrite.tools.handled(&call.function.name) else {
         return Resolved::Kept(call);
     };
     if call.id.is_empty() {
         call.id = format!("call_{}", uuid::Uuid::new_v4().simple());
     }
     let description = match read_call(tool, &call.function.arguments) {
-        CallForm::Description(text) | CallForm::Invalid(text) => text,
+        CallForm::Description(text) => text,
+        // A tool that is only checked, set to fix what is unambiguous: the rest goes back to
+        // the main model with the errors.
+        CallForm::Invalid(text) if !tool.rewritten && tool.check == CheckMode::Repair => {
+            return Resolved::Failed {
+                tool_message: format!("[INVALID ARGUMENTS] {text}"),
+                reason: format!("the {} call's arguments are not valid", tool.name),
+                call,
+            }
+        }
+        CallForm::Invalid(text) => text,
         CallForm::Valid => return Resolved::Kept(call),
         CallForm::Repaired(arguments) => {
             call.function.arguments = arguments.to_string();
             return Resolved::Kept(call);
         }
-        CallForm::Unreadable => {
-            return Resolved::Failed {
-                tool_message: format!(
-                    "[TRANSLATION ERROR] The {name} call was cut off or is not JSON. Call {name} again with one field, `description`: a short plain-English request with every value it needs.",
-                    name = tool.name
-                ),
-                reason: format!("the {} call could not be read", tool.name),
-                call,
-            }
-        }
+        CallForm::Unreadable => return unreadable(tool, call),
     };
     let request = match translator_input(tool, &description, rewrite.user_message.as_deref()) {
         Ok(request) => request,
@@ -128,6 +130,20 @@ pub async fn resolve_call(
     resolved
 }
 
+/// A call whose arguments cannot be read: the main model is asked for it again.
+fn unreadable(tool: &NlTool, call: ToolCall) -> Resolved {
+    let name = &tool.name;
+    let tool_message = match tool.rewritten {
+        true => format!("[TRANSLATION ERROR] The {name} call was cut off or is not JSON. Call {name} again with one field, `description`: a short plain-English request with every value it needs."),
+        false => format!("[INVALID ARGUMENTS] The {name} call's arguments were cut off or are not a JSON object. Call {name} again with complete arguments."),
+    };
+    Resolved::Failed {
+        tool_message,
+        reason: format!("the {name} call could not be read"),
+        call,
+    }
+}
+
 fn resolved_from(
     state: &AppState,
     tool: &NlTool,
@@ -137,14 +153,17 @@ fn resolved_from(
 ) -> Resolved {
     match outcome {
         Outcome::Calls(translated) => {
-            state.pipe.memory.remember(
+            // Only a rewritten tool's calls are turned back into descriptions next turn.
+            if tool.rewritten {
+              state.pipe.memory.remember(
                 &tool.name,
                 calls_key(&translated.calls),
                 Remembered {
                     description: description.to_owned(),
                     dropped: translated.dropped.clone(),
                 },
-            );
+              );
+            }
             let fanned = translated.total > 1;
             let calls = translated
                 .calls

@@ -385,6 +385,8 @@ mod tests {
             parameters,
             schema_hash: 1,
             validator,
+            rewritten: true,
+            check: crate::config::CheckMode::Translate,
         })
     }
 

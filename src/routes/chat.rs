@@ -13,7 +13,7 @@ use crate::config::CallingMode;
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject};
 use crate::pipe::complete::{self, Completed};
-use crate::pipe::Plan;
+use crate::pipe::{Plan, Rewrite};
 use crate::prompt_mode::{rejects_tools, tools_checked};
 use crate::state::AppState;
 use crate::stream;
@@ -81,13 +81,17 @@ pub async fn serve_parsed(
     let mut prompt_mode = mode == CallingMode::Prompt;
     loop {
         let watch = mode == CallingMode::Auto && !prompt_mode && has_tools;
-        let served = match state.pipe.plan(&parsed, switched_off, prompt_mode, watch)? {
+        let plan = match state.pipe.plan(&parsed, switched_off, prompt_mode, watch)? {
+            Plan::Rewrite(rewrite) => Plan::Rewrite(Box::new(as_sent(*rewrite, &parts, &bytes))),
+            forward => forward,
+        };
+        let served = match plan {
             Plan::Forward => forward(state, &parts, bytes.clone(), watch).await?,
             // Several choices: the whole-answer engine translates every one of them, and the
             // answer goes out as chunks, so a stream never differs from the whole answer.
             Plan::Rewrite(rewrite) if rewrite.stream && rewrite.choices > 1 => {
                 let include_usage = stream::include_usage(&rewrite.body);
-                let rewrite = rewrite.unstreamed();
+                let rewrite = (*rewrite).unstreamed();
                 match complete::complete(state, rewrite, &parts.headers).await? {
                     Completed::Reply {
                         status,
@@ -105,10 +109,10 @@ pub async fn serve_parsed(
                 }
             }
             Plan::Rewrite(rewrite) if rewrite.stream => {
-                stream::translate_stream(state.clone(), rewrite, parts.headers.clone()).await?
+                stream::translate_stream(state.clone(), *rewrite, parts.headers.clone()).await?
             }
             Plan::Rewrite(rewrite) => {
-                match complete::complete(state, rewrite, &parts.headers).await? {
+                match complete::complete(state, *rewrite, &parts.headers).await? {
                     Completed::Reply {
                         status,
                         headers,
@@ -132,6 +136,20 @@ pub async fn serve_parsed(
             }
         }
     }
+}
+
+/// What of the client's request the pipe sends on: its query, and its very bytes when the
+/// main model sees the body unchanged (only the calls are checked).
+fn as_sent(
+    mut rewrite: Rewrite,
+    parts: &axum::http::request::Parts,
+    bytes: &bytes::Bytes,
+) -> Rewrite {
+    rewrite.query = parts.uri.query().map(str::to_owned);
+    if rewrite.body_unchanged() {
+        rewrite.original = Some(bytes.clone());
+    }
+    rewrite
 }
 
 /// The original bytes to the upstream and its response back as it streams, unless the
