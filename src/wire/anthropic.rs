@@ -56,13 +56,7 @@ pub fn to_chat(mut request: Map<String, Value>) -> Result<Map<String, Value>, Pr
             "stop_sequences" => {
                 chat.insert("stop".into(), value);
             }
-            "stream" => {
-                if value == Value::Bool(true) {
-                    // Usage arrives in a last chunk only when asked for; `message_delta` needs it.
-                    chat.insert("stream_options".into(), json!({"include_usage": true}));
-                }
-                chat.insert(key, value);
-            }
+            "stream" => super::stream_to_chat(value, &mut chat),
             k if DROPPED.contains(&k) => {
                 tracing::debug!(
                     field = k,

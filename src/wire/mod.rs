@@ -84,6 +84,18 @@ fn only_tools_of_kind(
             .all(|tool| accepted(tool.get("type").and_then(Value::as_str)))
 }
 
+/// `stream` as the converted formats pass it on: a stream also asks for the usage, which
+/// arrives in a last chunk only when asked for and which their final events carry.
+fn stream_to_chat(value: Value, chat: &mut Map<String, Value>) {
+    if value == Value::Bool(true) {
+        chat.insert(
+            "stream_options".into(),
+            serde_json::json!({"include_usage": true}),
+        );
+    }
+    chat.insert("stream".into(), value);
+}
+
 /// A 400 for a field of a converted request, naming it.
 fn invalid(message: impl Into<String>, param: &str) -> ProxyError {
     ProxyError::InvalidRequest {

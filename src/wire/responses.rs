@@ -161,12 +161,7 @@ fn convert_field(
                 chat.insert("response_format".into(), format);
             }
         }
-        "stream" => {
-            if value == Value::Bool(true) {
-                chat.insert("stream_options".into(), json!({"include_usage": true}));
-            }
-            chat.insert(key, value);
-        }
+        "stream" => super::stream_to_chat(value, chat),
         "instructions" | "metadata" => {}
         k if DROPPED.contains(&k) => {
             tracing::debug!(
