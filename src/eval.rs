@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::config::Config;
+use crate::config::{Config, Secret};
 use crate::server::{self, AppState};
 
 /// One case: the format of the shared `cases.jsonl`, plus an optional `user` message.
@@ -146,7 +146,6 @@ pub async fn run(
 ) -> Result<Summary, String> {
     let timeout = config.upstream.timeout;
     let state = AppState::new(config).map_err(|e| e.to_string())?;
-    let upstream_url = state.config.upstream.base_url.clone();
     // The pipe runs in-process on a loopback port, exactly as a client would reach it.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -161,7 +160,43 @@ pub async fn run(
         .timeout(timeout)
         .build()
         .map_err(|e| e.to_string())?;
-    let validators: BTreeMap<String, jsonschema::Validator> = tools
+    let validators = validators(&tools);
+    let direct = state
+        .config
+        .upstream
+        .base_url
+        .join("chat/completions")
+        .map_err(|e| e.to_string())?;
+    let through = format!("http://{address}/v1/chat/completions");
+    let api_key = state.config.upstream.api_key.as_ref();
+    let mut outcomes = Vec::new();
+    for (index, case) in cases.iter().enumerate() {
+        let body = case_body(model, &tools, case).to_string();
+        for mode in [Mode::Direct, Mode::Plaincall] {
+            let request = match mode {
+                Mode::Direct => client.post(direct.as_str()),
+                Mode::Plaincall => client.post(through.as_str()),
+            };
+            let request = request
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body.clone());
+            // The pipe adds the upstream's key itself; the direct run must send it.
+            let key = if mode == Mode::Direct { api_key } else { None };
+            let started = Instant::now();
+            let reply = send(request, key).await;
+            let outcome = judge(index, case, mode, reply, started.elapsed(), &validators);
+            progress(&outcome);
+            outcomes.push(outcome);
+        }
+    }
+    let _ = stop.send(());
+    let _ = serving.await;
+    Ok(summarise(cases.len(), outcomes))
+}
+
+/// A validator per tool, by name, for its parameters.
+fn validators(tools: &[Value]) -> BTreeMap<String, jsonschema::Validator> {
+    tools
         .iter()
         .filter_map(|t| {
             let name = t.pointer("/function/name")?.as_str()?.to_owned();
@@ -172,52 +207,37 @@ pub async fn run(
                 .ok()
                 .map(|v| (name, v))
         })
-        .collect();
-    let direct = upstream_url
-        .join("chat/completions")
-        .map_err(|e| e.to_string())?;
-    let through = format!("http://{address}/v1/chat/completions");
-    let mut outcomes = Vec::new();
-    for (index, case) in cases.iter().enumerate() {
-        for mode in [Mode::Direct, Mode::Plaincall] {
-            let body = json!({
-                "model": model,
-                "temperature": 0,
-                "messages": [
-                    {"role": "system", "content": "You are a helpful assistant. Use the tools when they fit the request. If a required detail is missing, ask the user instead of guessing."},
-                    {"role": "user", "content": case.user_message()}
-                ],
-                "tools": tools,
-            });
-            let url = match mode {
-                Mode::Direct => direct.as_str(),
-                Mode::Plaincall => through.as_str(),
-            };
-            let mut request = client
-                .post(url)
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
-                .body(body.to_string());
-            if mode == Mode::Direct {
-                if let Some(key) = &state.config.upstream.api_key {
-                    request = request.bearer_auth(key.expose());
-                }
-            }
-            let started = Instant::now();
-            let reply = match request.send().await {
-                Ok(response) => match response.bytes().await {
-                    Ok(bytes) => serde_json::from_slice::<Value>(&bytes).map_err(|e| e.to_string()),
-                    Err(error) => Err(error.without_url().to_string()),
-                },
-                Err(error) => Err(error.without_url().to_string()),
-            };
-            let outcome = judge(index, case, mode, reply, started.elapsed(), &validators);
-            progress(&outcome);
-            outcomes.push(outcome);
-        }
+        .collect()
+}
+
+/// The chat request for a case, the same in both modes.
+fn case_body(model: &str, tools: &[Value], case: &Case) -> Value {
+    json!({
+        "model": model,
+        "temperature": 0,
+        "messages": [
+            {"role": "system", "content": "You are a helpful assistant. Use the tools when they fit the request. If a required detail is missing, ask the user instead of guessing."},
+            {"role": "user", "content": case.user_message()}
+        ],
+        "tools": tools,
+    })
+}
+
+/// The reply's JSON body, or why there is none (without the URL, which may carry a password).
+async fn send(
+    mut request: reqwest::RequestBuilder,
+    api_key: Option<&Secret>,
+) -> Result<Value, String> {
+    if let Some(key) = api_key {
+        request = request.bearer_auth(key.expose());
     }
-    let _ = stop.send(());
-    let _ = serving.await;
-    Ok(summarise(cases.len(), outcomes))
+    match request.send().await {
+        Ok(response) => match response.bytes().await {
+            Ok(bytes) => serde_json::from_slice::<Value>(&bytes).map_err(|e| e.to_string()),
+            Err(error) => Err(error.without_url().to_string()),
+        },
+        Err(error) => Err(error.without_url().to_string()),
+    }
 }
 
 fn judge(
@@ -254,25 +274,7 @@ fn judge(
         return outcome;
     }
     let message = &body["choices"][0]["message"];
-    let calls: Vec<(String, Value)> = message["tool_calls"]
-        .as_array()
-        .map(|calls| {
-            calls
-                .iter()
-                .map(|c| {
-                    let name = c["function"]["name"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_owned();
-                    let args = c["function"]["arguments"]
-                        .as_str()
-                        .and_then(|a| serde_json::from_str(a).ok())
-                        .unwrap_or(Value::Null);
-                    (name, args)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let calls = tool_calls(message);
     outcome.calls = calls
         .iter()
         .map(|(n, a)| json!({"name": n, "arguments": a}))
@@ -285,24 +287,49 @@ fn judge(
             .all(|(n, a)| validators.get(n).is_some_and(|v| v.is_valid(a)));
     let text = message["content"].as_str().unwrap_or_default().trim();
     outcome.clarified = !outcome.call_made && !text.is_empty();
+    outcome.exact_match = outcome.right_tool && expected_calls(case, &calls);
+    outcome
+}
+
+/// The reply message's calls: name and parsed arguments (`null` when they are not JSON).
+fn tool_calls(message: &Value) -> Vec<(String, Value)> {
+    let Some(calls) = message["tool_calls"].as_array() else {
+        return Vec::new();
+    };
+    calls
+        .iter()
+        .map(|c| {
+            let name = c["function"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+            let args = c["function"]["arguments"]
+                .as_str()
+                .and_then(|a| serde_json::from_str(a).ok())
+                .unwrap_or(Value::Null);
+            (name, args)
+        })
+        .collect()
+}
+
+/// Whether the calls to the case's tool are the expected call, or the expected calls in order.
+fn expected_calls(case: &Case, calls: &[(String, Value)]) -> bool {
     let args: Vec<&Value> = calls
         .iter()
         .filter(|(n, _)| *n == case.tool)
         .map(|(_, a)| a)
         .collect();
-    outcome.exact_match = outcome.right_tool
-        && match (&case.expect, &case.expect_array) {
-            (Some(expected), _) => args.len() == 1 && matches(expected, args[0], case, ""),
-            (None, Some(expected)) => {
-                args.len() == expected.len()
-                    && expected
-                        .iter()
-                        .zip(&args)
-                        .all(|(e, a)| matches(e, a, case, ""))
-            }
-            (None, None) => false,
-        };
-    outcome
+    match (&case.expect, &case.expect_array) {
+        (Some(expected), _) => args.len() == 1 && matches(expected, args[0], case, ""),
+        (None, Some(expected)) => {
+            args.len() == expected.len()
+                && expected
+                    .iter()
+                    .zip(&args)
+                    .all(|(e, a)| matches(e, a, case, ""))
+        }
+        (None, None) => false,
+    }
 }
 
 /// Equal, except that `loose` fields need only be present with the same type (non-empty

@@ -115,91 +115,91 @@ impl Metrics {
 
     /// `tools`: the tool names the configuration names, always counted under their own label.
     pub fn with_configured(tools: Vec<String>) -> Metrics {
-        let mut registry = Registry::with_prefix("plaincall");
-        let requests = Family::<RouteStatus, Counter>::default();
-        registry.register(
-            "http_requests",
-            "HTTP requests by route and response status",
-            requests.clone(),
-        );
-        let request_duration =
-            Family::<RouteLabel, Histogram>::new_with_constructor(latency_histogram as fn() -> _);
-        registry.register(
-            "http_request_duration_seconds",
-            "Time from request to response headers, by route",
-            request_duration.clone(),
-        );
-        let in_flight = Gauge::default();
-        registry.register(
-            "http_requests_in_flight",
-            "Requests being served, streams included",
-            in_flight.clone(),
-        );
-        let upstream_errors = Family::<CodeLabel, Counter>::default();
-        registry.register(
-            "upstream_errors",
-            "Failed upstream requests by error code",
-            upstream_errors.clone(),
-        );
-        let stream_errors = Family::<CodeLabel, Counter>::default();
-        registry.register(
-            "stream_errors",
-            "Streams that ended with an error event, by code",
-            stream_errors.clone(),
-        );
-        let translations = Family::<ToolOutcome, Counter>::default();
-        registry.register(
-            "translations",
-            "Translations by tool and outcome (ok, retried, clarification, failed)",
-            translations.clone(),
-        );
-        let translator_duration =
-            Family::<BackendLabel, Histogram>::new_with_constructor(latency_histogram as fn() -> _);
-        registry.register(
-            "translator_duration_seconds",
-            "Translator call latency by backend",
-            translator_duration.clone(),
-        );
-        let cache_hits = Counter::default();
-        registry.register(
-            "translation_cache_hits",
-            "Translations served from the cache",
-            cache_hits.clone(),
-        );
-        let cache_misses = Counter::default();
-        registry.register(
-            "translation_cache_misses",
-            "Translations not in the cache",
-            cache_misses.clone(),
-        );
-        let repair_turns = Counter::default();
-        registry.register(
-            "repair_turns",
-            "Extra main-model turns run after a failed or ambiguous translation",
-            repair_turns.clone(),
-        );
-        let prompt_mode_switches = Family::<ModelLabel, Counter>::default();
-        registry.register(
-            "prompt_mode_switches",
-            "Models switched to prompt-based tools after the upstream rejected native tools",
-            prompt_mode_switches.clone(),
-        );
-        Metrics {
+        let latency = latency_histogram as fn() -> Histogram;
+        let mut metrics = Metrics {
+            registry: Registry::with_prefix("plaincall"),
+            requests: Family::default(),
+            request_duration: Family::new_with_constructor(latency),
+            in_flight: Gauge::default(),
+            upstream_errors: Family::default(),
+            stream_errors: Family::default(),
+            translations: Family::default(),
+            translator_duration: Family::new_with_constructor(latency),
+            cache_hits: Counter::default(),
+            cache_misses: Counter::default(),
+            repair_turns: Counter::default(),
+            prompt_mode_switches: Family::default(),
             tool_labels: BoundedLabels::new(tools),
             model_labels: BoundedLabels::new(Vec::new()),
-            prompt_mode_switches,
-            registry,
-            requests,
-            request_duration,
-            in_flight,
-            upstream_errors,
-            stream_errors,
-            translations,
-            translator_duration,
-            cache_hits,
-            cache_misses,
-            repair_turns,
-        }
+        };
+        metrics.register_http();
+        metrics.register_translation();
+        metrics
+    }
+
+    /// The HTTP metrics in the registry; a metric and its registered clone share one value.
+    fn register_http(&mut self) {
+        let r = &mut self.registry;
+        r.register(
+            "http_requests",
+            "HTTP requests by route and response status",
+            self.requests.clone(),
+        );
+        r.register(
+            "http_request_duration_seconds",
+            "Time from request to response headers, by route",
+            self.request_duration.clone(),
+        );
+        r.register(
+            "http_requests_in_flight",
+            "Requests being served, streams included",
+            self.in_flight.clone(),
+        );
+        r.register(
+            "upstream_errors",
+            "Failed upstream requests by error code",
+            self.upstream_errors.clone(),
+        );
+        r.register(
+            "stream_errors",
+            "Streams that ended with an error event, by code",
+            self.stream_errors.clone(),
+        );
+    }
+
+    /// The translation metrics in the registry.
+    fn register_translation(&mut self) {
+        let r = &mut self.registry;
+        r.register(
+            "translations",
+            "Translations by tool and outcome (ok, retried, clarification, failed)",
+            self.translations.clone(),
+        );
+        r.register(
+            "translator_duration_seconds",
+            "Translator call latency by backend",
+            self.translator_duration.clone(),
+        );
+        r.register(
+            "translation_cache_hits",
+            "Translations served from the cache",
+            self.cache_hits.clone(),
+        );
+        r.register(
+            "translation_cache_misses",
+            "Translations not in the cache",
+            self.cache_misses.clone(),
+        );
+        r.register(
+            "repair_turns",
+            "Extra main-model turns run after a failed or ambiguous translation",
+            self.repair_turns.clone(),
+        );
+        r.register(
+            "prompt_mode_switches",
+            "Models switched to prompt-based tools after the upstream rejected native tools",
+            self.prompt_mode_switches.clone(),
+        );
     }
 
     pub fn record_request(&self, route: &str, status: u16, elapsed: Duration) {

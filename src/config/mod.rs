@@ -183,21 +183,6 @@ pub fn tool_mode_name(mode: ToolMode) -> &'static str {
     }
 }
 
-pub fn check_mode_name(mode: CheckMode) -> &'static str {
-    match mode {
-        CheckMode::Off => "off",
-        CheckMode::Repair => "repair",
-        CheckMode::Translate => "translate",
-    }
-}
-
-pub fn output_mode_name(mode: OutputMode) -> &'static str {
-    match mode {
-        OutputMode::JsonSchema => "json_schema",
-        OutputMode::JsonObject => "json_object",
-        OutputMode::None => "none",
-    }
-}
 /// A URL fit for logs and `plaincall check`: any password replaced.
 pub fn redacted(url: &Url) -> String {
     let mut shown = url.clone();

@@ -1,159 +1,230 @@
-//! The effective settings, printed by `plaincall check`: a section at a time, secrets masked.
+//! The effective settings, printed by `plaincall check`: the validated config turned back into
+//! the file's form and serialized by serde, so that the output reads back as a config file.
+//! Secrets are masked by [`Secret`]'s `Serialize`, URL passwords by [`redacted`].
 
-use std::time::Duration;
+use toml_edit::{DocumentMut, Item, Key, Table, Value};
 
 use super::*;
 
 impl Config {
     /// The effective settings as TOML, secrets masked: what `plaincall check` prints.
     pub fn effective_toml(&self) -> String {
-        let mut out = String::new();
-        line(&mut out, "listen", q(&self.listen.to_string()));
-        upstream(self, &mut out);
-        server(self, &mut out);
-        log(self, &mut out);
-        translation(self, &mut out);
-        tool_calling(self, &mut out);
-        out
+        match toml_edit::ser::to_document(&self.file_form()) {
+            Ok(document) => shaped(document).to_string(),
+            // Every field is a string, number, bool, list or table; kept as a message rather
+            // than a panic should a future field not be.
+            Err(error) => format!("# the effective settings cannot be printed: {error}\n"),
+        }
+    }
+
+    /// The file's form of these settings: what a file would say to give them.
+    fn file_form(&self) -> FileConfig {
+        FileConfig {
+            listen: self.listen.to_string(),
+            upstream: UpstreamSection {
+                url: redacted(&self.upstream.base_url),
+                api_key: self.upstream.api_key.clone().unwrap_or_default(),
+                connect_timeout: self.upstream.connect_timeout,
+                timeout: self.upstream.timeout,
+                read_timeout: self.upstream.read_timeout,
+            },
+            server: self.server.clone(),
+            log: self.log.clone(),
+            translation: translation_form(&self.translation),
+            tool_calling: ToolCallingSection {
+                default: self.tool_calling.default,
+                grammar: self.tool_calling.grammar,
+                native_retry: self.tool_calling.native_retry,
+                models: self.tool_calling.models.iter().map(model_rule).collect(),
+            },
+        }
     }
 }
 
-fn line(out: &mut String, key: &str, value: String) {
-    out.push_str(key);
-    out.push_str(" = ");
-    out.push_str(&value);
-    out.push('\n');
+fn model_rule((pattern, mode): &(glob::Pattern, CallingMode)) -> ModelRule {
+    ModelRule {
+        pattern: pattern.as_str().to_owned(),
+        mode: *mode,
+    }
 }
 
-/// A TOML string.
-fn q(s: &str) -> String {
-    format!("{s:?}")
+fn backend_section(b: &BackendConfig) -> BackendSection {
+    BackendSection {
+        url: redacted(&b.base_url),
+        model: b.model.clone(),
+        api_key: b.api_key.clone().unwrap_or_default(),
+        timeout: b.timeout,
+        output: b.output,
+    }
 }
 
-/// A duration the way the file takes it.
-fn d(d: Duration) -> String {
-    q(&humantime::format_duration(d).to_string())
+fn translation_form(t: &TranslationConfig) -> TranslationSection {
+    TranslationSection {
+        enabled: t.enabled,
+        default_mode: t.default_mode,
+        tools: t.tools.clone(),
+        check_calls: t.check_calls,
+        checks: t.checks.clone(),
+        min_properties: t.thresholds.min_properties,
+        rewrite_nested: t.thresholds.nested,
+        rewrite_conditionals: t.thresholds.conditionals,
+        rewrite_refs: t.thresholds.refs,
+        attempts: t.attempts,
+        repair_turns: t.repair_turns,
+        timezone: t.timezone_name.clone(),
+        prompts_dir: t.prompts_dir.clone(),
+        cache_ttl: t.cache_ttl,
+        cache_capacity: t.cache_capacity,
+        keepalive_interval: t.keepalive_interval,
+        temperature: t.temperature,
+        max_tokens: t.max_tokens,
+        upstream_output: t.upstream_output,
+        backends: t.backends.iter().map(backend_section).collect(),
+    }
 }
 
-fn upstream(c: &Config, out: &mut String) {
-    out.push_str("\n[upstream]\n");
-    line(out, "url", q(&redacted(&c.upstream.base_url)));
-    line(
-        out,
-        "api_key",
-        q(&c.upstream
-            .api_key
-            .as_ref()
-            .map(Secret::masked)
-            .unwrap_or_default()),
-    );
-    line(out, "connect_timeout", d(c.upstream.connect_timeout));
-    line(out, "timeout", d(c.upstream.timeout));
-    line(out, "read_timeout", d(c.upstream.read_timeout));
+/// The serializer writes nested structs as inline tables: sections become `[section]` and
+/// lists of tables `[[section.list]]`; the lists a file only adds to are left out when empty;
+/// tool names are quoted, as any string may name a tool.
+fn shaped(mut document: DocumentMut) -> DocumentMut {
+    let root = document.as_table_mut();
+    root.iter_mut().for_each(|(_, item)| expand(item));
+    for (section, key) in [
+        ("translation", "tools"),
+        ("translation", "checks"),
+        ("translation", "backends"),
+        ("tool_calling", "models"),
+    ] {
+        if let Some(section) = root.get_mut(section).and_then(Item::as_table_mut) {
+            if section.get(key).is_some_and(is_empty) {
+                section.remove(key);
+            }
+        }
+    }
+    for key in ["tools", "checks"] {
+        if let Some(tools) = root
+            .get_mut("translation")
+            .and_then(|t| t.get_mut(key))
+            .and_then(Item::as_table_mut)
+        {
+            quote_keys(tools);
+        }
+    }
+    document
 }
 
-fn server(c: &Config, out: &mut String) {
-    out.push_str("\n[server]\n");
-    line(out, "max_body_bytes", c.server.max_body_bytes.to_string());
-    let keys: Vec<String> = c
-        .server
-        .access_keys
+fn is_empty(item: &Item) -> bool {
+    match item {
+        Item::Table(table) => table.is_empty(),
+        Item::Value(Value::Array(array)) => array.is_empty(),
+        _ => false,
+    }
+}
+
+fn expand(item: &mut Item) {
+    let taken = std::mem::take(item);
+    *item = match taken.into_table() {
+        Ok(table) => Item::Table(table),
+        Err(other) => other
+            .into_array_of_tables()
+            .map_or_else(|other| other, Item::ArrayOfTables),
+    };
+    match item {
+        Item::Table(table) => table.iter_mut().for_each(|(_, child)| expand(child)),
+        Item::ArrayOfTables(list) => list
+            .iter_mut()
+            .flat_map(Table::iter_mut)
+            .for_each(|(_, child)| expand(child)),
+        _ => {}
+    }
+}
+
+fn quote_keys(table: &mut Table) {
+    let entries: Vec<(String, Item)> = table
         .iter()
-        .map(|k| q(&k.masked()))
+        .map(|(key, item)| (key.to_owned(), item.clone()))
         .collect();
-    line(out, "access_keys", format!("[{}]", keys.join(", ")));
-    line(out, "shutdown_grace", d(c.server.shutdown_grace));
-    line(out, "readiness_cache", d(c.server.readiness_cache));
-    line(out, "header_read_timeout", d(c.server.header_read_timeout));
-    line(out, "body_read_timeout", d(c.server.body_read_timeout));
-    line(out, "body_timeout", d(c.server.body_timeout));
-    line(out, "idle_timeout", d(c.server.idle_timeout));
-    line(out, "max_connections", c.server.max_connections.to_string());
-    line(out, "max_in_flight", c.server.max_in_flight.to_string());
+    table.clear();
+    for (name, item) in entries {
+        // A TOML string is a valid quoted key, and parsing keeps it as written.
+        let quoted = Value::from(name.as_str()).to_string();
+        let key = quoted.parse::<Key>().unwrap_or_else(|_| Key::new(name));
+        table.insert_formatted(&key, item);
+    }
 }
 
-fn log(c: &Config, out: &mut String) {
-    out.push_str("\n[log]\n");
-    line(
-        out,
-        "format",
-        q(match c.log.format {
-            LogFormat::Human => "human",
-            LogFormat::Json => "json",
-        }),
-    );
-    line(out, "level", q(&c.log.level));
-}
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
 
-fn translation(c: &Config, out: &mut String) {
-    let t = &c.translation;
-    out.push_str("\n[translation]\n");
-    line(out, "enabled", t.enabled.to_string());
-    line(out, "default_mode", q(tool_mode_name(t.default_mode)));
-    line(
-        out,
-        "min_properties",
-        t.thresholds.min_properties.to_string(),
-    );
-    line(out, "rewrite_nested", t.thresholds.nested.to_string());
-    line(
-        out,
-        "rewrite_conditionals",
-        t.thresholds.conditionals.to_string(),
-    );
-    line(out, "rewrite_refs", t.thresholds.refs.to_string());
-    line(out, "attempts", t.attempts.to_string());
-    line(out, "repair_turns", t.repair_turns.to_string());
-    line(out, "timezone", q(&t.timezone_name));
-    if let Some(dir) = &t.prompts_dir {
-        line(out, "prompts_dir", q(&dir.display().to_string()));
-    }
-    line(out, "cache_ttl", d(t.cache_ttl));
-    line(out, "cache_capacity", t.cache_capacity.to_string());
-    line(out, "keepalive_interval", d(t.keepalive_interval));
-    line(out, "temperature", t.temperature.to_string());
-    line(out, "max_tokens", t.max_tokens.to_string());
-    line(
-        out,
-        "upstream_output",
-        q(output_mode_name(t.upstream_output)),
-    );
-    line(out, "check_calls", q(check_mode_name(t.check_calls)));
-    if !t.tools.is_empty() {
-        out.push_str("\n[translation.tools]\n");
-        for (name, mode) in &t.tools {
-            line(out, &q(name), q(tool_mode_name(*mode)));
+    use super::*;
+
+    const FULL: &str = r#"
+listen = "127.0.0.1:9000"
+[upstream]
+url = "http://bob:hunter2-pass@127.0.0.1:8080/v1"
+api_key = "sk-upstream-SECRET-7c1f0b9e"
+[server]
+access_keys = ["access-SECRET-one-5d2e", "short"]
+[translation]
+temperature = 0.2
+[translation.tools]
+set_reminder = "nl"
+"odd.name \"x\"" = "passthrough"
+[[translation.backends]]
+url = "http://127.0.0.1:8081/v1"
+model = "qwen"
+[[translation.backends]]
+url = "https://a:backend-pass@api.example.com/v1"
+model = "small-model"
+api_key = "sk-file-translator-SECRET-31"
+output = "none"
+[[tool_calling.models]]
+pattern = "qwen2.5-coder-*"
+mode = "prompt"
+"#;
+
+    #[test]
+    fn secrets_are_masked_and_the_output_reads_back_the_same() {
+        let printed = Config::from_toml(FULL).unwrap().effective_toml();
+        for secret in ["hunter2", "SECRET", "backend-pass", "short\""] {
+            assert!(!printed.contains(secret), "{secret} leaked:\n{printed}");
         }
-    }
-    if !t.checks.is_empty() {
-        out.push_str("\n[translation.checks]\n");
-        for (name, mode) in &t.checks {
-            line(out, &q(name), q(check_mode_name(*mode)));
+        for shown in [
+            "url = \"http://bob:***@127.0.0.1:8080/v1/\"",
+            "api_key = \"***0b9e\"",
+            "access_keys = [\"***5d2e\", \"***\"]",
+            "api_key = \"***T-31\"",
+            "\"set_reminder\" = \"nl\"",
+            "\n\n[[translation.backends]]\nurl = \"http://127.0.0.1:8081/v1/\"\n",
+            "\n\n[[tool_calling.models]]\npattern = \"qwen2.5-coder-*\"\nmode = \"prompt\"\n",
+            "temperature = 0.2\n",
+            "timeout = \"1m\"\n",
+        ] {
+            assert!(printed.contains(shown), "no `{shown}` in:\n{printed}");
         }
-    }
-    for b in &t.backends {
-        out.push_str("\n[[translation.backends]]\n");
-        line(out, "url", q(&redacted(&b.base_url)));
-        line(out, "model", q(&b.model));
-        line(
-            out,
-            "api_key",
-            q(&b.api_key.as_ref().map(Secret::masked).unwrap_or_default()),
+        assert!(
+            printed.contains("'odd.name \"x\"' = \"passthrough\""),
+            "{printed}"
         );
-        line(out, "timeout", d(b.timeout));
-        line(out, "output", q(output_mode_name(b.output)));
+        // The printed settings are a config file giving the same settings, but for the
+        // secrets: read back, a masked key is the key `***...`, masked once more.
+        let again = Config::from_toml(&printed).unwrap().effective_toml();
+        let unmasked = |text: &str| -> Vec<String> {
+            let lines = text.lines().filter(|line| !line.contains("***"));
+            lines.map(str::to_owned).collect()
+        };
+        assert_eq!(unmasked(&again), unmasked(&printed));
+        assert!(again.contains("\"set_reminder\" = \"nl\""), "{again}");
     }
-}
 
-fn tool_calling(config: &Config, out: &mut String) {
-    let c = &config.tool_calling;
-    out.push_str("\n[tool_calling]\n");
-    line(out, "default", q(calling_mode_name(c.default)));
-    line(out, "grammar", c.grammar.to_string());
-    line(out, "native_retry", d(c.native_retry));
-    for (pattern, mode) in &c.models {
-        out.push_str("\n[[tool_calling.models]]\n");
-        line(out, "pattern", q(pattern.as_str()));
-        line(out, "mode", q(calling_mode_name(*mode)));
+    #[test]
+    fn empty_lists_and_maps_are_left_out() {
+        let printed = Config::from_toml("").unwrap().effective_toml();
+        assert!(printed.starts_with("listen = \"127.0.0.1:8787\"\n\n[upstream]\n"));
+        assert!(printed.contains("access_keys = []\n"), "{printed}");
+        for absent in ["tools", "checks", "backends", "models", "prompts_dir"] {
+            assert!(!printed.contains(absent), "{absent} in:\n{printed}");
+        }
     }
 }

@@ -99,89 +99,132 @@ struct Group {
     dropped: Vec<String>,
 }
 
+/// The history with the calls to rewritten tools as the main model made them (see the module
+/// documentation).
 pub fn rewrite(
     messages: Vec<Box<RawValue>>,
     tools: &ToolSet,
     memory: &Memory,
 ) -> Result<Vec<Box<RawValue>>, serde_json::Error> {
-    let mut groups: Vec<Group> = Vec::new();
-    let mut group_of: HashMap<String, usize> = HashMap::new();
-    let mut out: Vec<Box<RawValue>> = Vec::with_capacity(messages.len());
-    // Tool results being merged: group index → (position in `out`, parts).
-    let mut merged: HashMap<usize, (usize, Vec<String>)> = HashMap::new();
-
+    let mut rewriter = Rewriter {
+        groups: Vec::new(),
+        group_of: HashMap::new(),
+        out: Vec::with_capacity(messages.len()),
+        merged: HashMap::new(),
+    };
     for raw in messages {
-        let Ok(mut message) = serde_json::from_str::<RawObject>(raw.get()) else {
-            out.push(raw);
+        let Ok(message) = serde_json::from_str::<RawObject>(raw.get()) else {
+            rewriter.out.push(raw);
             continue;
         };
         let role: Option<String> = openai::get(&message, "role").ok().flatten();
         match role.as_deref() {
-            Some("assistant") => {
-                let Ok(Some(calls)) = openai::get::<Vec<ToolCall>>(&message, "tool_calls") else {
-                    out.push(raw);
-                    continue;
-                };
-                let (rewritten, changed) =
-                    rewrite_calls(calls, tools, memory, &mut groups, &mut group_of);
-                if changed {
-                    openai::set(&mut message, "tool_calls", &rewritten)?;
-                    out.push(openai::to_raw(&message)?);
-                } else {
-                    out.push(raw);
-                }
-            }
-            Some("tool") => {
-                let id: Option<String> = openai::get(&message, "tool_call_id").ok().flatten();
-                let Some(group_index) = id.as_ref().and_then(|id| group_of.get(id)).copied() else {
-                    out.push(raw);
-                    continue;
-                };
-                let group = &groups[group_index];
-                let id = id.unwrap_or_default();
-                let summary = group
-                    .parts
-                    .iter()
-                    .find(|(client_id, _)| *client_id == id)
-                    .map(|(_, s)| s.clone())
-                    .unwrap_or_default();
-                let content = openai::content_text(message.get("content").map(AsRef::as_ref));
-                let part = format!("[Translated to: {summary}]\n{content}");
-                match merged.get_mut(&group_index) {
-                    Some((_, parts)) => parts.push(part),
-                    None => {
-                        openai::set(&mut message, "tool_call_id", &group.base)?;
-                        out.push(openai::to_raw(&message)?);
-                        merged.insert(group_index, (out.len() - 1, vec![part]));
-                    }
-                }
-            }
-            _ => out.push(raw),
+            Some("assistant") => rewriter.assistant(raw, message, tools, memory)?,
+            Some("tool") => rewriter.tool_result(raw, message)?,
+            _ => rewriter.out.push(raw),
         }
+    }
+    rewriter.finish()
+}
+
+/// The history being rewritten, message by message.
+struct Rewriter {
+    groups: Vec<Group>,
+    /// Client call id → index in `groups`.
+    group_of: HashMap<String, usize>,
+    out: Vec<Box<RawValue>>,
+    /// Tool results being merged: group index → (position in `out`, parts).
+    merged: HashMap<usize, (usize, Vec<String>)>,
+}
+
+impl Rewriter {
+    /// An assistant message: its structured calls to rewritten tools go back to descriptions.
+    fn assistant(
+        &mut self,
+        raw: Box<RawValue>,
+        mut message: RawObject,
+        tools: &ToolSet,
+        memory: &Memory,
+    ) -> Result<(), serde_json::Error> {
+        let Ok(Some(calls)) = openai::get::<Vec<ToolCall>>(&message, "tool_calls") else {
+            self.out.push(raw);
+            return Ok(());
+        };
+        let (rewritten, changed) =
+            rewrite_calls(calls, tools, memory, &mut self.groups, &mut self.group_of);
+        if changed {
+            openai::set(&mut message, "tool_calls", &rewritten)?;
+            self.out.push(openai::to_raw(&message)?);
+        } else {
+            self.out.push(raw);
+        }
+        Ok(())
     }
 
-    for (group_index, (position, parts)) in merged {
-        let group = &groups[group_index];
-        let mut content = parts.join("\n---\n");
-        let missing = group.total.saturating_sub(group.parts.len());
-        if missing > 0 {
-            content.push_str(&format!(
-                "\n[Note: {missing} of the {} calls translated from your description {} invalid and {} not made",
-                group.total,
-                if missing == 1 { "was" } else { "were" },
-                if missing == 1 { "was" } else { "were" },
-            ));
-            if !group.dropped.is_empty() {
-                content.push_str(": ");
-                content.push_str(&group.dropped.join("; "));
+    /// A tool result for a call of a group: the first one becomes the group's result under
+    /// the original id, later ones join its parts.
+    fn tool_result(
+        &mut self,
+        raw: Box<RawValue>,
+        mut message: RawObject,
+    ) -> Result<(), serde_json::Error> {
+        let id: Option<String> = openai::get(&message, "tool_call_id").ok().flatten();
+        let Some(group_index) = id.as_ref().and_then(|id| self.group_of.get(id)).copied() else {
+            self.out.push(raw);
+            return Ok(());
+        };
+        let group = &self.groups[group_index];
+        let id = id.unwrap_or_default();
+        let summary = group
+            .parts
+            .iter()
+            .find(|(client_id, _)| *client_id == id)
+            .map(|(_, s)| s.clone())
+            .unwrap_or_default();
+        let content = openai::content_text(message.get("content").map(AsRef::as_ref));
+        let part = format!("[Translated to: {summary}]\n{content}");
+        match self.merged.get_mut(&group_index) {
+            Some((_, parts)) => parts.push(part),
+            None => {
+                openai::set(&mut message, "tool_call_id", &group.base)?;
+                self.out.push(openai::to_raw(&message)?);
+                self.merged
+                    .insert(group_index, (self.out.len() - 1, vec![part]));
             }
-            content.push(']');
         }
-        let mut message: RawObject = serde_json::from_str(out[position].get())?;
-        openai::set(&mut message, "content", &content)?;
-        out[position] = openai::to_raw(&message)?;
+        Ok(())
     }
-    Ok(out)
+
+    /// The merged tool results written into their messages.
+    fn finish(mut self) -> Result<Vec<Box<RawValue>>, serde_json::Error> {
+        for (group_index, (position, parts)) in self.merged {
+            let content = merged_content(&self.groups[group_index], &parts);
+            let mut message: RawObject = serde_json::from_str(self.out[position].get())?;
+            openai::set(&mut message, "content", &content)?;
+            self.out[position] = openai::to_raw(&message)?;
+        }
+        Ok(self.out)
+    }
+}
+
+/// A group's tool results as one, with a note on the calls that were not made.
+fn merged_content(group: &Group, parts: &[String]) -> String {
+    let mut content = parts.join("\n---\n");
+    let missing = group.total.saturating_sub(group.parts.len());
+    if missing > 0 {
+        content.push_str(&format!(
+            "\n[Note: {missing} of the {} calls translated from your description {} invalid and {} not made",
+            group.total,
+            if missing == 1 { "was" } else { "were" },
+            if missing == 1 { "was" } else { "were" },
+        ));
+        if !group.dropped.is_empty() {
+            content.push_str(": ");
+            content.push_str(&group.dropped.join("; "));
+        }
+        content.push(']');
+    }
+    content
 }
 
 /// Rewrites the structured calls to rewritten tools; returns whether anything changed.
@@ -225,30 +268,11 @@ fn rewrite_calls(
 
     for ((base, name), (out_index, pending_index)) in merged_at {
         let (total, members) = &pending[pending_index];
-        let arguments: Vec<Value> = members
-            .iter()
-            .map(|c| serde_json::from_str(&c.function.arguments).unwrap_or(Value::Null))
-            .collect();
-        let key = if let [single] = arguments.as_slice() {
-            canonical(single)
-        } else {
-            canonical(&Value::Array(arguments))
-        };
         let summaries: Vec<(String, String)> = members
             .iter()
             .map(|c| (c.id.clone(), summary(&c.function.arguments)))
             .collect();
-        let remembered = memory.recall(&name, &key);
-        let description = match &remembered {
-            Some(r) => r.description.clone(),
-            None if summaries.len() == 1 => summaries[0].1.clone(),
-            None => summaries
-                .iter()
-                .enumerate()
-                .map(|(i, (_, s))| format!("({}) {s}", i + 1))
-                .collect::<Vec<_>>()
-                .join("; "),
-        };
+        let (description, dropped) = recalled(memory, &name, members, &summaries);
         let nl_arguments = serde_json::json!({ "description": description }).to_string();
         out[out_index].function.arguments = nl_arguments;
         out[out_index].id = base.clone();
@@ -260,10 +284,42 @@ fn rewrite_calls(
             base,
             total: *total,
             parts: summaries,
-            dropped: remembered.map(|r| r.dropped.clone()).unwrap_or_default(),
+            dropped,
         });
     }
     (out, changed)
+}
+
+/// The description the calls made from one call go back to, and the elements dropped from
+/// it: as remembered for these arguments, else the description rendered from the summaries.
+fn recalled(
+    memory: &Memory,
+    name: &str,
+    members: &[ToolCall],
+    summaries: &[(String, String)],
+) -> (String, Vec<String>) {
+    let arguments: Vec<Value> = members
+        .iter()
+        .map(|c| serde_json::from_str(&c.function.arguments).unwrap_or(Value::Null))
+        .collect();
+    let key = if let [single] = arguments.as_slice() {
+        canonical(single)
+    } else {
+        canonical(&Value::Array(arguments))
+    };
+    if let Some(remembered) = memory.recall(name, &key) {
+        return (remembered.description.clone(), remembered.dropped.clone());
+    }
+    let description = match summaries {
+        [(_, single)] => single.clone(),
+        _ => summaries
+            .iter()
+            .enumerate()
+            .map(|(i, (_, s))| format!("({}) {s}", i + 1))
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
+    (description, Vec::new())
 }
 
 #[cfg(test)]

@@ -57,59 +57,13 @@ fn parse_nested(text: &str, known: &dyn Fn(&str) -> bool, depth: usize) -> Parse
             break;
         };
         candidates += 1;
-        match kind {
-            Candidate::Tag(open, close) => {
-                let body_start = start + open.len();
-                let body_end = if close.is_empty() {
-                    text.len()
-                } else {
-                    text[body_start..]
-                        .find(close)
-                        .map_or(text.len(), |i| body_start + i)
-                };
-                let region_end = (body_end + close.len()).min(text.len());
-                let found = calls_in_json_text(&text[body_start..body_end], known, depth);
-                if found.is_empty() {
-                    // Whatever the tag holds, it is not a call: the region stays text.
-                    position = region_end.max(start + 1);
-                } else {
-                    calls.extend(found);
-                    taken.push((start, region_end));
-                    position = region_end;
-                }
-            }
-            Candidate::Fence => {
-                let after = start + 3;
-                let body_start = text[after..]
-                    .find('\n')
-                    .map_or(text.len(), |i| after + i + 1);
-                let body_end = text[body_start..]
-                    .find("```")
-                    .map_or(text.len(), |i| body_start + i);
-                let region_end = (body_end + 3).min(text.len());
-                let found = calls_in_json_text(&text[body_start..body_end], known, depth);
-                if found.is_empty() {
-                    position = region_end;
-                } else {
-                    calls.extend(found);
-                    taken.push((start, region_end));
-                    position = region_end;
-                }
-            }
-            Candidate::Json => match crate::json::value_at(text, start) {
-                Some((value, end)) => {
-                    let found = calls_in_value(&value, known);
-                    if found.is_empty() {
-                        // JSON that is not a call is data: not looked inside.
-                        position = end;
-                    } else {
-                        calls.extend(found);
-                        taken.push((start, end));
-                        position = end;
-                    }
-                }
-                None => position = start + 1,
-            },
+        let (found, region_end, skip_to) = candidate(text, start, kind, known, depth);
+        if found.is_empty() {
+            position = skip_to;
+        } else {
+            calls.extend(found);
+            taken.push((start, region_end));
+            position = region_end;
         }
     }
     let mut content = String::with_capacity(text.len());
@@ -122,6 +76,50 @@ fn parse_nested(text: &str, known: &dyn Fn(&str) -> bool, depth: usize) -> Parse
     ParsedReply {
         content: tidy(&content),
         calls,
+    }
+}
+
+/// The calls in the candidate at `start`, where its region ends, and where to look on from
+/// when it holds none.
+fn candidate(
+    text: &str,
+    start: usize,
+    kind: Candidate,
+    known: &dyn Fn(&str) -> bool,
+    depth: usize,
+) -> (Vec<ParsedCall>, usize, usize) {
+    match kind {
+        Candidate::Tag(open, close) => {
+            let body_start = start + open.len();
+            let body_end = if close.is_empty() {
+                text.len()
+            } else {
+                text[body_start..]
+                    .find(close)
+                    .map_or(text.len(), |i| body_start + i)
+            };
+            let region_end = (body_end + close.len()).min(text.len());
+            let found = calls_in_json_text(&text[body_start..body_end], known, depth);
+            // Whatever the tag holds, it is not a call: the region stays text.
+            (found, region_end, region_end.max(start + 1))
+        }
+        Candidate::Fence => {
+            let after = start + 3;
+            let body_start = text[after..]
+                .find('\n')
+                .map_or(text.len(), |i| after + i + 1);
+            let body_end = text[body_start..]
+                .find("```")
+                .map_or(text.len(), |i| body_start + i);
+            let region_end = (body_end + 3).min(text.len());
+            let found = calls_in_json_text(&text[body_start..body_end], known, depth);
+            (found, region_end, region_end)
+        }
+        Candidate::Json => match crate::json::value_at(text, start) {
+            // JSON that is not a call is data: not looked inside.
+            Some((value, end)) => (calls_in_value(&value, known), end, end),
+            None => (Vec::new(), start + 1, start + 1),
+        },
     }
 }
 

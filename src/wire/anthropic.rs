@@ -8,6 +8,7 @@
 use axum::http::StatusCode;
 use serde_json::{json, Map, Value};
 
+use super::invalid;
 use crate::error::ProxyError;
 
 /// Fields of a Messages request with no Chat Completions meaning: dropped (logged at debug).
@@ -24,22 +25,7 @@ const DROPPED: &[&str] = &[
 /// ones, the only kind a Chat Completions upstream can run) and no server tool (web search,
 /// code execution, ...), which only an Anthropic-speaking upstream can run.
 pub fn is_translatable(request: &Map<String, Value>) -> bool {
-    let Some(tools) = request.get("tools").and_then(Value::as_array) else {
-        return false;
-    };
-    !tools.is_empty()
-        && tools.iter().all(|tool| {
-            tool.get("type")
-                .and_then(Value::as_str)
-                .is_none_or(|kind| kind == "custom")
-        })
-}
-
-fn invalid(message: impl Into<String>, param: &str) -> ProxyError {
-    ProxyError::InvalidRequest {
-        message: message.into(),
-        param: Some(param.to_owned()),
-    }
+    super::only_tools_of_kind(request, |kind| kind.is_none_or(|kind| kind == "custom"))
 }
 
 /// The Chat Completions request for a Messages request.
@@ -70,13 +56,7 @@ pub fn to_chat(mut request: Map<String, Value>) -> Result<Map<String, Value>, Pr
             "stop_sequences" => {
                 chat.insert("stop".into(), value);
             }
-            "stream" => {
-                if value == Value::Bool(true) {
-                    // Usage arrives in a last chunk only when asked for; `message_delta` needs it.
-                    chat.insert("stream_options".into(), json!({"include_usage": true}));
-                }
-                chat.insert(key, value);
-            }
+            "stream" => super::stream_to_chat(value, &mut chat),
             k if DROPPED.contains(&k) => {
                 tracing::debug!(
                     field = k,
@@ -383,13 +363,7 @@ pub fn error_body(status: StatusCode, message: &str) -> String {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-
-    fn object(value: Value) -> Map<String, Value> {
-        match value {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
-    }
+    use crate::wire::object;
 
     #[test]
     fn a_tool_round_trip_becomes_chat_messages_in_order() {

@@ -14,8 +14,9 @@ use axum::http::StatusCode;
 use bytes::Bytes;
 use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use crate::error::ProxyError;
 use crate::sse;
 
 /// The largest chat event read; the pipe's own limit for upstream events.
@@ -65,6 +66,50 @@ fn chat_error_type(status: StatusCode) -> &'static str {
         401 => "authentication_error",
         400..=499 => "invalid_request_error",
         _ => "server_error",
+    }
+}
+
+/// Whether the request has tools and every one's `type` is a kind `accepted` takes: the
+/// converted formats serve only the tools a Chat Completions upstream can run.
+fn only_tools_of_kind(
+    request: &Map<String, Value>,
+    accepted: impl Fn(Option<&str>) -> bool,
+) -> bool {
+    let Some(tools) = request.get("tools").and_then(Value::as_array) else {
+        return false;
+    };
+    !tools.is_empty()
+        && tools
+            .iter()
+            .all(|tool| accepted(tool.get("type").and_then(Value::as_str)))
+}
+
+/// `stream` as the converted formats pass it on: a stream also asks for the usage, which
+/// arrives in a last chunk only when asked for and which their final events carry.
+fn stream_to_chat(value: Value, chat: &mut Map<String, Value>) {
+    if value == Value::Bool(true) {
+        chat.insert(
+            "stream_options".into(),
+            serde_json::json!({"include_usage": true}),
+        );
+    }
+    chat.insert("stream".into(), value);
+}
+
+/// A 400 for a field of a converted request, naming it.
+fn invalid(message: impl Into<String>, param: &str) -> ProxyError {
+    ProxyError::InvalidRequest {
+        message: message.into(),
+        param: Some(param.to_owned()),
+    }
+}
+
+/// A JSON object for the tests' requests.
+#[cfg(test)]
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
     }
 }
 

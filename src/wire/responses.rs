@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
+use super::invalid;
 use crate::error::ProxyError;
 
 /// Conversations remembered for `previous_response_id`, at most this many bytes of JSON.
@@ -82,20 +83,7 @@ impl Store {
 /// Whether the request is converted and served by the pipe: it has function tools and no
 /// other kind (web search, file search, MCP, ...), which only a Responses upstream can run.
 pub fn is_translatable(request: &Map<String, Value>) -> bool {
-    let Some(tools) = request.get("tools").and_then(Value::as_array) else {
-        return false;
-    };
-    !tools.is_empty()
-        && tools
-            .iter()
-            .all(|t| t.get("type").and_then(Value::as_str) == Some("function"))
-}
-
-fn invalid(message: impl Into<String>, param: &str) -> ProxyError {
-    ProxyError::InvalidRequest {
-        message: message.into(),
-        param: Some(param.to_owned()),
-    }
+    super::only_tools_of_kind(request, |kind| kind == Some("function"))
 }
 
 /// A converted request: the chat request, and what the reply needs from the original.
@@ -173,12 +161,7 @@ fn convert_field(
                 chat.insert("response_format".into(), format);
             }
         }
-        "stream" => {
-            if value == Value::Bool(true) {
-                chat.insert("stream_options".into(), json!({"include_usage": true}));
-            }
-            chat.insert(key, value);
-        }
+        "stream" => super::stream_to_chat(value, chat),
         "instructions" | "metadata" => {}
         k if DROPPED.contains(&k) => {
             tracing::debug!(
@@ -496,14 +479,8 @@ pub fn usage_of(usage: &Value) -> Value {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::wire::object;
     use crate::wire::Adapter;
-
-    fn object(value: Value) -> Map<String, Value> {
-        match value {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
-    }
 
     #[test]
     fn input_items_become_chat_messages() {
