@@ -203,8 +203,7 @@ impl UpstreamClient {
     }
 
     /// A main-model turn of the pipe: the client's end-to-end headers and query go with it, as
-    /// on a byte-for-byte forward, but the body is plaincall's (its own length and type) and
-    /// the answer comes uncompressed, since plaincall reads it.
+    /// on a byte-for-byte forward, but the body is plaincall's (its own length and type).
     pub fn post_turn(
         &self,
         rest: &str,
@@ -213,24 +212,14 @@ impl UpstreamClient {
         client_headers: &HeaderMap,
         forward_client_auth: bool,
     ) -> Result<reqwest::RequestBuilder, ProxyError> {
-        let url = self.endpoint(rest, query)?;
         let mut headers = client_headers.clone();
         headers.remove(header::CONTENT_LENGTH);
         headers.remove(header::CONTENT_ENCODING);
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
-        headers.insert(
-            header::ACCEPT_ENCODING,
-            HeaderValue::from_static("identity"),
-        );
-        Ok(self
-            .request(Method::POST, url, &headers, forward_client_auth)
-            .body(body))
+        self.post_read(rest, query, body, headers, forward_client_auth)
     }
 
-    /// A JSON POST that plaincall originates (translator calls).
+    /// A JSON POST that plaincall originates (translator calls): of the client's headers only
+    /// its key and request id go with it.
     pub fn post_json(
         &self,
         rest: &str,
@@ -238,7 +227,6 @@ impl UpstreamClient {
         client_headers: &HeaderMap,
         forward_client_auth: bool,
     ) -> Result<reqwest::RequestBuilder, ProxyError> {
-        let url = self.endpoint(rest, None)?;
         let mut headers = HeaderMap::new();
         for name in [
             header::AUTHORIZATION,
@@ -248,11 +236,23 @@ impl UpstreamClient {
                 headers.insert(name, value.clone());
             }
         }
+        self.post_read(rest, None, body, headers, forward_client_auth)
+    }
+
+    /// A JSON POST whose answer plaincall reads itself, so it asks for it uncompressed.
+    fn post_read(
+        &self,
+        rest: &str,
+        query: Option<&str>,
+        body: Bytes,
+        mut headers: HeaderMap,
+        forward_client_auth: bool,
+    ) -> Result<reqwest::RequestBuilder, ProxyError> {
+        let url = self.endpoint(rest, query)?;
         headers.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        // plaincall reads these bodies itself, so it asks for them uncompressed.
         headers.insert(
             header::ACCEPT_ENCODING,
             HeaderValue::from_static("identity"),
