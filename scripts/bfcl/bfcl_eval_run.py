@@ -389,7 +389,7 @@ def run_modes(bfcl, modes: list[str], cases: list[dict], args, work: Path, log) 
                 main = servers.start("bfcl-main", "0.5b", True)
                 translator = servers.start("bfcl-translator", "1.5b", False)
                 recorder = Recorder(main, args.timeout + 60)
-                env = plaincall_env(recorder.url, translator)
+                env = dict(plaincall_env(recorder.url, translator), **dict(args.plaincall_env))
                 try:
                     with plaincall(args.plaincall_bin, args.config, env, args.out / "plaincall.log") as url:
                         recorder.take()  # start-up probes
@@ -501,7 +501,14 @@ def parse_args():
                    help="keep the results of modes not run now from OUT/cases.jsonl (same sample), "
                         "e.g. to rerun only --modes plaincall against another binary")
     p.add_argument("--list", action="store_true", help="print the sample and exit (no model servers)")
+    p.add_argument("--plaincall-env", action="append", default=[], metavar="PLAINCALL_X=VALUE",
+                   help="a setting for plaincall in the through mode, e.g. "
+                        "PLAINCALL_TRANSLATION_SPLIT_ACTIONS=true (repeatable)")
     args = p.parse_args()
+    pairs = [e.partition("=") for e in args.plaincall_env]
+    if bad := [k for k, eq, _ in pairs if not eq or not k.startswith("PLAINCALL_")]:
+        p.error(f"--plaincall-env takes PLAINCALL_NAME=VALUE, not {bad}")
+    args.plaincall_env = [(k, v) for k, _, v in pairs]
     args.modes = [m for m in args.modes.split(",") if m]
     if unknown := set(args.modes) - set(MODES):
         p.error(f"unknown modes {sorted(unknown)}")
@@ -559,6 +566,7 @@ def main() -> None:
     summary = summarize(rows, modes, cases)
     meta = {"bfcl_eval_version": version("bfcl-eval"), "seed": args.seed, "timeout_s": args.timeout,
             "per_category": args.per_category, "wall_s": wall, "plaincall": binaries,
+            "plaincall_env": dict(args.plaincall_env),
             "llama_threads": os.environ.get("REAL_UPSTREAM_THREADS", "2"),
             "llama_ctx": os.environ.get("REAL_UPSTREAM_CTX", "4096")}
     (args.out / "results.json").write_text(json.dumps(

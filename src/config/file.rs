@@ -303,6 +303,9 @@ pub struct TranslationSection {
     pub check_calls: CheckMode,
     /// Per-tool `check_calls`, by function name.
     pub checks: BTreeMap<String, CheckMode>,
+    /// After the main model's first turn with calls, ask the translator which actions of the
+    /// user's message the calls left out, and add a call for each.
+    pub split_actions: bool,
     pub min_properties: usize,
     pub rewrite_nested: bool,
     pub rewrite_conditionals: bool,
@@ -331,6 +334,7 @@ impl Default for TranslationSection {
             tools: BTreeMap::new(),
             check_calls: CheckMode::Translate,
             checks: BTreeMap::new(),
+            split_actions: false,
             min_properties: 6,
             rewrite_nested: true,
             rewrite_conditionals: true,

@@ -92,6 +92,7 @@ pub struct TranslationConfig {
     pub tools: BTreeMap<String, ToolMode>,
     pub check_calls: CheckMode,
     pub checks: BTreeMap<String, CheckMode>,
+    pub split_actions: bool,
     pub thresholds: ComplexityThresholds,
     pub attempts: u32,
     pub repair_turns: u32,

@@ -65,6 +65,7 @@ fn translation_form(t: &TranslationConfig) -> TranslationSection {
         tools: t.tools.clone(),
         check_calls: t.check_calls,
         checks: t.checks.clone(),
+        split_actions: t.split_actions,
         min_properties: t.thresholds.min_properties,
         rewrite_nested: t.thresholds.nested,
         rewrite_conditionals: t.thresholds.conditionals,

@@ -186,6 +186,7 @@ fn translation(t: TranslationSection) -> Result<TranslationConfig, ConfigError> 
         tools: t.tools,
         check_calls: t.check_calls,
         checks: t.checks,
+        split_actions: t.split_actions,
         timezone_name: t.timezone,
         prompts_dir: t.prompts_dir,
     })

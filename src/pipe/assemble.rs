@@ -11,6 +11,7 @@ use tracing::Instrument;
 
 use super::conversation::Failure;
 use super::resolve::{Resolved, Resolver};
+use super::split;
 use crate::error::ProxyError;
 use crate::openai::ToolCall;
 
@@ -67,6 +68,8 @@ pub struct Assembly {
     generation: usize,
     /// The next client index: calls of a repair turn follow those already out.
     next_index: usize,
+    /// The translator was asked which actions the calls left out (once per choice).
+    split_asked: bool,
 }
 
 impl Assembly {
@@ -78,6 +81,7 @@ impl Assembly {
             tasks: JoinSet::new(),
             generation: 0,
             next_index: 0,
+            split_asked: false,
         }
     }
 
@@ -165,7 +169,9 @@ impl Assembly {
         Ok(())
     }
 
-    /// The upstream turn ended: every held call not yet resolving (or grown since) starts.
+    /// The upstream turn ended: every held call not yet resolving (or grown since) starts,
+    /// and on the first turn with calls, the question for the actions they left out (its calls
+    /// come last).
     pub fn input_done(&mut self) {
         for slot in 0..self.slots.len() {
             if matches!(self.slots[slot].kind, Kind::Held { result: None, .. })
@@ -173,6 +179,21 @@ impl Assembly {
             {
                 self.start(slot);
             }
+        }
+        let made: Vec<ToolCall> = self.slots.iter().map(|s| s.call.clone()).collect();
+        if !self.split_asked && split::applies(&self.resolver, &made) {
+            self.split_asked = true;
+            self.slots.push(Slot {
+                upstream_index: None,
+                call: ToolCall::new(String::new(), String::new(), String::new()),
+                kind: Kind::Held {
+                    task: None,
+                    result: None,
+                },
+            });
+            let slot = self.slots.len() - 1;
+            let resolver = self.resolver.clone();
+            self.spawn(slot, 0, split::missing_calls(resolver, made));
         }
     }
 
@@ -278,14 +299,26 @@ impl Assembly {
     }
 
     fn start(&mut self, slot_index: usize) {
-        self.generation += 1;
-        let generation = self.generation;
         let call = self.slots[slot_index].call.clone();
         let arguments_len = call.function.arguments.len();
         let resolver = self.resolver.clone();
-        let handle = self.tasks.spawn(
-            async move { (slot_index, generation, resolver.resolve(call).await) }.in_current_span(),
-        );
+        self.spawn(slot_index, arguments_len, async move {
+            resolver.resolve(call).await
+        });
+    }
+
+    /// Runs `resolution` for a held slot, replacing any older one.
+    fn spawn(
+        &mut self,
+        slot_index: usize,
+        arguments_len: usize,
+        resolution: impl std::future::Future<Output = Resolved> + Send + 'static,
+    ) {
+        self.generation += 1;
+        let generation = self.generation;
+        let handle = self
+            .tasks
+            .spawn(async move { (slot_index, generation, resolution.await) }.in_current_span());
         if let Kind::Held { task, .. } = &mut self.slots[slot_index].kind {
             if let Some(old) = task.replace(Task {
                 handle,

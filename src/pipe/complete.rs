@@ -102,7 +102,8 @@ pub async fn complete(
             return Ok(as_read());
         }
         // Most replies need no change: found without copying the body, they go out as read.
-        if turn == 0 && rewrite.prompt.is_none() && !peek_has_nl_call(&rewrite, &bytes) {
+        let split = state.pipe.settings().split_actions;
+        if turn == 0 && rewrite.prompt.is_none() && !peek_has_nl_call(&rewrite, &bytes, split) {
             return Ok(as_read());
         }
         let response: RawObject = serde_json::from_slice(&bytes).map_err(|e| {
@@ -124,7 +125,7 @@ pub async fn complete(
         let has_nl_call = choices.iter().any(|c| {
             choice_calls(c)
                 .iter()
-                .any(|call| is_nl_call(&rewrite, call))
+                .any(|call| is_nl_call(&rewrite, call, split))
         });
         if turn == 0 && !has_nl_call && !found_in_text {
             return Ok(as_read());
@@ -319,10 +320,11 @@ fn write_choice(
     openai::set(choice, "message", &message).map_err(serde_error)
 }
 
-/// Whether a reply holds a plain-English call, read in place: only the calls' names and
-/// arguments are looked at, the rest (a long `content`, say) is skipped without a copy.
-/// `true` when the reply does not parse this way, so that the full parse reports it.
-fn peek_has_nl_call(rewrite: &Rewrite, bytes: &[u8]) -> bool {
+/// Whether a reply holds a call plaincall must handle (see [`is_nl_call`]), read in place:
+/// only the calls' names and arguments are looked at, the rest (a long `content`, say) is
+/// skipped without a copy. `true` when the reply does not parse this way, so that the full
+/// parse reports it.
+fn peek_has_nl_call(rewrite: &Rewrite, bytes: &[u8], split: bool) -> bool {
     use std::borrow::Cow;
     #[derive(serde::Deserialize)]
     struct Reply<'a> {
@@ -364,7 +366,7 @@ fn peek_has_nl_call(rewrite: &Rewrite, bytes: &[u8]) -> bool {
             rewrite
                 .tools
                 .handled(&f.name)
-                .is_some_and(|tool| read_call(tool, &f.arguments) != CallForm::Valid)
+                .is_some_and(|tool| split || read_call(tool, &f.arguments) != CallForm::Valid)
         })
 }
 
@@ -380,12 +382,13 @@ fn choice_calls(choice: &RawObject) -> Vec<ToolCall> {
         .unwrap_or_default()
 }
 
-/// A call plaincall must handle: to a rewritten tool, and not already valid real arguments.
-fn is_nl_call(rewrite: &Rewrite, call: &ToolCall) -> bool {
+/// A call plaincall must handle: to a tool it handles, and not already valid real arguments
+/// (any such call, when `split`: its actions are looked at).
+fn is_nl_call(rewrite: &Rewrite, call: &ToolCall, split: bool) -> bool {
     rewrite
         .tools
         .handled(&call.function.name)
-        .is_some_and(|tool| read_call(tool, &call.function.arguments) != CallForm::Valid)
+        .is_some_and(|tool| split || read_call(tool, &call.function.arguments) != CallForm::Valid)
 }
 
 /// The whole answer's renderer: what the assembly released, as the message's `tool_calls`.

@@ -17,6 +17,7 @@ pub mod repair;
 pub mod resolve;
 pub mod schema_text;
 pub mod select;
+pub mod split;
 pub mod translate;
 pub mod translator;
 pub mod validate;
@@ -69,6 +70,17 @@ impl ToolSet {
     /// A tool whose calls plaincall reads before the client does: rewritten, or checked.
     pub fn handled(&self, name: &str) -> Option<&Arc<NlTool>> {
         self.by_name.get(name).or_else(|| self.checked.get(name))
+    }
+    /// The names of every tool plaincall handles, sorted (prompts built from them are stable).
+    pub fn handled_names(&self) -> impl Iterator<Item = &str> {
+        let mut names: Vec<&str> = self
+            .by_name
+            .keys()
+            .chain(self.checked.keys())
+            .map(String::as_str)
+            .collect();
+        names.sort_unstable();
+        names.into_iter()
     }
     pub fn is_empty(&self) -> bool {
         self.by_name.is_empty()

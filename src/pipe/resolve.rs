@@ -33,6 +33,28 @@ impl Resolver {
     pub async fn resolve(&self, call: ToolCall) -> Resolved {
         resolve_call(&self.state, &self.rewrite, call, &self.headers).await
     }
+
+    /// A call plaincall adds for an action the main model left out: translated from the
+    /// user's words for it, whatever form the tool is shown in.
+    pub async fn resolve_planned(&self, call: ToolCall, request: &str) -> Resolved {
+        let Some(tool) = self.rewrite.tools.handled(&call.function.name) else {
+            return Resolved::Kept(call);
+        };
+        let user = self.rewrite.user_message.as_deref();
+        let request = translator_input(tool, request, user).unwrap_or_else(|_| request.to_owned());
+        let state = &self.state;
+        let outcome = state
+            .pipe
+            .translate(
+                tool,
+                &request,
+                &self.rewrite.model,
+                &self.headers,
+                &state.metrics,
+            )
+            .await;
+        resolved_from(state, tool, call, &request, outcome)
+    }
 }
 
 /// One call of the main model after translation.
