@@ -126,6 +126,10 @@ tool_body() { # $1: the user message
 printf '%s' "$CHAT_BODY" >"$OUT/chat.json"
 printf '%s' "$STREAM_BODY" >"$OUT/stream.json"
 tool_body "Remind me every day at 9am to check my email." >"$OUT/tool.json"
+# A simple tool that is not rewritten: its calls are only checked (translation.check_calls).
+SIMPLE_TOOL=$(tr -d '\n' <"$ROOT/tests/fixtures/tools/get_weather.json")
+printf '{"model":"bench-model","messages":[{"role":"user","content":"Weather in Oslo?"}],"tools":[%s]}' \
+    "$SIMPLE_TOOL" >"$OUT/checked.json"
 
 # --- sanity checks: what is measured is what is meant ----------------------------------------
 
@@ -269,6 +273,12 @@ log "tool call c=1: translated, cache hit"
 hits0=$(metric plaincall_translation_cache_hits_total)
 measure tool-hit tool-c1-translated-hit "$PROXY_ADDR" 1 "$LUA_TOOL" "$PROXY_PID"
 hits1=$(metric plaincall_translation_cache_hits_total)
+LUA_CHECKED=$(make_lua "$OUT/checked.json")
+LUA_CHECKED_OFF=$(make_lua "$OUT/checked.json" "x-plaincall-translate: off")
+log "simple tool c=1: forwarded as is (x-plaincall-translate: off)"
+measure checked-off checked-c1-off "$PROXY_ADDR" 1 "$LUA_CHECKED_OFF" "$PROXY_PID"
+log "simple tool c=1: its calls checked (the default)"
+measure checked-on checked-c1-on "$PROXY_ADDR" 1 "$LUA_CHECKED" "$PROXY_PID"
 
 # Cache misses: the mock's description carries the `nonce=` token of the user message, so a
 # fresh token per request makes a fresh cache key. First wrk, then a plain sequential loop of
@@ -364,6 +374,10 @@ RSS_END_KB=$(awk '/^VmRSS/ { print $2 }' "/proc/$PROXY_PID/status")
             'BEGIN { printf "  %-29s %7d  %7d  %7.0f  %19d  %19d  %14d\n", l, a, b, r, a - p, b - q, a - d }'
     done
     echo "  (a miss makes two upstream requests, the main call and the translator call; a hit one)"
+    read -r off50 off99 offrps <<<"${R[checked-off]}"
+    read -r on50 on99 onrps <<<"${R[checked-on]}"
+    echo "simple tool (get_weather), c=1: forwarded as is p50 $off50 / p99 $off99 µs, $offrps r/s;" \
+        "calls checked p50 $on50 / p99 $on99 µs, $onrps r/s => checking adds $((on50 - off50)) µs at p50"
     echo "  cache counters during the runs: hits +$((hits1 - hits0)) in the hit run, misses +$((miss1 - miss0)) in the miss run, +$((miss2 - miss1)) in the loop"
     echo
     echo "sequential curl loop, $MISSES requests each (mean per request, curl start-up included):"

@@ -23,11 +23,12 @@ fn tools() -> Vec<Value> {
     ]
 }
 
+/// Its `nights` is text: repaired to a number before the client, and the question, see it.
 fn hotel_call() -> Value {
     tool_call(
         "call_h",
         "book_hotel",
-        &json!({"city": "Rome", "nights": 2}),
+        &json!({"city": "Rome", "nights": "2"}),
     )
 }
 

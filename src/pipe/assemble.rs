@@ -70,6 +70,11 @@ pub struct Assembly {
     next_index: usize,
     /// The translator was asked which actions the calls left out (once per choice).
     split_asked: bool,
+    /// This turn's slot for that question: started once every call before it is out, so that
+    /// it sees the calls as the client gets them (a fan-out included).
+    split_slot: Option<usize>,
+    /// The resolved calls released this turn.
+    turn_calls: Vec<ToolCall>,
 }
 
 impl Assembly {
@@ -82,6 +87,8 @@ impl Assembly {
             generation: 0,
             next_index: 0,
             split_asked: false,
+            split_slot: None,
+            turn_calls: Vec::new(),
         }
     }
 
@@ -91,6 +98,8 @@ impl Assembly {
         self.tasks = JoinSet::new();
         self.slots.clear();
         self.head = 0;
+        self.split_slot = None;
+        self.turn_calls.clear();
     }
 
     /// How many calls went to the client.
@@ -169,13 +178,14 @@ impl Assembly {
         Ok(())
     }
 
-    /// The upstream turn ended: every held call not yet resolving (or grown since) starts,
-    /// and on the first turn with calls, the question for the actions they left out (its calls
-    /// come last).
+    /// The upstream turn ended: every held call not yet resolving (or grown since) starts;
+    /// on the first turn with calls, a last slot waits for the question about the actions
+    /// they leave out (asked once they are all out; its calls come last).
     pub fn input_done(&mut self) {
         for slot in 0..self.slots.len() {
             if matches!(self.slots[slot].kind, Kind::Held { result: None, .. })
                 && self.is_stale(slot)
+                && Some(slot) != self.split_slot
             {
                 self.start(slot);
             }
@@ -191,9 +201,7 @@ impl Assembly {
                     result: None,
                 },
             });
-            let slot = self.slots.len() - 1;
-            let resolver = self.resolver.clone();
-            self.spawn(slot, 0, split::missing_calls(resolver, made));
+            self.split_slot = Some(self.slots.len() - 1);
         }
     }
 
@@ -219,6 +227,9 @@ impl Assembly {
     pub fn release(&mut self) -> Vec<Release> {
         let mut out = Vec::new();
         while self.head < self.slots.len() {
+            if Some(self.head) == self.split_slot {
+                self.start_split();
+            }
             let slot = &mut self.slots[self.head];
             match &mut slot.kind {
                 Kind::Live { client_index, sent } => {
@@ -271,7 +282,31 @@ impl Assembly {
     fn open(&mut self, call: ToolCall) -> Release {
         let index = self.next_index;
         self.next_index += 1;
+        self.turn_calls.push(call.clone());
         Release::Open { index, call }
+    }
+
+    /// Asks which actions this turn's calls leave out, once they are all out: the live ones as
+    /// they came (the turn's input is over, so they are whole), the others as resolved.
+    fn start_split(&mut self) {
+        let Some(slot) = self.split_slot else { return };
+        if !matches!(
+            self.slots[slot].kind,
+            Kind::Held {
+                task: None,
+                result: None
+            }
+        ) {
+            return;
+        }
+        let mut made: Vec<ToolCall> = self.slots[..slot]
+            .iter()
+            .filter(|s| matches!(s.kind, Kind::Live { .. }))
+            .map(|s| s.call.clone())
+            .collect();
+        made.extend(self.turn_calls.iter().cloned());
+        let resolver = self.resolver.clone();
+        self.spawn(slot, 0, split::missing_calls(resolver, made));
     }
 
     fn kind_for(&self, name: &str) -> Kind {

@@ -235,10 +235,14 @@ impl Whole {
         let Ok(Some(message)) = openai::get::<RawObject>(choice, "message") else {
             return Ok(None);
         };
-        while assembly.pending() {
+        // Releasing may start more work (the question about left-out actions).
+        loop {
+            collect(&mut released, assembly.release());
+            if !assembly.pending() {
+                break;
+            }
             assembly.settle_next().await?;
         }
-        collect(&mut released, assembly.release());
         let content: Option<String> = openai::get(&message, "content").ok().flatten();
         let failed = assembly.failures();
         let note = match self

@@ -8,7 +8,7 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue};
 use axum::response::Response;
 
-use super::{bytes_response, read_body, relay};
+use super::{bytes_response, relay};
 use crate::config::CallingMode;
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject};
@@ -45,15 +45,7 @@ pub async fn chat_completions(
     request: Request,
 ) -> Result<Response, ProxyError> {
     let (parts, body) = request.into_parts();
-    let server = &state.config.server;
-    let bytes = read_body(
-        &parts.headers,
-        body,
-        server.max_body_bytes,
-        super::BodyTimeouts::of(server),
-        &state.drain,
-    )
-    .await?;
+    let bytes = super::read_request_body(&state, &parts.headers, body).await?;
     let parsed: RawObject =
         serde_json::from_slice(&bytes).map_err(|e| ProxyError::InvalidJson(e.to_string()))?;
     serve_parsed(&state, parts, bytes, parsed).await
@@ -100,27 +92,16 @@ pub async fn serve_parsed(
                     } if status.is_success() => Served::Response(sse_response(Body::from(
                         stream::as_chunks(&body, include_usage)?,
                     ))),
-                    Completed::Reply {
-                        status,
-                        headers,
-                        body,
-                    } => Served::Response(bytes_response(status, &headers, body, &state.secrets)),
-                    Completed::ToolsRejected => Served::ToolsRejected,
+                    other => whole(state, other),
                 }
             }
             Plan::Rewrite(rewrite) if rewrite.stream => {
                 stream::translate_stream(state.clone(), *rewrite, parts.headers.clone()).await?
             }
-            Plan::Rewrite(rewrite) => {
-                match complete::complete(state, *rewrite, &parts.headers).await? {
-                    Completed::Reply {
-                        status,
-                        headers,
-                        body,
-                    } => Served::Response(bytes_response(status, &headers, body, &state.secrets)),
-                    Completed::ToolsRejected => Served::ToolsRejected,
-                }
-            }
+            Plan::Rewrite(rewrite) => whole(
+                state,
+                complete::complete(state, *rewrite, &parts.headers).await?,
+            ),
         };
         match served {
             Served::Response(response) => return Ok(response),
@@ -135,6 +116,18 @@ pub async fn serve_parsed(
                 return Err(ProxyError::Internal("tools rejected in prompt mode".into()))
             }
         }
+    }
+}
+
+/// A whole answer as the response (an upstream error scrubbed of configured keys).
+fn whole(state: &AppState, completed: Completed) -> Served {
+    match completed {
+        Completed::Reply {
+            status,
+            headers,
+            body,
+        } => Served::Response(bytes_response(status, &headers, body, &state.secrets)),
+        Completed::ToolsRejected => Served::ToolsRejected,
     }
 }
 

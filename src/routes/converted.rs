@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde_json::{Map, Value};
 
-use super::{bytes_response, is_event_stream, read_body, relay, ERROR_BODY_LIMIT};
+use super::{bytes_response, is_event_stream, relay, ERROR_BODY_LIMIT};
 use crate::error::ProxyError;
 use crate::openai::RawObject;
 use crate::pipe::complete::RESPONSE_LIMIT;
@@ -26,15 +26,7 @@ pub async fn read_json(
     parts: &Parts,
     body: Body,
 ) -> Result<(Bytes, Option<Map<String, Value>>), ProxyError> {
-    let server = &state.config.server;
-    let bytes = read_body(
-        &parts.headers,
-        body,
-        server.max_body_bytes,
-        super::BodyTimeouts::of(server),
-        &state.drain,
-    )
-    .await?;
+    let bytes = super::read_request_body(state, &parts.headers, body).await?;
     let parsed = serde_json::from_slice(&bytes).ok();
     Ok((bytes, parsed))
 }

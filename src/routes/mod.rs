@@ -72,6 +72,23 @@ impl BodyTimeouts {
     }
 }
 
+/// A request body within the server's configured size and time limits.
+pub async fn read_request_body(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<Bytes, ProxyError> {
+    let server = &state.config.server;
+    read_body(
+        headers,
+        body,
+        server.max_body_bytes,
+        BodyTimeouts::of(server),
+        &state.drain,
+    )
+    .await
+}
+
 pub async fn read_body(
     headers: &HeaderMap,
     mut body: Body,
