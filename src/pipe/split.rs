@@ -1,9 +1,13 @@
 //! Several actions asked for in one message, fewer calls made: a weak main model often calls
 //! one tool and drops the rest of the request ("book the hotel and find a cab"). After the
-//! main model's first turn with calls, the translator is asked which actions of the user's
-//! latest message no call covers; each becomes a call of its own, translated like any other.
-//! Bounded: one question per choice, at most [`MAX_ACTIONS`] actions, only to tools plaincall
-//! handles; a failed question or translation adds nothing and never blocks the real calls.
+//! main model's first turn with calls, the translator lists the actions of the user's latest
+//! message, one tool each (listing is a task a small model does better than telling what is
+//! missing); where it lists more actions for a tool than calls were made to it, the extra ones
+//! become calls of their own, translated like any other. Bounded: one question per choice, at
+//! most [`MAX_ACTIONS`] actions, only tools plaincall handles; a failed question or
+//! translation adds nothing and never blocks the real calls.
+
+use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
@@ -13,12 +17,10 @@ use crate::openai::ToolCall;
 
 /// The most calls one question may add.
 pub const MAX_ACTIONS: usize = 8;
-/// The most of a call's arguments shown to the translator.
-const ARGUMENTS_SHOWN: usize = 400;
 /// The most of a tool's description shown in the list.
 const DESCRIPTION_SHOWN: usize = 200;
 
-/// One action the calls left out: the tool, and the user's words for it.
+/// One action of the user's message: the tool, and the user's words for it.
 #[derive(Debug, PartialEq)]
 pub struct Action {
     pub tool: String,
@@ -38,7 +40,13 @@ pub fn applies(resolver: &Resolver, made: &[ToolCall]) -> bool {
 
 /// The calls for the actions that `made` leaves out, translated; failures are dropped.
 pub async fn missing_calls(resolver: Resolver, made: Vec<ToolCall>) -> Resolved {
-    let actions = missing_actions(&resolver, &made).await;
+    let listed = listed_actions(&resolver).await;
+    let actions = left_out(listed, &made);
+    tracing::info!(
+        made = made.len(),
+        added = actions.len(),
+        "listed the actions of the user's message"
+    );
     let mut calls = Vec::new();
     for action in actions {
         let call = ToolCall::new(
@@ -57,13 +65,13 @@ pub async fn missing_calls(resolver: Resolver, made: Vec<ToolCall>) -> Resolved 
     Resolved::Translated(calls)
 }
 
-async fn missing_actions(resolver: &Resolver, made: &[ToolCall]) -> Vec<Action> {
+async fn listed_actions(resolver: &Resolver) -> Vec<Action> {
     let rewrite = &resolver.rewrite;
     let Some(user) = rewrite.user_message.as_deref() else {
         return Vec::new();
     };
     let names: Vec<&str> = rewrite.tools.handled_names().collect();
-    let messages = question(resolver, user, made);
+    let messages = question(resolver, user);
     let state = &resolver.state;
     let reply = state
         .pipe
@@ -78,23 +86,33 @@ async fn missing_actions(resolver: &Resolver, made: &[ToolCall]) -> Vec<Action> 
         )
         .await;
     match reply {
-        Ok(reply) => {
-            let actions = read_answer(&reply.text, &names);
-            tracing::info!(
-                made = made.len(),
-                added = actions.len(),
-                "asked which actions the calls left out"
-            );
-            actions
-        }
+        Ok(reply) => read_answer(&reply.text, &names),
         Err(error) => {
-            tracing::warn!(%error, "could not ask which actions the calls left out");
+            tracing::warn!(%error, "could not list the actions of the user's message");
             Vec::new()
         }
     }
 }
 
-fn question(resolver: &Resolver, user: &str, made: &[ToolCall]) -> Vec<Value> {
+/// The listed actions beyond the calls made: per tool, those after the first as many as it
+/// got calls, in the listed order.
+pub fn left_out(listed: Vec<Action>, made: &[ToolCall]) -> Vec<Action> {
+    let mut calls: HashMap<&str, usize> = HashMap::new();
+    for call in made {
+        *calls.entry(call.function.name.as_str()).or_default() += 1;
+    }
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    listed
+        .into_iter()
+        .filter(|action| {
+            let n = seen.entry(action.tool.clone()).or_default();
+            *n += 1;
+            *n > calls.get(action.tool.as_str()).copied().unwrap_or(0)
+        })
+        .collect()
+}
+
+fn question(resolver: &Resolver, user: &str) -> Vec<Value> {
     let tools = &resolver.rewrite.tools;
     let mut listed = String::new();
     for name in tools.handled_names() {
@@ -104,38 +122,29 @@ fn question(resolver: &Resolver, user: &str, made: &[ToolCall]) -> Vec<Value> {
             .unwrap_or_default();
         listed.push_str(&format!("- {name}: {description}\n"));
     }
-    let mut calls = String::new();
-    for call in made {
-        calls.push_str(&format!(
-            "- {}({})\n",
-            call.function.name,
-            bounded(&call.function.arguments, ARGUMENTS_SHOWN)
-        ));
-    }
     let system = format!(
-        "You check that every action a user asked for gets its own tool call.\n\
+        "You list the actions a user's message asks for, one tool call each.\n\
          Tools:\n{listed}\n\
-         Answer with JSON only: {{\"missing\": [{{\"tool\": \"<tool name>\", \"request\": \"<the user's words for that one action, with every value it needs>\"}}]}}.\n\
-         List an action only when the user clearly asked for it and no call made covers it: a \
-         second city, date or item for the same tool is a missing action too. When the calls \
-         made cover the whole message, answer {{\"missing\": []}}."
+         Answer with JSON only: {{\"actions\": [{{\"tool\": \"<tool name>\", \"request\": \"<the user's words for that one action, with every value it needs>\"}}]}}, \
+         in the order the user gave them. One entry per separate action: the same tool twice \
+         when the user asks for it twice (two cities, two dates, two items). List only what the \
+         user asked for, with the tools above; answer {{\"actions\": []}} when no tool fits."
     );
-    let user_turn = format!("User's message: {user}\n\nCalls made:\n{calls}");
     vec![
         json!({"role": "system", "content": system}),
-        json!({"role": "user", "content": user_turn}),
+        json!({"role": "user", "content": format!("User's message: {user}")}),
     ]
 }
 
 fn answer_schema(names: &[&str]) -> Value {
     json!({
         "type": "object",
-        "properties": {"missing": {"type": "array", "maxItems": MAX_ACTIONS, "items": {
+        "properties": {"actions": {"type": "array", "maxItems": MAX_ACTIONS, "items": {
             "type": "object",
             "properties": {"tool": {"enum": names}, "request": {"type": "string"}},
             "required": ["tool", "request"]
         }}},
-        "required": ["missing"]
+        "required": ["actions"]
     })
 }
 
@@ -146,7 +155,7 @@ pub fn read_answer(text: &str, names: &[&str]) -> Vec<Action> {
         return Vec::new();
     };
     let items = match &answer {
-        Value::Object(map) => map.get("missing").and_then(Value::as_array),
+        Value::Object(map) => map.get("actions").and_then(Value::as_array),
         Value::Array(items) => Some(items),
         _ => None,
     };
@@ -186,7 +195,7 @@ mod tests {
     #[test]
     fn reads_known_tools_without_repeats_and_bounded() {
         let names = ["book_hotel", "find_cab"];
-        let text = r#"Sure: {"missing": [
+        let text = r#"Sure: {"actions": [
             {"tool": "find_cab", "request": "a cab to the airport"},
             {"tool": "find_cab", "request": "a cab to the airport"},
             {"tool": "rm_rf", "request": "everything"},
@@ -200,12 +209,35 @@ mod tests {
             }]
         );
         assert!(read_answer("no idea", &names).is_empty());
-        assert!(read_answer(r#"{"missing": []}"#, &names).is_empty());
+        assert!(read_answer(r#"{"actions": []}"#, &names).is_empty());
         let many: Vec<Value> = (0..20)
             .map(|i| json!({"tool": "find_cab", "request": format!("cab {i}")}))
             .collect();
-        let text = json!({ "missing": many }).to_string();
+        let text = json!({ "actions": many }).to_string();
         assert_eq!(read_answer(&text, &names).len(), MAX_ACTIONS);
+    }
+
+    #[test]
+    fn only_actions_beyond_the_calls_made_are_left_out() {
+        let action = |tool: &str, request: &str| Action {
+            tool: tool.into(),
+            request: request.into(),
+        };
+        let made = vec![
+            ToolCall::new("a".into(), "weather".into(), "{}".into()),
+            ToolCall::new("b".into(), "weather".into(), "{}".into()),
+        ];
+        let listed = vec![
+            action("weather", "Paris"),
+            action("cab", "to the airport"),
+            action("weather", "Rome"),
+            action("weather", "Oslo"),
+        ];
+        assert_eq!(
+            left_out(listed, &made),
+            vec![action("cab", "to the airport"), action("weather", "Oslo")]
+        );
+        assert!(left_out(vec![action("weather", "Paris")], &made).is_empty());
     }
 
     #[test]
