@@ -29,6 +29,18 @@ fn request(stream: bool) -> Value {
         "tools": [book_table()]})
 }
 
+/// The repair turn's answer: a valid call.
+fn valid_second_turn() -> Reply {
+    Reply::ok(completion(
+        calls_message(vec![tool_call(
+            "call_2",
+            "book_table",
+            &json!({"party": 4, "date": "2026-12-01"}),
+        )]),
+        "tool_calls",
+    ))
+}
+
 fn arguments_of(message: &Value) -> Value {
     serde_json::from_str(
         message["tool_calls"][0]["function"]["arguments"]
@@ -97,14 +109,7 @@ async fn repair_mode_asks_the_main_model_again_with_the_errors() {
             )]),
             "tool_calls",
         )),
-        Reply::ok(completion(
-            calls_message(vec![tool_call(
-                "call_2",
-                "book_table",
-                &json!({"party": 4, "date": "2026-12-01"}),
-            )]),
-            "tool_calls",
-        )),
+        valid_second_turn(),
     ])
     .await;
     let translator = MockServer::scripted(vec![]).await;
@@ -134,14 +139,7 @@ async fn arguments_cut_off_get_a_repair_turn_not_the_client() {
         "function": {"name": "book_table", "arguments": "{\"party\": 4, \"da"}});
     let main = MockServer::scripted(vec![
         Reply::ok(completion(calls_message(vec![cut]), "length")),
-        Reply::ok(completion(
-            calls_message(vec![tool_call(
-                "call_2",
-                "book_table",
-                &json!({"party": 4, "date": "2026-12-01"}),
-            )]),
-            "tool_calls",
-        )),
+        valid_second_turn(),
     ])
     .await;
     let proxy = Proxy::start(&main.url(), "").await;

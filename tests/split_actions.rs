@@ -51,6 +51,15 @@ fn translator() -> impl Fn(&support::Recorded) -> Reply + Send + Sync + 'static 
     }
 }
 
+/// A main model that books the hotel and forgets the cab.
+async fn main_model() -> MockServer {
+    MockServer::scripted(vec![Reply::ok(completion(
+        calls_message(vec![hotel_call()]),
+        "tool_calls",
+    ))])
+    .await
+}
+
 fn config(translator: &str) -> String {
     format!(
         "[translation]\nsplit_actions = true\n{}",
@@ -79,11 +88,7 @@ fn names_and_arguments(calls: &Value) -> Vec<(String, Value)> {
 
 #[tokio::test]
 async fn a_left_out_action_becomes_a_call_after_the_main_models() {
-    let main = MockServer::scripted(vec![Reply::ok(completion(
-        calls_message(vec![hotel_call()]),
-        "tool_calls",
-    ))])
-    .await;
+    let main = main_model().await;
     let translator = MockServer::start(translator()).await;
     let proxy = Proxy::start(&main.url(), &config(&translator.url())).await;
     let (status, body) = chat(&proxy, &request(false)).await;
@@ -144,11 +149,7 @@ async fn streamed_the_added_call_follows_with_the_next_index() {
 
 #[tokio::test]
 async fn off_by_default_nothing_is_asked() {
-    let main = MockServer::scripted(vec![Reply::ok(completion(
-        calls_message(vec![hotel_call()]),
-        "tool_calls",
-    ))])
-    .await;
+    let main = main_model().await;
     let translator = MockServer::start(translator()).await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
     let (status, body) = chat(&proxy, &request(false)).await;
@@ -165,11 +166,7 @@ async fn off_by_default_nothing_is_asked() {
 
 #[tokio::test]
 async fn an_unreadable_answer_adds_nothing_and_keeps_the_call() {
-    let main = MockServer::scripted(vec![Reply::ok(completion(
-        calls_message(vec![hotel_call()]),
-        "tool_calls",
-    ))])
-    .await;
+    let main = main_model().await;
     let translator = MockServer::start(|_| translator_reply("I am not sure.")).await;
     let proxy = Proxy::start(&main.url(), &config(&translator.url())).await;
     let (status, body) = chat(&proxy, &request(false)).await;
