@@ -190,8 +190,7 @@ impl Assembly {
                 self.start(slot);
             }
         }
-        let made: Vec<ToolCall> = self.slots.iter().map(|s| s.call.clone()).collect();
-        if !self.split_asked && split::applies(&self.resolver, &made) {
+        if !self.split_asked && split::applies(&self.resolver, !self.slots.is_empty()) {
             self.split_asked = true;
             self.slots.push(Slot {
                 upstream_index: None,
@@ -282,7 +281,10 @@ impl Assembly {
     fn open(&mut self, call: ToolCall) -> Release {
         let index = self.next_index;
         self.next_index += 1;
-        self.turn_calls.push(call.clone());
+        // Kept only for the question about left-out actions, when one waits.
+        if self.split_slot.is_some() {
+            self.turn_calls.push(call.clone());
+        }
         Release::Open { index, call }
     }
 

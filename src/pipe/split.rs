@@ -29,12 +29,12 @@ pub struct Action {
 
 /// Whether to ask at all: on, a user message to read, calls made, and another tool they could
 /// have used or the same tool again.
-pub fn applies(resolver: &Resolver, made: &[ToolCall]) -> bool {
+pub fn applies(resolver: &Resolver, calls_made: bool) -> bool {
     let rewrite = &resolver.rewrite;
     resolver.state.pipe.settings().split_actions
         && rewrite.choices == 1
         && rewrite.user_message.is_some()
-        && !made.is_empty()
+        && calls_made
         && rewrite.tools.handled_names().next().is_some()
 }
 
