@@ -177,3 +177,41 @@ async fn an_unreadable_answer_adds_nothing_and_keeps_the_call() {
         vec![("book_hotel".into(), json!({"city": "Rome", "nights": 2}))]
     );
 }
+
+#[tokio::test]
+async fn an_added_call_that_repeats_one_made_is_dropped() {
+    let main = main_model().await;
+    // The list names the hotel twice in other words; its second translation is the call the
+    // main model made (once repaired), so only the cab is new.
+    let translator = MockServer::start(|request: &support::Recorded| {
+        let body = request.json();
+        let system = body["messages"][0]["content"].as_str().unwrap_or_default();
+        if system.contains("You list the actions a user's message asks for") {
+            return translator_reply(
+                r#"{"actions": [{"tool": "book_hotel", "request": "a hotel in Rome for 2 nights"},
+                    {"tool": "book_hotel", "request": "two nights in Rome"},
+                    {"tool": "find_cab", "request": "a cab to the airport"}]}"#,
+            );
+        }
+        if body.to_string().contains("two nights in Rome") {
+            return translator_reply(r#"{"nights": 2, "city": "Rome"}"#);
+        }
+        translator_reply(r#"{"to": "airport"}"#)
+    })
+    .await;
+    let proxy = Proxy::start(&main.url(), &config(&translator.url())).await;
+    let (status, body) = chat(&proxy, &request(false)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        names_and_arguments(&body["choices"][0]["message"]["tool_calls"]),
+        vec![
+            ("book_hotel".into(), json!({"city": "Rome", "nights": 2})),
+            ("find_cab".into(), json!({"to": "airport"})),
+        ]
+    );
+    assert_eq!(
+        translator.requests().len(),
+        3,
+        "the question, the hotel again, the cab"
+    );
+}

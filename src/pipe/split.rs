@@ -5,7 +5,8 @@
 //! missing); where it lists more actions for a tool than calls were made to it, the extra ones
 //! become calls of their own, translated like any other. Bounded: one question per choice, at
 //! most [`MAX_ACTIONS`] actions, only tools plaincall handles; a failed question or
-//! translation adds nothing and never blocks the real calls.
+//! translation adds nothing and never blocks the real calls, and an added call that repeats
+//! one already in the turn is dropped.
 
 use std::collections::HashMap;
 
@@ -38,7 +39,8 @@ pub fn applies(resolver: &Resolver, calls_made: bool) -> bool {
         && rewrite.tools.handled_names().next().is_some()
 }
 
-/// The calls for the actions that `made` leaves out, translated; failures are dropped.
+/// The calls for the actions that `made` leaves out, translated; failures and repeats are
+/// dropped.
 pub async fn missing_calls(resolver: Resolver, made: Vec<ToolCall>) -> Resolved {
     let listed = listed_actions(&resolver).await;
     let actions = left_out(listed, &made);
@@ -49,20 +51,41 @@ pub async fn missing_calls(resolver: Resolver, made: Vec<ToolCall>) -> Resolved 
     );
     let mut calls = Vec::new();
     for action in actions {
+        let mut translated = Vec::new();
         let call = ToolCall::new(
             format!("call_{}", uuid::Uuid::new_v4().simple()),
             action.tool.clone(),
             json!({"description": action.request}).to_string(),
         );
         match resolver.resolve_planned(call, &action.request).await {
-            Resolved::Translated(more) => calls.extend(more),
-            Resolved::Kept(call) => calls.push(call),
+            Resolved::Translated(more) => translated.extend(more),
+            Resolved::Kept(call) => translated.push(call),
             Resolved::Failed { reason, .. } => {
                 tracing::info!(tool = %action.tool, %reason, "a split action was dropped");
             }
         }
+        for call in translated {
+            if !repeats(&call, made.iter().chain(&calls)) {
+                calls.push(call);
+            }
+        }
     }
     Resolved::Translated(calls)
+}
+
+/// Whether `call` is one of `others` again: same tool, same arguments as JSON values (key
+/// order and spacing aside). The list often names an action the main model already called,
+/// in other words; its translation then repeats that call, and running it twice is wrong.
+fn repeats<'a>(call: &ToolCall, mut others: impl Iterator<Item = &'a ToolCall>) -> bool {
+    let arguments = |c: &ToolCall| serde_json::from_str::<Value>(&c.function.arguments).ok();
+    let mine = arguments(call);
+    others.any(|other| {
+        other.function.name == call.function.name
+            && match (&mine, arguments(other)) {
+                (Some(a), Some(b)) => *a == b,
+                _ => other.function.arguments == call.function.arguments,
+            }
+    })
 }
 
 async fn listed_actions(resolver: &Resolver) -> Vec<Action> {
@@ -238,6 +261,30 @@ mod tests {
             vec![action("cab", "to the airport"), action("weather", "Oslo")]
         );
         assert!(left_out(vec![action("weather", "Paris")], &made).is_empty());
+    }
+
+    #[test]
+    fn a_call_repeating_another_is_recognised_whatever_its_spacing() {
+        let call =
+            |name: &str, arguments: &str| ToolCall::new("x".into(), name.into(), arguments.into());
+        let made = [
+            call("weather", r#"{"city": "Paris", "unit": "c"}"#),
+            call("cab", "not json"),
+        ];
+        assert!(repeats(
+            &call("weather", r#"{"unit":"c","city":"Paris"}"#),
+            made.iter()
+        ));
+        assert!(!repeats(
+            &call("weather", r#"{"city":"Rome","unit":"c"}"#),
+            made.iter()
+        ));
+        assert!(!repeats(
+            &call("forecast", r#"{"city":"Paris","unit":"c"}"#),
+            made.iter()
+        ));
+        assert!(repeats(&call("cab", "not json"), made.iter()));
+        assert!(!repeats(&call("cab", "{}"), made.iter()));
     }
 
     #[test]
