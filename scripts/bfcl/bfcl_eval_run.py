@@ -500,6 +500,9 @@ def parse_args():
     p.add_argument("--keep-other-modes", action="store_true",
                    help="keep the results of modes not run now from OUT/cases.jsonl (same sample), "
                         "e.g. to rerun only --modes plaincall against another binary")
+    p.add_argument("--only", type=lambda v: set(filter(None, v.split(","))), default=set(),
+                   metavar="ID_OR_CATEGORY,...",
+                   help="run only these cases of the sample, by id or category (a rerun of some cases)")
     p.add_argument("--list", action="store_true", help="print the sample and exit (no model servers)")
     p.add_argument("--plaincall-env", action="append", default=[], metavar="PLAINCALL_X=VALUE",
                    help="a setting for plaincall in the through mode, e.g. "
@@ -547,6 +550,8 @@ def main() -> None:
         # The rule only: explain needs no servers, so any URL will do.
         classify(all_cases, args.plaincall_bin, args.config, plaincall_env("http://127.0.0.1:9/v1", "http://127.0.0.1:9/v1"))
         cases = sample(all_cases, args)
+        if args.only:
+            cases = [c for c in cases if c["id"] in args.only or c["category"] in args.only]
         log(f"sample: {len(cases)} cases of {len(all_cases)}: " +
             ", ".join(f"{g} {sum(c['group'] == g for c in cases)}" for g in GROUPS))
         if args.list:
