@@ -518,6 +518,18 @@ def parse_args():
     return args
 
 
+def describe_binary(binary: Path) -> str:
+    """The binary's path, and the commit it was built from when it is this tree's build."""
+    if os.environ.get("PLAINCALL_BIN_FROM_TREE") != "1":
+        return str(binary)
+    try:
+        commit = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return str(binary)
+    return f"{binary.name} built from {commit}"
+
+
 def kept_rows(out: Path, modes: list[str], cases: list[dict]) -> tuple[list[dict], dict, dict]:
     """Rows, wall times and binaries of other modes from an earlier run with the same sample."""
     try:
@@ -564,7 +576,7 @@ def main() -> None:
         new_rows, new_wall = run_modes(bfcl, args.modes, cases, args, work, log)
     rows += new_rows
     wall.update(new_wall)
-    binaries.update({m: str(args.plaincall_bin) for m in args.modes if m == "plaincall"})
+    binaries.update({m: describe_binary(args.plaincall_bin) for m in args.modes if m == "plaincall"})
     modes = [m for m in MODES if any(r["mode"] == m for r in rows)]
     order = {c["id"]: i for i, c in enumerate(cases)}
     rows.sort(key=lambda r: (MODES.index(r["mode"]), order[r["id"]]))

@@ -61,7 +61,7 @@ if [[ -z ${PLAINCALL_BIN:-} ]]; then
     cargo build --locked --quiet --bin plaincall
     target_dir=$(cargo metadata --format-version 1 --no-deps --locked \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
-    export PLAINCALL_BIN=$target_dir/debug/plaincall
+    export PLAINCALL_BIN=$target_dir/debug/plaincall PLAINCALL_BIN_FROM_TREE=1
 fi
 export REAL_UPSTREAM_CTX=${REAL_UPSTREAM_CTX:-8192}
 exec "$VENV/bin/python" scripts/bfcl/bfcl_eval_run.py "$@"
