@@ -513,6 +513,46 @@ async fn garbage_from_the_translator_ends_as_assistant_text() {
 }
 
 #[tokio::test]
+async fn an_answer_cut_off_at_max_tokens_is_not_retried() {
+    let main = MockServer::scripted(vec![Reply::ok(completion(
+        calls_message(vec![nl_call("c", "set_reminder", EMAIL)]),
+        "tool_calls",
+    ))])
+    .await;
+    // A looping model: it fills max_tokens, and would fill them again on a retry.
+    let translator = MockServer::start(|_| {
+        Reply::ok(json!({
+            "id": "chatcmpl-translator", "object": "chat.completion", "created": 1, "model": "translator",
+            "choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant",
+                "content": "{\"message\": \"Review review review review review"}}]
+        }))
+    })
+    .await;
+    let proxy = Proxy::start(
+        &main.url(),
+        &format!(
+            "[translation]\nrepair_turns = 0\nmax_tokens = 64\n{}",
+            backend_toml(&translator.url())
+        ),
+    )
+    .await;
+    let (status, body) = chat(
+        &proxy,
+        &request(vec![fixture_tool("set_reminder")], vec![user("x")]),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(translator.chat_requests().len(), 1, "no second attempt");
+    assert_eq!(translator.chat_requests()[0].json()["max_tokens"], 64);
+    let content = body["choices"][0]["message"]["content"].as_str().unwrap();
+    assert!(
+        content.contains("cut off at translation.max_tokens (64)"),
+        "{content}"
+    );
+    assert!(body["choices"][0]["message"].get("tool_calls").is_none());
+}
+
+#[tokio::test]
 async fn a_dead_translator_becomes_a_repair_turn_then_text() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()

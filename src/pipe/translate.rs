@@ -218,10 +218,18 @@ impl Pipe {
                 Err(error) => return Outcome::Failed(error),
             };
             tracing::debug!(tool = %tool.name, backend = %reply.backend, attempt, "translator replied");
+            let cut_off = reply.cut_off;
             let judged = judge(tool, &reply.text, attempt);
             attempts.push(AttemptRecord::of(reply, &judged));
             match judged {
                 Attempt::Done(outcome) => return outcome,
+                // A weak model that loops fills `max_tokens` again on a retry: no second wait.
+                Attempt::Invalid { .. } if cut_off => {
+                    return Outcome::Failed(format!(
+                        "the translator's answer was cut off at translation.max_tokens ({}) before it was complete",
+                        self.settings.max_tokens
+                    ))
+                }
                 Attempt::Invalid { errors, answer } => {
                     tracing::info!(tool = %tool.name, attempt, errors = ?errors, "translation invalid");
                     let retry = match self

@@ -43,6 +43,8 @@ pub struct Translator {
 pub struct Reply {
     pub text: String,
     pub backend: String,
+    /// The backend stopped at `max_tokens` (`finish_reason: "length"`): the text is cut off.
+    pub cut_off: bool,
 }
 
 fn now_ms() -> u64 {
@@ -145,11 +147,12 @@ impl Translator {
                 .await;
             metrics.translator_latency(&backend.label, started.elapsed());
             match result {
-                Ok(text) => {
+                Ok((text, cut_off)) => {
                     backend.unhealthy_until_ms.store(0, Ordering::Relaxed);
                     return Ok(Reply {
                         text,
                         backend: backend.label.clone(),
+                        cut_off,
                     });
                 }
                 Err(CallError { message, unhealthy }) => {
@@ -174,7 +177,7 @@ impl Translator {
         tool: &str,
         request_model: &str,
         client_headers: &HeaderMap,
-    ) -> Result<String, CallError> {
+    ) -> Result<(String, bool), CallError> {
         let model = backend.model.as_deref().unwrap_or(request_model);
         let mut body = json!({
             "model": model,
@@ -233,6 +236,10 @@ impl Translator {
         let message: Option<RawObject> = choices
             .first()
             .and_then(|c| openai::get(c, "message").ok().flatten());
+        let cut_off = choices
+            .first()
+            .and_then(|c| openai::get::<String>(c, "finish_reason").ok().flatten())
+            .is_some_and(|reason| reason == "length");
         let text = message
             .as_ref()
             .map(|m| openai::content_text(m.get("content").map(AsRef::as_ref)))
@@ -243,7 +250,7 @@ impl Translator {
                 unhealthy: false,
             });
         }
-        Ok(text)
+        Ok((text, cut_off))
     }
 }
 
