@@ -7,7 +7,7 @@ mod support;
 use serde_json::{json, Value};
 use support::{
     backend_toml, calls_message, chat, completion, fixture_tool, nl_call, text_message, tool_call,
-    translator_reply, MockServer, Proxy, Reply,
+    translator_reply, translator_reply_ending, MockServer, Proxy, Reply,
 };
 
 const EMAIL: &str = "daily at 09:00 to check email";
@@ -477,28 +477,34 @@ async fn fences_and_prose_around_the_answer_are_stripped() {
     );
 }
 
-#[tokio::test]
-async fn garbage_from_the_translator_ends_as_assistant_text() {
+/// One call to `set_reminder` after some text, translated by `translator` with no repair turn
+/// (`settings` go into `[translation]`): the answer the client gets.
+async fn without_repair_turns(translator: &MockServer, settings: &str) -> (u16, Value) {
     let main = MockServer::scripted(vec![Reply::ok(completion(
         json!({"role": "assistant", "content": "Setting that up.", "tool_calls": [nl_call("c", "set_reminder", EMAIL)]}),
         "tool_calls",
     ))])
     .await;
-    let translator =
-        MockServer::start(|_| translator_reply("I am not able to produce JSON today.")).await;
     let proxy = Proxy::start(
         &main.url(),
         &format!(
-            "[translation]\nrepair_turns = 0\n{}",
+            "[translation]\nrepair_turns = 0\n{settings}{}",
             backend_toml(&translator.url())
         ),
     )
     .await;
-    let (status, body) = chat(
+    chat(
         &proxy,
         &request(vec![fixture_tool("set_reminder")], vec![user("x")]),
     )
-    .await;
+    .await
+}
+
+#[tokio::test]
+async fn garbage_from_the_translator_ends_as_assistant_text() {
+    let translator =
+        MockServer::start(|_| translator_reply("I am not able to produce JSON today.")).await;
+    let (status, body) = without_repair_turns(&translator, "").await;
     assert_eq!(status, 200);
     let message = &body["choices"][0]["message"];
     let content = message["content"].as_str().unwrap();
@@ -514,33 +520,15 @@ async fn garbage_from_the_translator_ends_as_assistant_text() {
 
 #[tokio::test]
 async fn an_answer_cut_off_at_max_tokens_is_not_retried() {
-    let main = MockServer::scripted(vec![Reply::ok(completion(
-        calls_message(vec![nl_call("c", "set_reminder", EMAIL)]),
-        "tool_calls",
-    ))])
-    .await;
     // A looping model: it fills max_tokens, and would fill them again on a retry.
     let translator = MockServer::start(|_| {
-        Reply::ok(json!({
-            "id": "chatcmpl-translator", "object": "chat.completion", "created": 1, "model": "translator",
-            "choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant",
-                "content": "{\"message\": \"Review review review review review"}}]
-        }))
+        translator_reply_ending(
+            r#"{"message": "Review review review review review"#,
+            "length",
+        )
     })
     .await;
-    let proxy = Proxy::start(
-        &main.url(),
-        &format!(
-            "[translation]\nrepair_turns = 0\nmax_tokens = 64\n{}",
-            backend_toml(&translator.url())
-        ),
-    )
-    .await;
-    let (status, body) = chat(
-        &proxy,
-        &request(vec![fixture_tool("set_reminder")], vec![user("x")]),
-    )
-    .await;
+    let (status, body) = without_repair_turns(&translator, "max_tokens = 64\n").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(translator.chat_requests().len(), 1, "no second attempt");
     assert_eq!(translator.chat_requests()[0].json()["max_tokens"], 64);

@@ -450,12 +450,17 @@ pub fn text_message(text: &str) -> Value {
 
 /// A translator backend's reply carrying `content`.
 pub fn translator_reply(content: &str) -> Reply {
+    translator_reply_ending(content, "stop")
+}
+
+/// A translator's answer with its `finish_reason` ("length": cut off at `max_tokens`).
+pub fn translator_reply_ending(content: &str, finish_reason: &str) -> Reply {
     Reply::ok(json!({
         "id": "chatcmpl-translator",
         "object": "chat.completion",
         "created": 1,
         "model": "translator",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}]
     }))
 }
 
