@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes plaincall's text parsers with cargo-fuzz (libFuzzer + AddressSanitizer): the targets in
-# fuzz/fuzz_targets (parse_calls, holdback, sse), each for FUZZ_SECONDS. Exits non-zero if any
+# fuzz/fuzz_targets (parse_calls, holdback, sse, schema), each for FUZZ_SECONDS. Exits non-zero if any
 # target crashes (a panic is a crash: every invariant is an assert); the input that did it is
 # kept under fuzz/artifacts/<target>/ and printed, with the command that replays it.
 #
@@ -31,7 +31,7 @@ exec </dev/null
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 FUZZ_TIMEOUT="${FUZZ_TIMEOUT:-10}"
 FUZZ_SANITIZER="${FUZZ_SANITIZER:-address}"
-ALL_TARGETS=(parse_calls holdback sse)
+ALL_TARGETS=(parse_calls holdback sse schema)
 
 step() { printf '\n==> %s\n' "$*"; }
 die() { printf 'scripts/fuzz.sh: %s\n' "$*" >&2; exit 2; }

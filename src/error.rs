@@ -41,10 +41,15 @@ pub enum ProxyError {
         "plaincall is at its limit of {0} requests in flight (server.max_in_flight); retry shortly"
     )]
     Overloaded(usize),
+    #[error("plaincall holds as much of request bodies as it may ({0} bytes, server.max_buffered_bytes); retry shortly")]
+    MemoryBudget(u64),
     #[error("plaincall is shutting down and its grace period (server.shutdown_grace) ran out")]
     ShuttingDown,
     #[error("plaincall is shutting down and takes no new requests; retry on another instance")]
     Draining,
+    /// The upstream (or a translator backend) at `url` answered with a redirect.
+    #[error("the upstream at {url} answered with a redirect ({status}); plaincall does not follow redirects, since they would carry the key and the conversation to another address: set the final URL in the configuration")]
+    UpstreamRedirect { status: u16, url: String },
     #[error("the upstream sent a response plaincall cannot read: {0}")]
     UpstreamProtocol(String),
     #[error("internal error")]
@@ -98,16 +103,17 @@ impl ProxyError {
             ProxyError::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ProxyError::Unauthorized => StatusCode::UNAUTHORIZED,
             ProxyError::NotFound { .. } => StatusCode::NOT_FOUND,
-            ProxyError::UpstreamUnreachable(_) | ProxyError::UpstreamProtocol(_) => {
-                StatusCode::BAD_GATEWAY
-            }
+            ProxyError::UpstreamUnreachable(_)
+            | ProxyError::UpstreamProtocol(_)
+            | ProxyError::UpstreamRedirect { .. } => StatusCode::BAD_GATEWAY,
             ProxyError::UpstreamTimeout { .. } => StatusCode::GATEWAY_TIMEOUT,
             ProxyError::ClientBodyTimeout(_) | ProxyError::ClientBodyDeadline(_) => {
                 StatusCode::REQUEST_TIMEOUT
             }
-            ProxyError::Overloaded(_) | ProxyError::ShuttingDown | ProxyError::Draining => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ProxyError::Overloaded(_)
+            | ProxyError::MemoryBudget(_)
+            | ProxyError::ShuttingDown
+            | ProxyError::Draining => StatusCode::SERVICE_UNAVAILABLE,
             ProxyError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -124,9 +130,11 @@ impl ProxyError {
             ProxyError::Unauthorized => "authentication_error",
             ProxyError::UpstreamUnreachable(_)
             | ProxyError::UpstreamTimeout { .. }
-            | ProxyError::UpstreamProtocol(_) => "upstream_error",
+            | ProxyError::UpstreamProtocol(_)
+            | ProxyError::UpstreamRedirect { .. } => "upstream_error",
             ProxyError::Internal(_)
             | ProxyError::Overloaded(_)
+            | ProxyError::MemoryBudget(_)
             | ProxyError::ShuttingDown
             | ProxyError::Draining => "server_error",
         }
@@ -145,9 +153,10 @@ impl ProxyError {
             ProxyError::ClientBodyTimeout(_) | ProxyError::ClientBodyDeadline(_) => {
                 "request_timeout"
             }
-            ProxyError::Overloaded(_) => "overloaded",
+            ProxyError::Overloaded(_) | ProxyError::MemoryBudget(_) => "overloaded",
             ProxyError::ShuttingDown | ProxyError::Draining => "shutting_down",
             ProxyError::UpstreamProtocol(_) => "upstream_protocol_error",
+            ProxyError::UpstreamRedirect { .. } => "upstream_redirect",
             ProxyError::Internal(_) => "internal_error",
         }
     }
@@ -228,6 +237,27 @@ pub fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
     current.to_string()
 }
 
+impl ProxyError {
+    /// The `error` event that ends an event stream, in the shape of the client's format.
+    pub fn stream_event(&self, wire: crate::wire::Wire) -> bytes::Bytes {
+        let data = match wire {
+            crate::wire::Wire::Chat => self.to_json(),
+            crate::wire::Wire::Responses => serde_json::json!({
+                "type": "error",
+                "code": self.code(),
+                "message": self.to_string(),
+                "param": self.param(),
+                "error": {"message": self.to_string(), "type": self.kind(), "param": self.param(), "code": self.code()},
+            })
+            .to_string(),
+            crate::wire::Wire::Anthropic => {
+                crate::wire::anthropic::error_body(self.status(), &self.to_string())
+            }
+        };
+        bytes::Bytes::from(format!("event: error\ndata: {data}\n\n"))
+    }
+}
+
 impl IntoResponse for ProxyError {
     fn into_response(self) -> Response {
         self.into_wire_response(crate::wire::Wire::Chat)
@@ -261,7 +291,10 @@ impl ProxyError {
             .into_response();
         if matches!(
             self,
-            ProxyError::Overloaded(_) | ProxyError::ShuttingDown | ProxyError::Draining
+            ProxyError::Overloaded(_)
+                | ProxyError::MemoryBudget(_)
+                | ProxyError::ShuttingDown
+                | ProxyError::Draining
         ) {
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,

@@ -7,6 +7,7 @@
 //! [`upstream`] (the HTTP client for the main model and the translator backends).
 
 pub mod auth;
+pub mod budget;
 pub mod cli;
 pub mod config;
 pub mod config_error;

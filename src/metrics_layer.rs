@@ -14,6 +14,7 @@ use bytes::Bytes;
 use http_body::Frame;
 use prometheus_client::metrics::gauge::Gauge;
 
+use crate::budget::Charge;
 use crate::error::ProxyError;
 use crate::state::AppState;
 
@@ -35,17 +36,21 @@ pub async fn track(State(state): State<Arc<AppState>>, request: Request, next: N
 /// Refuses a request with 503 (and `Retry-After`) when `server.max_in_flight` requests are
 /// already being served, rather than queueing it; the permit is held until the response
 /// body (a stream, say) has ended.
+/// Each request also gets a [`Charge`] against the memory budget, which the body readers
+/// raise and which is released with the permit.
 pub async fn limit_in_flight(
     State(state): State<Arc<AppState>>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     let Ok(permit) = state.in_flight.clone().try_acquire_owned() else {
         return ProxyError::Overloaded(state.config.server.max_in_flight)
             .into_wire_response(crate::wire::Wire::of_path(request.uri().path()));
     };
+    let charge = Charge::default();
+    request.extensions_mut().insert(charge.clone());
     let response = next.run(request).await;
-    response.map(|body| Body::new(GuardedBody::new(body, permit)))
+    response.map(|body| Body::new(GuardedBody::new(body, (permit, charge))))
 }
 
 struct InFlight(Gauge);

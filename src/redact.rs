@@ -60,6 +60,23 @@ impl Secrets {
         }
     }
 
+    /// `body` with the configured secrets replaced, and nothing else: for answers that went
+    /// well, whose text (a model writing `Bearer $TOKEN` into a script) must stay as it is.
+    pub fn scrub_known(&self, body: Bytes) -> Bytes {
+        if !self
+            .0
+            .iter()
+            .any(|secret| contains(&body, secret.as_bytes()))
+        {
+            return body;
+        }
+        let mut out = body.to_vec();
+        for secret in &self.0 {
+            out = replace_bytes(&out, secret.as_bytes(), REDACTED.as_bytes());
+        }
+        Bytes::from(out)
+    }
+
     pub fn with(&self, extra: Option<&str>) -> Secrets {
         Secrets::new(self.0.iter().map(String::as_str).chain(extra))
     }
@@ -86,6 +103,10 @@ pub fn configured(config: &Config) -> Secrets {
         .filter_map(|b| b.api_key.as_ref());
     let access = config.server.access_keys.iter();
     Secrets::new(upstream.chain(backends).chain(access).map(Secret::expose))
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 fn replace_bytes(haystack: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {

@@ -43,6 +43,8 @@ pub struct AppState {
     pub in_flight: Arc<Semaphore>,
     /// The configured keys, scrubbed from upstream error bodies before they are passed on.
     pub secrets: crate::redact::Secrets,
+    /// The memory request bodies read whole may take at once.
+    pub budget: crate::budget::MemoryBudget,
     /// Conversations of stored `/v1/responses` replies, for `previous_response_id`.
     pub responses: crate::wire::responses::Store,
 }
@@ -66,6 +68,7 @@ impl AppState {
             drain: Drain::default(),
             secrets: crate::redact::configured(&config),
             responses: crate::wire::responses::Store::default(),
+            budget: crate::budget::MemoryBudget::new(config.server.max_buffered_bytes),
             in_flight: Arc::new(Semaphore::new(
                 config.server.max_in_flight.clamp(1, Semaphore::MAX_PERMITS),
             )),

@@ -40,7 +40,7 @@ pub async fn translate_stream(
     headers: HeaderMap,
 ) -> Result<Served, ProxyError> {
     let sent = Rewrite::turn_bytes(&mut rewrite.original, &rewrite.body).map_err(serde_error)?;
-    let response = open_stream(&state, sent, rewrite.query.as_deref(), &headers).await?;
+    let response = open_stream(&state, sent.clone(), rewrite.query.as_deref(), &headers).await?;
     if !response.status().is_success() && rewrite.watch_rejection {
         let status = response.status();
         let upstream_headers = response.headers().clone();
@@ -48,7 +48,7 @@ pub async fn translate_stream(
             .upstream
             .read_limited(response, crate::routes::chat::REJECTION_BODY_LIMIT)
             .await?;
-        if crate::prompt_mode::rejects_tools(status.as_u16(), &bytes) {
+        if crate::prompt_mode::rejects_tools(status.as_u16(), &bytes, &sent) {
             return Ok(Served::ToolsRejected);
         }
         return Ok(Served::Response(crate::routes::bytes_response(
@@ -60,7 +60,11 @@ pub async fn translate_stream(
     }
     if !response.status().is_success() || !is_event_stream(&response) {
         // Upstream errors (and a non-streamed answer) reach the client unchanged.
-        return Ok(Served::Response(relay(&state, response)));
+        return Ok(Served::Response(relay(
+            &state,
+            response,
+            crate::wire::Wire::Chat,
+        )));
     }
     let include_usage = include_usage(&rewrite.body);
     let repair_turns = state.config.translation.repair_turns;
@@ -334,11 +338,13 @@ impl StreamTranslator {
                 chunk = self.state.upstream.next_chunk(response) => {
                     let chunk = chunk.map_err(Stop::Error)?;
                     let Some(chunk) = chunk else {
-                        if turn.done || turn.finish.is_some() {
+                        // A finish reason without `[DONE]` may still be cut before the
+                        // usage chunk: only `[DONE]` says the stream is whole.
+                        if turn.done {
                             return Ok(());
                         }
                         return Err(Stop::Error(ProxyError::UpstreamProtocol(
-                            "the upstream stream ended before the completion finished".into(),
+                            "the upstream's stream ended before its `[DONE]`".into(),
                         )));
                     };
                     let events = parser
@@ -651,8 +657,12 @@ impl StreamTranslator {
         self.send(Bytes::from(format!("data: {text}\n\n"))).await
     }
 
+    /// An upstream event as it came, but for the configured secrets (an upstream may echo
+    /// its key in an error event).
     async fn send_raw(&mut self, data: &str) -> Result<(), Stop> {
-        self.send(Bytes::from(format!("data: {data}\n\n"))).await
+        let event = Bytes::from(format!("data: {data}\n\n"));
+        let event = self.state.secrets.scrub_known(event);
+        self.send(event).await
     }
 
     async fn keep_alive(&mut self) -> Result<(), Stop> {

@@ -98,6 +98,9 @@ impl UpstreamClient {
             // A burst of streams would otherwise leave as many idle connections (and their
             // buffers) in the pool for a minute.
             .pool_max_idle_per_host(IDLE_CONNECTIONS)
+            // A redirect would carry the upstream key and the conversation to whatever host it
+            // names: it is answered as an error instead (see `send`).
+            .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
             .build()
             .map_err(|e| ProxyError::Internal(format!("building the HTTP client: {e}")))?;
@@ -268,6 +271,12 @@ impl UpstreamClient {
         request: reqwest::RequestBuilder,
     ) -> Result<reqwest::Response, ProxyError> {
         match tokio::time::timeout(self.timeout, request.send()).await {
+            Ok(Ok(response)) if is_redirect(response.status()) => {
+                Err(ProxyError::UpstreamRedirect {
+                    status: response.status().as_u16(),
+                    url: crate::error::shown_url(&self.base),
+                })
+            }
             Ok(Ok(response)) => Ok(response),
             Ok(Err(error)) => Err(self.failed(error)),
             Err(_) => Err(self.timed_out(TimeoutKind::Headers)),
@@ -337,6 +346,11 @@ impl UpstreamClient {
         }
         Ok(body.freeze())
     }
+}
+
+/// A status that asks the client to go elsewhere; `304 Not Modified` is an answer.
+fn is_redirect(status: reqwest::StatusCode) -> bool {
+    matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308)
 }
 
 /// One segment of a client's path, percent-decoded. Empty, `.` and `..` segments (however

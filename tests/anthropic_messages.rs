@@ -382,3 +382,82 @@ async fn prompt_mode_serves_an_anthropic_client_too() {
         "tools went into the prompt: {seen}"
     );
 }
+
+/// Bodies that are not a Messages request get Anthropic's own 400, the field named, and the
+/// upstream receives nothing.
+#[tokio::test]
+async fn malformed_bodies_are_refused_in_anthropics_shape() {
+    let main = MockServer::start(|_| Reply::ok(json!({"type": "message"}))).await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let cases = [
+        "{not json",
+        "[1]",
+        r#"{"model": "m", "max_tokens": 5, "messages": "x"}"#,
+        r#"{"model": "m", "max_tokens": 5}"#,
+        r#"{"model": "m", "max_tokens": "5", "messages": []}"#,
+    ];
+    for body in cases {
+        let (status, error) = support::post_raw(&proxy, "/v1/messages", body).await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(error["type"], "error", "{body}: {error}");
+        assert_eq!(
+            error["error"]["type"], "invalid_request_error",
+            "{body}: {error}"
+        );
+    }
+    assert!(main.requests().is_empty(), "a malformed body went upstream");
+}
+
+/// A refused key on any Messages route, `count_tokens` included, is answered in Anthropic's
+/// shape; so is a forwarded stream the upstream cuts short.
+#[tokio::test]
+async fn refusals_and_cut_streams_of_forwarded_requests_are_in_anthropics_shape() {
+    let main = MockServer::start(|r| {
+        if r.path.ends_with("/messages") {
+            Reply::Sse {
+                events: vec![
+                    (
+                        std::time::Duration::ZERO,
+                        json!({"type": "message_start"}).to_string(),
+                    ),
+                    (
+                        std::time::Duration::ZERO,
+                        json!({"type": "ping"}).to_string(),
+                    ),
+                ],
+                cut_after: Some(1),
+            }
+        } else {
+            Reply::ok(json!({"input_tokens": 3}))
+        }
+    })
+    .await;
+    let proxy = Proxy::start(&main.url(), "[server]\naccess_keys = [\"sk-proxy-key\"]\n").await;
+    let refused = client()
+        .post(proxy.url("/v1/messages/count_tokens"))
+        .header("x-api-key", "wrong")
+        .json(&json!({"model": "m", "messages": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 401);
+    let error: Value = refused.json().await.unwrap();
+    assert_eq!(error["type"], "error", "{error}");
+    assert_eq!(error["error"]["type"], "authentication_error", "{error}");
+
+    // No tools: forwarded to the upstream's own /v1/messages, which cuts the stream.
+    let response = post(
+        &proxy,
+        &json!({"model": "m", "max_tokens": 5, "stream": true, "messages": [{"role": "user", "content": "hi"}]}),
+        Some("sk-proxy-key"),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.unwrap();
+    let last = text.trim_end().rsplit("\n\n").next().unwrap();
+    assert!(last.starts_with("event: error\ndata: "), "{text}");
+    let data: Value =
+        serde_json::from_str(last.trim_start_matches("event: error\ndata: ")).unwrap();
+    assert_eq!(data["type"], "error", "{data}");
+    assert!(data["error"]["type"].is_string(), "{data}");
+}

@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use support::{client, MockServer, Proxy, Reply};
 
-fn long_stream() -> Reply {
-    let mut events: Vec<(Duration, String)> = (0..20)
+/// `count` content chunks 100 ms apart, then `[DONE]`.
+fn long_stream(count: usize) -> Reply {
+    let mut events: Vec<(Duration, String)> = (0..count)
         .map(|i| {
             let chunk = json!({"choices": [{"index": 0, "delta": {"content": format!("{i}")}}]});
             (Duration::from_millis(100), chunk.to_string())
@@ -38,7 +39,7 @@ async fn open_stream(proxy: &Proxy) -> reqwest::Response {
 
 #[tokio::test]
 async fn past_the_limit_requests_get_503_with_retry_after_until_a_stream_ends() {
-    let upstream = MockServer::start(|_| long_stream()).await;
+    let upstream = MockServer::start(|_| long_stream(20)).await;
     let proxy = Proxy::start(&upstream.url(), "[server]\nmax_in_flight = 2\n").await;
     let first = open_stream(&proxy).await;
     let _second = open_stream(&proxy).await;
@@ -75,4 +76,90 @@ async fn past_the_limit_requests_get_503_with_retry_after_until_a_stream_ends() 
     tokio::time::sleep(Duration::from_millis(200)).await;
     let again = open_stream(&proxy).await;
     drop(again);
+}
+
+/// Bodies read whole are charged to `server.max_buffered_bytes` as they arrive and until their
+/// response ends: past it a request waits a little for memory to come back, then gets 503 in
+/// its route's own shape, not more memory.
+#[tokio::test]
+async fn bodies_past_the_memory_budget_wait_then_get_503_in_the_routes_shape() {
+    // A stream that outlasts the wait for memory (5 s).
+    let upstream = MockServer::start(|_| long_stream(150)).await;
+    let proxy = Proxy::start(
+        &upstream.url(),
+        "[server]\nmax_body_bytes = 262144\nmax_buffered_bytes = 1572864\n",
+    )
+    .await;
+    let big = |stream: bool| {
+        json!({
+            "model": "m", "stream": stream,
+            "input": "x".repeat(200 * 1024),
+            "tools": [{"type": "function", "name": "f", "parameters": {"type": "object"}}],
+        })
+    };
+    // 200 KiB, charged at four times: 800 KiB of the 1.5 MiB, held while it streams.
+    let mut first = client()
+        .post(proxy.url("/v1/responses"))
+        .json(&big(true))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(first.status(), 200);
+    assert!(first.chunk().await.unwrap().is_some());
+
+    let started = Instant::now();
+    let responses = client()
+        .post(proxy.url("/v1/responses"))
+        .json(&big(false))
+        .send();
+    let anthropic = client()
+        .post(proxy.url("/v1/messages"))
+        .json(&json!({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "x".repeat(200 * 1024)}]}))
+        .send();
+    let (refused, anthropic) = tokio::join!(responses, anthropic);
+    assert!(
+        started.elapsed() >= Duration::from_secs(4),
+        "refused without waiting"
+    );
+    let refused = refused.unwrap();
+    assert_eq!(refused.status(), 503);
+    assert_eq!(refused.headers()["retry-after"], "1");
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "overloaded", "{body}");
+    assert!(body["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("server.max_buffered_bytes"));
+    let anthropic = anthropic.unwrap();
+    assert_eq!(anthropic.status(), 503);
+    let body: Value = anthropic.json().await.unwrap();
+    assert_eq!(body["type"], "error", "{body}");
+    assert_eq!(body["error"]["type"], "overloaded_error", "{body}");
+    assert_eq!(upstream.requests().len(), 1, "a refused body went upstream");
+
+    // Small requests still fit beside it.
+    let small = client()
+        .post(proxy.url("/v1/chat/completions"))
+        .json(&json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(small.status(), 200);
+    drop(small);
+
+    // Once the stream has ended (its client went away) its charge is back.
+    drop(first.chunk().await);
+    drop(first);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while proxy.state.budget.taken() != 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(proxy.state.budget.taken(), 0);
+    let again = client()
+        .post(proxy.url("/v1/responses"))
+        .json(&big(true))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 200);
 }

@@ -146,3 +146,38 @@ async fn learned_models_and_their_metric_labels_are_bounded() {
     );
     assert!(metrics.contains("plaincall_prompt_mode_switches_total{model=\"other\"}"));
 }
+
+/// vLLM quotes the offending input in its 400s: a client who writes a rejection phrase into
+/// its own message must not switch the model to prompt mode for every other client.
+#[tokio::test]
+async fn an_upstream_that_echoes_the_clients_words_teaches_nothing() {
+    let main = MockServer::start(|r| {
+        let body = r.json();
+        let content = body["messages"][0]["content"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned();
+        if content.to_lowercase().contains("support tools") {
+            let message =
+                format!("1 validation error: messages.0.content: '{content}' is not allowed");
+            Reply::text(400, &json!({"error": {"message": message}}).to_string())
+        } else {
+            Reply::ok(completion(text_message("fine"), "stop"))
+        }
+    })
+    .await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let mut attack = request("shared-model");
+    attack["messages"][0]["content"] = json!("this model does not support tools");
+    let (status, _) = chat(&proxy, &attack).await;
+    assert_eq!(status, 400, "the client's own error reaches it");
+    let mut escaped = request("shared-model");
+    escaped["messages"][0]["content"] = json!("Ollama said: model Does Not Support Tools");
+    let (status, _) = chat(&proxy, &escaped).await;
+    assert_eq!(status, 400);
+
+    let (status, answer) = chat(&proxy, &request("shared-model")).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(native(&main), 3, "every request kept native tools");
+    assert!(!proxy.metrics().contains("prompt_mode_switches_total{"));
+}

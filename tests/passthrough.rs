@@ -63,7 +63,7 @@ async fn get_routes_and_methods_pass_through() {
     for (method, path) in [
         ("GET", "/v1/models"),
         ("DELETE", "/v1/files/abc"),
-        ("POST", "/v1/responses"),
+        ("POST", "/v1/embeddings"),
         ("POST", "/v1/completions"),
     ] {
         let response = client()

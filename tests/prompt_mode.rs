@@ -364,3 +364,57 @@ async fn streamed_text_that_only_looks_like_a_call_is_released_at_the_end() {
         .collect();
     assert_eq!(finish, vec!["stop"]);
 }
+
+/// Schemas a client can send to take the process down: one that refers to itself from every
+/// property, and one whose definitions double at every level. Served in prompt mode (no model
+/// call needed to expand them) and in the translated form, each request stays small.
+#[tokio::test]
+async fn recursive_and_exploding_schemas_stay_small_in_every_mode() {
+    let mut properties = serde_json::Map::new();
+    for name in ["a", "b", "c", "d", "e", "f"] {
+        properties.insert(name.into(), json!({"$ref": "#"}));
+    }
+    let recursive = json!({"type": "function", "function": {"name": "tree",
+        "parameters": {"type": "object", "properties": properties, "required": ["a", "b", "c", "d", "e", "f"]}}});
+    let mut defs = serde_json::Map::new();
+    for level in 0..7 {
+        let next = format!("#/$defs/d{}", level + 1);
+        defs.insert(
+            format!("d{level}"),
+            json!({"type": "object",
+            "properties": {"l": {"$ref": next}, "r": {"$ref": next}}, "required": ["l", "r"]}),
+        );
+    }
+    let values: Vec<String> = (0..300).map(|i| format!("value number {i}")).collect();
+    defs.insert("d7".into(), json!({"type": "string", "enum": values}));
+    let doubling = json!({"type": "function", "function": {"name": "doubling",
+        "parameters": {"$ref": "#/$defs/d0", "$defs": defs}}});
+
+    for config in [PROMPT_MODE.to_owned(), String::new()] {
+        let main = MockServer::start(|_| Reply::ok(completion(text_message("ok"), "stop"))).await;
+        let proxy = Proxy::start(&main.url(), &config).await;
+        let mut body = request(
+            vec![recursive.clone(), doubling.clone()],
+            vec![user("grow a tree")],
+        );
+        body["tool_choice"] = json!("required");
+        let (status, answer) = chat(&proxy, &body).await;
+        assert_eq!(status, 200, "{config}: {answer}");
+        let sent = &main.chat_requests()[0];
+        assert!(
+            sent.body.len() < 64 * 1024,
+            "{config}: {} bytes went upstream",
+            sent.body.len()
+        );
+        if config.is_empty() {
+            // Past the limits: the doubling tool goes as the client sent it.
+            let tools = sent.json()["tools"].clone();
+            let doubled = tools
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["function"]["name"] == "doubling");
+            assert_eq!(doubled, Some(&doubling), "{tools}");
+        }
+    }
+}

@@ -142,15 +142,9 @@ async fn built_in_tools_go_to_the_upstream_responses_route_untouched() {
     .await;
     let proxy = Proxy::start(&upstream.url(), "").await;
     let body = r#"{"model":"m","input":"news?","tools":[{"type":"web_search"},{"type":"function","name":"f","parameters":{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}}]}"#;
-    let response = client()
-        .post(proxy.url("/v1/responses"))
-        .header("content-type", "application/json")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    assert_eq!(response.json::<Value>().await.unwrap()["id"], "resp_up");
+    let (status, answer) = support::post_raw(&proxy, "/v1/responses", body).await;
+    assert_eq!(status, 200);
+    assert_eq!(answer["id"], "resp_up");
     let seen = &upstream.requests()[0];
     assert_eq!(seen.path, "/v1/responses");
     assert_eq!(seen.body, body.as_bytes());
@@ -197,4 +191,122 @@ async fn several_actions_fan_out_into_several_function_call_items() {
     assert_ne!(items[0]["id"], items[1]["id"]);
     let second: Value = serde_json::from_str(items[1]["arguments"].as_str().unwrap()).unwrap();
     assert_eq!(second, two[1]);
+}
+
+/// A stored conversation belongs to the key that wrote it: another key is told it does not
+/// exist, as for an unknown id, and the upstream hears nothing of it.
+#[tokio::test]
+async fn a_stored_conversation_is_continued_only_with_the_key_that_stored_it() {
+    let main =
+        MockServer::start(|_| Reply::ok(completion(support::text_message("noted"), "stop"))).await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let send = |key: &'static str, body: Value| {
+        let proxy_url = proxy.url("/v1/responses");
+        async move {
+            client()
+                .post(proxy_url)
+                .bearer_auth(key)
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let first: Value = send("sk-alice", request(false)).await.json().await.unwrap();
+    let id = first["id"].as_str().unwrap().to_owned();
+    let next = json!({"model": "main-model", "previous_response_id": id, "input": "and again",
+                      "tools": [flat_tool("set_reminder")]});
+    let stolen = send("sk-mallory", next.clone()).await;
+    assert_eq!(stolen.status(), 400);
+    let error: Value = stolen.json().await.unwrap();
+    assert_eq!(error["error"]["param"], "previous_response_id", "{error}");
+    assert_eq!(
+        error["error"]["message"],
+        format!("Previous response with id '{id}' not found.")
+    );
+    assert_eq!(main.chat_requests().len(), 1);
+    let own = send("sk-alice", next).await;
+    assert_eq!(own.status(), 200);
+    let sent = main.chat_requests()[1].json();
+    assert_eq!(sent["messages"].as_array().unwrap().len(), 3, "{sent}");
+}
+
+/// A conversation built turn by turn, each turn under the body limit, cannot become a request
+/// above it: the turn that would pass it gets a 400 naming the setting, and nothing goes up.
+#[tokio::test]
+async fn stored_history_cannot_grow_a_request_past_the_body_limit() {
+    let main =
+        MockServer::start(|_| Reply::ok(completion(support::text_message("noted"), "stop"))).await;
+    let proxy = Proxy::start(&main.url(), "[server]\nmax_body_bytes = 65536\n").await;
+    let mut previous: Option<String> = None;
+    let mut refused = None;
+    for turn in 0..6 {
+        let mut body = json!({"model": "main-model", "input": "y".repeat(20_000),
+                              "tools": [flat_tool("set_reminder")]});
+        if let Some(id) = &previous {
+            body["previous_response_id"] = json!(id);
+        }
+        let response = post(&proxy, &body).await;
+        if response.status() != 200 {
+            refused = Some((
+                turn,
+                response.status().as_u16(),
+                response.json::<Value>().await.unwrap(),
+            ));
+            break;
+        }
+        let answer: Value = response.json().await.unwrap();
+        previous = answer["id"].as_str().map(str::to_owned);
+    }
+    let (turn, status, error) = refused.expect("a turn past the limit was refused");
+    assert!(turn >= 2, "refused at turn {turn}");
+    assert_eq!(status, 400);
+    assert_eq!(error["error"]["param"], "previous_response_id", "{error}");
+    assert!(error["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("server.max_body_bytes"));
+    assert_eq!(main.chat_requests().len(), turn);
+    for sent in main.chat_requests() {
+        assert!(
+            sent.body.len() <= 65536 + 8192,
+            "{} bytes went up",
+            sent.body.len()
+        );
+    }
+}
+
+/// Bodies that are not a Responses request are answered here, in the Responses shape, with
+/// the field named; the upstream receives nothing.
+#[tokio::test]
+async fn malformed_bodies_are_refused_before_anything_is_sent() {
+    let main = MockServer::start(|_| Reply::ok(json!({"id": "resp_up"}))).await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let cases: Vec<(&str, Option<&str>)> = vec![
+        ("{not json", None),
+        ("[1, 2]", None),
+        (r#"{"model": "m", "input": 5}"#, Some("input")),
+        (
+            r#"{"model": "m", "input": "hi", "previous_response_id": 123}"#,
+            Some("previous_response_id"),
+        ),
+        (
+            r#"{"model": "m", "input": "hi", "tools": {"type": "function"}}"#,
+            Some("tools"),
+        ),
+        (
+            r#"{"model": "m", "input": "hi", "stream": "yes"}"#,
+            Some("stream"),
+        ),
+    ];
+    for (body, param) in cases {
+        let (status, error) = support::post_raw(&proxy, "/v1/responses", body).await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(
+            error["error"]["type"], "invalid_request_error",
+            "{body}: {error}"
+        );
+        assert_eq!(error["error"]["param"], json!(param), "{body}: {error}");
+    }
+    assert!(main.requests().is_empty(), "a malformed body went upstream");
 }

@@ -136,3 +136,83 @@ proptest! {
         }
     }
 }
+
+/// An upstream or translator that redirects would send the key and the conversation to the
+/// host it names: the redirect is answered as a 502 that says so, and the host hears nothing.
+#[tokio::test]
+async fn redirects_are_not_followed_to_another_host() {
+    let elsewhere = MockServer::start(|_| Reply::ok(serde_json::json!({"stolen": true}))).await;
+    for status in [301u16, 302, 303, 307, 308] {
+        let location = format!("http://{}/v1/chat/completions", elsewhere.addr);
+        let upstream = MockServer::start(move |_| Reply::Redirect {
+            status,
+            location: location.clone(),
+        })
+        .await;
+        let proxy = Proxy::start(&upstream.url(), &format!("api_key = \"{KEY}\"")).await;
+        let body =
+            serde_json::json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]});
+        let (got, answer) = support::chat(&proxy, &body).await;
+        assert_eq!(got, 502, "{status}: {answer}");
+        assert_eq!(answer["error"]["code"], "upstream_redirect", "{answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("redirect") && !m.contains(KEY)),
+            "{answer}"
+        );
+        // A passthrough route too, and the Anthropic route in its own shape.
+        let models = support::client()
+            .get(proxy.url("/v1/models"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(models.status().as_u16(), 502);
+        let messages = support::client()
+            .post(proxy.url("/v1/messages"))
+            .json(&serde_json::json!({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(messages.status().as_u16(), 502);
+        let error: serde_json::Value = messages.json().await.unwrap();
+        assert_eq!(error["type"], "error", "{error}");
+    }
+    assert!(elsewhere.requests().is_empty(), "a redirect was followed");
+}
+
+#[tokio::test]
+async fn a_translator_that_redirects_is_a_failed_translation_not_a_leak() {
+    let elsewhere = MockServer::start(|_| Reply::ok(serde_json::json!({"stolen": true}))).await;
+    let location = format!("http://{}/v1/chat/completions", elsewhere.addr);
+    let translator = MockServer::start(move |_| Reply::Redirect {
+        status: 307,
+        location: location.clone(),
+    })
+    .await;
+    let main = MockServer::scripted(vec![
+        Reply::ok(support::completion(
+            support::calls_message(vec![support::nl_call(
+                "call_1",
+                "set_reminder",
+                "Remind me to stretch every day at 9",
+            )]),
+            "tool_calls",
+        )),
+        Reply::ok(support::completion(support::text_message("Sorry."), "stop")),
+    ])
+    .await;
+    let proxy = Proxy::start(&main.url(), &support::backend_toml(&translator.url())).await;
+    let body = serde_json::json!({
+        "model": "m",
+        "messages": [{"role": "user", "content": "Remind me to stretch every day at 9"}],
+        "tools": [support::fixture_tool("set_reminder")],
+    });
+    let (status, answer) = support::chat(&proxy, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    assert!(!translator.requests().is_empty());
+    assert!(
+        elsewhere.requests().is_empty(),
+        "the translator's redirect was followed"
+    );
+}

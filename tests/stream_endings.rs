@@ -187,3 +187,51 @@ async fn a_tool_call_index_out_of_range_ends_the_stream_with_an_error_event() {
         "the bad call is not passed on: {raw}"
     );
 }
+
+const KEY: &str = "sk-upstream-secret-4242";
+
+/// An upstream that echoes its key in an error event inside a 200 stream: relayed as is or
+/// through the translating stream, the client never reads the key.
+#[tokio::test]
+async fn an_error_event_inside_a_stream_is_scrubbed_of_the_upstream_key() {
+    let echo =
+        json!({"error": {"message": format!("invalid key {KEY}"), "type": "auth"}}).to_string();
+    let upstream = MockServer::start(move |_| {
+        Reply::SseRaw(vec![
+            "data: {\"id\":\"s\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}\n\n".into(),
+            format!("event: error\ndata: {echo}\n\n"),
+        ])
+    })
+    .await;
+    let proxy = Proxy::start(&upstream.url(), &format!("api_key = \"{KEY}\"")).await;
+    for tools in [json!([]), json!([fixture_tool("set_reminder")])] {
+        let body = json!({"model": "m", "stream": true, "tools": tools,
+            "messages": [{"role": "user", "content": "x"}]});
+        let response = client()
+            .post(proxy.url("/v1/chat/completions"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let raw = response.text().await.unwrap();
+        assert!(raw.contains("invalid key [redacted]"), "{raw}");
+        assert!(!raw.contains(KEY), "the key reached the client: {raw}");
+    }
+}
+
+/// A translated stream whose upstream closes after a finish reason but without `[DONE]` is
+/// cut (its usage chunk, say, never came): it ends with an error event, not as complete.
+#[tokio::test]
+async fn a_translated_stream_closed_without_done_ends_with_an_error_event() {
+    let finished = json!({"id": "s", "object": "chat.completion.chunk",
+        "choices": [{"index": 0, "delta": {"content": "Hello"}, "finish_reason": "stop"}]});
+    let upstream =
+        MockServer::start(move |_| Reply::SseRaw(vec![format!("data: {finished}\n\n")])).await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let body = json!({"model": "m", "stream": true, "messages": [{"role": "user", "content": "x"}],
+        "tools": [fixture_tool("set_reminder")]});
+    let response = start_stream(&proxy, &body).await;
+    let (raw, last) = read_to_end(response).await;
+    assert!(!raw.contains("data: [DONE]"), "{raw}");
+    assert_eq!(last["error"]["code"], "upstream_protocol_error", "{raw}");
+}

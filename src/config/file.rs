@@ -218,6 +218,9 @@ pub struct ServerSection {
     pub max_connections: usize,
     /// `/v1` requests served at once (streams count until they end); past it: 503.
     pub max_in_flight: usize,
+    /// Memory all request bodies read whole may take at once, each counted at
+    /// `BODY_COST` times its size (the body, what is parsed and sent of it); past it: 503.
+    pub max_buffered_bytes: u64,
 }
 
 impl Default for ServerSection {
@@ -233,6 +236,7 @@ impl Default for ServerSection {
             idle_timeout: Duration::from_secs(60),
             max_connections: 512,
             max_in_flight: 256,
+            max_buffered_bytes: 1024 * 1024 * 1024,
         }
     }
 }

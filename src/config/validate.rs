@@ -101,6 +101,16 @@ fn server(raw: &ServerSection) -> Result<(), ConfigError> {
     if raw.max_in_flight == 0 {
         return Err(invalid("server.max_in_flight", "must be greater than zero"));
     }
+    if raw.max_buffered_bytes < raw.max_body_bytes.saturating_mul(crate::budget::BODY_COST) {
+        return Err(invalid(
+            "server.max_buffered_bytes",
+            format!(
+                "must be at least {} times server.max_body_bytes ({} bytes), or no body of the largest size could be read",
+                crate::budget::BODY_COST,
+                raw.max_body_bytes.saturating_mul(crate::budget::BODY_COST)
+            ),
+        ));
+    }
     Ok(())
 }
 

@@ -85,7 +85,8 @@ pub async fn complete(
     loop {
         let turn = whole.conversation.turn();
         let sent = Rewrite::turn_bytes(&mut whole.original, &whole.body).map_err(serde_error)?;
-        let (status, headers, bytes) = ask_upstream(state, sent, &rewrite, client_headers).await?;
+        let (status, headers, bytes) =
+            ask_upstream(state, sent.clone(), &rewrite, client_headers).await?;
         let as_read = || Completed::Reply {
             status,
             headers: headers.clone(),
@@ -94,7 +95,7 @@ pub async fn complete(
         if !status.is_success() {
             if turn == 0
                 && rewrite.watch_rejection
-                && crate::prompt_mode::rejects_tools(status.as_u16(), &bytes)
+                && crate::prompt_mode::rejects_tools(status.as_u16(), &bytes, &sent)
             {
                 return Ok(Completed::ToolsRejected);
             }

@@ -356,6 +356,9 @@ impl Pipe {
         let parameters = openai::get::<Value>(&function, "parameters")
             .ok()
             .flatten()?;
+        if grammar::past_limits(&parameters).is_some() {
+            return None;
+        }
         let schema_hash = validate::schema_hash(&parameters);
         let validator = self.validators.get(schema_hash, &parameters).ok()?;
         Some(NlTool {
@@ -399,6 +402,10 @@ impl Pipe {
             .ok()
             .flatten()
             .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+        if let Some(limit) = grammar::past_limits(&parameters) {
+            tracing::warn!(tool = %name, reason = %limit, "tool passed through as the client sent it");
+            return Ok(None);
+        }
         let reason = match (self.decision(&name, &parameters), force) {
             (Ok(reason), _) => reason,
             (Err(reason), true) => format!("not rewritten by this configuration ({reason})"),

@@ -180,8 +180,7 @@ fn catalog_of(tools: &[RawObject]) -> (Vec<CatalogTool>, Vec<(String, Value)>) {
             .flatten()
             .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
         catalog.push(CatalogTool {
-            example: json!({"name": name, "arguments": example_value(&parameters, &parameters, 0)})
-                .to_string(),
+            example: json!({"name": name, "arguments": example_of(&parameters)}).to_string(),
             parameters: parameters.to_string(),
             description,
             name: name.clone(),
@@ -371,12 +370,56 @@ pub fn calls_from_message(
 /// Whether an error answer to a request with `tools` says the upstream cannot take them
 /// (llama-server without `--jinja`: 500 "tools param requires --jinja flag"; vLLM without a
 /// tool parser: 400 "auto tool choice requires --enable-auto-tool-choice").
-pub fn rejects_tools(status: u16, body: &[u8]) -> bool {
+///
+/// `sent` is the request the error answers. Servers quote the request back in their errors
+/// (vLLM names the offending input), so a phrase the request itself holds, in any of its
+/// strings or as bytes, proves nothing: a client could otherwise write it to switch a model to
+/// prompt mode for every other client.
+pub fn rejects_tools(status: u16, body: &[u8], sent: &[u8]) -> bool {
     let text =
         String::from_utf8_lossy(&body[..body.len().min(REJECTION_SCAN)]).to_ascii_lowercase();
-    REJECTIONS
+    let mut found = REJECTIONS
         .iter()
-        .any(|(statuses, phrase)| statuses.contains(&status) && text.contains(phrase))
+        .filter(|(statuses, phrase)| statuses.contains(&status) && text.contains(phrase))
+        .map(|(_, phrase)| *phrase)
+        .peekable();
+    if found.peek().is_none() {
+        return false;
+    }
+    let request_strings = sent_strings(sent);
+    found.any(|phrase| {
+        !contains_ignoring_case(sent, phrase.as_bytes())
+            && !request_strings.iter().any(|s| s.contains(phrase))
+    })
+}
+
+/// Every key and string of a JSON request, decoded (escapes undone) and lowercased.
+fn sent_strings(sent: &[u8]) -> Vec<String> {
+    fn walk(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(s) => out.push(s.to_lowercase()),
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            Value::Object(map) => {
+                for (key, v) in map {
+                    out.push(key.to_lowercase());
+                    walk(v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Ok(value) = serde_json::from_slice::<Value>(sent) {
+        walk(&value, &mut out);
+    }
+    out
+}
+
+fn contains_ignoring_case(haystack: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty()
+        && haystack
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// Whether every tool of the request is a well-formed function tool (a name in OpenAI's
@@ -422,14 +465,24 @@ const REJECTIONS: &[(&[u16], &str)] = &[
     (&[404], "no endpoints found that support tool use"),
 ];
 
+/// Values the example call of one tool may hold: a wide schema whose required fields refer
+/// back to it would otherwise multiply at every level.
+const EXAMPLE_NODES: usize = 256;
+
 /// A small, valid-looking value for a schema: what the example call in the prompt shows.
-fn example_value(schema: &Value, root: &Value, depth: usize) -> Value {
-    if depth > 4 {
+pub fn example_of(parameters: &Value) -> Value {
+    let mut left = EXAMPLE_NODES;
+    example_value(parameters, parameters, 0, &mut left)
+}
+
+fn example_value(schema: &Value, root: &Value, depth: usize, left: &mut usize) -> Value {
+    if depth > 4 || *left == 0 {
         return json!({});
     }
+    *left -= 1;
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
         if let Some(target) = reference.strip_prefix('#').and_then(|p| root.pointer(p)) {
-            return example_value(target, root, depth + 1);
+            return example_value(target, root, depth + 1, left);
         }
     }
     if let Some(value) = schema.get("const") {
@@ -466,7 +519,7 @@ fn example_value(schema: &Value, root: &Value, depth: usize) -> Value {
             if let Some(props) = schema.get("properties").and_then(Value::as_object) {
                 for (name, prop) in props {
                     if required.contains(&name.as_str()) {
-                        out.insert(name.clone(), example_value(prop, root, depth + 1));
+                        out.insert(name.clone(), example_value(prop, root, depth + 1, left));
                     }
                 }
             }
@@ -475,7 +528,8 @@ fn example_value(schema: &Value, root: &Value, depth: usize) -> Value {
         "array" => json!([example_value(
             schema.get("items").unwrap_or(&json!({})),
             root,
-            depth + 1
+            depth + 1,
+            left
         )]),
         "integer" => schema.get("minimum").cloned().unwrap_or(json!(1)),
         "number" => schema.get("minimum").cloned().unwrap_or(json!(1.0)),
@@ -529,7 +583,7 @@ mod tests {
             "nested": {"type": "object", "properties": {"x": {"type": "boolean"}}, "required": ["x"]}
         }, "required": ["kind", "n", "nested"]});
         assert_eq!(
-            example_value(&schema, &schema, 0),
+            example_of(&schema),
             json!({"kind": "daily", "n": 3, "nested": {"x": true}})
         );
     }
@@ -555,28 +609,52 @@ mod tests {
 
     #[test]
     fn tool_rejections_are_recognised() {
+        const SENT: &[u8] =
+            br#"{"model":"m","messages":[{"role":"user","content":"hi"}],"tools":[]}"#;
         assert!(rejects_tools(
             500,
-            br#"{"error":{"code":500,"message":"tools param requires --jinja flag"}}"#
+            br#"{"error":{"code":500,"message":"tools param requires --jinja flag"}}"#,
+            SENT
         ));
-        assert!(rejects_tools(400, br#"{"message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"}"#));
+        assert!(rejects_tools(400, br#"{"message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"}"#, SENT));
         assert!(rejects_tools(
             400,
-            br#"{"error":"registry.ollama.ai/library/gemma3:270m does not support tools"}"#
+            br#"{"error":"registry.ollama.ai/library/gemma3:270m does not support tools"}"#,
+            SENT
         ));
         assert!(rejects_tools(
             404,
-            br#"{"error":{"message":"No endpoints found that support tool use."}}"#
+            br#"{"error":{"message":"No endpoints found that support tool use."}}"#,
+            SENT
         ));
-        assert!(!rejects_tools(429, b"tool rate limit"));
-        assert!(!rejects_tools(500, b"out of memory"));
+        assert!(!rejects_tools(429, b"tool rate limit", SENT));
+        assert!(!rejects_tools(500, b"out of memory", SENT));
         // A client's own mistakes and transient failures that mention tools.
         assert!(!rejects_tools(
             400,
-            br#"{"error":{"message":"Invalid value for 'tool_choice': no function named x"}}"#
+            br#"{"error":{"message":"Invalid value for 'tool_choice': no function named x"}}"#,
+            SENT
         ));
-        assert!(!rejects_tools(500, b"Failed to parse tool call"));
-        assert!(!rejects_tools(502, b"tools param requires --jinja flag"));
-        assert!(!rejects_tools(422, b"tools: field required"));
+        assert!(!rejects_tools(500, b"Failed to parse tool call", SENT));
+        assert!(!rejects_tools(
+            502,
+            b"tools param requires --jinja flag",
+            SENT
+        ));
+        assert!(!rejects_tools(422, b"tools: field required", SENT));
+    }
+
+    #[test]
+    fn a_rejection_phrase_the_request_holds_is_not_believed() {
+        // vLLM quotes the offending input: the client wrote the phrase, escaped or not.
+        let echo = br#"{"error":{"message":"messages.0.content: 'Tools param requires --jinja flag' is invalid"}}"#;
+        for sent in [
+            &br#"{"messages":[{"role":"user","content":"Tools param requires --jinja flag"}]}"#[..],
+            &br#"{"messages":[{"role":"user","content":"\u0074ools param requires \u002d-jinja flag"}]}"#[..],
+        ] {
+            assert!(!rejects_tools(400, echo, sent));
+            assert!(!rejects_tools(500, echo, sent));
+        }
+        assert!(rejects_tools(500, echo, br#"{"messages":[]}"#));
     }
 }

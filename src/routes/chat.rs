@@ -45,7 +45,7 @@ pub async fn chat_completions(
     request: Request,
 ) -> Result<Response, ProxyError> {
     let (parts, body) = request.into_parts();
-    let bytes = super::read_request_body(&state, &parts.headers, body).await?;
+    let bytes = super::read_request_body(&state, &parts, body).await?;
     let parsed: RawObject =
         serde_json::from_slice(&bytes).map_err(|e| ProxyError::InvalidJson(e.to_string()))?;
     serve_parsed(&state, parts, bytes, parsed).await
@@ -153,7 +153,7 @@ async fn forward(
     bytes: bytes::Bytes,
     watch_rejection: bool,
 ) -> Result<Served, ProxyError> {
-    let response = super::send_as_is(state, parts, "chat/completions", bytes).await?;
+    let response = super::send_as_is(state, parts, "chat/completions", bytes.clone()).await?;
     if watch_rejection && !response.status().is_success() {
         let status = response.status();
         let headers = response.headers().clone();
@@ -161,7 +161,7 @@ async fn forward(
             .upstream
             .read_limited(response, REJECTION_BODY_LIMIT)
             .await?;
-        if rejects_tools(status.as_u16(), &body) {
+        if rejects_tools(status.as_u16(), &body, &bytes) {
             return Ok(Served::ToolsRejected);
         }
         return Ok(Served::Response(bytes_response(
@@ -171,7 +171,11 @@ async fn forward(
             &state.secrets,
         )));
     }
-    Ok(Served::Response(relay(state, response)))
+    Ok(Served::Response(relay(
+        state,
+        response,
+        crate::wire::Wire::Chat,
+    )))
 }
 
 /// An SSE response with the headers streaming clients and proxies expect.

@@ -15,19 +15,19 @@ use crate::error::ProxyError;
 use crate::openai::RawObject;
 use crate::pipe::complete::RESPONSE_LIMIT;
 use crate::state::AppState;
-use crate::wire::{self, Adapter};
+use crate::wire::{self, Adapter, Wire};
 
 const X_API_KEY: &str = "x-api-key";
 
-/// The request body, within the server's limits, and its top-level JSON object: `None` when
-/// it is not one, for the upstream to answer (plaincall takes over only what it translates).
+/// The request body, within the server's limits, and its top-level JSON object; a body that
+/// is not one is refused here.
 pub async fn read_json(
     state: &AppState,
     parts: &Parts,
     body: Body,
-) -> Result<(Bytes, Option<Map<String, Value>>), ProxyError> {
-    let bytes = super::read_request_body(state, &parts.headers, body).await?;
-    let parsed = serde_json::from_slice(&bytes).ok();
+) -> Result<(Bytes, Map<String, Value>), ProxyError> {
+    let bytes = super::read_request_body(state, parts, body).await?;
+    let parsed = wire::request_object(&bytes)?;
     Ok((bytes, parsed))
 }
 
@@ -36,10 +36,13 @@ pub async fn serve<A: Adapter>(
     state: &Arc<AppState>,
     parts: Parts,
     chat: Map<String, Value>,
-    adapter: A,
+    mut adapter: A,
 ) -> Result<Response, ProxyError> {
     let internal = |e: serde_json::Error| ProxyError::Internal(format!("converted request: {e}"));
     let bytes = Bytes::from(serde_json::to_vec(&chat).map_err(internal)?);
+    // The tree is not needed past here: it must not stay beside its copies for the whole call.
+    drop(chat);
+    adapter.sent(&bytes);
     let parsed: RawObject = serde_json::from_slice(&bytes).map_err(internal)?;
     let response = super::chat::serve_parsed(state, chat_parts(parts), bytes, parsed).await?;
     let (parts, body) = response.into_parts();
@@ -109,7 +112,8 @@ pub async fn forward(
     parts: &Parts,
     bytes: Bytes,
     route: &str,
+    wire: Wire,
 ) -> Result<Response, ProxyError> {
     let response = super::send_as_is(state, parts, route, bytes).await?;
-    Ok(relay(state, response))
+    Ok(relay(state, response, wire))
 }

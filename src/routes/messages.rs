@@ -24,9 +24,12 @@ pub async fn messages(State(state): State<Arc<AppState>>, request: Request) -> R
 async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, ProxyError> {
     let (parts, body) = request.into_parts();
     let (bytes, parsed) = converted::read_json(state, &parts, body).await?;
-    let Some(parsed) = parsed.filter(anthropic::is_translatable) else {
-        return converted::forward(state, &parts, bytes, "messages").await;
-    };
+    anthropic::check(&parsed)?;
+    if !anthropic::is_translatable(&parsed) {
+        drop(parsed);
+        return converted::forward(state, &parts, bytes, "messages", Wire::Anthropic).await;
+    }
+    drop(bytes);
     let model = parsed
         .get("model")
         .and_then(Value::as_str)

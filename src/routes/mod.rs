@@ -17,10 +17,12 @@ use bytes::{Bytes, BytesMut};
 use futures_util::{Stream, StreamExt, TryStreamExt};
 use http_body_util::BodyExt;
 
+use crate::budget::{Charge, MemoryBudget};
 use crate::error::ProxyError;
 use crate::redact::Secrets;
 use crate::state::{AppState, Drain};
 use crate::upstream::end_to_end_headers;
+use crate::wire::Wire;
 
 pub async fn not_found(method: Method, uri: Uri) -> ProxyError {
     ProxyError::NotFound {
@@ -72,35 +74,52 @@ impl BodyTimeouts {
     }
 }
 
-/// A request body within the server's configured size and time limits.
+/// A request body within the server's configured size and time limits, charged to the
+/// memory budget as it arrives (the request's [`Charge`], when the serving layers gave it one).
 pub async fn read_request_body(
     state: &AppState,
-    headers: &HeaderMap,
+    parts: &axum::http::request::Parts,
     body: Body,
 ) -> Result<Bytes, ProxyError> {
     let server = &state.config.server;
+    let charge = parts
+        .extensions
+        .get::<Charge>()
+        .cloned()
+        .unwrap_or_default();
     read_body(
-        headers,
+        &parts.headers,
         body,
         server.max_body_bytes,
         BodyTimeouts::of(server),
         &state.drain,
+        Some((&state.budget, &charge)),
     )
     .await
 }
 
+/// With `meter`, the bytes held so far (the announced length first) are charged to the
+/// budget, which may make the read wait, or refuse it.
 pub async fn read_body(
     headers: &HeaderMap,
     mut body: Body,
     limit: u64,
     timeouts: BodyTimeouts,
     drain: &Drain,
+    meter: Option<(&MemoryBudget, &Charge)>,
 ) -> Result<Bytes, ProxyError> {
+    let cover = |bytes: u64| async move {
+        match meter {
+            Some((budget, charge)) => budget.cover(charge, bytes, crate::budget::WAIT).await,
+            None => Ok(()),
+        }
+    };
     let started = tokio::time::Instant::now();
     let expected = content_length(headers).unwrap_or(0);
     if expected > limit {
         return Err(ProxyError::BodyTooLarge { limit });
     }
+    cover(expected).await?;
     let mut out = BytesMut::with_capacity(usize::try_from(expected).unwrap_or(0));
     loop {
         let next = tokio::select! {
@@ -120,9 +139,11 @@ pub async fn read_body(
             Ok(Some(Ok(frame))) => frame,
         };
         if let Ok(data) = frame.into_data() {
-            if out.len() as u64 + data.len() as u64 > limit {
+            let held = out.len() as u64 + data.len() as u64;
+            if held > limit {
                 return Err(ProxyError::BodyTooLarge { limit });
             }
+            cover(held).await?;
             out.extend_from_slice(&data);
         }
     }
@@ -242,7 +263,7 @@ pub fn bytes_response(
 /// An event stream that plaincall must end early (the upstream failed or stalled, or the
 /// shutdown grace ran out) ends with an `error` event; any other body is just cut, since
 /// a truncated body is all HTTP/1.1 has to say that it failed.
-pub fn relay(state: &AppState, response: reqwest::Response) -> Response {
+pub fn relay(state: &AppState, response: reqwest::Response, wire: Wire) -> Response {
     let status = response.status();
     let headers = end_to_end_headers(response.headers());
     let chunks = state.upstream.body_stream(response);
@@ -258,7 +279,12 @@ pub fn relay(state: &AppState, response: reqwest::Response) -> Response {
         return out;
     }
     let body = if is_event_stream(&headers) {
-        Body::from_stream(sse_relay(chunks, state.drain.clone()))
+        Body::from_stream(sse_relay(
+            chunks,
+            state.drain.clone(),
+            state.secrets.clone(),
+            wire,
+        ))
     } else {
         Body::from_stream(chunks.map_err(axum::Error::new))
     };
@@ -301,16 +327,20 @@ pub fn is_event_stream(headers: &HeaderMap) -> bool {
 const MAX_PENDING_EVENT: usize = 1024 * 1024;
 
 /// Relays an event stream event by event: a cut can then be followed by a well-formed
-/// `error` event rather than land in the middle of one.
+/// `error` event in the client's format rather than land in the middle of one, and each event
+/// is scrubbed of the configured secrets (an upstream may echo its key in an error event).
 fn sse_relay(
     chunks: impl Stream<Item = Result<Bytes, ProxyError>> + Send + 'static,
     drain: Drain,
+    secrets: Secrets,
+    wire: Wire,
 ) -> impl Stream<Item = Result<Bytes, std::convert::Infallible>> + Send + 'static {
     let span = tracing::Span::current();
     let state = (Box::pin(chunks), BytesMut::new(), false);
     futures_util::stream::unfold(state, move |(mut chunks, mut pending, done)| {
         let drain = drain.clone();
         let span = span.clone();
+        let secrets = secrets.clone();
         async move {
             if done {
                 return None;
@@ -328,20 +358,20 @@ fn sse_relay(
                             (pending.len() > MAX_PENDING_EVENT).then_some(pending.len())
                         });
                         if let Some(end) = end {
-                            let out = pending.split_to(end).freeze();
+                            let out = secrets.scrub_known(pending.split_to(end).freeze());
                             return Some((Ok(out), (chunks, pending, false)));
                         }
                     }
                     None if pending.is_empty() => return None,
-                    None => return Some((Ok(pending.split().freeze()), (chunks, pending, true))),
+                    None => {
+                        let out = secrets.scrub_known(pending.split().freeze());
+                        return Some((Ok(out), (chunks, pending, true)));
+                    }
                     Some(Err(error)) => {
                         span.in_scope(|| {
                             tracing::warn!(code = error.code(), %error, "event stream ended early");
                         });
-                        return Some((
-                            Ok(crate::sse::error_event(&error)),
-                            (chunks, pending, true),
-                        ));
+                        return Some((Ok(error.stream_event(wire)), (chunks, pending, true)));
                     }
                 }
             }
@@ -370,13 +400,18 @@ mod tests {
                 .map(|p| p.map(Bytes::from_static))
                 .collect::<Vec<_>>(),
         );
-        sse_relay(chunks, Drain::default())
-            .map(|item| match item {
-                Ok(bytes) => bytes,
-                Err(never) => match never {},
-            })
-            .collect()
-            .await
+        sse_relay(
+            chunks,
+            Drain::default(),
+            Secrets::new(["sk-upstream-key"]),
+            Wire::Chat,
+        )
+        .map(|item| match item {
+            Ok(bytes) => bytes,
+            Err(never) => match never {},
+        })
+        .collect()
+        .await
     }
 
     #[tokio::test]
@@ -392,6 +427,36 @@ mod tests {
         assert!(last.starts_with("event: error\ndata: {\"error\""), "{last}");
         assert!(!last.contains("data: b"));
         assert_eq!(out.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn relayed_events_are_scrubbed_and_a_cut_ends_in_the_clients_format() {
+        let chunks = futures_util::stream::iter(vec![
+            Ok(Bytes::from_static(
+                b"event: error\ndata: {\"error\":{\"message\":\"bad key sk-upstream-key\"}}\n\n",
+            )),
+            Err(ProxyError::UpstreamProtocol("reset".into())),
+        ]);
+        let out: Vec<Bytes> = sse_relay(
+            chunks,
+            Drain::default(),
+            Secrets::new(["sk-upstream-key"]),
+            Wire::Anthropic,
+        )
+        .map(|item| match item {
+            Ok(bytes) => bytes,
+            Err(never) => match never {},
+        })
+        .collect()
+        .await;
+        let first = String::from_utf8_lossy(&out[0]);
+        assert!(!first.contains("sk-upstream-key"), "{first}");
+        assert!(first.contains("[redacted]"), "{first}");
+        let last = String::from_utf8_lossy(&out[1]);
+        assert!(
+            last.starts_with("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":"),
+            "{last}"
+        );
     }
 
     #[tokio::test]

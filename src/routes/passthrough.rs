@@ -9,10 +9,21 @@ use axum::response::Response;
 use super::{content_length, limited_stream, relay, BodyFault};
 use crate::error::ProxyError;
 use crate::state::AppState;
+use crate::wire::Wire;
 
-pub async fn passthrough(
-    State(state): State<Arc<AppState>>,
+pub async fn passthrough(State(state): State<Arc<AppState>>, request: Request) -> Response {
+    // `/v1/messages/count_tokens` and the like answer in their own format's shape.
+    let wire = Wire::of_path(request.uri().path());
+    match forward(&state, request, wire).await {
+        Ok(response) => response,
+        Err(error) => error.into_wire_response(wire),
+    }
+}
+
+async fn forward(
+    state: &Arc<AppState>,
     request: Request,
+    wire: Wire,
 ) -> Result<Response, ProxyError> {
     let (parts, body) = request.into_parts();
     let limit = state.config.server.max_body_bytes;
@@ -41,7 +52,7 @@ pub async fn passthrough(
         fault = Some(body_fault);
     }
     match state.upstream.send(builder).await {
-        Ok(response) => Ok(relay(&state, response)),
+        Ok(response) => Ok(relay(state, response, wire)),
         Err(error) => {
             // A send that failed because of the client's own body is the client's error.
             if let Some(client_error) = fault.as_ref().and_then(BodyFault::take) {

@@ -9,6 +9,8 @@ use axum::extract::{Request, State};
 use axum::response::Response;
 
 use super::converted;
+use crate::auth::Owner;
+use crate::budget::Charge;
 use crate::error::ProxyError;
 use crate::state::AppState;
 use crate::wire::{responses, Wire};
@@ -23,9 +25,24 @@ pub async fn responses(State(state): State<Arc<AppState>>, request: Request) -> 
 async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, ProxyError> {
     let (parts, body) = request.into_parts();
     let (bytes, parsed) = converted::read_json(state, &parts, body).await?;
-    let Some(parsed) = parsed.filter(responses::is_translatable) else {
-        return converted::forward(state, &parts, bytes, "responses").await;
+    responses::check(&parsed)?;
+    if !responses::is_translatable(&parsed) {
+        drop(parsed);
+        return converted::forward(state, &parts, bytes, "responses", Wire::Responses).await;
+    }
+    let charge = parts
+        .extensions
+        .get::<Charge>()
+        .cloned()
+        .unwrap_or_default();
+    let cover = |bytes: u64| state.budget.try_cover(&charge, bytes);
+    let caller = responses::Caller {
+        owner: Owner::of(&parts.headers),
+        limit: state.config.server.max_body_bytes,
+        body_len: bytes.len() as u64,
+        cover: &cover,
     };
-    let converted = responses::to_chat(parsed, &state.responses)?;
+    drop(bytes);
+    let converted = responses::to_chat(parsed, &state.responses, &caller)?;
     converted::serve(state, parts, converted.chat, converted.reply).await
 }

@@ -21,6 +21,29 @@ const DROPPED: &[&str] = &[
     "context_management",
 ];
 
+/// The kinds of the fields the Messages API insists on.
+pub fn check(request: &Map<String, Value>) -> Result<(), ProxyError> {
+    use super::Kind::{Array, Bool, Null, Number, Object, String};
+    super::check_kinds(
+        request,
+        &["messages"],
+        &[
+            ("model", &[String]),
+            ("messages", &[Array]),
+            ("max_tokens", &[Number]),
+            ("system", &[String, Array]),
+            ("tools", &[Array, Null]),
+            ("tool_choice", &[Object, Null]),
+            ("stream", &[Bool, Null]),
+            ("temperature", &[Number, Null]),
+            ("top_p", &[Number, Null]),
+            ("top_k", &[Number, Null]),
+            ("stop_sequences", &[Array, Null]),
+            ("metadata", &[Object, Null]),
+        ],
+    )
+}
+
 /// Whether the request is converted and served by the pipe: it has client tools (`custom`
 /// ones, the only kind a Chat Completions upstream can run) and no server tool (web search,
 /// code execution, ...), which only an Anthropic-speaking upstream can run.

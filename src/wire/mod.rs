@@ -33,10 +33,16 @@ pub enum Wire {
 impl Wire {
     /// The format of a request path: the routes are fixed, so the path decides.
     pub fn of_path(path: &str) -> Wire {
-        match path {
-            "/v1/messages" => Wire::Anthropic,
-            "/v1/responses" => Wire::Responses,
-            _ => Wire::Chat,
+        let under = |route: &str| {
+            path.strip_prefix(route)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
+        if under("/v1/messages") {
+            Wire::Anthropic
+        } else if under("/v1/responses") {
+            Wire::Responses
+        } else {
+            Wire::Chat
         }
     }
 }
@@ -49,6 +55,9 @@ pub trait Adapter: Send + 'static {
     fn reply(self, completion: &Value) -> Value;
     /// The client's event stream for the pipe's chat event stream.
     fn stream(self, chat: Body) -> BoxStream<'static, Result<Bytes, axum::Error>>;
+    /// The chat request as it goes to the pipe (shared, not copied), for a format that keeps
+    /// the conversation.
+    fn sent(&mut self, _chat: &Bytes) {}
 }
 
 /// An error body in the shape a format's SDKs read.
@@ -94,6 +103,87 @@ fn stream_to_chat(value: Value, chat: &mut Map<String, Value>) {
         );
     }
     chat.insert("stream".into(), value);
+}
+
+/// The JSON kinds a field may have.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    String,
+    Number,
+    Bool,
+    Array,
+    Object,
+    Null,
+}
+
+fn kind_of(value: &Value) -> Kind {
+    match value {
+        Value::String(_) => Kind::String,
+        Value::Number(_) => Kind::Number,
+        Value::Bool(_) => Kind::Bool,
+        Value::Array(_) => Kind::Array,
+        Value::Object(_) => Kind::Object,
+        Value::Null => Kind::Null,
+    }
+}
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::String => "a string",
+        Kind::Number => "a number",
+        Kind::Bool => "a boolean",
+        Kind::Array => "an array",
+        Kind::Object => "an object",
+        Kind::Null => "null",
+    }
+}
+
+/// Checks the kinds of the fields a format's own server insists on, before anything is sent
+/// anywhere: a malformed request is the client's error, not the upstream's to guess at.
+/// Fields not listed (and fields plaincall does not know) are not judged.
+fn check_kinds(
+    request: &Map<String, Value>,
+    required: &[&str],
+    fields: &[(&str, &[Kind])],
+) -> Result<(), ProxyError> {
+    for name in required {
+        if !request.contains_key(*name) {
+            return Err(invalid(format!("{name}: this field is required"), name));
+        }
+    }
+    for (name, kinds) in fields {
+        let Some(value) = request.get(*name) else {
+            continue;
+        };
+        if !kinds.contains(&kind_of(value)) {
+            let expected: Vec<&str> = kinds.iter().map(|k| kind_name(*k)).collect();
+            return Err(invalid(
+                format!(
+                    "{name}: {} is required, not {}",
+                    expected.join(" or "),
+                    kind_name(kind_of(value))
+                ),
+                name,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The body of a converted route: JSON, and an object. Anything else is answered here, in
+/// the route's format, and never sent upstream.
+pub fn request_object(bytes: &[u8]) -> Result<Map<String, Value>, ProxyError> {
+    match serde_json::from_slice(bytes) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(ProxyError::InvalidRequest {
+            message: format!(
+                "the request body must be a JSON object, not {}",
+                kind_name(kind_of(&other))
+            ),
+            param: None,
+        }),
+        Err(error) => Err(ProxyError::InvalidJson(error.to_string())),
+    }
 }
 
 /// A 400 for a field of a converted request, naming it.

@@ -14,15 +14,19 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use bytes::Bytes;
 use serde_json::{json, Map, Value};
 
 use super::invalid;
+use crate::auth::Owner;
 use crate::error::ProxyError;
 
-/// Conversations remembered for `previous_response_id`, at most this many bytes of JSON.
+/// Conversations remembered for `previous_response_id`, at most this many bytes held.
 pub const STORE_BYTES: u64 = 64 * 1024 * 1024;
 /// How long a stored conversation can be continued.
 pub const STORE_TTL: Duration = Duration::from_secs(60 * 60);
+/// What an entry costs beside its id and its JSON: the cache's node, the `Arc`, the owner.
+const ENTRY_OVERHEAD: usize = 256;
 
 /// Fields with no Chat Completions meaning: dropped (logged at debug).
 const DROPPED: &[&str] = &[
@@ -41,9 +45,18 @@ const DROPPED: &[&str] = &[
     "stream_options",
 ];
 
-/// The conversations of stored responses, by response id; bounded by size and age.
+/// One stored conversation: the chat messages as one JSON array (compact bytes, so that what
+/// the store counts is what it holds), and the hash of the key that wrote it.
+pub struct Stored {
+    owner: Owner,
+    json: Bytes,
+}
+
+/// The conversations of stored responses, by response id; bounded by the bytes held and by
+/// age, the least recently used evicted first (the one a client is in the middle of is the
+/// last to go).
 #[derive(Clone)]
-pub struct Store(moka::sync::Cache<String, Arc<Vec<Value>>>);
+pub struct Store(moka::sync::Cache<String, Arc<Stored>>);
 
 impl Default for Store {
     fn default() -> Self {
@@ -56,9 +69,9 @@ impl Store {
         Store(
             moka::sync::Cache::builder()
                 .max_capacity(max_bytes)
-                .weigher(|id: &String, messages: &Arc<Vec<Value>>| {
-                    let size =
-                        id.len() + messages.iter().map(|m| m.to_string().len()).sum::<usize>();
+                .eviction_policy(moka::policy::EvictionPolicy::lru())
+                .weigher(|id: &String, stored: &Arc<Stored>| {
+                    let size = id.len() + stored.json.len() + ENTRY_OVERHEAD;
                     u32::try_from(size).unwrap_or(u32::MAX)
                 })
                 .time_to_live(ttl)
@@ -66,18 +79,57 @@ impl Store {
         )
     }
 
-    pub fn get(&self, id: &str) -> Option<Arc<Vec<Value>>> {
-        self.0.get(id)
+    /// The conversation stored under `id`, when `owner` wrote it: to any other key it does not
+    /// exist.
+    pub fn get(&self, id: &str, owner: &Owner) -> Option<Arc<Stored>> {
+        self.0.get(id).filter(|stored| stored.owner == *owner)
     }
 
-    pub fn insert(&self, id: String, messages: Vec<Value>) {
-        self.0.insert(id, Arc::new(messages));
+    pub fn insert(&self, id: String, owner: Owner, json: Bytes) {
+        self.0.insert(id, Arc::new(Stored { owner, json }));
     }
 
-    #[doc(hidden)]
-    pub fn run_pending_tasks(&self) {
+    /// The bytes the store counts as held.
+    pub fn weighted_size(&self) -> u64 {
         self.0.run_pending_tasks();
+        self.0.weighted_size()
     }
+}
+
+/// Who continues a conversation, and how large the assembled request may be.
+pub struct Caller<'a> {
+    pub owner: Owner,
+    /// `server.max_body_bytes`.
+    pub limit: u64,
+    /// The length of this request's own body.
+    pub body_len: u64,
+    /// Charges the memory budget for the request's body and the stored conversation together.
+    pub cover: &'a (dyn Fn(u64) -> Result<(), ProxyError> + Sync),
+}
+
+/// The kinds of the fields the Responses API insists on.
+pub fn check(request: &Map<String, Value>) -> Result<(), ProxyError> {
+    use super::Kind::{Array, Bool, Null, Number, Object, String};
+    super::check_kinds(
+        request,
+        &[],
+        &[
+            ("model", &[String]),
+            ("input", &[String, Array]),
+            ("instructions", &[String, Array, Null]),
+            ("previous_response_id", &[String, Null]),
+            ("tools", &[Array, Null]),
+            ("tool_choice", &[String, Object, Null]),
+            ("stream", &[Bool, Null]),
+            ("store", &[Bool, Null]),
+            ("parallel_tool_calls", &[Bool, Null]),
+            ("max_output_tokens", &[Number, Null]),
+            ("temperature", &[Number, Null]),
+            ("top_p", &[Number, Null]),
+            ("metadata", &[Object, Null]),
+            ("text", &[Object, Null]),
+        ],
+    )
 }
 
 /// Whether the request is converted and served by the pipe: it has function tools and no
@@ -93,21 +145,21 @@ pub struct Converted {
 }
 
 /// The Chat Completions request for a Responses request; `store` resolves
-/// `previous_response_id`.
-pub fn to_chat(mut request: Map<String, Value>, store: &Store) -> Result<Converted, ProxyError> {
-    let mut history: Vec<Value> = match request.get("previous_response_id").and_then(Value::as_str)
-    {
-        Some(id) => store
-            .get(id)
-            .ok_or_else(|| {
-                invalid(
-                    format!("Previous response with id '{id}' not found."),
-                    "previous_response_id",
-                )
-            })?
-            .as_ref()
-            .clone(),
-        None => Vec::new(),
+/// `previous_response_id` for `caller`.
+pub fn to_chat(
+    mut request: Map<String, Value>,
+    store: &Store,
+    caller: &Caller,
+) -> Result<Converted, ProxyError> {
+    let mut history: Vec<Value> = match request.get("previous_response_id") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::String(id)) => stored_history(id, store, caller)?,
+        Some(_) => {
+            return Err(invalid(
+                "previous_response_id: a string is required",
+                "previous_response_id",
+            ))
+        }
     };
     match request.remove("input") {
         Some(Value::String(text)) => history.push(json!({"role": "user", "content": text})),
@@ -120,18 +172,42 @@ pub fn to_chat(mut request: Map<String, Value>, store: &Store) -> Result<Convert
             ))
         }
     }
+    let reply = Reply::new(&request, store, caller.owner);
     let mut messages = Vec::with_capacity(history.len() + 1);
     if let Some(instructions) = request.get("instructions").and_then(Value::as_str) {
         messages.push(json!({"role": "system", "content": instructions}));
     }
-    messages.extend(history.iter().cloned());
-    let reply = Reply::new(&request, history, store);
+    messages.append(&mut history);
     let mut chat = Map::new();
     for (key, value) in request {
         convert_field(key, value, &mut chat)?;
     }
     chat.insert("messages".into(), Value::Array(messages));
     Ok(Converted { chat, reply })
+}
+
+/// The stored conversation `id`, read only when the request it makes stays within the body
+/// limit: a conversation built turn by turn must not become a body no client could send.
+fn stored_history(id: &str, store: &Store, caller: &Caller) -> Result<Vec<Value>, ProxyError> {
+    let stored = store.get(id, &caller.owner).ok_or_else(|| {
+        invalid(
+            format!("Previous response with id '{id}' not found."),
+            "previous_response_id",
+        )
+    })?;
+    let total = stored.json.len() as u64 + caller.body_len;
+    if total > caller.limit {
+        return Err(invalid(
+            format!(
+                "the conversation of previous_response_id '{id}' and this request come to {total} bytes, above the request body limit of {} bytes (server.max_body_bytes); start a new conversation, or send the turns to keep as input",
+                caller.limit
+            ),
+            "previous_response_id",
+        ));
+    }
+    (caller.cover)(total)?;
+    serde_json::from_slice(&stored.json)
+        .map_err(|e| ProxyError::Internal(format!("a stored conversation: {e}")))
 }
 
 fn convert_field(
@@ -310,12 +386,17 @@ pub struct Reply {
     pub id: String,
     created_at: u64,
     echo: Map<String, Value>,
-    history: Vec<Value>,
-    store: Option<Store>,
+    /// Where the conversation goes with the assistant's turn; `None` when it is not stored.
+    keep: Option<(Store, Owner)>,
+    /// The chat request sent (shared with the pipe): its messages, less the instructions'
+    /// system message, are the conversation so far.
+    sent: Option<Bytes>,
+    /// The first chat message is the instructions, not part of the conversation.
+    instructions: bool,
 }
 
 impl Reply {
-    fn new(request: &Map<String, Value>, history: Vec<Value>, store: &Store) -> Reply {
+    fn new(request: &Map<String, Value>, store: &Store, owner: Owner) -> Reply {
         let mut echo = Map::new();
         for (key, default) in [
             ("model", Value::Null),
@@ -339,9 +420,10 @@ impl Reply {
             created_at: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
+            instructions: request.get("instructions").is_some_and(Value::is_string),
             echo,
-            history,
-            store: stored.then(|| store.clone()),
+            keep: stored.then(|| (store.clone(), owner)),
+            sent: None,
         }
     }
 
@@ -365,11 +447,32 @@ impl Reply {
 
     /// Remembers the conversation with the assistant's turn, when the response is stored.
     pub fn remember(&self, assistant: Value) {
-        if let Some(store) = &self.store {
-            let mut messages = self.history.clone();
-            messages.push(assistant);
-            store.insert(self.id.clone(), messages);
+        #[derive(serde::Deserialize)]
+        struct Sent<'a> {
+            #[serde(borrow)]
+            messages: Vec<&'a serde_json::value::RawValue>,
         }
+        let (Some((store, owner)), Some(sent)) = (&self.keep, &self.sent) else {
+            return;
+        };
+        let (Ok(sent), Ok(assistant)) = (
+            serde_json::from_slice::<Sent>(sent),
+            serde_json::to_vec(&assistant),
+        ) else {
+            return;
+        };
+        // The messages as sent, borrowed, then the turn: one copy, the one stored.
+        let history = &sent.messages[usize::from(self.instructions).min(sent.messages.len())..];
+        let size: usize = history.iter().map(|m| m.get().len() + 1).sum();
+        let mut json = Vec::with_capacity(size + assistant.len() + 2);
+        json.push(b'[');
+        for message in history {
+            json.extend_from_slice(message.get().as_bytes());
+            json.push(b',');
+        }
+        json.extend_from_slice(&assistant);
+        json.push(b']');
+        store.insert(self.id.clone(), *owner, Bytes::from(json));
     }
 }
 
@@ -397,6 +500,12 @@ impl super::Adapter for Reply {
         chat: axum::body::Body,
     ) -> futures_util::stream::BoxStream<'static, Result<bytes::Bytes, axum::Error>> {
         Box::pin(super::responses_stream::convert(chat, self))
+    }
+
+    fn sent(&mut self, chat: &Bytes) {
+        if self.keep.is_some() {
+            self.sent = Some(chat.clone());
+        }
     }
 }
 
@@ -475,6 +584,21 @@ pub fn usage_of(usage: &Value) -> Value {
     })
 }
 
+/// A caller presenting `key`, with a 1 MiB body limit and no budget, for unit tests.
+#[cfg(test)]
+pub(crate) fn caller(key: &str) -> Caller<'static> {
+    let mut headers = axum::http::HeaderMap::new();
+    if let Ok(value) = axum::http::HeaderValue::from_str(key) {
+        headers.insert("x-api-key", value);
+    }
+    Caller {
+        owner: Owner::of(&headers),
+        limit: 1024 * 1024,
+        body_len: 100,
+        cover: &|_| Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -496,7 +620,7 @@ mod tests {
                 {"type": "reasoning", "summary": []}
             ]
         }));
-        let converted = to_chat(request, &Store::default()).unwrap();
+        let converted = to_chat(request, &Store::default(), &caller("k")).unwrap();
         let chat = Value::Object(converted.chat);
         assert_eq!(
             chat["messages"][0],
@@ -528,60 +652,130 @@ mod tests {
     fn a_stored_response_continues_and_an_unknown_one_is_refused() {
         let store = Store::default();
         let first = to_chat(
-            object(json!({"model": "m", "input": "hi", "tools": []})),
+            object(json!({"model": "m", "input": "hi", "tools": [], "instructions": "Be brief."})),
             &store,
+            &caller("k"),
         )
         .unwrap();
         let id = first.reply.id.clone();
-        let reply = first.reply.reply(&json!({"choices": [{"message": {"role": "assistant", "content": "hello"}, "finish_reason": "stop"}]}));
+        let mut first_reply = first.reply;
+        first_reply.sent(&Bytes::from(serde_json::to_vec(&first.chat).unwrap()));
+        let reply = first_reply.reply(&json!({"choices": [{"message": {"role": "assistant", "content": "hello"}, "finish_reason": "stop"}]}));
         assert_eq!(reply["output"][0]["content"][0]["text"], "hello");
         let next = to_chat(
-            object(json!({"model": "m", "previous_response_id": id, "input": "again"})),
+            object(json!({"model": "m", "previous_response_id": id, "input": "again", "instructions": "Be kind."})),
             &store,
+            &caller("k"),
         )
         .unwrap();
+        // The instructions are the request's own, never the stored conversation's.
         let messages = Value::Object(next.chat)["messages"].clone();
         assert_eq!(
             messages,
-            json!([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}, {"role": "user", "content": "again"}])
+            json!([{"role": "system", "content": "Be kind."}, {"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}, {"role": "user", "content": "again"}])
         );
 
         let error = to_chat(
             object(json!({"model": "m", "previous_response_id": "resp_nope", "input": "x"})),
             &store,
+            &caller("k"),
         )
         .err()
         .unwrap();
         assert_eq!(error.status(), axum::http::StatusCode::BAD_REQUEST);
         assert!(error.to_string().contains("resp_nope"));
+
+        // Another key does not see it, and is told just what an unknown id gets.
+        let other = to_chat(
+            object(json!({"model": "m", "previous_response_id": id, "input": "x"})),
+            &store,
+            &caller("another"),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(
+            other.to_string(),
+            format!("Previous response with id '{id}' not found.")
+        );
+
+        // A stored conversation that would make the request larger than the body limit.
+        let tight = Caller {
+            limit: 150,
+            ..caller("k")
+        };
+        let error = to_chat(
+            object(json!({"model": "m", "previous_response_id": id, "input": "x"})),
+            &store,
+            &tight,
+        )
+        .err()
+        .unwrap();
+        assert!(
+            error.to_string().contains("server.max_body_bytes"),
+            "{error}"
+        );
+
+        let error = to_chat(
+            object(json!({"model": "m", "previous_response_id": 123, "input": "x"})),
+            &store,
+            &caller("k"),
+        )
+        .err()
+        .unwrap();
+        assert!(
+            error.to_string().contains("a string is required"),
+            "{error}"
+        );
     }
 
     #[test]
     fn store_false_is_not_remembered_and_the_store_is_bounded() {
         let store = Store::default();
-        let first = to_chat(
+        let mut first = to_chat(
             object(json!({"model": "m", "input": "hi", "store": false})),
             &store,
+            &caller("k"),
         )
         .unwrap();
         let id = first.reply.id.clone();
         first
             .reply
+            .sent(&Bytes::from(serde_json::to_vec(&first.chat).unwrap()));
+        first
+            .reply
             .reply(&json!({"choices": [{"message": {"content": "x"}}]}));
-        assert!(store.get(&id).is_none());
+        assert!(store.get(&id, &caller("k").owner).is_none());
 
-        let small = Store::new(1000, STORE_TTL);
+        // The bound counts bytes held, and the least recently used goes first.
+        let small = Store::new(20 * 1024, STORE_TTL);
+        let owner = caller("k").owner;
+        let entry = || {
+            Bytes::from(format!(
+                "[{}]",
+                json!({"role": "user", "content": "x".repeat(900)})
+            ))
+        };
+        small.insert("resp_first".into(), owner, entry());
         for i in 0..100 {
-            small.insert(
-                format!("resp_{i}"),
-                vec![json!({"role": "user", "content": "x".repeat(100)})],
+            small.insert(format!("resp_{i}"), owner, entry());
+            small.0.run_pending_tasks();
+            // The newest is never the one dropped, and one that keeps being read stays.
+            assert!(
+                small.get(&format!("resp_{i}"), &owner).is_some(),
+                "dropped {i}"
             );
+            assert!(small.get("resp_first", &owner).is_some(), "evicted at {i}");
+            small.0.run_pending_tasks();
         }
-        small.run_pending_tasks();
+        assert!(small.weighted_size() <= 20 * 1024);
         let kept = (0..100)
-            .filter(|i| small.get(&format!("resp_{i}")).is_some())
+            .filter(|i| small.get(&format!("resp_{i}"), &owner).is_some())
             .count();
-        assert!(kept < 10, "{kept} kept past the byte bound");
+        assert!((1..20).contains(&kept), "{kept} kept");
+        assert!(
+            small.get("resp_99", &owner).is_some(),
+            "the newest was dropped"
+        );
     }
 
     #[test]

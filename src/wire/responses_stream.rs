@@ -308,7 +308,15 @@ mod tests {
         let Value::Object(request) = request else {
             unreachable!()
         };
-        let mut events = ResponseEvents::new(to_chat(request, &Store::default()).unwrap().reply);
+        let mut events = ResponseEvents::new(
+            to_chat(
+                request,
+                &Store::default(),
+                &crate::wire::responses::caller("k"),
+            )
+            .unwrap()
+            .reply,
+        );
         events.limit = limit;
         events
     }

@@ -70,6 +70,11 @@ pub enum Reply {
     Hang,
     /// Answers after a pause (without blocking the mock's other requests).
     Delayed(Duration, Box<Reply>),
+    /// A redirect (`302`, `307`, ...) to `location`.
+    Redirect {
+        status: u16,
+        location: String,
+    },
 }
 
 impl Reply {
@@ -256,6 +261,11 @@ async fn handle(State(state): State<MockState>, request: Request) -> Response {
             .body(Body::from(body))
             .unwrap(),
         Reply::Hang => Response::new(Body::empty()),
+        Reply::Redirect { status, location } => Response::builder()
+            .status(StatusCode::from_u16(status).unwrap())
+            .header("location", location)
+            .body(Body::empty())
+            .unwrap(),
         Reply::Trickle(pieces) => {
             let stream = futures_util::stream::iter(pieces).then(|(pause, piece)| async move {
                 tokio::time::sleep(pause).await;
@@ -381,6 +391,24 @@ pub async fn chat(proxy: &Proxy, body: &Value) -> (u16, Value) {
     let response = client()
         .post(proxy.url("/v1/chat/completions"))
         .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// Posts `body` as it is (any bytes, labelled JSON) to `path`; returns status and the answer,
+/// parsed when it is JSON.
+pub async fn post_raw(proxy: &Proxy, path: &str, body: &str) -> (u16, Value) {
+    let response = client()
+        .post(proxy.url(path))
+        .header("content-type", "application/json")
+        .body(body.to_owned())
         .send()
         .await
         .unwrap();
