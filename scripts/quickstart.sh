@@ -82,7 +82,7 @@ if [[ -z $plaincall ]]; then
     if command -v plaincall >/dev/null 2>&1; then
         plaincall=$(command -v plaincall)
     else
-        say "plaincall is not on the PATH (cargo install --path . puts it there); building it"
+        say "plaincall is not on the PATH (cargo install --locked --path . puts it there); building it"
         (cd "$ROOT" && cargo build --release --locked --bin plaincall)
         plaincall=$ROOT/target/release/plaincall
     fi

@@ -30,6 +30,13 @@ pub async fn require_access_key(
     if bool::from(matched) && !presented.is_empty() {
         next.run(request).await
     } else {
+        // The key's hash tells an operator which client it was, never the key itself.
+        tracing::info!(
+            path = request.uri().path(),
+            key_sha256 = %Owner::of(request.headers()).short(),
+            key_sent = !presented.is_empty(),
+            "request refused: not one of server.access_keys"
+        );
         ProxyError::Unauthorized.into_wire_response(Wire::of_path(request.uri().path()))
     }
 }

@@ -25,13 +25,53 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The settings people change most, as flags: they win over the file and the environment.
+#[derive(clap::Args, Default)]
+pub struct ServeFlags {
+    /// Address to listen on (`listen`), e.g. 0.0.0.0:8787.
+    #[arg(long)]
+    listen: Option<String>,
+    /// The main model's server (`upstream.url`), e.g. http://127.0.0.1:8080/v1.
+    #[arg(long)]
+    upstream: Option<String>,
+    /// One translator backend's URL; needs --translator-model.
+    #[arg(long, requires = "translator_model")]
+    translator: Option<String>,
+    /// The translator backend's model name; needs --translator.
+    #[arg(long, requires = "translator")]
+    translator_model: Option<String>,
+}
+
+impl ServeFlags {
+    fn apply(&self, config: &mut Config) -> Result<(), crate::config::ConfigError> {
+        if let Some(listen) = &self.listen {
+            config.listen = crate::config::parse_listen("--listen", listen)?;
+        }
+        if let Some(url) = &self.upstream {
+            config.upstream.base_url = crate::config::parse_base_url("--upstream", url)?;
+        }
+        if let (Some(url), Some(model)) = (&self.translator, &self.translator_model) {
+            config.translation.backends = vec![crate::config::single_backend(
+                "--translator",
+                url,
+                model.clone(),
+                None,
+            )?];
+        }
+        Ok(())
+    }
+}
+
 #[derive(Subcommand)]
 pub enum Command {
     /// Run the proxy.
     Serve {
-        /// TOML configuration file; without it the embedded default is used.
+        /// TOML configuration file; without it ./proxy.toml when there is one, else the
+        /// embedded default.
         #[arg(long, env = "PLAINCALL_CONFIG")]
         config: Option<PathBuf>,
+        #[command(flatten)]
+        flags: ServeFlags,
     },
     /// Validate the configuration and print the effective settings, secrets masked.
     Check {
@@ -130,7 +170,7 @@ pub fn run(cli: Cli) -> ExitCode {
     };
     runtime.block_on(async move {
         match cli.command {
-            Command::Serve { config } => serve(config.as_deref()).await,
+            Command::Serve { config, flags } => serve(config.as_deref(), &flags).await,
             Command::Check { config } => check(config.as_deref()),
             Command::Health { url } => health(&url).await,
             Command::Translate {
@@ -165,12 +205,27 @@ pub fn run(cli: Cli) -> ExitCode {
     })
 }
 
+/// The file named, else `./proxy.toml` when there is one (said on stderr), else none.
 fn load_config(path: Option<&Path>) -> Result<Config, ExitCode> {
+    let local = Path::new(LOCAL_CONFIG);
+    let path = match path {
+        Some(path) => Some(path),
+        None if local.is_file() => {
+            eprintln!(
+                "plaincall: reading the configuration in ./{LOCAL_CONFIG} (--config names another)"
+            );
+            Some(local)
+        }
+        None => None,
+    };
     Config::load(path).map_err(|error| {
         eprintln!("plaincall: configuration error: {error}");
         ExitCode::from(EXIT_CONFIG)
     })
 }
+
+/// The configuration file read from the working directory when none is named.
+const LOCAL_CONFIG: &str = "proxy.toml";
 
 fn init_logging(config: &Config) {
     let filter = EnvFilter::try_from_env("RUST_LOG")
@@ -187,11 +242,15 @@ fn init_logging(config: &Config) {
     };
 }
 
-async fn serve(path: Option<&Path>) -> ExitCode {
-    let config = match load_config(path) {
+async fn serve(path: Option<&Path>, flags: &ServeFlags) -> ExitCode {
+    let mut config = match load_config(path) {
         Ok(config) => config,
         Err(code) => return code,
     };
+    if let Err(error) = flags.apply(&mut config) {
+        eprintln!("plaincall: configuration error: {error}");
+        return ExitCode::from(EXIT_CONFIG);
+    }
     init_logging(&config);
     let listen = config.listen;
     let state = match AppState::new(config) {

@@ -40,6 +40,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         ));
     let ops = Router::new()
         .route("/healthz", get(routes::ops::healthz))
+        // The name load balancers and some clients probe by default.
+        .route("/health", get(routes::ops::healthz))
         .route("/readyz", get(routes::ops::readyz))
         .route("/metrics", get(routes::ops::metrics));
     v1.merge(ops)

@@ -215,8 +215,12 @@ async fn a_streamed_call_arrives_as_anthropic_events() {
 async fn a_request_without_client_tools_goes_to_the_upstream_messages_route_untouched() {
     let upstream =
         MockServer::scripted(vec![Reply::ok(json!({"id": "msg_up", "type": "message"}))]).await;
-    let proxy = Proxy::start(&upstream.url(), "api_key = \"sk-upstream\"\n").await;
-    let body = r#"{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}],"tools":[{"type":"web_search_20250305","name":"web_search"}],"x_field":1}"#;
+    let proxy = Proxy::start(
+        &upstream.url(),
+        "api_key = \"sk-upstream\"\nformats = [\"chat\", \"messages\"]\n",
+    )
+    .await;
+    let body = SERVER_TOOL;
     let response = client()
         .post(proxy.url("/v1/messages"))
         .header("x-api-key", "sk-client")
@@ -236,6 +240,39 @@ async fn a_request_without_client_tools_goes_to_the_upstream_messages_route_unto
         "the configured key, the client's way"
     );
     assert_eq!(seen.headers["anthropic-version"], "2023-06-01");
+}
+
+const SERVER_TOOL: &str = r#"{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}],"tools":[{"type":"web_search_20250305","name":"web_search"}],"x_field":1}"#;
+
+/// A chat-only upstream (the default `upstream.formats`): server tools are left out, said in a
+/// header, and the request converted, as Claude Code's plain chats are.
+#[tokio::test]
+async fn on_a_chat_only_upstream_server_tools_are_dropped_and_the_request_converted() {
+    let main =
+        MockServer::start(|_| Reply::ok(completion(support::text_message("hello"), "stop"))).await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let response = client()
+        .post(proxy.url("/v1/messages?beta=true"))
+        .header("anthropic-version", "2023-06-01")
+        .header("content-type", "application/json")
+        .body(SERVER_TOOL)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["x-plaincall-dropped-tools"],
+        "web_search_20250305"
+    );
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(answer["type"], "message");
+    assert_eq!(answer["content"][0]["text"], "hello");
+    let seen = &main.requests()[0];
+    assert_eq!(seen.path, "/v1/chat/completions");
+    let sent = seen.json();
+    assert!(sent.get("tools").is_none(), "{sent}");
+    assert!(sent.get("x_field").is_none(), "{sent}");
+    assert_eq!(sent["max_tokens"], 5);
 }
 
 #[tokio::test]
@@ -432,7 +469,11 @@ async fn refusals_and_cut_streams_of_forwarded_requests_are_in_anthropics_shape(
         }
     })
     .await;
-    let proxy = Proxy::start(&main.url(), "[server]\naccess_keys = [\"sk-proxy-key\"]\n").await;
+    let proxy = Proxy::start(
+        &main.url(),
+        "formats = [\"chat\", \"messages\"]\n[server]\naccess_keys = [\"sk-proxy-key\"]\n",
+    )
+    .await;
     let refused = client()
         .post(proxy.url("/v1/messages/count_tokens"))
         .header("x-api-key", "wrong")

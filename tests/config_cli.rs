@@ -1241,3 +1241,33 @@ fn a_broken_prompt_template_stops_start_up_saying_which_and_why() {
     );
     assert!(!err.contains("plaincall: internal error"), "{err}");
 }
+
+/// `upstream.formats` as a list in the file or a comma list in the environment; it must keep
+/// `chat`, and a name it does not know is an error that names the key.
+#[test]
+fn upstream_formats_from_the_environment_and_their_errors() {
+    let out = output(
+        plaincall()
+            .arg("check")
+            .env("PLAINCALL_UPSTREAM_FORMATS", "chat, responses"),
+    );
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(
+        stdout(&out).contains("formats = [\"chat\", \"responses\"]"),
+        "{}",
+        describe(&out)
+    );
+    for bad in ["responses", "chat,gemini"] {
+        let out = output(
+            plaincall()
+                .arg("check")
+                .env("PLAINCALL_UPSTREAM_FORMATS", bad),
+        );
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", describe(&out));
+        assert!(
+            stderr(&out).contains("formats"),
+            "{bad}: {}",
+            describe(&out)
+        );
+    }
+}

@@ -366,3 +366,73 @@ async fn serve_warns_when_the_upstream_answers_but_not_as_expected() {
     );
     served.stop().await;
 }
+
+/// `./proxy.toml` is read without a flag (and said so); `--config` names another.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_proxy_toml_in_the_working_directory_is_read_without_a_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("proxy.toml"),
+        "[upstream]\nurl = \"http://127.0.0.1:9/v1\"\n",
+    )
+    .unwrap();
+    let mut command = plaincall_command();
+    command.current_dir(dir.path()).arg("check");
+    let (code, out, err) = run_command(command).await;
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("url = \"http://127.0.0.1:9/v1/\""), "{out}");
+    assert!(err.contains("./proxy.toml"), "{err}");
+
+    let empty = tempfile::tempdir().unwrap();
+    let mut command = plaincall_command();
+    command.current_dir(empty.path()).arg("check");
+    let (code, out, err) = run_command(command).await;
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("url = \"http://127.0.0.1:8080/v1/\""), "{out}");
+    assert!(!err.contains("proxy.toml"), "{err}");
+}
+
+/// `serve --listen --upstream --translator --translator-model`: the common settings as flags,
+/// winning over the environment.
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_flags_set_the_listen_address_the_upstream_and_the_translator() {
+    use tokio::io::AsyncBufReadExt;
+    let upstream = MockServer::start(|_| Reply::ok(json!({"object": "list", "data": []}))).await;
+    let translator = MockServer::start(|_| Reply::ok(json!({"object": "list", "data": []}))).await;
+    let mut command = plaincall_command();
+    command
+        .args(["serve", "--listen", "127.0.0.1:0", "--upstream"])
+        .arg(upstream.url())
+        .arg("--translator")
+        .arg(translator.url())
+        .args(["--translator-model", "flag-model"])
+        .env("PLAINCALL_UPSTREAM_URL", "http://127.0.0.1:9/v1")
+        .stderr(std::process::Stdio::piped());
+    let mut command = tokio::process::Command::from(command);
+    command.kill_on_drop(true);
+    let mut child = command.spawn().unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let summary = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains("plaincall listening") {
+                return line;
+            }
+        }
+        String::new()
+    })
+    .await
+    .unwrap();
+    assert!(summary.contains(&upstream.url()), "{summary}");
+    assert!(summary.contains("flag-model"), "{summary}");
+    assert!(
+        !summary.contains("127.0.0.1:9/"),
+        "the flag wins: {summary}"
+    );
+    child.kill().await.ok();
+
+    let mut command = plaincall_command();
+    command.args(["serve", "--translator", "http://127.0.0.1:1/v1"]);
+    let (code, _, err) = run_command(command).await;
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--translator-model"), "{err}");
+}

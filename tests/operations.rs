@@ -12,15 +12,10 @@ use support::{client, MockServer, Proxy, Reply};
 async fn healthz_and_readyz() {
     let upstream = MockServer::start(|_| Reply::ok(json!({"data": []}))).await;
     let proxy = Proxy::start(&upstream.url(), "").await;
-    assert_eq!(
-        client()
-            .get(proxy.url("/healthz"))
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        200
-    );
+    for path in ["/healthz", "/health"] {
+        let response = client().get(proxy.url(path)).send().await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+    }
     assert_eq!(
         client()
             .get(proxy.url("/readyz"))

@@ -89,7 +89,7 @@ fn the_readme_quickstart_is_install_script_example() {
     assert_eq!(
         commands,
         [
-            "cargo install --path .",
+            "cargo install --locked --path .",
             "scripts/quickstart.sh",
             "python3 examples/quickstart.py"
         ],

@@ -68,9 +68,9 @@ async fn a_translated_call_is_a_function_call_item() {
         json!([{"role": "user", "content": "remind me daily at 9 to check email"}])
     );
     assert_eq!(
-        seen["x_vendor"],
-        json!({"k": 1}),
-        "unknown fields pass through"
+        seen.get("x_vendor"),
+        None,
+        "a field a chat upstream does not take is dropped"
     );
     assert_eq!(
         seen["tools"][0]["function"]["parameters"]["required"],
@@ -140,14 +140,59 @@ async fn built_in_tools_go_to_the_upstream_responses_route_untouched() {
         json!({"id": "resp_up", "object": "response"}),
     )])
     .await;
-    let proxy = Proxy::start(&upstream.url(), "").await;
-    let body = r#"{"model":"m","input":"news?","tools":[{"type":"web_search"},{"type":"function","name":"f","parameters":{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}}]}"#;
-    let (status, answer) = support::post_raw(&proxy, "/v1/responses", body).await;
+    let proxy = Proxy::start(&upstream.url(), "formats = [\"chat\", \"responses\"]\n").await;
+    let (status, answer) = support::post_raw(&proxy, "/v1/responses", BUILT_IN).await;
     assert_eq!(status, 200);
     assert_eq!(answer["id"], "resp_up");
     let seen = &upstream.requests()[0];
     assert_eq!(seen.path, "/v1/responses");
-    assert_eq!(seen.body, body.as_bytes());
+    assert_eq!(seen.body, BUILT_IN.as_bytes());
+}
+
+const BUILT_IN: &str = r#"{"model":"m","input":"news?","client_metadata":{"a":1},"tools":[{"type":"web_search"},{"type":"function","name":"f","parameters":{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}}]}"#;
+
+/// A chat-only upstream (the default `upstream.formats`): built-in tools are left out, said in
+/// a header, and the rest is converted; so is a plain chat with no tools at all.
+#[tokio::test]
+async fn on_a_chat_only_upstream_built_in_tools_are_dropped_and_the_rest_converted() {
+    let main =
+        MockServer::start(|_| Reply::ok(completion(support::text_message("hi"), "stop"))).await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let response = client()
+        .post(proxy.url("/v1/responses?beta=true"))
+        .header("content-type", "application/json")
+        .body(BUILT_IN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["x-plaincall-dropped-tools"],
+        "web_search"
+    );
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(answer["object"], "response");
+    assert_eq!(answer["output"][0]["content"][0]["text"], "hi");
+    let seen = &main.requests()[0];
+    assert_eq!(seen.path, "/v1/chat/completions");
+    assert_eq!(seen.query, None, "the client's query is its own route's");
+    let sent = seen.json();
+    let tools = sent["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1);
+    assert_eq!(tools[0]["function"]["name"], "f");
+    assert!(sent.get("client_metadata").is_none(), "{sent}");
+
+    let (status, plain) =
+        support::post_raw(&proxy, "/v1/responses", r#"{"model":"m","input":"hello"}"#).await;
+    assert_eq!(status, 200, "{plain}");
+    assert_eq!(plain["output"][0]["content"][0]["text"], "hi");
+    let sent = main.requests()[1].json();
+    assert_eq!(main.requests()[1].path, "/v1/chat/completions");
+    assert_eq!(
+        sent["messages"],
+        json!([{"role": "user", "content": "hello"}])
+    );
+    assert!(sent.get("tools").is_none());
 }
 
 #[tokio::test]

@@ -89,13 +89,12 @@ pub(super) fn apply_translator_env(
             Ok(())
         }
         (Some(url), Some(model)) => {
-            translation.backends = vec![BackendConfig {
-                base_url: parse_base_url("PLAINCALL_TRANSLATOR_URL", &url)?,
+            translation.backends = vec![single_backend(
+                "PLAINCALL_TRANSLATOR_URL",
+                &url,
                 model,
-                api_key: api_key.map(Secret::new),
-                timeout: default_backend_timeout(),
-                output: default_output_mode(),
-            }];
+                api_key.map(Secret::new),
+            )?];
             Ok(())
         }
         (Some(_), None) => Err(invalid(

@@ -74,22 +74,28 @@ fn string_or_number<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String
 }
 
 /// A list given either as an array or, from the environment, as a comma-separated string.
-fn list_or_csv<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Secret>, D::Error> {
+/// A list, or one string of comma-separated items (how an environment variable gives one),
+/// each item read as `T` reads a string.
+fn list_or_csv<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
     #[derive(Deserialize)]
     #[serde(untagged)]
-    enum ListOrCsv {
-        List(Vec<Secret>),
+    enum ListOrCsv<T> {
+        List(Vec<T>),
         Csv(String),
     }
-    Ok(match ListOrCsv::deserialize(deserializer)? {
-        ListOrCsv::List(list) => list,
+    match ListOrCsv::deserialize(deserializer)? {
+        ListOrCsv::List(list) => Ok(list),
         ListOrCsv::Csv(csv) => csv
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map(Secret::new)
+            .map(|item| T::deserialize(serde::de::value::StrDeserializer::<D::Error>::new(item)))
             .collect(),
-    })
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,6 +182,19 @@ pub struct UpstreamSection {
     pub timeout: Duration,
     #[serde(with = "humantime_serde")]
     pub read_timeout: Duration,
+    /// The wire formats the upstream serves itself (`chat`, `responses`, `messages`): requests
+    /// of a format it does not serve are converted to Chat Completions.
+    #[serde(deserialize_with = "list_or_csv")]
+    pub formats: Vec<WireFormat>,
+}
+
+/// A wire format an upstream may serve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WireFormat {
+    Chat,
+    Responses,
+    Messages,
 }
 
 impl Default for UpstreamSection {
@@ -186,6 +205,7 @@ impl Default for UpstreamSection {
             connect_timeout: Duration::from_secs(5),
             timeout: Duration::from_secs(600),
             read_timeout: Duration::from_secs(300),
+            formats: vec![WireFormat::Chat],
         }
     }
 }

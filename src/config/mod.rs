@@ -83,6 +83,37 @@ pub struct UpstreamConfig {
     pub connect_timeout: Duration,
     pub timeout: Duration,
     pub read_timeout: Duration,
+    /// The formats the upstream serves itself; always holds `Chat`.
+    pub formats: Vec<file::WireFormat>,
+}
+
+/// One translator backend with the defaults for everything but its address, model and key
+/// (`PLAINCALL_TRANSLATOR_*`, `serve --translator`); `key` names the setting in errors.
+pub fn single_backend(
+    key: &str,
+    url: &str,
+    model: String,
+    api_key: Option<Secret>,
+) -> Result<BackendConfig, ConfigError> {
+    Ok(BackendConfig {
+        base_url: parse_base_url(key, url)?,
+        model,
+        api_key,
+        timeout: default_backend_timeout(),
+        output: default_output_mode(),
+    })
+}
+
+/// A listen address, as `listen` takes it.
+pub fn parse_listen(key: &str, raw: &str) -> Result<SocketAddr, ConfigError> {
+    raw.parse()
+        .map_err(|e| invalid(key, format!("`{raw}` is not an address and port: {e}")))
+}
+
+impl UpstreamConfig {
+    pub fn serves(&self, format: file::WireFormat) -> bool {
+        self.formats.contains(&format)
+    }
 }
 
 #[derive(Debug, Clone)]

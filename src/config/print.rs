@@ -27,6 +27,7 @@ impl Config {
                 connect_timeout: self.upstream.connect_timeout,
                 timeout: self.upstream.timeout,
                 read_timeout: self.upstream.read_timeout,
+                formats: self.upstream.formats.clone(),
             },
             server: self.server.clone(),
             log: self.log.clone(),

@@ -74,7 +74,20 @@ fn upstream(raw: &UpstreamSection) -> Result<UpstreamConfig, ConfigError> {
         connect_timeout: positive("upstream.connect_timeout", raw.connect_timeout)?,
         timeout: positive("upstream.timeout", raw.timeout)?,
         read_timeout: positive("upstream.read_timeout", raw.read_timeout)?,
+        formats: formats(&raw.formats)?,
     })
+}
+
+fn formats(raw: &[WireFormat]) -> Result<Vec<WireFormat>, ConfigError> {
+    if !raw.contains(&WireFormat::Chat) {
+        return Err(invalid(
+            "upstream.formats",
+            "must include \"chat\": plaincall's pipe speaks Chat Completions to the upstream",
+        ));
+    }
+    let mut formats = raw.to_vec();
+    formats.dedup();
+    Ok(formats)
 }
 
 fn server(raw: &ServerSection) -> Result<(), ConfigError> {

@@ -2,7 +2,8 @@
 //! `"2"` to `2` for a number, `"true"` to `true` for a boolean, an enum value in the wrong
 //! case, `null` for a field that strict mode requires and that allows null, and an unknown
 //! field dropped under `additionalProperties: false`. Each repair is named, so it can be
-//! logged; nothing else is touched.
+//! logged; nothing else is touched. Strict schemas as pydantic writes them are read through:
+//! `Optional[X]` as `anyOf: [X, {"type": "null"}]`, nested models as `$ref` into `$defs`.
 
 use serde_json::{Map, Value};
 
@@ -12,25 +13,80 @@ const MAX_DEPTH: usize = 16;
 /// Repairs `value` in place against `schema`; returns what was changed, one line each.
 pub fn repair(value: &mut Value, schema: &Value) -> Vec<String> {
     let mut done = Vec::new();
-    repair_at(value, schema, "", 0, &mut done);
+    let at_root = Spot {
+        root: schema,
+        path: String::new(),
+        depth: 0,
+    };
+    repair_at(value, schema, &at_root, &mut done);
     done
 }
 
-fn repair_at(value: &mut Value, schema: &Value, path: &str, depth: usize, done: &mut Vec<String>) {
-    if depth > MAX_DEPTH {
+/// Where a repair is: the root schema (for `$ref`), the path for the log, the depth.
+struct Spot<'a> {
+    root: &'a Value,
+    path: String,
+    depth: usize,
+}
+
+impl<'a> Spot<'a> {
+    fn child(&self, name: impl std::fmt::Display) -> Spot<'a> {
+        Spot {
+            root: self.root,
+            path: format!("{}/{name}", self.path),
+            depth: self.depth + 1,
+        }
+    }
+}
+
+/// The schema a value meets: a local `$ref` followed, and of an `anyOf`/`oneOf` whose
+/// branches but one are `null`, that one (for a value that is not null).
+fn effective<'a>(schema: &'a Value, root: &'a Value, value: &Value) -> &'a Value {
+    let mut schema = schema;
+    for _ in 0..MAX_DEPTH {
+        if let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer))
+        {
+            schema = target;
+            continue;
+        }
+        if value.is_null() {
+            return schema;
+        }
+        let branches = ["anyOf", "oneOf"]
+            .iter()
+            .find_map(|k| schema.get(*k).and_then(Value::as_array));
+        let mut others = branches
+            .into_iter()
+            .flatten()
+            .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"));
+        match (others.next(), others.next()) {
+            (Some(only), None) => schema = only,
+            _ => return schema,
+        }
+    }
+    schema
+}
+
+fn repair_at(value: &mut Value, schema: &Value, spot: &Spot, done: &mut Vec<String>) {
+    if spot.depth > MAX_DEPTH {
         return;
     }
+    let schema = effective(schema, spot.root, value);
     if let Some(fixed) = scalar(value, schema) {
-        done.push(format!("{} {value} -> {fixed}", at(path)));
+        done.push(format!("{} {value} -> {fixed}", at(&spot.path)));
         *value = fixed;
         return;
     }
     match value {
-        Value::Object(map) => object(map, schema, path, depth, done),
+        Value::Object(map) => object(map, schema, spot, done),
         Value::Array(items) => {
             if let Some(item_schema) = schema.get("items").filter(|s| s.is_object()) {
                 for (i, item) in items.iter_mut().enumerate() {
-                    repair_at(item, item_schema, &format!("{path}/{i}"), depth + 1, done);
+                    repair_at(item, item_schema, &spot.child(i), done);
                 }
             }
         }
@@ -46,13 +102,8 @@ fn at(path: &str) -> String {
     }
 }
 
-fn object(
-    map: &mut Map<String, Value>,
-    schema: &Value,
-    path: &str,
-    depth: usize,
-    done: &mut Vec<String>,
-) {
+fn object(map: &mut Map<String, Value>, schema: &Value, spot: &Spot, done: &mut Vec<String>) {
+    let path = spot.path.as_str();
     let props = schema.get("properties").and_then(Value::as_object);
     if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
         let known = |k: &String| props.is_some_and(|p| p.contains_key(k));
@@ -66,21 +117,32 @@ fn object(
     let required = crate::json::required(schema);
     for (name, prop_schema) in props {
         match map.get_mut(name) {
-            Some(field) => repair_at(
-                field,
-                prop_schema,
-                &format!("{path}/{name}"),
-                depth + 1,
-                done,
-            ),
+            Some(field) => repair_at(field, prop_schema, &spot.child(name), done),
             // Strict mode lists optional fields as required and nullable: null says "not given".
-            None if required.contains(&name.as_str()) && allows(prop_schema, "null") => {
+            None if required.contains(&name.as_str()) && nullable(prop_schema, spot.root) => {
                 map.insert(name.clone(), Value::Null);
                 done.push(format!("{} set the absent `{name}` to null", at(path)));
             }
             None => {}
         }
     }
+}
+
+/// Whether a schema takes `null`: by its `type`, or by an `anyOf`/`oneOf` branch (pydantic's
+/// `Optional`), references followed.
+fn nullable(schema: &Value, root: &Value) -> bool {
+    let schema = effective(schema, root, &Value::Null);
+    allows(schema, "null")
+        || ["anyOf", "oneOf"].iter().any(|k| {
+            schema
+                .get(*k)
+                .and_then(Value::as_array)
+                .is_some_and(|branches| {
+                    branches
+                        .iter()
+                        .any(|b| allows(effective(b, root, &Value::Null), "null"))
+                })
+        })
 }
 
 /// The types a schema allows, from `type` (a name or a list).
@@ -177,6 +239,47 @@ mod tests {
         );
         assert_eq!(done.len(), 7, "{done:?}");
         assert!(done.iter().any(|d| d.contains("`extra`")), "{done:?}");
+    }
+
+    /// What pydantic writes for `strict=True` (the Agents SDK, LangChain): `Optional` as
+    /// `anyOf` with null, nested models as `$ref` into `$defs`, every field required.
+    #[test]
+    fn pydantic_strict_schemas_are_read_through() -> Result<(), String> {
+        let schema = json!({
+            "type": "object", "additionalProperties": false,
+            "required": ["city", "days", "unit", "window"],
+            "properties": {
+                "city": {"type": "string"},
+                "days": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                "unit": {"anyOf": [{"$ref": "#/$defs/Unit"}, {"type": "null"}]},
+                "window": {"anyOf": [{"$ref": "#/$defs/Window"}, {"type": "null"}]}
+            },
+            "$defs": {
+                "Unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                "Window": {"type": "object", "additionalProperties": false,
+                           "required": ["start", "hours"],
+                           "properties": {"start": {"type": "string"},
+                                          "hours": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}}
+            }
+        });
+        let mut value = json!({"city": "Paris", "days": "3", "unit": "Celsius",
+                               "window": {"start": "09:00", "extra": 1}});
+        let done = repair(&mut value, &schema);
+        assert_eq!(
+            value,
+            json!({"city": "Paris", "days": 3, "unit": "celsius",
+                   "window": {"start": "09:00", "hours": null}})
+        );
+        assert_eq!(done.len(), 4, "{done:?}");
+        let mut absent = json!({"city": "Rome"});
+        repair(&mut absent, &schema);
+        assert_eq!(
+            absent,
+            json!({"city": "Rome", "days": null, "unit": null, "window": null})
+        );
+        let validator = jsonschema::validator_for(&schema).map_err(|e| e.to_string())?;
+        assert!(validator.is_valid(&value) && validator.is_valid(&absent));
+        Ok(())
     }
 
     #[test]

@@ -11,6 +11,7 @@ use bytes::Bytes;
 use serde_json::{Map, Value};
 
 use super::{bytes_response, is_event_stream, relay, ERROR_BODY_LIMIT};
+use crate::config::WireFormat;
 use crate::error::ProxyError;
 use crate::openai::RawObject;
 use crate::pipe::complete::RESPONSE_LIMIT;
@@ -82,9 +83,12 @@ pub async fn serve<A: Adapter>(
         .into_response())
 }
 
-/// The client's headers as the chat path reads them: an `x-api-key` as a bearer key (the
-/// pipe then forwards or replaces `Authorization` by the usual rule), no stale length.
+/// The client's request head as the chat path reads it: the chat route without the client's
+/// query, an `x-api-key` as a bearer key (the pipe then forwards or replaces `Authorization`
+/// by the usual rule), no stale length.
 fn chat_parts(mut parts: Parts) -> Parts {
+    // The client's query belongs to its format's route (`?beta=true`), not to the chat one.
+    parts.uri = axum::http::Uri::from_static("/v1/chat/completions");
     let headers = &mut parts.headers;
     if let Some(key) = headers.remove(X_API_KEY) {
         if !headers.contains_key(header::AUTHORIZATION) {
@@ -105,6 +109,39 @@ fn chat_parts(mut parts: Parts) -> Parts {
     );
     parts
 }
+
+/// Whether the request goes to the upstream's own `route` as it came: only when the upstream
+/// serves that format (`upstream.formats`) and the request has nothing plaincall translates
+/// (no function tools, or tools only that format's server runs). Said at INFO when it does.
+pub fn goes_as_is(state: &AppState, format: WireFormat, route: &str, translatable: bool) -> bool {
+    if translatable || !state.config.upstream.serves(format) {
+        return false;
+    }
+    tracing::info!(
+        route,
+        "forwarded as it came to the upstream's own route: nothing to translate, and upstream.formats says the upstream serves it"
+    );
+    true
+}
+
+/// Says, in the log and in the `x-plaincall-dropped-tools` header, which tools a chat-only
+/// upstream could not run and were left out.
+pub fn report_dropped(mut response: Response, dropped: &[String]) -> Response {
+    if dropped.is_empty() {
+        return response;
+    }
+    let kinds = dropped.join(",");
+    tracing::warn!(
+        tools = %kinds,
+        "hosted tools left out: the upstream serves Chat Completions only (upstream.formats)"
+    );
+    if let Ok(value) = HeaderValue::from_str(&kinds) {
+        response.headers_mut().insert(DROPPED_TOOLS, value);
+    }
+    response
+}
+
+const DROPPED_TOOLS: &str = "x-plaincall-dropped-tools";
 
 /// The request as it came, to the upstream's own route (`route`, under its base URL).
 pub async fn forward(

@@ -10,6 +10,7 @@ use axum::response::Response;
 use serde_json::Value;
 
 use super::converted;
+use crate::config::WireFormat;
 use crate::error::ProxyError;
 use crate::state::AppState;
 use crate::wire::{anthropic, Wire};
@@ -23,18 +24,21 @@ pub async fn messages(State(state): State<Arc<AppState>>, request: Request) -> R
 
 async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, ProxyError> {
     let (parts, body) = request.into_parts();
-    let (bytes, parsed) = converted::read_json(state, &parts, body).await?;
+    let (bytes, mut parsed) = converted::read_json(state, &parts, body).await?;
     anthropic::check(&parsed)?;
-    if !anthropic::is_translatable(&parsed) {
+    let translatable = anthropic::is_translatable(&parsed);
+    if converted::goes_as_is(state, WireFormat::Messages, "messages", translatable) {
         drop(parsed);
         return converted::forward(state, &parts, bytes, "messages", Wire::Anthropic).await;
     }
     drop(bytes);
+    let dropped = anthropic::drop_hosted_tools(&mut parsed);
     let model = parsed
         .get("model")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
     let chat = anthropic::to_chat(parsed)?;
-    converted::serve(state, parts, chat, anthropic::Reply { model }).await
+    let response = converted::serve(state, parts, chat, anthropic::Reply { model }).await?;
+    Ok(converted::report_dropped(response, &dropped))
 }

@@ -11,6 +11,7 @@ use axum::response::Response;
 use super::converted;
 use crate::auth::Owner;
 use crate::budget::Charge;
+use crate::config::WireFormat;
 use crate::error::ProxyError;
 use crate::state::AppState;
 use crate::wire::{responses, Wire};
@@ -24,12 +25,14 @@ pub async fn responses(State(state): State<Arc<AppState>>, request: Request) -> 
 
 async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, ProxyError> {
     let (parts, body) = request.into_parts();
-    let (bytes, parsed) = converted::read_json(state, &parts, body).await?;
+    let (bytes, mut parsed) = converted::read_json(state, &parts, body).await?;
     responses::check(&parsed)?;
-    if !responses::is_translatable(&parsed) {
+    let translatable = responses::is_translatable(&parsed);
+    if converted::goes_as_is(state, WireFormat::Responses, "responses", translatable) {
         drop(parsed);
         return converted::forward(state, &parts, bytes, "responses", Wire::Responses).await;
     }
+    let dropped = responses::drop_hosted_tools(&mut parsed);
     let charge = parts
         .extensions
         .get::<Charge>()
@@ -44,5 +47,6 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
     };
     drop(bytes);
     let converted = responses::to_chat(parsed, &state.responses, &caller)?;
-    converted::serve(state, parts, converted.chat, converted.reply).await
+    let response = converted::serve(state, parts, converted.chat, converted.reply).await?;
+    Ok(converted::report_dropped(response, &dropped))
 }

@@ -11,16 +11,6 @@ use serde_json::{json, Map, Value};
 use super::invalid;
 use crate::error::ProxyError;
 
-/// Fields of a Messages request with no Chat Completions meaning: dropped (logged at debug).
-const DROPPED: &[&str] = &[
-    "metadata",
-    "thinking",
-    "service_tier",
-    "container",
-    "mcp_servers",
-    "context_management",
-];
-
 /// The kinds of the fields the Messages API insists on.
 pub fn check(request: &Map<String, Value>) -> Result<(), ProxyError> {
     use super::Kind::{Array, Bool, Null, Number, Object, String};
@@ -48,7 +38,17 @@ pub fn check(request: &Map<String, Value>) -> Result<(), ProxyError> {
 /// ones, the only kind a Chat Completions upstream can run) and no server tool (web search,
 /// code execution, ...), which only an Anthropic-speaking upstream can run.
 pub fn is_translatable(request: &Map<String, Value>) -> bool {
-    super::only_tools_of_kind(request, |kind| kind.is_none_or(|kind| kind == "custom"))
+    super::only_tools_of_kind(request, is_client_tool)
+}
+
+fn is_client_tool(kind: Option<&str>) -> bool {
+    kind.is_none_or(|kind| kind == "custom")
+}
+
+/// Takes out the server tools (web search, code execution, ...), which only an
+/// Anthropic-speaking upstream runs, and names their kinds.
+pub fn drop_hosted_tools(request: &mut Map<String, Value>) -> Vec<String> {
+    super::drop_hosted_tools(request, is_client_tool)
 }
 
 /// The Chat Completions request for a Messages request.
@@ -63,11 +63,26 @@ pub fn to_chat(mut request: Map<String, Value>) -> Result<Map<String, Value>, Pr
         return Err(invalid("messages: an array is required", "messages"));
     };
     let mut messages = Vec::with_capacity(turns.len() + 1);
-    if let Some(system) = request.remove("system") {
-        messages.push(json!({"role": "system", "content": text_of(&system, "system")?}));
-    }
+    // The top-level `system` and any `system` turn (Claude Code sends both) become one leading
+    // system message: chat templates refuse a system message anywhere else.
+    let mut system = match request.remove("system") {
+        Some(system) => vec![text_of(&system, "system")?],
+        None => Vec::new(),
+    };
     for (i, turn) in turns.into_iter().enumerate() {
+        if turn.get("role").and_then(Value::as_str) == Some("system") {
+            let param = format!("messages[{i}].content");
+            system.push(text_of(
+                turn.get("content").unwrap_or(&Value::Null),
+                &param,
+            )?);
+            continue;
+        }
         convert_turn(turn, i, &mut messages)?;
+    }
+    system.retain(|text| !text.is_empty());
+    if !system.is_empty() {
+        messages.insert(0, json!({"role": "system", "content": system.join("\n\n")}));
     }
     let mut chat = Map::new();
     for (key, value) in request {
@@ -80,17 +95,10 @@ pub fn to_chat(mut request: Map<String, Value>) -> Result<Map<String, Value>, Pr
                 chat.insert("stop".into(), value);
             }
             "stream" => super::stream_to_chat(value, &mut chat),
-            k if DROPPED.contains(&k) => {
-                tracing::debug!(
-                    field = k,
-                    "a Messages field with no Chat Completions meaning is dropped"
-                );
-            }
-            // model, max_tokens, temperature, top_p, top_k and fields plaincall does not
-            // know: passed on as they are (llama-server and vLLM read `top_k`).
-            _ => {
+            "max_tokens" => {
                 chat.insert(key, value);
             }
+            _ => super::keep_if_chat(key, value, &mut chat, "Messages"),
         }
     }
     chat.insert("messages".into(), Value::Array(messages));
@@ -137,7 +145,7 @@ fn convert_turn(turn: Value, index: usize, out: &mut Vec<Value>) -> Result<(), P
         "user" => user_turn(blocks, &param, out)?,
         _ => {
             return Err(invalid(
-                format!("{param}.role: \"user\" or \"assistant\" is required"),
+                format!("{param}.role: \"user\", \"assistant\" or \"system\" is required"),
                 &param,
             ))
         }
@@ -425,8 +433,40 @@ mod tests {
         assert_eq!(chat["parallel_tool_calls"], false);
         assert_eq!(chat["stop"], json!(["END"]));
         assert_eq!(chat["top_k"], 1);
-        assert_eq!(chat["x_unknown"], 7, "unknown fields pass through");
+        assert_eq!(
+            chat.get("x_unknown"),
+            None,
+            "a field chat does not take is dropped"
+        );
         assert!(chat.get("metadata").is_none());
+    }
+
+    #[test]
+    fn system_turns_join_the_leading_system_message() {
+        // Claude Code's current requests: a system turn beside the top-level system, and
+        // fields of its own on top.
+        let chat = to_chat(object(json!({
+            "model": "m", "max_tokens": 10, "system": [{"type": "text", "text": "You are Claude Code."}],
+            "context_management": {"edits": []}, "output_config": {"effort": "low"}, "thinking": {"type": "enabled"},
+            "messages": [
+                {"role": "user", "content": "hi"},
+                {"role": "system", "content": "Reminder: be brief."},
+                {"role": "assistant", "content": "hello"}
+            ]
+        })))
+        .unwrap();
+        let chat = Value::Object(chat);
+        assert_eq!(
+            chat["messages"],
+            json!([
+                {"role": "system", "content": "You are Claude Code.\n\nReminder: be brief."},
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": "hello"}
+            ])
+        );
+        for field in ["context_management", "output_config", "thinking"] {
+            assert!(chat.get(field).is_none(), "{field} went on");
+        }
     }
 
     #[test]

@@ -93,6 +93,33 @@ fn only_tools_of_kind(
             .all(|tool| accepted(tool.get("type").and_then(Value::as_str)))
 }
 
+/// Removes the tools a Chat Completions upstream cannot run (those `accepted` refuses: hosted
+/// web search, code execution, MCP, ...) and names them, for the log and the client's header.
+fn drop_hosted_tools(
+    request: &mut Map<String, Value>,
+    accepted: impl Fn(Option<&str>) -> bool,
+) -> Vec<String> {
+    let Some(Value::Array(tools)) = request.get_mut("tools") else {
+        return Vec::new();
+    };
+    let mut dropped = Vec::new();
+    tools.retain(|tool| {
+        let kind = tool.get("type").and_then(Value::as_str);
+        if accepted(kind) {
+            return true;
+        }
+        dropped.push(kind.unwrap_or("unknown").to_owned());
+        false
+    });
+    if tools.is_empty() {
+        request.remove("tools");
+        request.remove("tool_choice");
+    }
+    dropped.sort();
+    dropped.dedup();
+    dropped
+}
+
 /// `stream` as the converted formats pass it on: a stream also asks for the usage, which
 /// arrives in a last chunk only when asked for and which their final events carry.
 fn stream_to_chat(value: Value, chat: &mut Map<String, Value>) {
@@ -103,6 +130,41 @@ fn stream_to_chat(value: Value, chat: &mut Map<String, Value>) {
         );
     }
     chat.insert("stream".into(), value);
+}
+
+/// Top-level fields a converted request keeps as they are: Chat Completions' own and the
+/// sampling extras llama-server and vLLM read. Any other field is the client format's own,
+/// which a chat upstream does not know (a strict one refuses it): dropped, logged at DEBUG.
+const CHAT_FIELDS: &[&str] = &[
+    "model",
+    "temperature",
+    "top_p",
+    "top_k",
+    "min_p",
+    "typical_p",
+    "seed",
+    "user",
+    "parallel_tool_calls",
+    "presence_penalty",
+    "frequency_penalty",
+    "repetition_penalty",
+    "repeat_penalty",
+    "logit_bias",
+    "cache_prompt",
+    "chat_template_kwargs",
+];
+
+/// Passes on `key` when a chat upstream knows it; else drops it, saying so at DEBUG.
+fn keep_if_chat(key: String, value: Value, chat: &mut Map<String, Value>, format: &str) {
+    if CHAT_FIELDS.contains(&key.as_str()) {
+        chat.insert(key, value);
+    } else {
+        tracing::debug!(
+            field = %key,
+            format,
+            "a field a Chat Completions upstream does not take is dropped"
+        );
+    }
 }
 
 /// The JSON kinds a field may have.

@@ -28,23 +28,6 @@ pub const STORE_TTL: Duration = Duration::from_secs(60 * 60);
 /// What an entry costs beside its id and its JSON: the cache's node, the `Arc`, the owner.
 const ENTRY_OVERHEAD: usize = 256;
 
-/// Fields with no Chat Completions meaning: dropped (logged at debug).
-const DROPPED: &[&str] = &[
-    "store",
-    "previous_response_id",
-    "include",
-    "truncation",
-    "reasoning",
-    "background",
-    "prompt_cache_key",
-    "safety_identifier",
-    "service_tier",
-    "conversation",
-    "prompt",
-    "max_tool_calls",
-    "stream_options",
-];
-
 /// One stored conversation: the chat messages as one JSON array (compact bytes, so that what
 /// the store counts is what it holds), and the hash of the key that wrote it.
 pub struct Stored {
@@ -135,7 +118,17 @@ pub fn check(request: &Map<String, Value>) -> Result<(), ProxyError> {
 /// Whether the request is converted and served by the pipe: it has function tools and no
 /// other kind (web search, file search, MCP, ...), which only a Responses upstream can run.
 pub fn is_translatable(request: &Map<String, Value>) -> bool {
-    super::only_tools_of_kind(request, |kind| kind == Some("function"))
+    super::only_tools_of_kind(request, is_function)
+}
+
+fn is_function(kind: Option<&str>) -> bool {
+    kind == Some("function")
+}
+
+/// Takes out the built-in tools (web search, file search, code interpreter, computer use,
+/// MCP, ...), which only a Responses upstream runs, and names their kinds.
+pub fn drop_hosted_tools(request: &mut Map<String, Value>) -> Vec<String> {
+    super::drop_hosted_tools(request, is_function)
 }
 
 /// A converted request: the chat request, and what the reply needs from the original.
@@ -239,17 +232,7 @@ fn convert_field(
         }
         "stream" => super::stream_to_chat(value, chat),
         "instructions" | "metadata" => {}
-        k if DROPPED.contains(&k) => {
-            tracing::debug!(
-                field = k,
-                "a Responses field with no Chat Completions meaning is dropped"
-            );
-        }
-        // model, temperature, top_p, parallel_tool_calls, user and fields plaincall does not
-        // know: passed on as they are.
-        _ => {
-            chat.insert(key, value);
-        }
+        _ => super::keep_if_chat(key, value, chat, "Responses"),
     }
     Ok(())
 }
@@ -645,7 +628,11 @@ mod tests {
             json!({"type": "function", "function": {"name": "f"}})
         );
         assert_eq!(chat["max_tokens"], 50);
-        assert_eq!(chat["x_unknown"], 1);
+        assert_eq!(
+            chat.get("x_unknown"),
+            None,
+            "a field chat does not take is dropped"
+        );
     }
 
     #[test]
