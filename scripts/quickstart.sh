@@ -109,8 +109,10 @@ if [[ -z $upstream ]]; then
         bash "$HERE/real-upstream.sh" install >/dev/null
     fi
     say "starting the main model, Qwen2.5-Coder-0.5B, on port $main_port"
+    # A 32k context (the model's own): a coding agent's first request (Claude Code's tools and
+    # system prompt) is about 19k tokens, past real-upstream.sh's default of 4096.
     upstream=$(bash "$HERE/real-upstream.sh" start quickstart-main 0.5b "$main_port" \
-        --chat-template-file "$HERE/templates/qwen-coder-json-tools.jinja" | tail -1)
+        --chat-template-file "$HERE/templates/qwen-coder-json-tools.jinja" -c 32768 | tail -1)
     started+=(quickstart-main)
     say "starting the translator, Qwen2.5-Coder-1.5B, on port $translator_port"
     translator=$(bash "$HERE/real-upstream.sh" start quickstart-translator 1.5b "$translator_port" | tail -1)

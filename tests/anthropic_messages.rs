@@ -502,3 +502,30 @@ async fn refusals_and_cut_streams_of_forwarded_requests_are_in_anthropics_shape(
     assert_eq!(data["type"], "error", "{data}");
     assert!(data["error"]["type"].is_string(), "{data}");
 }
+
+/// `[models]`: a client that insists on its own model names (Claude Code asks for Claude)
+/// reaches the upstream's model, and reads its own name back.
+#[tokio::test]
+async fn a_model_alias_sends_the_upstreams_model_and_echoes_the_clients() {
+    let main =
+        MockServer::start(|_| Reply::ok(completion(support::text_message("hi"), "stop"))).await;
+    let proxy = Proxy::start(
+        &main.url(),
+        "[models]\n\"claude-*-haiku-*\" = \"small\"\n\"claude-*\" = \"qwen2.5-coder-0.5b\"\n",
+    )
+    .await;
+    for (asked, sent) in [
+        ("claude-sonnet-4-5", "qwen2.5-coder-0.5b"),
+        ("claude-3-5-haiku-latest", "small"),
+        ("gpt-4o", "gpt-4o"),
+    ] {
+        let body = json!({"model": asked, "max_tokens": 5,
+                          "messages": [{"role": "user", "content": "hi"}]});
+        let response = post(&proxy, &body, None).await;
+        assert_eq!(response.status(), 200);
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(answer["model"], asked);
+        let seen = main.requests().last().unwrap().json();
+        assert_eq!(seen["model"], sent, "{asked}");
+    }
+}

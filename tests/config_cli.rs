@@ -1271,3 +1271,23 @@ fn upstream_formats_from_the_environment_and_their_errors() {
         );
     }
 }
+
+/// `[models]` aliases are printed back by `check`; a pattern that is not a glob names its key.
+#[test]
+fn model_aliases_are_checked_and_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.toml");
+    std::fs::write(&good, "[models]\n\"claude-*\" = \"qwen2.5-coder-7b\"\n").unwrap();
+    let out = output(plaincall().arg("check").arg("--config").arg(&good));
+    assert!(out.status.success(), "{}", describe(&out));
+    assert!(
+        stdout(&out).contains("\"claude-*\" = \"qwen2.5-coder-7b\""),
+        "{}",
+        describe(&out)
+    );
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[models]\n\"claude-[\" = \"x\"\n").unwrap();
+    let out = output(plaincall().arg("check").arg("--config").arg(&bad));
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(stderr(&out).contains("models"), "{}", describe(&out));
+}

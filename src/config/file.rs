@@ -111,6 +111,9 @@ pub struct FileConfig {
     pub log: LogSection,
     pub translation: TranslationSection,
     pub tool_calling: ToolCallingSection,
+    /// Model aliases: a glob over the model a client names, and the model the upstream gets
+    /// instead; the longest pattern that matches wins.
+    pub models: indexmap::IndexMap<String, String>,
 }
 
 impl Default for FileConfig {
@@ -122,6 +125,7 @@ impl Default for FileConfig {
             log: LogSection::default(),
             translation: TranslationSection::default(),
             tool_calling: ToolCallingSection::default(),
+            models: indexmap::IndexMap::new(),
         }
     }
 }

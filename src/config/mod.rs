@@ -55,6 +55,20 @@ pub struct Config {
     pub log: LogSection,
     pub translation: TranslationConfig,
     pub tool_calling: ToolCallingConfig,
+    /// `[models]`, longest pattern first: the most specific that matches a client's model
+    /// names the upstream's (a file's table comes without its order).
+    pub models: Vec<(glob::Pattern, String)>,
+}
+
+impl Config {
+    /// The model the upstream gets for the one a client named, when an alias matches it.
+    pub fn aliased(&self, model: &str) -> Option<&str> {
+        self.models
+            .iter()
+            .find(|(pattern, _)| pattern.matches(model))
+            .map(|(_, target)| target.as_str())
+            .filter(|target| *target != model)
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -38,6 +38,11 @@ impl Config {
                 native_retry: self.tool_calling.native_retry,
                 models: self.tool_calling.models.iter().map(model_rule).collect(),
             },
+            models: self
+                .models
+                .iter()
+                .map(|(pattern, target)| (pattern.as_str().to_owned(), target.clone()))
+                .collect(),
         }
     }
 }
@@ -110,6 +115,15 @@ fn shaped(mut document: DocumentMut) -> DocumentMut {
             .and_then(Item::as_table_mut)
         {
             quote_keys(tools);
+        }
+    }
+    // `[models]`, last as in the file, and only when it holds an alias; its keys are globs.
+    if let Some(models) = root.remove("models") {
+        if !is_empty(&models) {
+            root.insert("models", models);
+            if let Some(models) = root.get_mut("models").and_then(Item::as_table_mut) {
+                quote_keys(models);
+            }
         }
     }
     document

@@ -47,6 +47,7 @@ impl Config {
         log(&raw.log)?;
         let tool_calling = tool_calling(&raw.tool_calling)?;
         let translation = translation(raw.translation)?;
+        let models = models(&raw.models)?;
         Ok(Config {
             listen,
             upstream,
@@ -54,8 +55,28 @@ impl Config {
             log: raw.log,
             tool_calling,
             translation,
+            models,
         })
     }
+}
+
+fn models(
+    raw: &indexmap::IndexMap<String, String>,
+) -> Result<Vec<(glob::Pattern, String)>, ConfigError> {
+    let mut patterns: Vec<(&String, &String)> = raw.iter().collect();
+    patterns.sort_by_key(|(pattern, _)| std::cmp::Reverse(pattern.len()));
+    patterns
+        .into_iter()
+        .map(|(pattern, target)| {
+            let key = format!("models.\"{pattern}\"");
+            if target.trim().is_empty() {
+                return Err(invalid(&key, "must name a model"));
+            }
+            glob::Pattern::new(pattern)
+                .map(|p| (p, target.clone()))
+                .map_err(|e| invalid(&key, e.to_string()))
+        })
+        .collect()
 }
 
 fn listen(raw: &str) -> Result<SocketAddr, ConfigError> {

@@ -163,7 +163,7 @@ fn latest_user_text(messages: &[Box<serde_json::value::RawValue>]) -> Option<Str
         if message.role.as_deref() != Some("user") {
             return None;
         }
-        let text = openai::content_text(message.content);
+        let text = without_client_boilerplate(&openai::content_text(message.content));
         let text: String = text
             .trim()
             .chars()
@@ -171,6 +171,25 @@ fn latest_user_text(messages: &[Box<serde_json::value::RawValue>]) -> Option<Str
             .collect();
         (!text.is_empty()).then_some(text)
     })
+}
+
+/// Blocks coding agents add to the user's turn for their model (Claude Code's
+/// `<system-reminder>`): not the user's words, so not evidence for the translator.
+const BOILERPLATE_TAGS: &[&str] = &["system-reminder"];
+
+/// `text` without any [`BOILERPLATE_TAGS`] block; an unclosed block runs to the end.
+fn without_client_boilerplate(text: &str) -> String {
+    let mut out = text.to_owned();
+    for tag in BOILERPLATE_TAGS {
+        let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
+        while let Some(start) = out.find(&open) {
+            let end = out[start..]
+                .find(&close)
+                .map_or(out.len(), |i| start + i + close.len());
+            out.replace_range(start..end, "");
+        }
+    }
+    out
 }
 
 /// The failed descriptions of one request, so that a repair turn that repeats one gets no
@@ -500,4 +519,27 @@ pub fn nl_parameters() -> Value {
 
 fn internal(error: serde_json::Error) -> ProxyError {
     ProxyError::Internal(format!("serialising the rewritten request: {error}"))
+}
+
+#[cfg(test)]
+mod boilerplate_tests {
+    use super::*;
+
+    #[test]
+    fn system_reminders_are_not_the_users_words() {
+        let text = "<system-reminder>The date is 2026-11-25.</system-reminder>\nBook a table for 4 at 8pm<system-reminder>Use tools</system-reminder>";
+        assert_eq!(
+            without_client_boilerplate(text).trim(),
+            "Book a table for 4 at 8pm"
+        );
+        assert_eq!(without_client_boilerplate("hi <system-reminder>cut"), "hi ");
+        let messages = vec![openai::to_raw(&json!({"role": "user", "content": [
+            {"type": "text", "text": "<system-reminder>x</system-reminder>"},
+            {"type": "text", "text": "remind me at 9"}]}))
+        .unwrap_or_default()];
+        assert_eq!(
+            latest_user_text(&messages).as_deref(),
+            Some("remind me at 9")
+        );
+    }
 }

@@ -57,12 +57,26 @@ pub async fn serve_parsed(
     state: &Arc<AppState>,
     mut parts: axum::http::request::Parts,
     bytes: bytes::Bytes,
-    parsed: RawObject,
+    mut parsed: RawObject,
 ) -> Result<Response, ProxyError> {
-    let model: String = openai::get(&parsed, "model")
+    let mut model: String = openai::get(&parsed, "model")
         .ok()
         .flatten()
         .unwrap_or_default();
+    // `[models]`: a client that insists on its own model names (Claude Code) reaches the
+    // upstream's model; the body changes only then.
+    let bytes = match state.config.aliased(&model) {
+        Some(target) => {
+            tracing::debug!(from = %model, to = %target, "model alias");
+            model = target.to_owned();
+            openai::set(&mut parsed, "model", &model)
+                .map_err(crate::pipe::complete::serde_error)?;
+            bytes::Bytes::from(
+                serde_json::to_vec(&parsed).map_err(crate::pipe::complete::serde_error)?,
+            )
+        }
+        None => bytes,
+    };
     let mode = state.modes.mode_for(&model);
     let has_tools = tools_checked(&parsed);
     // plaincall's own header: read here, never forwarded.

@@ -322,7 +322,9 @@ pub fn from_chat(completion: &Value, model: &str) -> Value {
         "id": message_id(completion.get("id").and_then(Value::as_str)),
         "type": "message",
         "role": "assistant",
-        "model": completion.get("model").and_then(Value::as_str).unwrap_or(model),
+        // The model the client asked for, as the stream says it: with a `[models]` alias the
+        // upstream's name is not one the client knows.
+        "model": model,
         "content": content,
         "stop_reason": stop_reason(finish, has_calls),
         "stop_sequence": null,
