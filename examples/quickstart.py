@@ -3,7 +3,7 @@ structured. Run from the repository root while scripts/quickstart.sh runs (pip i
 import json, os
 from openai import OpenAI
 
-client = OpenAI(base_url=os.environ.get("PLAINCALL_BASE_URL", "http://127.0.0.1:8787/v1"), api_key="unused")
+client = OpenAI(base_url=os.environ.get("PLAINCALL_DEV_BASE_URL", "http://127.0.0.1:8787/v1"), api_key="unused")
 tool = json.load(open("tests/fixtures/tools/set_reminder.json"))
 reply = client.chat.completions.create(model="qwen2.5-coder-0.5b", tools=[tool], tool_choice="required", temperature=0,
     messages=[{"role": "user", "content": "Remind me every day at 09:00 to check my email."}])

@@ -27,7 +27,7 @@
 #                             the local llama-servers' ports (default 8081, 8082)
 #   -h, --help                this text
 #
-# Environment: PLAINCALL_BIN (the plaincall binary; default: `plaincall` on the PATH, else
+# Environment: PLAINCALL_DEV_BIN (the plaincall binary; default: `plaincall` on the PATH, else
 # built with cargo), REAL_UPSTREAM_RUN_DIR (where the local servers' PID files and logs go;
 # default ~/.cache/plaincall-real/quickstart).
 set -euo pipefail
@@ -77,7 +77,7 @@ for url in "$upstream" "$translator"; do
 done
 
 # The plaincall binary: the one given, the one on the PATH, or a release build of this checkout.
-plaincall=${PLAINCALL_BIN:-}
+plaincall=${PLAINCALL_DEV_BIN:-}
 if [[ -z $plaincall ]]; then
     if command -v plaincall >/dev/null 2>&1; then
         plaincall=$(command -v plaincall)
@@ -99,7 +99,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 if [[ -z $upstream ]]; then
-    export REAL_UPSTREAM_RUN_DIR=${REAL_UPSTREAM_RUN_DIR:-${PLAINCALL_REAL_CACHE:-$HOME/.cache/plaincall-real}/quickstart}
+    export REAL_UPSTREAM_RUN_DIR=${REAL_UPSTREAM_RUN_DIR:-${PLAINCALL_DEV_REAL_CACHE:-$HOME/.cache/plaincall-real}/quickstart}
     eval "$(bash "$HERE/real-upstream.sh" env)"
     # real-upstream.sh puts each file in place only once it is complete and verified.
     if [[ -x $LLAMA_SERVER && -f $MODEL_0_5B && -f $MODEL_1_5B ]]; then
@@ -131,8 +131,7 @@ if [[ -n $translator ]]; then
     [[ -z $translator_key ]] || export PLAINCALL_TRANSLATOR_API_KEY=$translator_key
 fi
 say "plaincall at http://127.0.0.1:$port/v1; in another terminal: python3 examples/quickstart.py (Ctrl-C here stops everything)"
-# PLAINCALL_BIN and PLAINCALL_REAL_CACHE belong to the scripts: plaincall refuses variables that
-# name no setting, so they are not passed on.
-env -u PLAINCALL_BIN -u PLAINCALL_REAL_CACHE "$plaincall" serve &
+# PLAINCALL_DEV_* belong to the project's scripts; plaincall leaves that namespace alone.
+"$plaincall" serve &
 plaincall_pid=$!
 wait "$plaincall_pid"

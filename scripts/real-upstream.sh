@@ -33,7 +33,7 @@
 #                                          (eval "$(scripts/real-upstream.sh env)")
 #
 # Environment:
-#   PLAINCALL_REAL_CACHE   cache folder (default $HOME/.cache/plaincall-real), outside the repo
+#   PLAINCALL_DEV_REAL_CACHE   cache folder (default $HOME/.cache/plaincall-real), outside the repo
 #   REAL_UPSTREAM_JOBS     build parallelism (default: nproc)
 #   REAL_UPSTREAM_TIMEOUT  seconds `start` waits for /health (default 120)
 #   REAL_UPSTREAM_THREADS  llama-server threads (default 2). On a machine busy with other work
@@ -46,7 +46,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-CACHE=${PLAINCALL_REAL_CACHE:-$HOME/.cache/plaincall-real}
+CACHE=${PLAINCALL_DEV_REAL_CACHE:-$HOME/.cache/plaincall-real}
 VENV=$CACHE/venv
 SRC_DIR=$CACHE/src
 BUILD_DIR=$CACHE/build

@@ -16,10 +16,10 @@ bash scripts/real-upstream.sh install
 
 step "Building the binary"
 cargo build --locked --bin plaincall
-if [ -z "${PLAINCALL_BIN:-}" ]; then
+if [ -z "${PLAINCALL_DEV_BIN:-}" ]; then
   target_dir="$(cargo metadata --format-version 1 --no-deps --locked \
     | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
-  export PLAINCALL_BIN="$target_dir/debug/plaincall"
+  export PLAINCALL_DEV_BIN="$target_dir/debug/plaincall"
 fi
 
 step "Real-model tests: pytest tests/real"

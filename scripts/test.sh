@@ -7,7 +7,7 @@
 # Works in a fresh clone, without standard input, and may be run again at will: the Python
 # virtual environment (.venv) is created or refreshed, tests/node/node_modules is reinstalled
 # from the lock file. Needs cargo, python3 (3.10+, with venv) and node 20+ with npm.
-# PLAINCALL_BIN, when set, names the plaincall binary the client tests start instead of the
+# PLAINCALL_DEV_BIN, when set, names the plaincall binary the client tests start instead of the
 # one this script builds.
 set -euo pipefail
 
@@ -28,14 +28,14 @@ cargo test --locked
 
 step "Building the binary: cargo build --locked --bin plaincall"
 cargo build --locked --bin plaincall
-if [ -z "${PLAINCALL_BIN:-}" ]; then
+if [ -z "${PLAINCALL_DEV_BIN:-}" ]; then
   target_dir="$(cargo metadata --format-version 1 --no-deps --locked \
     | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
-  PLAINCALL_BIN="$target_dir/debug/plaincall"
+  PLAINCALL_DEV_BIN="$target_dir/debug/plaincall"
 fi
-[ -x "$PLAINCALL_BIN" ] || die "no plaincall binary at $PLAINCALL_BIN"
-export PLAINCALL_BIN
-echo "client tests use $PLAINCALL_BIN"
+[ -x "$PLAINCALL_DEV_BIN" ] || die "no plaincall binary at $PLAINCALL_DEV_BIN"
+export PLAINCALL_DEV_BIN
+echo "client tests use $PLAINCALL_DEV_BIN"
 
 step "Python client tests: .venv + pytest tests/python"
 venv=.venv

@@ -18,7 +18,7 @@ Configurations:
     python3 scripts/translator-speed.py --out docs/translator-speed
 
 Needs `bash scripts/real-upstream.sh install` (done on first use) and a built plaincall
-(target/debug/plaincall, or PLAINCALL_BIN). Stdlib only.
+(target/debug/plaincall, or PLAINCALL_DEV_BIN). Stdlib only.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def timing_relay(target: str, timings: list[dict]) -> type[BaseHTTPRequestHandle
 
 
 def plaincall_bin() -> Path:
-    explicit = os.environ.get("PLAINCALL_BIN")
+    explicit = os.environ.get("PLAINCALL_DEV_BIN")
     return Path(explicit) if explicit else REPO / "target" / "debug" / "plaincall"
 
 
@@ -265,7 +265,7 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     if not plaincall_bin().is_file():
-        raise SystemExit(f"no plaincall binary at {plaincall_bin()}: run `cargo build` or set PLAINCALL_BIN")
+        raise SystemExit(f"no plaincall binary at {plaincall_bin()}: run `cargo build` or set PLAINCALL_DEV_BIN")
     subprocess.run(["bash", str(REAL_UPSTREAM), "install"], check=True, stdout=subprocess.DEVNULL,
                    stdin=subprocess.DEVNULL)
     meta = {"threads": os.environ.get("REAL_UPSTREAM_THREADS", "2"), "cpus": os.cpu_count(),

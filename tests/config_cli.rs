@@ -481,6 +481,16 @@ fn unknown_environment_variables_are_refused() {
 
     let out = check_with(None, &[("PLAINCALL_LISTEN_ADDR", "0.0.0.0:1")]);
     assert_config_error(&out, &["PLAINCALL_LISTEN_ADDR"]);
+
+    // The project's scripts keep their own variables under PLAINCALL_DEV_: never refused.
+    let out = check_with(
+        None,
+        &[
+            ("PLAINCALL_DEV_BIN", "/tmp/plaincall"),
+            ("PLAINCALL_DEV_REAL_CACHE", "/tmp/cache"),
+        ],
+    );
+    assert_success(&out);
 }
 
 #[test]

@@ -72,7 +72,7 @@ fn script(root: &Path) -> std::process::Command {
     let mut command = std::process::Command::new(root.join("scripts/quickstart.sh"));
     command
         .current_dir(root)
-        .env("PLAINCALL_BIN", env!("CARGO_BIN_EXE_plaincall"))
+        .env("PLAINCALL_DEV_BIN", env!("CARGO_BIN_EXE_plaincall"))
         .stdin(Stdio::null());
     for (key, _) in std::env::vars_os() {
         if key.to_string_lossy().starts_with("PLAINCALL_") || key == "RUST_LOG" {

@@ -496,7 +496,7 @@ def parse_args():
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--timeout", type=int, default=600, help="seconds per request (default 600)")
     p.add_argument("--plaincall-bin", type=Path,
-                   default=Path(os.environ.get("PLAINCALL_BIN") or REPO / "target" / "debug" / "plaincall"))
+                   default=Path(os.environ.get("PLAINCALL_DEV_BIN") or REPO / "target" / "debug" / "plaincall"))
     p.add_argument("--keep-other-modes", action="store_true",
                    help="keep the results of modes not run now from OUT/cases.jsonl (same sample), "
                         "e.g. to rerun only --modes plaincall against another binary")
@@ -520,7 +520,7 @@ def parse_args():
 
 def describe_binary(binary: Path) -> str:
     """The binary's path, and the commit it was built from when it is this tree's build."""
-    if os.environ.get("PLAINCALL_BIN_FROM_TREE") != "1":
+    if os.environ.get("PLAINCALL_DEV_BIN_FROM_TREE") != "1":
         return str(binary)
     try:
         commit = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
@@ -549,7 +549,7 @@ def main() -> None:
     args = parse_args()
     log = lambda msg: print(f"[bfcl {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
     if not args.plaincall_bin.is_file():
-        raise SystemExit(f"no plaincall binary at {args.plaincall_bin} (set PLAINCALL_BIN or build it)")
+        raise SystemExit(f"no plaincall binary at {args.plaincall_bin} (set PLAINCALL_DEV_BIN or build it)")
     bfcl = load_bfcl()
     from importlib.metadata import version
     args.out.mkdir(parents=True, exist_ok=True)

@@ -14,15 +14,15 @@
 #       --list              print the sample and stop
 #
 # Rerun only the through-plaincall mode against another binary, keeping the direct modes:
-#   PLAINCALL_BIN=/path/to/plaincall scripts/bfcl/run.sh --modes plaincall --keep-other-modes
+#   PLAINCALL_DEV_BIN=/path/to/plaincall scripts/bfcl/run.sh --modes plaincall --keep-other-modes
 #
 # What it does: installs bfcl-eval (pinned, --no-deps) and the few packages its checker and
-# tool conversion import into $PLAINCALL_BFCL_CACHE/venv (default ~/.cache/plaincall-bfcl,
+# tool conversion import into $PLAINCALL_DEV_BFCL_CACHE/venv (default ~/.cache/plaincall-bfcl,
 # outside the repo); runs scripts/real-upstream.sh install (llama-server + models, cached);
-# builds target/debug/plaincall unless PLAINCALL_BIN is set. The Python script then starts,
+# builds target/debug/plaincall unless PLAINCALL_DEV_BIN is set. The Python script then starts,
 # per mode, the model servers it needs (niced, on free ports, own REAL_UPSTREAM_RUN_DIR) and
 # plaincall, asks every case, and stops them. Everything runs on loopback.
-# Environment: PLAINCALL_BIN, PLAINCALL_BFCL_CACHE, REAL_UPSTREAM_THREADS (llama-server
+# Environment: PLAINCALL_DEV_BIN, PLAINCALL_DEV_BFCL_CACHE, REAL_UPSTREAM_THREADS (llama-server
 # threads; 1 is faster on a busy machine), REAL_UPSTREAM_CTX (default here 8192: some
 # live_multiple cases carry many tools).
 set -euo pipefail
@@ -30,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 exec </dev/null
 
-CACHE=${PLAINCALL_BFCL_CACHE:-$HOME/.cache/plaincall-bfcl}
+CACHE=${PLAINCALL_DEV_BFCL_CACHE:-$HOME/.cache/plaincall-bfcl}
 VENV=$CACHE/venv
 BFCL_EVAL=bfcl-eval==2026.3.23
 # What ast_checker, bfcl_eval.utils and model_handler/utils.py import, at bfcl-eval's pins.
@@ -56,12 +56,12 @@ install_venv() {
 
 install_venv
 bash scripts/real-upstream.sh install >/dev/null
-if [[ -z ${PLAINCALL_BIN:-} ]]; then
+if [[ -z ${PLAINCALL_DEV_BIN:-} ]]; then
     log "building target/debug/plaincall"
     cargo build --locked --quiet --bin plaincall
     target_dir=$(cargo metadata --format-version 1 --no-deps --locked \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
-    export PLAINCALL_BIN=$target_dir/debug/plaincall PLAINCALL_BIN_FROM_TREE=1
+    export PLAINCALL_DEV_BIN=$target_dir/debug/plaincall PLAINCALL_DEV_BIN_FROM_TREE=1
 fi
 export REAL_UPSTREAM_CTX=${REAL_UPSTREAM_CTX:-8192}
 exec "$VENV/bin/python" scripts/bfcl/bfcl_eval_run.py "$@"

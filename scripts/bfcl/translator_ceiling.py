@@ -8,7 +8,7 @@ cases, whatever the main model does.
     ~/.cache/plaincall-bfcl/venv/bin/python scripts/bfcl/translator_ceiling.py docs/bfcl
 
 Needs the venv and llama-server that run.sh installs, and target/debug/plaincall (or
-PLAINCALL_BIN). Writes translator-ceiling.jsonl beside the run's cases.jsonl and prints a
+PLAINCALL_DEV_BIN). Writes translator-ceiling.jsonl beside the run's cases.jsonl and prints a
 summary against the run's three modes on the same cases.
 """
 
@@ -50,7 +50,7 @@ def main() -> None:
     rewritten = {r["id"]: r["rewritten"] for r in rows if r["group"] == "complex"}
     bfcl = run.load_bfcl()
     cases = [c for c in run.load_cases(bfcl) if c["id"] in rewritten]
-    binary = os.environ.get("PLAINCALL_BIN", str(run.REPO / "target" / "debug" / "plaincall"))
+    binary = os.environ.get("PLAINCALL_DEV_BIN", str(run.REPO / "target" / "debug" / "plaincall"))
     out_rows = []
     with tempfile.TemporaryDirectory(prefix="plaincall-ceiling-") as tmp:
         servers = run.Servers(Path(tmp) / "llama-run")

@@ -19,6 +19,15 @@ const ENV_SPECIAL: &[&str] = &[
     "server_access_keys",
 ];
 
+/// `PLAINCALL_DEV_*` is the namespace of the project's own scripts and tests (the binary they
+/// run, their caches): never a setting, and never an error for `serve`.
+const DEV_NAMESPACE: &str = "dev_";
+
+fn is_dev(rest: &str) -> bool {
+    rest.len() >= DEV_NAMESPACE.len()
+        && rest[..DEV_NAMESPACE.len()].eq_ignore_ascii_case(DEV_NAMESPACE)
+}
+
 /// Every `PLAINCALL_*` variable must name a key, so that a typo is an error, not a no-op.
 pub(super) fn check_env_names(vars: &[(String, String)]) -> Result<(), ConfigError> {
     let defaults = serde_json::to_value(FileConfig::default()).unwrap_or_default();
@@ -36,6 +45,9 @@ pub(super) fn check_env_names(vars: &[(String, String)]) -> Result<(), ConfigErr
         let Some(rest) = name.strip_prefix(ENV_PREFIX) else {
             continue;
         };
+        if is_dev(rest) {
+            continue;
+        }
         if !known.iter().any(|k| k.eq_ignore_ascii_case(rest)) {
             return Err(invalid(
                 name,
@@ -48,7 +60,10 @@ pub(super) fn check_env_names(vars: &[(String, String)]) -> Result<(), ConfigErr
 /// `PLAINCALL_UPSTREAM_URL` → `upstream.url`; `PLAINCALL_LISTEN` → `listen`.
 pub(super) fn env_provider() -> Env {
     Env::prefixed(ENV_PREFIX)
-        .filter(|key| !ENV_SPECIAL.contains(&key.as_str().to_ascii_lowercase().as_str()))
+        .filter(|key| {
+            let lower = key.as_str().to_ascii_lowercase();
+            !ENV_SPECIAL.contains(&lower.as_str()) && !is_dev(&lower)
+        })
         .map(|key| {
             let lower = key.as_str().to_ascii_lowercase();
             for section in ENV_SECTIONS {

@@ -1,7 +1,7 @@
 """Fixtures: mock upstreams, the plaincall binary as a subprocess, OpenAI clients.
 
 The binary is ``target/debug/plaincall`` (``$CARGO_TARGET_DIR/debug/plaincall`` when that is
-set), or ``$PLAINCALL_BIN``. ``scripts/test.sh`` builds it before pytest runs.
+set), or ``$PLAINCALL_DEV_BIN``. ``scripts/test.sh`` builds it before pytest runs.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ for _key in ("NO_PROXY", "no_proxy"):
 
 
 def plaincall_bin() -> Path:
-    explicit = os.environ.get("PLAINCALL_BIN")
+    explicit = os.environ.get("PLAINCALL_DEV_BIN")
     if explicit:
         return Path(explicit)
     target = Path(os.environ.get("CARGO_TARGET_DIR") or REPO / "target")
@@ -46,7 +46,7 @@ class Plaincall:
     def __init__(self, env: dict[str, str]) -> None:
         binary = plaincall_bin()
         if not binary.is_file():
-            pytest.fail(f"plaincall binary not found at {binary}: run `cargo build` or set PLAINCALL_BIN")
+            pytest.fail(f"plaincall binary not found at {binary}: run `cargo build` or set PLAINCALL_DEV_BIN")
         self.lines: list[str] = []
         self._listening = threading.Event()
         self.address: str | None = None

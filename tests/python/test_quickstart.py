@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_quickstart_example_prints_the_translated_call(main_mock, translator_mock, translating_proxy):
     main_mock.script(CHAT, JsonReply(nl_call_completion()))
     translator_mock.script(CHAT, translator_reply(STRUCTURED))
-    env = dict(os.environ, PLAINCALL_BASE_URL=translating_proxy.base_url)
+    env = dict(os.environ, PLAINCALL_DEV_BASE_URL=translating_proxy.base_url)
     out = subprocess.run(
         [sys.executable, "examples/quickstart.py"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,

@@ -41,7 +41,7 @@ def tool(name: str) -> dict:
 
 
 def plaincall_bin() -> Path:
-    explicit = os.environ.get("PLAINCALL_BIN")
+    explicit = os.environ.get("PLAINCALL_DEV_BIN")
     if explicit:
         return Path(explicit)
     return REPO / "target" / "debug" / "plaincall"

@@ -175,7 +175,7 @@ export function toolCallChunks(id, name, args, every = 5) {
 // -------------------------------------------------------------------------------------------
 
 export function plaincallBin() {
-  if (process.env.PLAINCALL_BIN) return process.env.PLAINCALL_BIN;
+  if (process.env.PLAINCALL_DEV_BIN) return process.env.PLAINCALL_DEV_BIN;
   const target = process.env.CARGO_TARGET_DIR ? path.resolve(REPO, process.env.CARGO_TARGET_DIR) : path.join(REPO, 'target');
   return path.join(target, 'debug', 'plaincall');
 }
@@ -184,7 +184,7 @@ export function plaincallBin() {
  * JSON log line `plaincall listening` gives the bound address. */
 export async function startPlaincall({ upstream, translator, env = {}, timeoutMs = 20_000 }) {
   const bin = plaincallBin();
-  if (!existsSync(bin)) throw new Error(`plaincall binary not found at ${bin}: run cargo build or set PLAINCALL_BIN`);
+  if (!existsSync(bin)) throw new Error(`plaincall binary not found at ${bin}: run cargo build or set PLAINCALL_DEV_BIN`);
   const childEnv = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('PLAINCALL_') && k !== 'RUST_LOG'),
   );
