@@ -691,8 +691,10 @@ def cell_stream_shapes(upstream):
                                   {"x-api-key": "wrong"})
         return {"responses_last": responses[:90], "messages_last": messages[:90],
                 "count_tokens_refused": status, "count_tokens_shape": refused[:60]}
+    # Forwarded streams: the upstream is said to serve both formats itself.
     return abuse_cell(upstream, "stream shapes", "cut", run,
-                      {"PLAINCALL_SERVER_ACCESS_KEYS": "sk-proxy"})
+                      {"PLAINCALL_SERVER_ACCESS_KEYS": "sk-proxy",
+                       "PLAINCALL_UPSTREAM_FORMATS": "chat,responses,messages"})
 
 
 def cell_stream_secrets(upstream):

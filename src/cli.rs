@@ -339,16 +339,13 @@ async fn health(url: &str) -> ExitCode {
     }
 }
 
-/// Reads a tool file into the `{"type": "function", "function": {...}}` form.
+/// Reads a tool file, in any format's tool shape, into the `{"type": "function",
+/// "function": {...}}` form.
 fn read_tool(path: &Path) -> Result<RawObject, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
-    let value = if value.get("function").is_some() {
-        value
-    } else {
-        serde_json::json!({"type": "function", "function": value})
-    };
+    let value = crate::wire::tool_in_chat_shape(value);
     serde_json::from_value(value).map_err(|e| format!("{}: {e}", path.display()))
 }
 

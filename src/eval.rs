@@ -116,11 +116,7 @@ pub fn load_tools(paths: &[PathBuf]) -> Result<Vec<Value>, String> {
                 std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
             let value: Value =
                 serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-            Ok(if value.get("function").is_some() {
-                value
-            } else {
-                json!({"type": "function", "function": value})
-            })
+            Ok(crate::wire::tool_in_chat_shape(value))
         })
         .collect()
 }

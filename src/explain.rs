@@ -9,7 +9,8 @@ use serde_json::Value;
 use crate::openai::RawObject;
 use crate::pipe::Pipe;
 
-/// The tool definitions in one file: a tool, an array of tools, or a request with `tools`.
+/// The tool definitions in one file: a tool, an array of tools, or a request with `tools`,
+/// each in any format's shape (Chat Completions, Responses, Anthropic Messages).
 pub fn tools_in(path: &Path) -> Result<Vec<Value>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let value: Value =
@@ -24,13 +25,7 @@ pub fn tools_in(path: &Path) -> Result<Vec<Value>, String> {
     };
     Ok(list
         .into_iter()
-        .map(|tool| {
-            if tool.get("function").is_some() || tool.get("type").is_some() {
-                tool
-            } else {
-                serde_json::json!({"type": "function", "function": tool})
-            }
-        })
+        .map(crate::wire::tool_in_chat_shape)
         .collect())
 }
 

@@ -436,3 +436,31 @@ async fn serve_flags_set_the_listen_address_the_upstream_and_the_translator() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--translator-model"), "{err}");
 }
+
+/// `explain` reads tools as Anthropic and Responses clients write them, not only the Chat
+/// Completions shape: a captured Claude Code or Codex request explains as it is.
+#[tokio::test(flavor = "multi_thread")]
+async fn explain_reads_anthropic_and_responses_tool_shapes() {
+    let chat: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tool_path("set_reminder")).unwrap()).unwrap();
+    let function = chat.get("function").unwrap_or(&chat).clone();
+    let dir = tempfile::tempdir().unwrap();
+    let anthropic = json!({"model": "m", "max_tokens": 5, "messages": [], "tools": [{
+        "name": function["name"], "description": function["description"],
+        "input_schema": function["parameters"]}]});
+    let responses = json!({"model": "m", "input": "x", "tools": [{
+        "type": "function", "name": function["name"], "description": function["description"],
+        "parameters": function["parameters"], "strict": false}]});
+    for (name, body) in [("anthropic.json", anthropic), ("responses.json", responses)] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, body.to_string()).unwrap();
+        let mut command = plaincall_command();
+        command.arg("explain").arg(&path);
+        let (code, out, err) = run_command(command).await;
+        assert_eq!(code, Some(0), "{name}: {err}");
+        assert!(
+            out.contains("set_reminder: rewritten: 11 properties"),
+            "{name}: {out}"
+        );
+    }
+}

@@ -167,6 +167,30 @@ fn keep_if_chat(key: String, value: Value, chat: &mut Map<String, Value>, format
     }
 }
 
+/// A tool definition as any of the three formats writes it (a tool file, a captured request)
+/// in the Chat Completions shape the pipe reads: `{"type": "function", "function": {...}}`
+/// as it is; Anthropic's `{name, description, input_schema}`; Responses' flat
+/// `{"type": "function", name, description, parameters, strict}`; a bare function object.
+/// Anything else (a hosted tool) is returned unchanged.
+pub fn tool_in_chat_shape(tool: Value) -> Value {
+    if tool.get("function").is_some() {
+        return tool;
+    }
+    let Value::Object(mut map) = tool else {
+        return tool;
+    };
+    if let Some(schema) = map.remove("input_schema") {
+        map.insert("parameters".into(), schema);
+        map.remove("type");
+        map.remove("cache_control");
+    } else if map.get("type").and_then(Value::as_str) == Some("function") {
+        map.remove("type");
+    } else if map.contains_key("type") || !map.contains_key("name") {
+        return Value::Object(map);
+    }
+    serde_json::json!({"type": "function", "function": map})
+}
+
 /// The JSON kinds a field may have.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -257,6 +281,26 @@ fn invalid(message: impl Into<String>, param: &str) -> ProxyError {
 }
 
 /// A JSON object for the tests' requests.
+#[cfg(test)]
+mod shape_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tools_of_every_format_take_the_chat_shape() {
+        let chat = json!({"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object"}}});
+        let anthropic =
+            json!({"name": "f", "description": "d", "input_schema": {"type": "object"}});
+        let responses = json!({"type": "function", "name": "f", "description": "d", "parameters": {"type": "object"}});
+        let bare = json!({"name": "f", "description": "d", "parameters": {"type": "object"}});
+        for tool in [chat.clone(), anthropic, responses, bare] {
+            assert_eq!(tool_in_chat_shape(tool), chat);
+        }
+        let hosted = json!({"type": "web_search"});
+        assert_eq!(tool_in_chat_shape(hosted.clone()), hosted);
+    }
+}
+
 #[cfg(test)]
 fn object(value: Value) -> Map<String, Value> {
     match value {
