@@ -51,7 +51,7 @@ pub fn explain(pipe: &Pipe, tool: &Value) -> String {
         .map_err(|e| e.to_string())
         .and_then(|raw| pipe.nl_form(&raw, false).map_err(|e| e.to_string()));
     match (decision, form) {
-        (Ok(reason), Ok(Some((_, definition)))) => {
+        (Ok(reason), Ok(Some((nl, definition)))) => {
             let description = serde_json::to_value(&definition)
                 .ok()
                 .and_then(|d| {
@@ -61,7 +61,8 @@ pub fn explain(pipe: &Pipe, tool: &Value) -> String {
                 })
                 .unwrap_or_default();
             let mut out = format!(
-                "{name}: rewritten: {reason}\n  the main model sees `{name}(description: string)`, described as:\n"
+                "{name}: rewritten: {reason}\n  the main model sees `{name}({field}: string)`, described as:\n",
+                field = nl.field
             );
             for line in description.lines() {
                 let _ = writeln!(out, "    {line}");

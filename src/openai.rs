@@ -89,16 +89,16 @@ impl ToolCall {
     }
 }
 
-/// `{"description": "..."}`: the arguments of a call in plain-English form.
-pub fn nl_description(arguments: &str) -> Option<String> {
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Nl {
-        description: String,
+/// `{"<field>": "..."}` and nothing else: the arguments of a call in plain-English form
+/// (`field` is the tool's plain-English field, `description` unless the tool has its own).
+pub fn nl_description(arguments: &str, field: &str) -> Option<String> {
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(arguments) else {
+        return None;
+    };
+    match (map.len(), map.get(field)) {
+        (1, Some(Value::String(text))) => Some(text.clone()),
+        _ => None,
     }
-    serde_json::from_str::<Nl>(arguments)
-        .ok()
-        .map(|nl| nl.description)
 }
 
 /// The `content` of a message as text: a string, or the text parts of a content array.
@@ -183,14 +183,14 @@ mod tests {
     #[test]
     fn nl_description_only_for_the_one_field_form() {
         assert_eq!(
-            nl_description(r#"{"description":"daily"}"#).as_deref(),
+            nl_description(r#"{"description":"daily"}"#, "description").as_deref(),
             Some("daily")
         );
         assert_eq!(
-            nl_description(r#"{"description":"daily","at":"09:00"}"#),
+            nl_description(r#"{"description":"daily","at":"09:00"}"#, "description"),
             None
         );
-        assert_eq!(nl_description(r#"{"message":"x"}"#), None);
-        assert_eq!(nl_description("not json"), None);
+        assert_eq!(nl_description(r#"{"message":"x"}"#, "description"), None);
+        assert_eq!(nl_description("not json", "description"), None);
     }
 }

@@ -7,7 +7,7 @@ mod support;
 
 use serde_json::{json, Value};
 use support::{
-    backend_toml, calls_message, chat, completion, fixture_tool, nl_call, text_message,
+    backend_toml, calls_message, chat, completion, fixture_tool, text_message, tool_call,
     translator_reply, MockServer, Proxy, Reply,
 };
 
@@ -66,11 +66,15 @@ async fn every_shared_case_comes_back_valid_and_equal() {
     for (i, case) in all.iter().enumerate() {
         let tool_name = case["tool"].as_str().unwrap();
         let description = case["description"].as_str().unwrap().to_owned();
+        // The tool's plain-English field: `request` where it has a `description` of its own.
+        let field = plaincall::pipe::nl_field(&fixture_tool(tool_name)["function"]["parameters"]);
+        let call = tool_call(
+            &format!("call_{i}"),
+            tool_name,
+            &json!({field: description}),
+        );
         let main = MockServer::scripted(vec![
-            Reply::ok(completion(
-                calls_message(vec![nl_call(&format!("call_{i}"), tool_name, &description)]),
-                "tool_calls",
-            )),
+            Reply::ok(completion(calls_message(vec![call]), "tool_calls")),
             Reply::ok(completion(text_message("Could you tell me when?"), "stop")),
         ])
         .await;

@@ -32,7 +32,7 @@ pub enum CallForm {
 
 pub fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
     // The one-field form means something only for a tool shown in it.
-    if let Some(description) = nl_description(arguments).filter(|_| tool.rewritten) {
+    if let Some(description) = nl_description(arguments, &tool.field).filter(|_| tool.rewritten) {
         return CallForm::Description(description);
     }
     match serde_json::from_str::<Value>(arguments) {
@@ -47,11 +47,11 @@ pub fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
             {
                 return CallForm::Repaired(repaired);
             }
-            if let Some(Value::String(text)) = value.get("description") {
+            if let Some(Value::String(text)) = value.get(&tool.field) {
                 // The one-field form plus stray fields: the description is what counts.
                 if tool.rewritten
                     && !text.trim().is_empty()
-                    && !tool_has_property(tool, "description")
+                    && !tool_has_property(tool, &tool.field)
                 {
                     return CallForm::Description(text.clone());
                 }
@@ -68,7 +68,7 @@ pub fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
             ))
         }
         Ok(_) => CallForm::Unreadable,
-        Err(_) => cut_off_description(arguments)
+        Err(_) => cut_off_description(arguments, &tool.field)
             .filter(|_| tool.rewritten)
             .map_or(CallForm::Unreadable, CallForm::Description),
     }
@@ -128,11 +128,11 @@ fn tool_has_property(tool: &NlTool, name: &str) -> bool {
         .is_some()
 }
 
-/// The text of `{"description": "...` when the call stopped inside the string (the main
-/// model hit `max_tokens`): whatever escapes decode, up to the cut.
-fn cut_off_description(arguments: &str) -> Option<String> {
+/// The text of `{"<field>": "...` when the call stopped inside the string (the main model hit
+/// `max_tokens`): whatever escapes decode, up to the cut.
+fn cut_off_description(arguments: &str, field: &str) -> Option<String> {
     let rest = arguments.trim_start().strip_prefix('{')?.trim_start();
-    let rest = rest.strip_prefix("\"description\"")?.trim_start();
+    let rest = rest.strip_prefix(&format!("\"{field}\""))?.trim_start();
     let rest = rest.strip_prefix(':')?.trim_start();
     let body = rest.strip_prefix('"')?;
     // Drop up to a few trailing characters: a cut may fall inside an escape (`\u00`).
@@ -173,6 +173,7 @@ mod tests {
             schema_hash: 0,
             validator,
             rewritten: true,
+            field: crate::pipe::NL_FIELD.to_owned(),
             check: crate::config::CheckMode::Translate,
         })
     }

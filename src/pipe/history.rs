@@ -242,8 +242,9 @@ fn rewrite_calls(
     let mut pending: Vec<(usize, Vec<ToolCall>)> = Vec::new();
 
     for call in calls {
-        let rewritten = tools.get(&call.function.name).is_some()
-            && nl_description(&call.function.arguments).is_none();
+        let rewritten = tools
+            .get(&call.function.name)
+            .is_some_and(|tool| nl_description(&call.function.arguments, &tool.field).is_none());
         if !rewritten {
             out.push(call);
             continue;
@@ -273,7 +274,12 @@ fn rewrite_calls(
             .map(|c| (c.id.clone(), summary(&c.function.arguments)))
             .collect();
         let (description, dropped) = recalled(memory, &name, members, &summaries);
-        let nl_arguments = serde_json::json!({ "description": description }).to_string();
+        let field = tools
+            .get(&name)
+            .map_or(super::NL_FIELD, |tool| tool.field.as_str());
+        let mut nl = serde_json::Map::new();
+        nl.insert(field.to_owned(), Value::String(description));
+        let nl_arguments = Value::Object(nl).to_string();
         out[out_index].function.arguments = nl_arguments;
         out[out_index].id = base.clone();
         let group_index = groups.len();

@@ -50,6 +50,8 @@ pub struct NlTool {
     pub validator: Arc<jsonschema::Validator>,
     /// Shown in the one-field form; `false` for a tool whose calls are only checked.
     pub rewritten: bool,
+    /// The one field's name: `description`, or a name the tool's own properties do not use.
+    pub field: String,
     /// How a call with real arguments that fail the schema is fixed.
     pub check: CheckMode,
 }
@@ -392,6 +394,7 @@ impl Pipe {
             schema_hash,
             validator,
             rewritten: false,
+            field: NL_FIELD.to_owned(),
             check,
         })
     }
@@ -448,7 +451,8 @@ impl Pipe {
             None => schema_text::nl_tool_description(&description, &parameters),
         };
         openai::set(&mut function, "description", &nl_description).map_err(internal)?;
-        openai::set(&mut function, "parameters", &nl_parameters()).map_err(internal)?;
+        let field = nl_field(&parameters);
+        openai::set(&mut function, "parameters", &nl_parameters(&field)).map_err(internal)?;
         let mut definition = tool.clone();
         openai::set(&mut definition, "function", &function).map_err(internal)?;
         Ok(Some((
@@ -461,6 +465,7 @@ impl Pipe {
                 schema_hash,
                 validator,
                 rewritten: true,
+                field,
                 check,
             },
             definition,
@@ -499,11 +504,32 @@ impl Pipe {
 /// What the main model is told to put in `description`: the request, not instructions.
 pub const GUIDE: &str = "What the user asked for, in their own words, with every value they gave (names, numbers, dates, times, places).";
 
+/// The plain-English field's usual name.
+pub const NL_FIELD: &str = "description";
+
+/// The plain-English field of a tool: `description`, unless the tool has a `description` of
+/// its own (an issue tracker's `create_issue`); then a name none of its properties use, so
+/// that the two can never be taken for each other.
+pub fn nl_field(parameters: &Value) -> String {
+    let taken = |name: &str| {
+        parameters
+            .get("properties")
+            .and_then(|p| p.get(name))
+            .is_some()
+    };
+    ["description", "request", "plain_request"]
+        .into_iter()
+        .map(str::to_owned)
+        .chain((2..).map(|n| format!("plain_request_{n}")))
+        .find(|name| !taken(name))
+        .unwrap_or_else(|| NL_FIELD.to_owned())
+}
+
 /// The one-field schema. It satisfies OpenAI's strict mode, so `strict: true` keeps working.
-pub fn nl_parameters() -> Value {
+pub fn nl_parameters(field: &str) -> Value {
     let mut properties = Map::new();
     properties.insert(
-        "description".into(),
+        field.into(),
         json!({
             "type": "string",
             "description": GUIDE
@@ -512,7 +538,7 @@ pub fn nl_parameters() -> Value {
     json!({
         "type": "object",
         "properties": properties,
-        "required": ["description"],
+        "required": [field],
         "additionalProperties": false
     })
 }
@@ -541,5 +567,29 @@ mod boilerplate_tests {
             latest_user_text(&messages).as_deref(),
             Some("remind me at 9")
         );
+    }
+}
+
+#[cfg(test)]
+mod field_tests {
+    use super::*;
+
+    #[test]
+    fn the_plain_english_field_never_takes_a_name_the_tool_uses() {
+        assert_eq!(
+            nl_field(&json!({"properties": {"city": {}}})),
+            "description"
+        );
+        assert_eq!(
+            nl_field(&json!({"properties": {"description": {}}})),
+            "request"
+        );
+        assert_eq!(
+            nl_field(
+                &json!({"properties": {"description": {}, "request": {}, "plain_request": {}}})
+            ),
+            "plain_request_2"
+        );
+        assert_eq!(nl_parameters("request")["required"], json!(["request"]));
     }
 }

@@ -52,10 +52,17 @@ pub async fn missing_calls(resolver: Resolver, made: Vec<ToolCall>) -> Resolved 
     let mut calls = Vec::new();
     for action in actions {
         let mut translated = Vec::new();
+        let field = resolver
+            .rewrite
+            .tools
+            .get(&action.tool)
+            .map_or(super::NL_FIELD, |tool| tool.field.as_str());
+        let mut arguments = serde_json::Map::new();
+        arguments.insert(field.to_owned(), json!(action.request));
         let call = ToolCall::new(
             format!("call_{}", uuid::Uuid::new_v4().simple()),
             action.tool.clone(),
-            json!({"description": action.request}).to_string(),
+            Value::Object(arguments).to_string(),
         );
         match resolver.resolve_planned(call, &action.request).await {
             Resolved::Translated(more) => translated.extend(more),

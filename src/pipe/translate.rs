@@ -394,6 +394,7 @@ mod tests {
             schema_hash: 1,
             validator,
             rewritten: true,
+            field: crate::pipe::NL_FIELD.to_owned(),
             check: crate::config::CheckMode::Translate,
         })
     }
