@@ -2,7 +2,7 @@
 //! not to another host (with the upstream's key), not above the base path.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

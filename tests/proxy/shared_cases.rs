@@ -3,7 +3,7 @@
 //! equal to what the case expects; clarification cases end as the main model's question.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{

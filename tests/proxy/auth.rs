@@ -1,7 +1,7 @@
 //! Upstream keys replace the client's; proxy access keys gate `/v1`; keys never leak.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::{client, MockServer, Proxy, Reply};

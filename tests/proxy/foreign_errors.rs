@@ -2,7 +2,7 @@
 //! scrubbed summary reaches the main model, the client, the logs and `plaincall translate`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::process::Stdio;
 

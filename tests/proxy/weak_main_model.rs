@@ -3,7 +3,7 @@
 //! client, and never costs a second identical translator call.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{

@@ -2,7 +2,7 @@
 //! forwarded byte for byte in both directions.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{client, MockServer, Proxy, Reply};

@@ -2,7 +2,7 @@
 //! example `proxy.toml`, configuration errors (exit 2), environment overrides and masking.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::path::PathBuf;

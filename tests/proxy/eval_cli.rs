@@ -2,7 +2,7 @@
 //! describes calls well: the report shows the difference, per case and in total.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::process::Command;
 

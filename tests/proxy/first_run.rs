@@ -3,7 +3,7 @@
 //! `health`, `translate`, `eval` and `check`; `explain`; and logs fit for a file.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::{client, closed_address, plaincall_command, run_command, MockServer, Reply, Served};

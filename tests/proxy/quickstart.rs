@@ -4,7 +4,7 @@
 //! The models-included run needs a 1.5 GB download and is done by hand (see the script).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Stdio;

@@ -3,7 +3,7 @@
 //! their own, after the main model's, streamed or not. Off, nothing is asked.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{

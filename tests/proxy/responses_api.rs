@@ -2,7 +2,7 @@
 //! requests with built-in tools forwarded untouched; errors in the client's shape.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{

@@ -1,7 +1,7 @@
 //! Label values a client chooses (tool and model names) cannot grow `/metrics` without bound.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::{

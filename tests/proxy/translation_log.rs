@@ -2,7 +2,7 @@
 //! outcome, attempts and milliseconds, inside the request's span (so with its request id).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{

@@ -3,7 +3,7 @@
 //! connections is capped, and shutdown closes connections that have no request in flight.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,7 @@
 //! Health, readiness, metrics, request ids, and graceful draining on shutdown.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

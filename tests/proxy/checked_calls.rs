@@ -4,7 +4,7 @@
 //! `[translation.checks]`), streamed or not; valid calls and their requests go as they came.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{

@@ -3,7 +3,7 @@
 //! response headers), `read_timeout` (the longest silence inside a response body).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

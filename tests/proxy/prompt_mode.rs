@@ -2,7 +2,7 @@
 //! the client still speaking native tools; with and without translation, streaming and not.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{

@@ -2,7 +2,7 @@
 //! and not; requests without client tools forwarded untouched; errors in Anthropic's shape.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{

@@ -4,7 +4,7 @@
 //! streaming carry the `request_id`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

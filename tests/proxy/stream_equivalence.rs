@@ -3,7 +3,7 @@
 //! through a repair turn, a fan-out and prompt mode.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{

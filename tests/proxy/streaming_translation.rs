@@ -2,7 +2,7 @@
 //! chunk shape OpenAI clients accumulate, and the same message as without streaming.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod support;
+use crate::support;
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};

@@ -1,0 +1,36 @@
+//! plaincall tested from the outside, as one test binary: real HTTP servers on loopback (mock
+//! upstreams and translators from `support`), plaincall started in-process or as its own binary,
+//! driven over real sockets. One module per behaviour; `cargo test --test proxy <module>` runs one.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod support;
+
+mod anthropic_messages;
+mod auth;
+mod checked_calls;
+mod config_cli;
+mod error_responses;
+mod eval_cli;
+mod first_run;
+mod foreign_errors;
+mod in_flight_limit;
+mod metric_labels;
+mod mode_learning;
+mod operations;
+mod parser_properties;
+mod passthrough;
+mod prompt_mode;
+mod quickstart;
+mod responses_api;
+mod shared_cases;
+mod slow_clients;
+mod split_actions;
+mod ssrf;
+mod stream_endings;
+mod stream_equivalence;
+mod streaming_passthrough;
+mod streaming_translation;
+mod translation_log;
+mod translation_pipe;
+mod upstream_timeouts;
+mod weak_main_model;
