@@ -6,7 +6,8 @@
 #
 # Works in a fresh clone, without standard input, and may be run again at will: the Python
 # virtual environment (.venv) is created or refreshed, tests/node/node_modules is reinstalled
-# from the lock file. Needs cargo, python3 (3.10+, with venv) and node 20+ with npm.
+# from the lock file, Debian's redis-server is installed when missing. Needs cargo, python3
+# (3.10+, with venv) and node 20+ with npm.
 # PLAINCALL_DEV_BIN, when set, names the plaincall binary the client tests start instead of the
 # one this script builds.
 set -euo pipefail
@@ -22,6 +23,19 @@ for tool in cargo python3 node npm; do
 done
 node_major="$(node -p 'process.versions.node.split(".")[0]')"
 [ "$node_major" -ge 20 ] || die "node 20 or newer is needed (found $(node --version))"
+
+# The shared-state tests run a real redis-server (Debian's package) on a loopback port.
+if ! command -v redis-server >/dev/null 2>&1; then
+  step "Installing redis-server (Debian's package) for the shared-state tests"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+  command -v apt-get >/dev/null 2>&1 || die "redis-server is missing and there is no apt-get: install it"
+  $sudo apt-get install -y redis-server >/dev/null 2>&1 || {
+    $sudo apt-get update >/dev/null && $sudo apt-get install -y redis-server >/dev/null
+  } || die "redis-server is missing and could not be installed: apt-get install redis-server"
+  # The package starts a system service; the tests start their own servers.
+  $sudo service redis-server stop >/dev/null 2>&1 || true
+fi
 
 step "Rust tests: cargo test --locked"
 cargo test --locked

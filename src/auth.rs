@@ -74,6 +74,11 @@ impl Owner {
         Owner(hash)
     }
 
+    /// The whole hash in hex: what a stored conversation's shared key carries.
+    pub fn hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
     /// The first bytes of the hash in hex: enough to tell keys apart in a log line.
     pub fn short(&self) -> String {
         self.0[..6].iter().map(|b| format!("{b:02x}")).collect()

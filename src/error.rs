@@ -50,6 +50,9 @@ pub enum ProxyError {
     /// The upstream (or a translator backend) at `url` answered with a redirect.
     #[error("the upstream at {url} answered with a redirect ({status}); plaincall does not follow redirects, since they would carry the key and the conversation to another address: set the final URL in the configuration")]
     UpstreamRedirect { status: u16, url: String },
+    /// A stored conversation lives in Redis, which did not answer.
+    #[error("the conversation of previous_response_id cannot be read now: {0}; retry shortly, or send the earlier turns as input")]
+    SharedState(String),
     #[error("the upstream sent a response plaincall cannot read: {0}")]
     UpstreamProtocol(String),
     #[error("internal error")]
@@ -113,6 +116,7 @@ impl ProxyError {
             ProxyError::Overloaded(_)
             | ProxyError::MemoryBudget(_)
             | ProxyError::ShuttingDown
+            | ProxyError::SharedState(_)
             | ProxyError::Draining => StatusCode::SERVICE_UNAVAILABLE,
             ProxyError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -136,6 +140,7 @@ impl ProxyError {
             | ProxyError::Overloaded(_)
             | ProxyError::MemoryBudget(_)
             | ProxyError::ShuttingDown
+            | ProxyError::SharedState(_)
             | ProxyError::Draining => "server_error",
         }
     }
@@ -157,6 +162,7 @@ impl ProxyError {
             ProxyError::ShuttingDown | ProxyError::Draining => "shutting_down",
             ProxyError::UpstreamProtocol(_) => "upstream_protocol_error",
             ProxyError::UpstreamRedirect { .. } => "upstream_redirect",
+            ProxyError::SharedState(_) => "shared_state_unavailable",
             ProxyError::Internal(_) => "internal_error",
         }
     }
@@ -294,6 +300,7 @@ impl ProxyError {
             ProxyError::Overloaded(_)
                 | ProxyError::MemoryBudget(_)
                 | ProxyError::ShuttingDown
+                | ProxyError::SharedState(_)
                 | ProxyError::Draining
         ) {
             response.headers_mut().insert(

@@ -25,6 +25,7 @@ pub mod prompts;
 pub mod redact;
 pub mod routes;
 pub mod server;
+pub mod shared;
 pub mod sse;
 pub mod startup;
 pub mod state;

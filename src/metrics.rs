@@ -52,6 +52,10 @@ pub struct Metrics {
     pub cache_misses: Counter,
     pub repair_turns: Counter,
     pub prompt_mode_switches: Family<ModelLabel, Counter>,
+    /// Redis commands by kind (get, set, ping) and outcome (hit, miss, ok, error, skipped).
+    pub shared_state: Family<SharedOp, Counter>,
+    /// 1 while Redis answers, 0 after a failure; 1 without Redis never set.
+    pub shared_state_up: Gauge,
     tool_labels: BoundedLabels,
     model_labels: BoundedLabels,
 }
@@ -97,6 +101,12 @@ impl BoundedLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct SharedOp {
+    pub op: String,
+    pub outcome: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct ModelLabel {
     pub model: String,
 }
@@ -129,6 +139,8 @@ impl Metrics {
             cache_misses: Counter::default(),
             repair_turns: Counter::default(),
             prompt_mode_switches: Family::default(),
+            shared_state: Family::default(),
+            shared_state_up: Gauge::default(),
             tool_labels: BoundedLabels::new(tools),
             model_labels: BoundedLabels::new(Vec::new()),
         };
@@ -164,6 +176,16 @@ impl Metrics {
             "stream_errors",
             "Streams that ended with an error event, by code",
             self.stream_errors.clone(),
+        );
+        r.register(
+            "shared_state_commands",
+            "Redis commands by kind and outcome ([redis]; skipped: within retry_after of a failure)",
+            self.shared_state.clone(),
+        );
+        r.register(
+            "shared_state_up",
+            "Whether Redis answered the last command (1) or failed (0)",
+            self.shared_state_up.clone(),
         );
     }
 

@@ -40,6 +40,10 @@ pub fn log_summary(config: &Config, bound: SocketAddr) {
         upstream = %redacted(&config.upstream.base_url),
         translator = %translator,
         tool_calling,
+        shared_state = %match &config.redis.url {
+            Some(_) => format!("redis at {} (keys under {:?})", config.redis.shown, config.redis.prefix),
+            None => "this process only (no redis.url)".to_owned(),
+        },
         "plaincall listening"
     );
 }

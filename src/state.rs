@@ -10,6 +10,7 @@ use crate::error::ProxyError;
 use crate::metrics::Metrics;
 use crate::pipe::Pipe;
 use crate::routes;
+use crate::shared::Shared;
 use crate::upstream::UpstreamClient;
 
 /// Why plaincall cannot start, said in full: the operator reads it once, and acts on it.
@@ -47,6 +48,8 @@ pub struct AppState {
     pub budget: crate::budget::MemoryBudget,
     /// Conversations of stored `/v1/responses` replies, for `previous_response_id`.
     pub responses: crate::wire::responses::Store,
+    /// Redis, when configured: what replicas share.
+    pub shared: Shared,
 }
 
 impl AppState {
@@ -58,16 +61,27 @@ impl AppState {
             config.upstream.read_timeout,
             config.upstream.timeout,
         )?;
-        let pipe = Pipe::new(&config, upstream.clone())?;
+        let metrics = Metrics::with_configured(config.translation.tools.keys().cloned().collect());
+        let shared = Shared::new(
+            &config.redis,
+            crate::shared::Meters {
+                ops: metrics.shared_state.clone(),
+                up: metrics.shared_state_up.clone(),
+            },
+        )
+        .map_err(|e| StartupError::Client(e.0))?;
+        let pipe = Pipe::new(&config, upstream.clone(), shared.clone())?;
         Ok(Arc::new(AppState {
             upstream,
-            metrics: Metrics::with_configured(config.translation.tools.keys().cloned().collect()),
+            metrics,
             readiness: routes::ops::Readiness::default(),
-            modes: crate::prompt_mode::ModeSelector::new(config.tool_calling.clone()),
+            modes: crate::prompt_mode::ModeSelector::new(config.tool_calling.clone())
+                .shared_by(shared.clone()),
             pipe,
             drain: Drain::default(),
             secrets: crate::redact::configured(&config),
-            responses: crate::wire::responses::Store::default(),
+            responses: crate::wire::responses::Store::default().shared_by(shared.clone()),
+            shared,
             budget: crate::budget::MemoryBudget::new(config.server.max_buffered_bytes),
             in_flight: Arc::new(Semaphore::new(
                 config.server.max_in_flight.clamp(1, Semaphore::MAX_PERMITS),

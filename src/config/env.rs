@@ -7,7 +7,14 @@ use super::*;
 
 const ENV_PREFIX: &str = "PLAINCALL_";
 /// Sections whose keys are reachable as `PLAINCALL_<SECTION>_<KEY>`.
-const ENV_SECTIONS: &[&str] = &["upstream", "server", "log", "translation", "tool_calling"];
+const ENV_SECTIONS: &[&str] = &[
+    "upstream",
+    "server",
+    "log",
+    "translation",
+    "tool_calling",
+    "redis",
+];
 /// Variables read directly rather than merged as keys: the CLI's, the single translator
 /// backend, and secrets (figment would parse `000123` as a number and drop the zeros).
 const ENV_SPECIAL: &[&str] = &[
@@ -17,6 +24,7 @@ const ENV_SPECIAL: &[&str] = &[
     "translator_api_key",
     "upstream_api_key",
     "server_access_keys",
+    "redis_password",
 ];
 
 /// `PLAINCALL_DEV_*` is the namespace of the project's own scripts and tests (the binary they

@@ -114,6 +114,7 @@ pub struct FileConfig {
     /// Model aliases: a glob over the model a client names, and the model the upstream gets
     /// instead; the longest pattern that matches wins.
     pub models: indexmap::IndexMap<String, String>,
+    pub redis: RedisSection,
 }
 
 impl Default for FileConfig {
@@ -126,6 +127,47 @@ impl Default for FileConfig {
             translation: TranslationSection::default(),
             tool_calling: ToolCallingSection::default(),
             models: indexmap::IndexMap::new(),
+            redis: RedisSection::default(),
+        }
+    }
+}
+
+/// State shared by replicas (stored Responses conversations, translations, what is learned
+/// per model and per tool) in Redis; without a URL each process keeps its own.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RedisSection {
+    /// `redis://host:port/db` or `rediss://` (TLS); empty: no Redis.
+    pub url: String,
+    /// Replaces the URL's password; `PLAINCALL_REDIS_PASSWORD` sets it too.
+    pub password: Secret,
+    /// A file holding the password (a mounted Secret), read at start-up.
+    pub password_file: Option<PathBuf>,
+    /// Every key begins with it, so that several deployments can share one Redis.
+    pub prefix: String,
+    /// The longest wait for one command; past it the call goes on without Redis.
+    #[serde(with = "humantime_serde")]
+    pub timeout: Duration,
+    #[serde(with = "humantime_serde")]
+    pub connect_timeout: Duration,
+    /// After a failure, how long Redis is left alone before it is tried again.
+    #[serde(with = "humantime_serde")]
+    pub retry_after: Duration,
+    /// A larger value (a long stored conversation) stays in the process that made it.
+    pub max_value_bytes: u64,
+}
+
+impl Default for RedisSection {
+    fn default() -> Self {
+        RedisSection {
+            url: String::new(),
+            password: Secret::default(),
+            password_file: None,
+            prefix: "plaincall:".into(),
+            timeout: Duration::from_millis(250),
+            connect_timeout: Duration::from_secs(1),
+            retry_after: Duration::from_secs(1),
+            max_value_bytes: 32 * 1024 * 1024,
         }
     }
 }

@@ -58,6 +58,22 @@ pub struct Config {
     /// `[models]`, longest pattern first: the most specific that matches a client's model
     /// names the upstream's (a file's table comes without its order).
     pub models: Vec<(glob::Pattern, String)>,
+    pub redis: RedisConfig,
+}
+
+/// `[redis]`, checked: `url` is `None` when state stays in the process.
+#[derive(Debug, Clone)]
+pub struct RedisConfig {
+    /// With the password (from `password`, `password_file` or the environment) set in it.
+    pub url: Option<Secret>,
+    /// The URL as logs and `plaincall check` show it: no password.
+    pub shown: String,
+    pub password_file: Option<PathBuf>,
+    pub prefix: String,
+    pub timeout: Duration,
+    pub connect_timeout: Duration,
+    pub retry_after: Duration,
+    pub max_value_bytes: u64,
 }
 
 impl Config {
@@ -198,6 +214,9 @@ impl Config {
                 .filter(|k| !k.is_empty())
                 .map(Secret::new)
                 .collect();
+        }
+        if let Some(password) = get("PLAINCALL_REDIS_PASSWORD") {
+            raw.redis.password = Secret::new(password);
         }
         let mut config = Config::validate(raw)?;
         apply_translator_env(&mut config.translation, &vars)?;

@@ -43,6 +43,16 @@ impl Config {
                 .iter()
                 .map(|(pattern, target)| (pattern.as_str().to_owned(), target.clone()))
                 .collect(),
+            redis: RedisSection {
+                url: self.redis.shown.clone(),
+                password: Secret::default(),
+                password_file: self.redis.password_file.clone(),
+                prefix: self.redis.prefix.clone(),
+                timeout: self.redis.timeout,
+                connect_timeout: self.redis.connect_timeout,
+                retry_after: self.redis.retry_after,
+                max_value_bytes: self.redis.max_value_bytes,
+            },
         }
     }
 }

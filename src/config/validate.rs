@@ -48,7 +48,9 @@ impl Config {
         let tool_calling = tool_calling(&raw.tool_calling)?;
         let translation = translation(raw.translation)?;
         let models = models(&raw.models)?;
+        let redis = redis(&raw.redis)?;
         Ok(Config {
+            redis,
             listen,
             upstream,
             server: raw.server,
@@ -253,4 +255,50 @@ fn backends(raw: &[BackendSection]) -> Result<Vec<BackendConfig>, ConfigError> {
             })
         })
         .collect()
+}
+
+fn redis(raw: &RedisSection) -> Result<RedisConfig, ConfigError> {
+    let key = "redis.url";
+    let timeout = positive("redis.timeout", raw.timeout)?;
+    let connect_timeout = positive("redis.connect_timeout", raw.connect_timeout)?;
+    let retry_after = positive("redis.retry_after", raw.retry_after)?;
+    if raw.prefix.len() > 64 {
+        return Err(invalid("redis.prefix", "at most 64 bytes"));
+    }
+    let mut config = RedisConfig {
+        url: None,
+        shown: String::new(),
+        password_file: raw.password_file.clone(),
+        prefix: raw.prefix.clone(),
+        timeout,
+        connect_timeout,
+        retry_after,
+        max_value_bytes: raw.max_value_bytes,
+    };
+    if raw.url.is_empty() {
+        return Ok(config);
+    }
+    let mut url = Url::parse(&raw.url).map_err(|e| invalid(key, format!("not a URL: {e}")))?;
+    if !matches!(url.scheme(), "redis" | "rediss") {
+        return Err(invalid(key, "the scheme must be redis or rediss (TLS)"));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(invalid(key, "the URL has no host"));
+    }
+    let password = match &raw.password_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                invalid("redis.password_file", format!("`{}`: {e}", path.display()))
+            })?;
+            Some(text.trim_end_matches(['\r', '\n']).to_owned())
+        }
+        None => non_empty(&raw.password).map(|p| p.expose().to_owned()),
+    };
+    if let Some(password) = password {
+        url.set_password(Some(&password))
+            .map_err(|()| invalid(key, "cannot carry a password"))?;
+    }
+    config.shown = redacted(&url);
+    config.url = Some(Secret::new(url.to_string()));
+    Ok(config)
 }

@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use super::{canonical, ToolSet};
 use crate::openai::{self, nl_description, RawObject, ToolCall};
+use crate::shared::{hashed, Shared, Space};
 
 const FANOUT_SEPARATOR: &str = "__";
 
@@ -36,8 +37,9 @@ pub fn split_fanout_id(id: &str) -> Option<(&str, usize, usize)> {
     (position >= 1 && position <= total && !base.is_empty()).then_some((base, position, total))
 }
 
-/// What a translation leaves behind for the next turn, when the same process serves it.
-#[derive(Debug, Clone)]
+/// What a translation leaves behind for the next turn, in this process and, with Redis, for
+/// every replica.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Remembered {
     pub description: String,
     pub dropped: Vec<String>,
@@ -45,22 +47,74 @@ pub struct Remembered {
 
 pub struct Memory {
     entries: moka::sync::Cache<(String, String), Arc<Remembered>>,
+    shared: Shared,
+    ttl: Duration,
 }
 
+/// The most remembered descriptions one request looks up in Redis: its latest groups of calls.
+const SHARED_LOOKUPS: usize = 64;
+
 impl Memory {
-    pub fn new(capacity: u64, ttl: Duration) -> Memory {
+    pub fn new(capacity: u64, ttl: Duration, shared: Shared) -> Memory {
         Memory {
             entries: moka::sync::Cache::builder()
                 .max_capacity(capacity)
                 .time_to_live(ttl)
                 .build(),
+            shared,
+            ttl,
         }
     }
 
     /// `calls_key`: see [`super::translate::calls_key`].
     pub fn remember(&self, tool: &str, calls_key: String, remembered: Remembered) {
+        if let Ok(json) = serde_json::to_vec(&remembered) {
+            self.shared.put_later(
+                Space::Description,
+                hashed(&[tool, &calls_key]),
+                json.into(),
+                self.ttl,
+            );
+        }
         self.entries
             .insert((tool.to_owned(), calls_key), Arc::new(remembered));
+    }
+
+    /// With Redis: brings in what other replicas remember of the calls in `messages` (the
+    /// history's groups of calls this process does not know), before the history is
+    /// rewritten. Redis away: the descriptions are rendered from the arguments, as always.
+    pub async fn prefetch(&self, messages: &[Box<RawValue>]) {
+        if !self.shared.is_enabled() {
+            return;
+        }
+        let mut wanted: Vec<(String, String)> = Vec::new();
+        for raw in messages.iter().rev() {
+            let Ok(message) = serde_json::from_str::<RawObject>(raw.get()) else {
+                continue;
+            };
+            let Ok(Some(calls)) = openai::get::<Vec<ToolCall>>(&message, "tool_calls") else {
+                continue;
+            };
+            for (name, members) in call_groups(calls) {
+                let key = (name, group_key(&members));
+                if !self.entries.contains_key(&key) && !wanted.contains(&key) {
+                    wanted.push(key);
+                }
+            }
+            if wanted.len() >= SHARED_LOOKUPS {
+                wanted.truncate(SHARED_LOOKUPS);
+                break;
+            }
+        }
+        let keys: Vec<String> = wanted.iter().map(|(t, k)| hashed(&[t, k])).collect();
+        let Ok(found) = self.shared.get_many(Space::Description, &keys).await else {
+            return;
+        };
+        for (key, json) in wanted.into_iter().zip(found) {
+            if let Some(remembered) = json.and_then(|j| serde_json::from_slice(&j).ok()) {
+                self.entries.insert(key, Arc::new(remembered));
+            }
+        }
     }
 
     fn recall(&self, tool: &str, calls_key: &str) -> Option<Arc<Remembered>> {
@@ -304,15 +358,7 @@ fn recalled(
     members: &[ToolCall],
     summaries: &[(String, String)],
 ) -> (String, Vec<String>) {
-    let arguments: Vec<Value> = members
-        .iter()
-        .map(|c| serde_json::from_str(&c.function.arguments).unwrap_or(Value::Null))
-        .collect();
-    let key = if let [single] = arguments.as_slice() {
-        canonical(single)
-    } else {
-        canonical(&Value::Array(arguments))
-    };
+    let key = group_key(members);
     if let Some(remembered) = memory.recall(name, &key) {
         return (remembered.description.clone(), remembered.dropped.clone());
     }
@@ -326,6 +372,38 @@ fn recalled(
             .join("; "),
     };
     (description, Vec::new())
+}
+
+/// What the calls made from one call are remembered by: their arguments, canonical (see
+/// [`super::translate::calls_key`], which makes the same key from a translation).
+fn group_key(members: &[ToolCall]) -> String {
+    let arguments: Vec<Value> = members
+        .iter()
+        .map(|c| serde_json::from_str(&c.function.arguments).unwrap_or(Value::Null))
+        .collect();
+    if let [single] = arguments.as_slice() {
+        canonical(single)
+    } else {
+        canonical(&Value::Array(arguments))
+    }
+}
+
+/// One message's calls grouped as [`rewrite`] merges them: by tool and original id (calls
+/// fanned out from one carry `<id>__<n>of<total>`), in order.
+fn call_groups(calls: Vec<ToolCall>) -> Vec<(String, Vec<ToolCall>)> {
+    let mut groups: Vec<((String, String), Vec<ToolCall>)> = Vec::new();
+    for call in calls {
+        let base = split_fanout_id(&call.id).map_or(call.id.as_str(), |(base, _, _)| base);
+        let key = (base.to_owned(), call.function.name.clone());
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(call),
+            None => groups.push((key, vec![call])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|((_, name), members)| (name, members))
+        .collect()
 }
 
 #[cfg(test)]

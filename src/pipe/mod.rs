@@ -239,6 +239,7 @@ impl Pipe {
     pub fn new(
         config: &Config,
         upstream: UpstreamClient,
+        shared: crate::shared::Shared,
     ) -> Result<Pipe, crate::state::StartupError> {
         let settings = config.translation.clone();
         let prompts = Prompts::load(settings.prompts_dir.as_deref()).map_err(|source| {
@@ -252,8 +253,12 @@ impl Pipe {
         })?;
         let translator = translator::Translator::new(&settings, upstream, config)?;
         Ok(Pipe {
-            cache: translate::TranslationCache::new(settings.cache_capacity, settings.cache_ttl),
-            memory: history::Memory::new(settings.cache_capacity, settings.cache_ttl),
+            cache: translate::TranslationCache::new(
+                settings.cache_capacity,
+                settings.cache_ttl,
+                shared.clone(),
+            ),
+            memory: history::Memory::new(settings.cache_capacity, settings.cache_ttl, shared),
             validators: validate::Validators::new(1024),
             prompt_grammar: config.tool_calling.grammar,
             translator,

@@ -11,6 +11,7 @@ use super::extract::{coerce_stringified, extract_json, unwrap_call_envelope};
 use super::{canonical, grammar, repair, schema_text, validate, NlTool, Pipe};
 use crate::metrics::Metrics;
 use crate::prompts::TranslatorContext;
+use crate::shared::{hashed, Shared, Space};
 
 /// How much of a bad answer is shown back to the translator.
 const PREVIOUS_ANSWER_LIMIT: usize = 2000;
@@ -27,13 +28,14 @@ pub enum Outcome {
 
 /// Valid calls from one description. `calls` holds each valid element with its 1-based
 /// position in the translator's answer; `total` is how many elements the answer had.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Translated {
     pub calls: Vec<(usize, Value)>,
     pub total: usize,
     /// Why the missing positions were dropped.
     pub dropped: Vec<String>,
     pub attempts: u32,
+    #[serde(skip)]
     pub from_cache: bool,
 }
 
@@ -47,17 +49,23 @@ struct CacheKey {
     date: String,
 }
 
+/// Translations by what they were made from: in the process, and in Redis when configured
+/// (looked up on a miss here, under a hash of everything the translator was given).
 pub struct TranslationCache {
     entries: moka::future::Cache<CacheKey, Arc<Translated>>,
+    shared: Shared,
+    ttl: Duration,
 }
 
 impl TranslationCache {
-    pub fn new(capacity: u64, ttl: Duration) -> TranslationCache {
+    pub fn new(capacity: u64, ttl: Duration, shared: Shared) -> TranslationCache {
         TranslationCache {
             entries: moka::future::Cache::builder()
                 .max_capacity(capacity)
                 .time_to_live(ttl)
                 .build(),
+            shared,
+            ttl,
         }
     }
 }
@@ -143,7 +151,17 @@ impl Pipe {
             model,
             date: date.clone(),
         };
-        if let Some(hit) = self.cache.entries.get(&key).await {
+        let mut hit = self.cache.entries.get(&key).await;
+        let shared_key = (hit.is_none() && self.cache.shared.is_enabled())
+            .then(|| self.shared_cache_key(tool, description, &key, &weekday))
+            .flatten();
+        if let (None, Some(shared_key)) = (&hit, &shared_key) {
+            hit = self.shared_translation(shared_key).await;
+            if let Some(found) = &hit {
+                self.cache.entries.insert(key.clone(), found.clone()).await;
+            }
+        }
+        if let Some(hit) = hit {
             metrics.cache_hits.inc();
             metrics.translation(&tool.name, "ok");
             let mut translated = (*hit).clone();
@@ -171,9 +189,59 @@ impl Pipe {
         };
         metrics.translation(&tool.name, label);
         if let Outcome::Calls(translated) = &outcome {
+            if let (Some(shared_key), Ok(json)) = (shared_key, serde_json::to_vec(&**translated)) {
+                self.cache.shared.put_later(
+                    Space::Translation,
+                    shared_key,
+                    json.into(),
+                    self.cache.ttl,
+                );
+            }
             self.cache.entries.insert(key, translated.clone()).await;
         }
         outcome
+    }
+
+    /// The key of a translation in Redis: a hash of everything the translator is given and
+    /// of how it is asked (the rendered prompt holds the tool, its schema, the rules, the
+    /// examples and the date), so that replicas share only what would come out the same.
+    fn shared_cache_key(
+        &self,
+        tool: &NlTool,
+        description: &str,
+        key: &CacheKey,
+        weekday: &str,
+    ) -> Option<String> {
+        let system = self
+            .system_prompt(tool, key.date.clone(), weekday.to_owned())
+            .ok()?;
+        let settings = format!(
+            "{}|{}|{}|{}",
+            self.settings.temperature,
+            self.settings.max_tokens,
+            self.settings.attempts,
+            self.settings.repair_turns
+        );
+        Some(hashed(&[
+            env!("CARGO_PKG_VERSION"),
+            &key.model,
+            &settings,
+            &system,
+            description,
+        ]))
+    }
+
+    /// A translation another replica made; Redis away or the entry unreadable: a miss.
+    async fn shared_translation(&self, key: &str) -> Option<Arc<Translated>> {
+        let json = self
+            .cache
+            .shared
+            .get(Space::Translation, key)
+            .await
+            .ok()??;
+        serde_json::from_slice::<Translated>(&json)
+            .ok()
+            .map(Arc::new)
     }
 
     /// Translates without the cache, recording every exchange in `attempts`.

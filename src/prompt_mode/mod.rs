@@ -16,6 +16,7 @@ use crate::error::ProxyError;
 use crate::openai::{self, content_text, RawObject, ToolCall};
 use crate::pipe::grammar;
 use crate::prompts::Prompts;
+use crate::shared::{hashed, Shared, Space};
 
 /// Which way a request's model is asked for tool calls, remembering the models whose
 /// upstream rejected native tools.
@@ -24,7 +25,14 @@ pub struct ModeSelector {
     /// Models whose upstream rejected native tools, each for `native_retry`. Bounded: model
     /// names are the client's to choose.
     learned: moka::sync::Cache<String, ()>,
+    /// With Redis, what other replicas learned; `looked_up` keeps a model from being looked
+    /// up there on every request (once per [`LOOKUP_EVERY`]).
+    shared: Shared,
+    looked_up: moka::sync::Cache<String, ()>,
 }
+
+/// How often a replica asks Redis whether another learned that a model needs prompt mode.
+const LOOKUP_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The most models remembered as needing prompt mode.
 pub const LEARNED_MODELS: u64 = 256;
@@ -36,7 +44,37 @@ impl ModeSelector {
                 .max_capacity(LEARNED_MODELS)
                 .time_to_live(config.native_retry)
                 .build(),
+            shared: Shared::none(),
+            looked_up: moka::sync::Cache::builder()
+                .max_capacity(LEARNED_MODELS)
+                .time_to_live(LOOKUP_EVERY)
+                .build(),
             config,
+        }
+    }
+
+    /// The same selector, sharing what it learns through Redis.
+    pub fn shared_by(mut self, shared: Shared) -> ModeSelector {
+        self.shared = shared;
+        self
+    }
+
+    /// [`Self::mode_for`], and in `auto`, what another replica learned about the model.
+    pub async fn mode_for_shared(&self, model: &str) -> CallingMode {
+        let mode = self.mode_for(model);
+        if mode != CallingMode::Auto
+            || !self.shared.is_enabled()
+            || self.looked_up.contains_key(model)
+        {
+            return mode;
+        }
+        self.looked_up.insert(model.to_owned(), ());
+        match self.shared.get(Space::Mode, &hashed(&[model])).await {
+            Ok(Some(_)) => {
+                self.learned.insert(model.to_owned(), ());
+                CallingMode::Prompt
+            }
+            _ => mode,
         }
     }
 
@@ -51,10 +89,20 @@ impl ModeSelector {
     /// Records that the upstream rejected `tools` for `model`. True the first time (until the
     /// entry expires).
     pub fn learn(&self, model: &str) -> bool {
-        self.learned
+        let fresh = self
+            .learned
             .entry(model.to_owned())
             .or_insert(())
-            .is_fresh()
+            .is_fresh();
+        if fresh {
+            self.shared.put_later(
+                Space::Mode,
+                hashed(&[model]),
+                bytes::Bytes::from_static(b"1"),
+                self.config.native_retry,
+            );
+        }
+        fresh
     }
 }
 

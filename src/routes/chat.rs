@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
+
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue};
@@ -77,8 +79,13 @@ pub async fn serve_parsed(
         }
         None => bytes,
     };
-    let mode = state.modes.mode_for(&model);
+    let mode = state.modes.mode_for_shared(&model).await;
     let has_tools = tools_checked(&parsed);
+    if has_tools && state.shared.is_enabled() {
+        if let Ok(Some(messages)) = openai::get::<Vec<Box<RawValue>>>(&parsed, "messages") {
+            state.pipe.memory.prefetch(&messages).await;
+        }
+    }
     // plaincall's own header: read here, never forwarded.
     let switched_off = parts
         .headers

@@ -75,7 +75,9 @@ pub async fn serve<A: Adapter>(
         .map_err(|e| ProxyError::UpstreamProtocol(format!("reading the completion: {e}")))?;
     let completion: Value = serde_json::from_slice(&body)
         .map_err(|e| ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}")))?;
+    let written = adapter.written();
     let reply = adapter.reply(&completion);
+    written.wait().await;
     Ok((
         [(header::CONTENT_TYPE, "application/json")],
         reply.to_string(),

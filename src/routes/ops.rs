@@ -20,7 +20,14 @@ pub async fn healthz() -> Response {
 /// The last upstream probe, shared so that a burst of probes makes one upstream request.
 #[derive(Default)]
 pub struct Readiness {
-    last: tokio::sync::Mutex<Option<(Instant, Result<(), String>)>>,
+    last: tokio::sync::Mutex<Option<(Instant, Probed)>>,
+}
+
+#[derive(Clone)]
+struct Probed {
+    upstream: Result<(), String>,
+    /// `None` without Redis.
+    shared: Option<Result<(), String>>,
 }
 
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
@@ -31,11 +38,15 @@ pub async fn readyz(State(state): State<Arc<AppState>>) -> Response {
         .as_ref()
         .is_some_and(|(at, _)| at.elapsed() < state.config.server.readiness_cache);
     if !fresh {
-        *last = Some((Instant::now(), probe(&state).await));
+        let (upstream, shared) = tokio::join!(probe(&state), state.shared.check());
+        *last = Some((Instant::now(), Probed { upstream, shared }));
     }
-    let result = last.as_ref().map(|(_, r)| r.clone()).unwrap_or(Ok(()));
+    let probed = last.as_ref().map(|(_, p)| p.clone());
     drop(last);
-    let (status, body) = match result {
+    let Some(probed) = probed else {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    };
+    let (status, mut body) = match probed.upstream {
         Ok(()) => (
             StatusCode::OK,
             serde_json::json!({"status": "ready", "upstream": "reachable"}),
@@ -44,6 +55,13 @@ pub async fn readyz(State(state): State<Arc<AppState>>) -> Response {
             StatusCode::SERVICE_UNAVAILABLE,
             serde_json::json!({"status": "not_ready", "upstream": reason}),
         ),
+    };
+    // Redis away degrades a replica, it does not take it out: requests that need no stored
+    // state are served as before, so the replica stays ready and says what it lacks.
+    body["shared_state"] = match probed.shared {
+        None => serde_json::json!("process"),
+        Some(Ok(())) => serde_json::json!("redis"),
+        Some(Err(reason)) => serde_json::json!(format!("degraded: {reason}")),
     };
     (
         status,

@@ -46,6 +46,9 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
         cover: &cover,
     };
     drop(bytes);
+    if let Some(id) = parsed.get("previous_response_id").and_then(|v| v.as_str()) {
+        state.responses.fetch(id, &caller.owner).await?;
+    }
     let converted = responses::to_chat(parsed, &state.responses, &caller)?;
     let response = converted::serve(state, parts, converted.chat, converted.reply).await?;
     Ok(converted::report_dropped(response, &dropped))

@@ -58,6 +58,31 @@ pub trait Adapter: Send + 'static {
     /// The chat request as it goes to the pipe (shared, not copied), for a format that keeps
     /// the conversation.
     fn sent(&mut self, _chat: &Bytes) {}
+    /// What the reply writes to shared state, which must land before the client reads the
+    /// reply: it may continue the conversation on another replica at once.
+    fn written(&self) -> Written {
+        Written::default()
+    }
+}
+
+/// A write to shared state a reply waits for (see [`Adapter::written`]).
+#[derive(Clone, Default)]
+pub struct Written(std::sync::Arc<std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>>);
+
+impl Written {
+    fn set(&self, write: Option<tokio::task::JoinHandle<()>>) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = write;
+        }
+    }
+
+    /// Resolves once the write is done (or failed, which the shared state counts and logs).
+    pub async fn wait(&self) {
+        let write = self.0.lock().ok().and_then(|mut slot| slot.take());
+        if let Some(write) = write {
+            let _ = write.await;
+        }
+    }
 }
 
 /// An error body in the shape a format's SDKs read.

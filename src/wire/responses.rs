@@ -20,6 +20,7 @@ use serde_json::{json, Map, Value};
 use super::invalid;
 use crate::auth::Owner;
 use crate::error::ProxyError;
+use crate::shared::{Shared, Space};
 
 /// Conversations remembered for `previous_response_id`, at most this many bytes held.
 pub const STORE_BYTES: u64 = 64 * 1024 * 1024;
@@ -37,9 +38,14 @@ pub struct Stored {
 
 /// The conversations of stored responses, by response id; bounded by the bytes held and by
 /// age, the least recently used evicted first (the one a client is in the middle of is the
-/// last to go).
+/// last to go). With Redis (`[redis]`), each is also written there, under its id and its
+/// owner, so that any replica can continue it.
 #[derive(Clone)]
-pub struct Store(moka::sync::Cache<String, Arc<Stored>>);
+pub struct Store {
+    local: moka::sync::Cache<String, Arc<Stored>>,
+    shared: Shared,
+    ttl: Duration,
+}
 
 impl Default for Store {
     fn default() -> Self {
@@ -47,10 +53,17 @@ impl Default for Store {
     }
 }
 
+/// The ids this store hands out: `resp_` and 32 hex digits. Any other id was never stored,
+/// and is not looked for in Redis.
+fn is_response_id(id: &str) -> bool {
+    id.strip_prefix("resp_")
+        .is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 impl Store {
     pub fn new(max_bytes: u64, ttl: Duration) -> Store {
-        Store(
-            moka::sync::Cache::builder()
+        Store {
+            local: moka::sync::Cache::builder()
                 .max_capacity(max_bytes)
                 .eviction_policy(moka::policy::EvictionPolicy::lru())
                 .weigher(|id: &String, stored: &Arc<Stored>| {
@@ -59,24 +72,78 @@ impl Store {
                 })
                 .time_to_live(ttl)
                 .build(),
-        )
+            shared: Shared::none(),
+            ttl,
+        }
+    }
+
+    /// The same store, written through to `shared`.
+    pub fn shared_by(mut self, shared: Shared) -> Store {
+        self.shared = shared;
+        self
     }
 
     /// The conversation stored under `id`, when `owner` wrote it: to any other key it does not
     /// exist.
     pub fn get(&self, id: &str, owner: &Owner) -> Option<Arc<Stored>> {
-        self.0.get(id).filter(|stored| stored.owner == *owner)
+        self.local.get(id).filter(|stored| stored.owner == *owner)
     }
 
-    pub fn insert(&self, id: String, owner: Owner, json: Bytes) {
-        self.0.insert(id, Arc::new(Stored { owner, json }));
+    /// Stores a conversation; with Redis, the returned task writes it there.
+    pub fn insert(
+        &self,
+        id: String,
+        owner: Owner,
+        json: Bytes,
+    ) -> Option<tokio::task::JoinHandle<()>> {
+        let written = self.shared.put_later(
+            Space::Conversation,
+            shared_key(&id, &owner),
+            json.clone(),
+            self.ttl,
+        );
+        self.local.insert(id, Arc::new(Stored { owner, json }));
+        written
+    }
+
+    /// Brings the conversation `id` of `owner` from Redis into this process, when another
+    /// replica stored it. Redis unavailable: an error, since the request cannot be served
+    /// as asked.
+    pub async fn fetch(&self, id: &str, owner: &Owner) -> Result<(), ProxyError> {
+        if !self.shared.is_enabled() || !is_response_id(id) || self.get(id, owner).is_some() {
+            return Ok(());
+        }
+        match self
+            .shared
+            .get(Space::Conversation, &shared_key(id, owner))
+            .await
+        {
+            Ok(Some(json)) => {
+                let json = Bytes::from(json);
+                self.local.insert(
+                    id.to_owned(),
+                    Arc::new(Stored {
+                        owner: *owner,
+                        json,
+                    }),
+                );
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(error) => Err(ProxyError::SharedState(error.to_string())),
+        }
     }
 
     /// The bytes the store counts as held.
     pub fn weighted_size(&self) -> u64 {
-        self.0.run_pending_tasks();
-        self.0.weighted_size()
+        self.local.run_pending_tasks();
+        self.local.weighted_size()
     }
+}
+
+/// A conversation's key in Redis: its id and its owner, so that another key never reads it.
+fn shared_key(id: &str, owner: &Owner) -> String {
+    format!("{id}:{}", owner.hex())
 }
 
 /// Who continues a conversation, and how large the assembled request may be.
@@ -376,6 +443,7 @@ pub struct Reply {
     sent: Option<Bytes>,
     /// The first chat message is the instructions, not part of the conversation.
     instructions: bool,
+    written: super::Written,
 }
 
 impl Reply {
@@ -407,6 +475,7 @@ impl Reply {
             echo,
             keep: stored.then(|| (store.clone(), owner)),
             sent: None,
+            written: super::Written::default(),
         }
     }
 
@@ -455,7 +524,8 @@ impl Reply {
         }
         json.extend_from_slice(&assistant);
         json.push(b']');
-        store.insert(self.id.clone(), *owner, Bytes::from(json));
+        self.written
+            .set(store.insert(self.id.clone(), *owner, Bytes::from(json)));
     }
 }
 
@@ -489,6 +559,10 @@ impl super::Adapter for Reply {
         if self.keep.is_some() {
             self.sent = Some(chat.clone());
         }
+    }
+
+    fn written(&self) -> super::Written {
+        self.written.clone()
     }
 }
 
@@ -745,14 +819,14 @@ mod tests {
         small.insert("resp_first".into(), owner, entry());
         for i in 0..100 {
             small.insert(format!("resp_{i}"), owner, entry());
-            small.0.run_pending_tasks();
+            small.local.run_pending_tasks();
             // The newest is never the one dropped, and one that keeps being read stays.
             assert!(
                 small.get(&format!("resp_{i}"), &owner).is_some(),
                 "dropped {i}"
             );
             assert!(small.get("resp_first", &owner).is_some(), "evicted at {i}");
-            small.0.run_pending_tasks();
+            small.local.run_pending_tasks();
         }
         assert!(small.weighted_size() <= 20 * 1024);
         let kept = (0..100)

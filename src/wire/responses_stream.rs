@@ -267,12 +267,20 @@ pub fn convert(
     body: Body,
     reply: Reply,
 ) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {
+    let written = super::Adapter::written(&reply);
     let mut events = ResponseEvents::new(reply);
     let start = Bytes::from(events.start().concat());
-    // Ends with the event that ends the response (completed, or an error).
-    let rest = chat_events(body).scan(events, |events, event| {
+    // Ends with the event that ends the response (completed, or an error); the stored
+    // conversation is written before the client reads that it is complete.
+    let rest = chat_events(body).scan(events, move |events, event| {
         let frames = (!events.ended).then(|| Ok(Bytes::from(events.on(event).concat())));
-        futures_util::future::ready(frames)
+        let written = events.ended.then(|| written.clone());
+        async move {
+            if let Some(written) = written {
+                written.wait().await;
+            }
+            frames
+        }
     });
     futures_util::stream::once(futures_util::future::ready(Ok(start))).chain(rest)
 }

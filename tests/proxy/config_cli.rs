@@ -218,6 +218,7 @@ fn shipped_example_documents_every_key() {
         "[[translation.backends]]",
         "[tool_calling]",
         "[[tool_calling.models]]",
+        "[redis]",
     ] {
         assert!(example.contains(section), "proxy.toml lacks {section}");
     }
@@ -232,6 +233,8 @@ fn shipped_example_documents_every_key() {
         "PLAINCALL_TRANSLATOR_MODEL",
         "PLAINCALL_TRANSLATOR_API_KEY",
         "PLAINCALL_CONFIG",
+        "PLAINCALL_REDIS_URL",
+        "PLAINCALL_REDIS_PASSWORD",
         "x-plaincall-translate: off",
         "\"auto\"",
         "\"nl\"",
@@ -525,6 +528,33 @@ fn secrets_from_the_environment_are_taken_verbatim() {
             stdout(&out)
         );
     }
+}
+
+#[test]
+fn the_redis_url_and_password_come_from_the_environment_and_are_never_printed() {
+    let out = check_with(
+        None,
+        &[
+            ("PLAINCALL_REDIS_URL", "rediss://cache.internal:6380/2"),
+            ("PLAINCALL_REDIS_PASSWORD", "000123-redis-secret"),
+            ("PLAINCALL_REDIS_PREFIX", "team-a:"),
+        ],
+    );
+    assert_success(&out);
+    let printed = stdout(&out);
+    assert!(!printed.contains("redis-secret"), "{printed}");
+    assert_eq!(
+        effective(&printed, "redis", "url").as_deref(),
+        Some("\"rediss://:***@cache.internal:6380/2\""),
+        "{printed}"
+    );
+    assert_eq!(
+        effective(&printed, "redis", "prefix").as_deref(),
+        Some("\"team-a:\""),
+        "{printed}"
+    );
+    let out = check_with(None, &[("PLAINCALL_REDIS_URL", "http://cache:6379")]);
+    assert_config_error(&out, &["redis.url", "redis or rediss"]);
 }
 
 #[test]

@@ -23,6 +23,7 @@ mod prompt_mode;
 mod quickstart;
 mod responses_api;
 mod shared_cases;
+mod shared_state;
 mod slow_clients;
 mod split_actions;
 mod ssrf;

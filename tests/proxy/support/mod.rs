@@ -2,6 +2,9 @@
 //! `127.0.0.1:0`, and plaincall itself started in-process on a real socket.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod redis_server;
+pub use redis_server::RedisServer;
+
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
