@@ -36,6 +36,36 @@ fn is_dev(rest: &str) -> bool {
         && rest[..DEV_NAMESPACE.len()].eq_ignore_ascii_case(DEV_NAMESPACE)
 }
 
+/// Kubernetes gives every pod variables for the Services of its namespace: a Service named
+/// `plaincall` or `plaincall-redis` yields `PLAINCALL_SERVICE_HOST`, `PLAINCALL_PORT`,
+/// `PLAINCALL_REDIS_PORT_6379_TCP_ADDR`, ... No key ends in `port`, so these are never
+/// settings, and must not stop `serve` either.
+fn is_service_link(rest: &str) -> bool {
+    let upper = rest.to_ascii_uppercase();
+    if upper.contains("SERVICE_HOST") || upper.contains("SERVICE_PORT") {
+        return true;
+    }
+    if upper == "PORT" || upper.ends_with("_PORT") {
+        return true;
+    }
+    // `<NAME>_PORT_<number>_<protocol>` and its `_PROTO`, `_PORT`, `_ADDR`.
+    let Some((_, after)) = upper.rsplit_once("PORT_").filter(|(_, a)| !a.is_empty()) else {
+        return false;
+    };
+    let mut parts = after.split('_');
+    let number = parts
+        .next()
+        .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
+    let protocol = parts
+        .next()
+        .is_some_and(|p| matches!(p, "TCP" | "UDP" | "SCTP"));
+    let suffix = match parts.next() {
+        None => true,
+        Some(s) => matches!(s, "PROTO" | "PORT" | "ADDR") && parts.next().is_none(),
+    };
+    number && protocol && suffix
+}
+
 /// Every `PLAINCALL_*` variable must name a key, so that a typo is an error, not a no-op.
 pub(super) fn check_env_names(vars: &[(String, String)]) -> Result<(), ConfigError> {
     let defaults = serde_json::to_value(FileConfig::default()).unwrap_or_default();
@@ -53,7 +83,7 @@ pub(super) fn check_env_names(vars: &[(String, String)]) -> Result<(), ConfigErr
         let Some(rest) = name.strip_prefix(ENV_PREFIX) else {
             continue;
         };
-        if is_dev(rest) {
+        if is_dev(rest) || is_service_link(rest) {
             continue;
         }
         if !known.iter().any(|k| k.eq_ignore_ascii_case(rest)) {
@@ -70,7 +100,7 @@ pub(super) fn env_provider() -> Env {
     Env::prefixed(ENV_PREFIX)
         .filter(|key| {
             let lower = key.as_str().to_ascii_lowercase();
-            !ENV_SPECIAL.contains(&lower.as_str()) && !is_dev(&lower)
+            !ENV_SPECIAL.contains(&lower.as_str()) && !is_dev(&lower) && !is_service_link(&lower)
         })
         .map(|key| {
             let lower = key.as_str().to_ascii_lowercase();
@@ -128,5 +158,37 @@ pub(super) fn apply_translator_env(
             "PLAINCALL_TRANSLATOR_URL",
             "must be set together with PLAINCALL_TRANSLATOR_MODEL",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_service_link;
+
+    #[test]
+    fn kubernetes_service_variables_are_recognised_and_settings_are_not() {
+        for name in [
+            "SERVICE_HOST",
+            "SERVICE_PORT",
+            "SERVICE_PORT_HTTP",
+            "PORT",
+            "PORT_8787_TCP",
+            "PORT_8787_TCP_ADDR",
+            "REDIS_SERVICE_HOST",
+            "REDIS_PORT",
+            "REDIS_PORT_6379_TCP_PROTO",
+            "redis_port_6379_tcp_port",
+        ] {
+            assert!(is_service_link(name), "{name}");
+        }
+        for name in [
+            "REDIS_URL",
+            "UPSTREAM_TIMEOUT",
+            "SERVER_MAX_IN_FLIGHT",
+            "REDIS_PORT_X_TCP",
+            "LISTEN",
+        ] {
+            assert!(!is_service_link(name), "{name}");
+        }
     }
 }

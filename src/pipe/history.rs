@@ -68,16 +68,24 @@ impl Memory {
 
     /// `calls_key`: see [`super::translate::calls_key`].
     pub fn remember(&self, tool: &str, calls_key: String, remembered: Remembered) {
+        let key = (tool.to_owned(), calls_key);
+        // A cache hit remembers what is already remembered: Redis is not written again.
+        if self
+            .entries
+            .get(&key)
+            .is_some_and(|known| known.description == remembered.description)
+        {
+            return;
+        }
         if let Ok(json) = serde_json::to_vec(&remembered) {
             self.shared.put_later(
                 Space::Description,
-                hashed(&[tool, &calls_key]),
+                hashed(&[&key.0, &key.1]),
                 json.into(),
                 self.ttl,
             );
         }
-        self.entries
-            .insert((tool.to_owned(), calls_key), Arc::new(remembered));
+        self.entries.insert(key, Arc::new(remembered));
     }
 
     /// With Redis: brings in what other replicas remember of the calls in `messages` (the

@@ -494,6 +494,22 @@ fn unknown_environment_variables_are_refused() {
         ],
     );
     assert_success(&out);
+
+    // What Kubernetes sets for Services named `plaincall` and `plaincall-redis` in the pod's
+    // namespace: not settings, never a reason not to start.
+    let out = check_with(
+        None,
+        &[
+            ("PLAINCALL_SERVICE_HOST", "10.0.0.7"),
+            ("PLAINCALL_SERVICE_PORT_HTTP", "8787"),
+            ("PLAINCALL_PORT", "tcp://10.0.0.7:8787"),
+            ("PLAINCALL_PORT_8787_TCP_ADDR", "10.0.0.7"),
+            ("PLAINCALL_REDIS_SERVICE_HOST", "10.0.0.9"),
+            ("PLAINCALL_REDIS_PORT", "tcp://10.0.0.9:6379"),
+            ("PLAINCALL_REDIS_PORT_6379_TCP", "tcp://10.0.0.9:6379"),
+        ],
+    );
+    assert_success(&out);
 }
 
 #[test]

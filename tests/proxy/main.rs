@@ -9,6 +9,7 @@ mod anthropic_messages;
 mod auth;
 mod checked_calls;
 mod config_cli;
+mod deployment;
 mod error_responses;
 mod eval_cli;
 mod first_run;

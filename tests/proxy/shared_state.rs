@@ -408,3 +408,51 @@ async fn a_password_protected_redis_is_reached_with_the_configured_password() {
     assert!(!ready.contains("not-it-pw"), "{ready}");
     assert!(!b.metrics().contains("not-it-pw"));
 }
+
+#[tokio::test]
+async fn a_redis_that_accepts_and_never_answers_costs_one_timeout_then_nothing() {
+    // Accepts connections, reads nothing, answers nothing.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let held = tokio::spawn(async move {
+        let mut sockets = Vec::new();
+        while let Ok((socket, _)) = silent.accept().await {
+            sockets.push(socket);
+        }
+    });
+    let (main, translator) = (main_model().await, translator().await);
+    let toml = format!(
+        "{}\n[redis]\nurl = \"redis://127.0.0.1:{port}/0\"\ntimeout = \"200ms\"\nconnect_timeout = \"300ms\"\nretry_after = \"30s\"\n",
+        backend_toml(&translator.url())
+    );
+    let a = Proxy::start(&main.url(), &toml).await;
+    let chat_body = |i: usize| {
+        json!({"model": "main-model",
+            "messages": [{"role": "user", "content": format!("remind me daily at 9 to check email {i}")}],
+            "tools": [fixture_tool("set_reminder")]})
+    };
+    let started = std::time::Instant::now();
+    let (status, _) = crate::support::chat(&a, &chat_body(0)).await;
+    assert_eq!(status, 200);
+    let first = started.elapsed();
+    assert!(
+        first < Duration::from_secs(3),
+        "bounded by the timeouts: {first:?}"
+    );
+    let started = std::time::Instant::now();
+    for i in 1..4 {
+        let (status, _) = crate::support::chat(&a, &chat_body(i)).await;
+        assert_eq!(status, 200);
+    }
+    let rest = started.elapsed();
+    assert!(
+        rest < Duration::from_secs(2),
+        "within retry_after Redis is not waited for: {rest:?}"
+    );
+    let metrics = a.metrics();
+    assert!(
+        metrics.contains("plaincall_shared_state_commands_total{op=\"get\",outcome=\"skipped\"}"),
+        "{metrics}"
+    );
+    held.abort();
+}
