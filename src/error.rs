@@ -123,7 +123,7 @@ impl ProxyError {
     }
 
     /// The OpenAI `type` field.
-    fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> &'static str {
         match self {
             ProxyError::InvalidJson(_)
             | ProxyError::InvalidRequest { .. }
@@ -167,7 +167,7 @@ impl ProxyError {
         }
     }
 
-    fn param(&self) -> Option<&str> {
+    pub fn param(&self) -> Option<&str> {
         match self {
             ProxyError::InvalidRequest { param, .. } => param.as_deref(),
             _ => None,
@@ -244,36 +244,15 @@ pub fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
 }
 
 impl ProxyError {
-    /// The `error` event that ends an event stream, in the shape of the client's format.
-    pub fn stream_event(&self, wire: crate::wire::Wire) -> bytes::Bytes {
-        let data = match wire {
-            crate::wire::Wire::Chat => self.to_json(),
-            crate::wire::Wire::Responses => serde_json::json!({
-                "type": "error",
-                "code": self.code(),
-                "message": self.to_string(),
-                "param": self.param(),
-                "error": {"message": self.to_string(), "type": self.kind(), "param": self.param(), "code": self.code()},
-            })
-            .to_string(),
-            crate::wire::Wire::Anthropic => {
-                crate::wire::anthropic::error_body(self.status(), &self.to_string())
-            }
-        };
-        bytes::Bytes::from(format!("event: error\ndata: {data}\n\n"))
+    /// The `error` event that ends a Chat Completions event stream.
+    pub fn chat_event(&self) -> bytes::Bytes {
+        bytes::Bytes::from(format!("event: error\ndata: {}\n\n", self.to_json()))
     }
-}
 
-impl IntoResponse for ProxyError {
-    fn into_response(self) -> Response {
-        self.into_wire_response(crate::wire::Wire::Chat)
-    }
-}
-
-impl ProxyError {
-    /// The one place an error becomes a response: logged, then written in the shape of the
-    /// wire format the client spoke.
-    pub fn into_wire_response(self, wire: crate::wire::Wire) -> Response {
+    /// The one place an error becomes a response: logged, its status, `Retry-After` where a
+    /// retry helps, and `body` (the error in the client's wire format, see
+    /// `crate::wire::WireError`).
+    pub fn respond(self, body: String) -> Response {
         let status = self.status();
         if let ProxyError::Internal(detail) = &self {
             tracing::error!(code = self.code(), %detail, "request failed on a plaincall bug");
@@ -282,13 +261,6 @@ impl ProxyError {
         } else {
             tracing::debug!(code = self.code(), error = %self, "request rejected");
         }
-        let body = match wire {
-            crate::wire::Wire::Anthropic => {
-                crate::wire::anthropic::error_body(status, &self.to_string())
-            }
-            // The Responses API's errors have the Chat Completions shape.
-            crate::wire::Wire::Chat | crate::wire::Wire::Responses => self.to_json(),
-        };
         let mut response = (
             status,
             [(axum::http::header::CONTENT_TYPE, "application/json")],
@@ -309,5 +281,32 @@ impl ProxyError {
             );
         }
         response
+    }
+}
+
+/// The Chat Completions shape; other formats go through `crate::wire::WireError`.
+impl IntoResponse for ProxyError {
+    fn into_response(self) -> Response {
+        let body = self.to_json();
+        self.respond(body)
+    }
+}
+
+/// Why plaincall cannot start, said in full: the operator reads it once, and acts on it.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error("the prompt templates ({dir}) cannot be used: {source}")]
+    Prompts {
+        dir: String,
+        source: crate::prompts::PromptError,
+    },
+    /// An HTTP client could not be built (the TLS roots, say).
+    #[error("{0}")]
+    Client(String),
+}
+
+impl From<ProxyError> for StartupError {
+    fn from(error: ProxyError) -> Self {
+        StartupError::Client(error.detail())
     }
 }

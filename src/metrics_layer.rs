@@ -17,6 +17,7 @@ use prometheus_client::metrics::gauge::Gauge;
 use crate::budget::Charge;
 use crate::error::ProxyError;
 use crate::state::AppState;
+use crate::wire::WireError;
 
 pub async fn track(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let route = request

@@ -13,8 +13,9 @@ use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
+pub use crate::drain::Drain;
 use crate::routes;
-pub use crate::state::{AppState, Drain};
+pub use crate::state::AppState;
 
 mod conn;
 

@@ -15,7 +15,7 @@ pub struct Event {
 /// How a stream that plaincall ends early ends: an `error` event in the OpenAI error shape,
 /// which the OpenAI SDKs raise as an API error.
 pub fn error_event(error: &crate::error::ProxyError) -> bytes::Bytes {
-    error.stream_event(crate::wire::Wire::Chat)
+    error.chat_event()
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

@@ -10,7 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use plaincall::prompt_mode::holdback::HoldBack;
+use plaincall::pipe::prompt_mode::holdback::HoldBack;
 
 const MARKERS: &[&str] = &[
     "```",

@@ -20,7 +20,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use plaincall::prompt_mode::parse::parse_calls;
+use plaincall::pipe::prompt_mode::parse::parse_calls;
 
 const KNOWN: [&str; 2] = ["get_weather", "search"];
 

@@ -17,8 +17,8 @@ use super::resolve::Resolver;
 use super::Rewrite;
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject, ToolCall, Usage};
-use crate::prompt_mode::PromptTools;
-use crate::state::AppState;
+use crate::pipe::engine::Engine;
+use crate::pipe::prompt_mode::PromptTools;
 
 /// The largest main-model response read when plaincall must look inside it.
 pub const RESPONSE_LIMIT: u64 = 64 * 1024 * 1024;
@@ -38,7 +38,7 @@ pub fn append_messages(
         added.push(openai::to_raw(message).map_err(serde_error)?);
     }
     if prompt_mode {
-        added = crate::prompt_mode::convert_history(added).map_err(serde_error)?;
+        added = crate::pipe::prompt_mode::convert_history(added).map_err(serde_error)?;
     }
     messages.extend(added);
     openai::set(body, "messages", &messages).map_err(serde_error)
@@ -63,7 +63,7 @@ pub fn serde_error(error: serde_json::Error) -> ProxyError {
 
 /// Serves a rewritten, non-streaming request.
 pub async fn complete(
-    state: &Arc<AppState>,
+    engine: &Arc<Engine>,
     mut rewrite: Rewrite,
     client_headers: &HeaderMap,
 ) -> Result<Completed, ProxyError> {
@@ -71,12 +71,12 @@ pub async fn complete(
         // Taken, not cloned: the rest of the rewrite is all the resolutions need.
         body: std::mem::take(&mut rewrite.body),
         original: rewrite.original.take(),
-        conversation: Conversation::new(state.config.translation.repair_turns),
+        conversation: Conversation::new(engine.config.translation.repair_turns),
         carried: None,
         earlier_text: String::new(),
         first_id: None,
         resolver: Resolver {
-            state: state.clone(),
+            engine: engine.clone(),
             rewrite: Arc::new(rewrite),
             headers: Arc::new(client_headers.clone()),
         },
@@ -86,7 +86,7 @@ pub async fn complete(
         let turn = whole.conversation.turn();
         let sent = Rewrite::turn_bytes(&mut whole.original, &whole.body).map_err(serde_error)?;
         let (status, headers, bytes) =
-            ask_upstream(state, sent.clone(), &rewrite, client_headers).await?;
+            ask_upstream(engine, sent.clone(), &rewrite, client_headers).await?;
         let as_read = || Completed::Reply {
             status,
             headers: headers.clone(),
@@ -95,7 +95,7 @@ pub async fn complete(
         if !status.is_success() {
             if turn == 0
                 && rewrite.watch_rejection
-                && crate::prompt_mode::rejects_tools(status.as_u16(), &bytes, &sent)
+                && crate::pipe::prompt_mode::rejects_tools(status.as_u16(), &bytes, &sent)
             {
                 return Ok(Completed::ToolsRejected);
             }
@@ -103,7 +103,7 @@ pub async fn complete(
             return Ok(as_read());
         }
         // Most replies need no change: found without copying the body, they go out as read.
-        let split = state.pipe.settings().split_actions;
+        let split = engine.pipe.settings().split_actions;
         if turn == 0 && rewrite.prompt.is_none() && !peek_has_nl_call(&rewrite, &bytes, split) {
             return Ok(as_read());
         }
@@ -134,7 +134,7 @@ pub async fn complete(
         let Some(extra) = whole.settle_all(&mut choices).await? else {
             return whole.answer(response, &choices, status, headers);
         };
-        state.metrics.repair_turns.inc();
+        engine.metrics.repair_turns.inc();
         tracing::info!(
             turn = whole.conversation.turn(),
             "translation failed or needs clarification; asking the main model again"
@@ -145,23 +145,23 @@ pub async fn complete(
 
 /// One upstream turn, read whole.
 async fn ask_upstream(
-    state: &AppState,
+    engine: &Engine,
     bytes: Bytes,
     rewrite: &Rewrite,
     client_headers: &HeaderMap,
 ) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
-    let request = state.upstream.post_turn(
+    let request = engine.upstream.post_turn(
         "chat/completions",
         rewrite.query.as_deref(),
         bytes,
         client_headers,
-        state.forward_client_auth(),
+        engine.forward_client_auth(),
     )?;
-    state
+    engine
         .upstream
         .send_and_read(request, RESPONSE_LIMIT)
         .await
-        .inspect_err(|e| state.metrics.upstream_error(e.code()))
+        .inspect_err(|e| engine.metrics.upstream_error(e.code()))
 }
 
 /// Prompt mode: the calls written in each choice's text become its `tool_calls`.
@@ -171,7 +171,9 @@ fn calls_from_text(prompt: &PromptTools, choices: &mut [RawObject]) -> Result<bo
         let Ok(Some(mut message)) = openai::get::<RawObject>(choice, "message") else {
             continue;
         };
-        if crate::prompt_mode::calls_from_message(&mut message, prompt).map_err(serde_error)? {
+        if crate::pipe::prompt_mode::calls_from_message(&mut message, prompt)
+            .map_err(serde_error)?
+        {
             openai::set(choice, "message", &message).map_err(serde_error)?;
             openai::set(choice, "finish_reason", "tool_calls").map_err(serde_error)?;
             found = true;

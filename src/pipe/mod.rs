@@ -10,14 +10,18 @@ pub mod assemble;
 pub mod call_form;
 pub mod complete;
 pub mod conversation;
+pub mod engine;
 pub mod extract;
 pub mod grammar;
 pub mod history;
+pub mod prompt_mode;
+pub mod relay;
 pub mod repair;
 pub mod resolve;
 pub mod schema_text;
 pub mod select;
 pub mod split;
+pub mod stream;
 pub mod translate;
 pub mod translator;
 pub mod validate;
@@ -32,9 +36,9 @@ use serde_json::{json, Map, Value};
 use crate::config::{CheckMode, Config, OutputMode, TranslationConfig};
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject};
-use crate::prompt_mode::{self, PromptTools};
 use crate::prompts::Prompts;
 use crate::upstream::UpstreamClient;
+use prompt_mode::PromptTools;
 
 /// A tool the main model sees in plain-English form, with what translation needs of it.
 #[derive(Debug)]
@@ -240,10 +244,10 @@ impl Pipe {
         config: &Config,
         upstream: UpstreamClient,
         shared: crate::shared::Shared,
-    ) -> Result<Pipe, crate::state::StartupError> {
+    ) -> Result<Pipe, crate::error::StartupError> {
         let settings = config.translation.clone();
         let prompts = Prompts::load(settings.prompts_dir.as_deref()).map_err(|source| {
-            crate::state::StartupError::Prompts {
+            crate::error::StartupError::Prompts {
                 dir: settings.prompts_dir.as_ref().map_or_else(
                     || "the built-in ones".to_owned(),
                     |d| format!("translation.prompts_dir = {}", d.display()),
@@ -276,7 +280,7 @@ impl Pipe {
     }
 
     /// Decides whether the request changes, and builds the changed request. `prompt_mode`:
-    /// tools go into the system prompt (see [`crate::prompt_mode`]); `watch_rejection`: the
+    /// tools go into the system prompt (see [`crate::pipe::prompt_mode`]); `watch_rejection`: the
     /// upstream may reject native tools, and the caller wants to know.
     pub fn plan(
         &self,

@@ -13,12 +13,12 @@ use super::translate::{calls_key, Outcome};
 use super::{NlTool, Rewrite};
 use crate::config::CheckMode;
 use crate::openai::ToolCall;
-use crate::state::AppState;
+use crate::pipe::engine::Engine;
 
 /// What resolving a call needs, shared by the tasks that resolve a request's calls.
 #[derive(Clone)]
 pub struct Resolver {
-    pub state: Arc<AppState>,
+    pub engine: Arc<Engine>,
     pub rewrite: Arc<Rewrite>,
     pub headers: Arc<HeaderMap>,
 }
@@ -31,7 +31,7 @@ impl Resolver {
     }
 
     pub async fn resolve(&self, call: ToolCall) -> Resolved {
-        resolve_call(&self.state, &self.rewrite, call, &self.headers).await
+        resolve_call(&self.engine, &self.rewrite, call, &self.headers).await
     }
 
     /// A call plaincall adds for an action the main model left out: translated from the
@@ -42,18 +42,18 @@ impl Resolver {
         };
         let user = self.rewrite.user_message.as_deref();
         let request = translator_input(tool, request, user).unwrap_or_else(|_| request.to_owned());
-        let state = &self.state;
-        let outcome = state
+        let engine = &self.engine;
+        let outcome = engine
             .pipe
             .translate(
                 tool,
                 &request,
                 &self.rewrite.model,
                 &self.headers,
-                &state.metrics,
+                &engine.metrics,
             )
             .await;
-        resolved_from(state, tool, call, &request, outcome)
+        resolved_from(engine, tool, call, &request, outcome)
     }
 }
 
@@ -72,7 +72,7 @@ pub enum Resolved {
 }
 
 pub async fn resolve_call(
-    state: &AppState,
+    engine: &Engine,
     rewrite: &Rewrite,
     mut call: ToolCall,
     client_headers: &HeaderMap,
@@ -122,20 +122,20 @@ pub async fn resolve_call(
             call,
         };
     }
-    let outcome = state
+    let outcome = engine
         .pipe
         .translate(
             tool,
             &request,
             &rewrite.model,
             client_headers,
-            &state.metrics,
+            &engine.metrics,
         )
         .await;
     // A question depends only on the words: the same words would get the same question. (A
     // failed translator call may be transient, so it is not remembered.)
     let asked = matches!(outcome, Outcome::Clarification(_));
-    let resolved = resolved_from(state, tool, call, &description, outcome);
+    let resolved = resolved_from(engine, tool, call, &description, outcome);
     if let (
         true,
         Resolved::Failed {
@@ -167,7 +167,7 @@ fn unreadable(tool: &NlTool, call: ToolCall) -> Resolved {
 }
 
 fn resolved_from(
-    state: &AppState,
+    engine: &Engine,
     tool: &NlTool,
     call: ToolCall,
     description: &str,
@@ -177,7 +177,7 @@ fn resolved_from(
         Outcome::Calls(translated) => {
             // Only a rewritten tool's calls are turned back into descriptions next turn.
             if tool.rewritten {
-              state.pipe.memory.remember(
+              engine.pipe.memory.remember(
                 &tool.name,
                 calls_key(&translated.calls),
                 Remembered {

@@ -32,7 +32,7 @@ pub struct Action {
 /// have used or the same tool again.
 pub fn applies(resolver: &Resolver, calls_made: bool) -> bool {
     let rewrite = &resolver.rewrite;
-    resolver.state.pipe.settings().split_actions
+    resolver.engine.pipe.settings().split_actions
         && rewrite.choices == 1
         && rewrite.user_message.is_some()
         && calls_made
@@ -102,7 +102,7 @@ async fn listed_actions(resolver: &Resolver) -> Vec<Action> {
     };
     let names: Vec<&str> = rewrite.tools.handled_names().collect();
     let messages = question(resolver, user);
-    let state = &resolver.state;
+    let state = &resolver.engine;
     let reply = state
         .pipe
         .translator

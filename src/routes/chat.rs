@@ -7,25 +7,19 @@ use serde_json::value::RawValue;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderValue};
+use axum::http::HeaderValue;
 use axum::response::Response;
 
-use super::{bytes_response, relay};
 use crate::config::CallingMode;
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject};
 use crate::pipe::complete::{self, Completed};
+use crate::pipe::engine::{Served, REJECTION_BODY_LIMIT};
+use crate::pipe::prompt_mode::{rejects_tools, tools_checked};
+use crate::pipe::relay::{bytes_response, relay, sse_response};
+use crate::pipe::stream;
 use crate::pipe::{Plan, Rewrite};
-use crate::prompt_mode::{rejects_tools, tools_checked};
 use crate::state::AppState;
-use crate::stream;
-
-/// What serving a request came to.
-pub enum Served {
-    Response(Response),
-    /// The upstream refused native `tools` for this model: serve again in prompt mode.
-    ToolsRejected,
-}
 
 /// `x-plaincall-translate: off` turns translation off for one request.
 pub const TRANSLATE_HEADER: &str = "x-plaincall-translate";
@@ -38,9 +32,6 @@ fn switched_off(value: &HeaderValue) -> bool {
         )
     })
 }
-
-/// The most of an upstream error body read to see whether it rejects `tools`.
-pub const REJECTION_BODY_LIMIT: u64 = 256 * 1024;
 
 pub async fn chat_completions(
     State(state): State<Arc<AppState>>,
@@ -105,7 +96,7 @@ pub async fn serve_parsed(
             Plan::Rewrite(rewrite) if rewrite.stream && rewrite.choices > 1 => {
                 let include_usage = stream::include_usage(&rewrite.body);
                 let rewrite = (*rewrite).unstreamed();
-                match complete::complete(state, rewrite, &parts.headers).await? {
+                match complete::complete(&state.engine, rewrite, &parts.headers).await? {
                     Completed::Reply {
                         status,
                         headers: _,
@@ -117,11 +108,12 @@ pub async fn serve_parsed(
                 }
             }
             Plan::Rewrite(rewrite) if rewrite.stream => {
-                stream::translate_stream(state.clone(), *rewrite, parts.headers.clone()).await?
+                stream::translate_stream(state.engine.clone(), *rewrite, parts.headers.clone())
+                    .await?
             }
             Plan::Rewrite(rewrite) => whole(
                 state,
-                complete::complete(state, *rewrite, &parts.headers).await?,
+                complete::complete(&state.engine, *rewrite, &parts.headers).await?,
             ),
         };
         match served {
@@ -195,19 +187,6 @@ async fn forward(
     Ok(Served::Response(relay(
         state,
         response,
-        crate::wire::Wire::Chat,
+        ProxyError::chat_event,
     )))
-}
-
-/// An SSE response with the headers streaming clients and proxies expect.
-pub fn sse_response(body: Body) -> Response {
-    let mut response = Response::new(body);
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
-    response
 }

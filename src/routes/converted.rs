@@ -10,11 +10,11 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde_json::{Map, Value};
 
-use super::{bytes_response, is_event_stream, relay, ERROR_BODY_LIMIT};
 use crate::config::WireFormat;
 use crate::error::ProxyError;
 use crate::openai::RawObject;
 use crate::pipe::complete::RESPONSE_LIMIT;
+use crate::pipe::relay::{bytes_response, is_event_stream, relay, sse_response, ERROR_BODY_LIMIT};
 use crate::state::AppState;
 use crate::wire::{self, Adapter, Wire};
 
@@ -66,9 +66,7 @@ pub async fn serve<A: Adapter>(
         ));
     }
     if is_event_stream(&parts.headers) {
-        return Ok(super::chat::sse_response(Body::from_stream(
-            adapter.stream(body),
-        )));
+        return Ok(sse_response(Body::from_stream(adapter.stream(body))));
     }
     let body = axum::body::to_bytes(body, RESPONSE_LIMIT as usize)
         .await
@@ -154,5 +152,5 @@ pub async fn forward(
     wire: Wire,
 ) -> Result<Response, ProxyError> {
     let response = super::send_as_is(state, parts, route, bytes).await?;
-    Ok(relay(state, response, wire))
+    Ok(relay(state, response, wire.error_event()))
 }

@@ -13,6 +13,7 @@ use super::converted;
 use crate::config::WireFormat;
 use crate::error::ProxyError;
 use crate::state::AppState;
+use crate::wire::WireError;
 use crate::wire::{anthropic, Wire};
 
 pub async fn messages(State(state): State<Arc<AppState>>, request: Request) -> Response {

@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::state::AppState;
+use crate::state::{AppState, Probed};
 
 pub async fn healthz() -> Response {
     (
@@ -15,19 +15,6 @@ pub async fn healthz() -> Response {
         r#"{"status":"ok"}"#,
     )
         .into_response()
-}
-
-/// The last upstream probe, shared so that a burst of probes makes one upstream request.
-#[derive(Default)]
-pub struct Readiness {
-    last: tokio::sync::Mutex<Option<(Instant, Probed)>>,
-}
-
-#[derive(Clone)]
-struct Probed {
-    upstream: Result<(), String>,
-    /// `None` without Redis.
-    shared: Option<Result<(), String>>,
 }
 
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);

@@ -6,10 +6,12 @@ use axum::extract::{Request, State};
 use axum::http::{header, Method};
 use axum::response::Response;
 
-use super::{content_length, limited_stream, relay, BodyFault};
+use super::{content_length, limited_stream, BodyFault};
 use crate::error::ProxyError;
+use crate::pipe::relay::relay;
 use crate::state::AppState;
 use crate::wire::Wire;
+use crate::wire::WireError;
 
 pub async fn passthrough(State(state): State<Arc<AppState>>, request: Request) -> Response {
     // `/v1/messages/count_tokens` and the like answer in their own format's shape.
@@ -52,7 +54,7 @@ async fn forward(
         fault = Some(body_fault);
     }
     match state.upstream.send(builder).await {
-        Ok(response) => Ok(relay(state, response, wire)),
+        Ok(response) => Ok(relay(state, response, wire.error_event())),
         Err(error) => {
             // A send that failed because of the client's own body is the client's error.
             if let Some(client_error) = fault.as_ref().and_then(BodyFault::take) {

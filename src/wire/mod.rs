@@ -47,6 +47,17 @@ impl Wire {
     }
 }
 
+impl Wire {
+    /// How an event stream of this format that plaincall ends early ends.
+    pub fn error_event(self) -> crate::pipe::relay::ErrorEvent {
+        match self {
+            Wire::Chat => ProxyError::chat_event,
+            Wire::Responses => |error| error.stream_event(Wire::Responses),
+            Wire::Anthropic => |error| error.stream_event(Wire::Anthropic),
+        }
+    }
+}
+
 /// A format served through the chat pipe: how a whole completion and a chat event stream
 /// become the client's reply.
 pub trait Adapter: Send + 'static {
@@ -82,6 +93,42 @@ impl Written {
         if let Some(write) = write {
             let _ = write.await;
         }
+    }
+}
+
+/// plaincall's errors in each wire format, at the edge: the error type itself knows only the
+/// Chat Completions shape.
+pub trait WireError {
+    /// The error response in the shape `wire`'s SDKs read.
+    fn into_wire_response(self, wire: Wire) -> axum::response::Response;
+    /// The `error` event that ends an event stream of `wire`.
+    fn stream_event(&self, wire: Wire) -> Bytes;
+}
+
+impl WireError for ProxyError {
+    fn into_wire_response(self, wire: Wire) -> axum::response::Response {
+        let body = match wire {
+            Wire::Anthropic => anthropic::error_body(self.status(), &self.to_string()),
+            // The Responses API's errors have the Chat Completions shape.
+            Wire::Chat | Wire::Responses => self.to_json(),
+        };
+        self.respond(body)
+    }
+
+    fn stream_event(&self, wire: Wire) -> Bytes {
+        let data = match wire {
+            Wire::Chat => return self.chat_event(),
+            Wire::Responses => serde_json::json!({
+                "type": "error",
+                "code": self.code(),
+                "message": self.to_string(),
+                "param": self.param(),
+                "error": {"message": self.to_string(), "type": self.kind(), "param": self.param(), "code": self.code()},
+            })
+            .to_string(),
+            Wire::Anthropic => anthropic::error_body(self.status(), &self.to_string()),
+        };
+        Bytes::from(format!("event: error\ndata: {data}\n\n"))
     }
 }
 

@@ -18,8 +18,8 @@ use bytes::Bytes;
 use serde_json::{json, Map, Value};
 
 use super::invalid;
-use crate::auth::Owner;
 use crate::error::ProxyError;
+use crate::owner::Owner;
 use crate::shared::{Shared, Space};
 
 /// Conversations remembered for `previous_response_id`, at most this many bytes held.

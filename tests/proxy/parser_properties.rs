@@ -6,8 +6,8 @@
 //! every `cargo test`, 256 cases per property (PROPTEST_CASES overrides).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use plaincall::prompt_mode::holdback::HoldBack;
-use plaincall::prompt_mode::parse::{parse_calls, ParsedCall};
+use plaincall::pipe::prompt_mode::holdback::HoldBack;
+use plaincall::pipe::prompt_mode::parse::{parse_calls, ParsedCall};
 use plaincall::sse::{Event, Parser, SseError};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};

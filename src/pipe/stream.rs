@@ -20,14 +20,14 @@ use crate::openai::{self, RawObject, Usage};
 use crate::pipe::assemble::{Assembly, Release};
 use crate::pipe::complete::{append_messages, serde_error};
 use crate::pipe::conversation::{Conversation, Next};
+use crate::pipe::engine::Engine;
+use crate::pipe::engine::{Served, REJECTION_BODY_LIMIT};
+use crate::pipe::prompt_mode::holdback::HoldBack;
+use crate::pipe::prompt_mode::PromptTools;
+use crate::pipe::relay::{bytes_response, relay, sse_response};
 use crate::pipe::resolve::Resolver;
 use crate::pipe::Rewrite;
-use crate::prompt_mode::holdback::HoldBack;
-use crate::prompt_mode::PromptTools;
-use crate::routes::chat::Served;
-use crate::routes::{chat::sse_response, relay};
 use crate::sse;
-use crate::state::AppState;
 
 /// The largest single SSE event accepted from the upstream.
 const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
@@ -35,42 +35,42 @@ const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 const CHANNEL_CAPACITY: usize = 32;
 
 pub async fn translate_stream(
-    state: Arc<AppState>,
+    engine: Arc<Engine>,
     mut rewrite: Rewrite,
     headers: HeaderMap,
 ) -> Result<Served, ProxyError> {
     let sent = Rewrite::turn_bytes(&mut rewrite.original, &rewrite.body).map_err(serde_error)?;
-    let response = open_stream(&state, sent.clone(), rewrite.query.as_deref(), &headers).await?;
+    let response = open_stream(&engine, sent.clone(), rewrite.query.as_deref(), &headers).await?;
     if !response.status().is_success() && rewrite.watch_rejection {
         let status = response.status();
         let upstream_headers = response.headers().clone();
-        let bytes = state
+        let bytes = engine
             .upstream
-            .read_limited(response, crate::routes::chat::REJECTION_BODY_LIMIT)
+            .read_limited(response, REJECTION_BODY_LIMIT)
             .await?;
-        if crate::prompt_mode::rejects_tools(status.as_u16(), &bytes, &sent) {
+        if crate::pipe::prompt_mode::rejects_tools(status.as_u16(), &bytes, &sent) {
             return Ok(Served::ToolsRejected);
         }
-        return Ok(Served::Response(crate::routes::bytes_response(
+        return Ok(Served::Response(bytes_response(
             status,
             &upstream_headers,
             bytes,
-            &state.secrets,
+            &engine.secrets,
         )));
     }
     if !response.status().is_success() || !is_event_stream(&response) {
         // Upstream errors (and a non-streamed answer) reach the client unchanged.
         return Ok(Served::Response(relay(
-            &state,
+            &engine,
             response,
-            crate::wire::Wire::Chat,
+            ProxyError::chat_event,
         )));
     }
     let include_usage = include_usage(&rewrite.body);
-    let repair_turns = state.config.translation.repair_turns;
+    let repair_turns = engine.config.translation.repair_turns;
     let (tx, mut rx) = mpsc::channel::<Bytes>(CHANNEL_CAPACITY);
     let resolver = Resolver {
-        state: state.clone(),
+        engine: engine.clone(),
         rewrite: Arc::new(rewrite),
         headers: Arc::new(headers),
     };
@@ -79,7 +79,7 @@ pub async fn translate_stream(
         raw_mode: resolver.rewrite.prompt.is_none(),
         assembly: Assembly::new(resolver.clone()),
         resolver,
-        state,
+        engine,
         tx,
         include_usage,
         first_id: None,
@@ -173,26 +173,26 @@ async fn guarded(task: impl std::future::Future<Output = ()>, tx: mpsc::Sender<B
 }
 
 async fn open_stream(
-    state: &AppState,
+    engine: &Engine,
     bytes: Bytes,
     query: Option<&str>,
     headers: &HeaderMap,
 ) -> Result<reqwest::Response, ProxyError> {
-    let request = state
+    let request = engine
         .upstream
         .post_turn(
             "chat/completions",
             query,
             bytes,
             headers,
-            state.forward_client_auth(),
+            engine.forward_client_auth(),
         )?
         .header(header::ACCEPT, "text/event-stream");
-    state
+    engine
         .upstream
         .send(request)
         .await
-        .inspect_err(|e| state.metrics.upstream_error(e.code()))
+        .inspect_err(|e| engine.metrics.upstream_error(e.code()))
 }
 
 fn is_event_stream(response: &reqwest::Response) -> bool {
@@ -215,7 +215,7 @@ struct Turn {
 }
 
 struct StreamTranslator {
-    state: Arc<AppState>,
+    engine: Arc<Engine>,
     resolver: Resolver,
     tx: mpsc::Sender<Bytes>,
     include_usage: bool,
@@ -247,16 +247,16 @@ enum Stop {
 
 impl StreamTranslator {
     async fn run(mut self, first: reqwest::Response) {
-        let drain = self.state.drain.clone();
+        let drain = self.engine.drain.clone();
         let outcome = tokio::select! {
             outcome = self.drive(first) => outcome,
             () = drain.expired() => Err(Stop::Error(ProxyError::ShuttingDown)),
         };
         match outcome {
             Ok(()) | Err(Stop::ClientGone) => {}
-            Err(Stop::UpstreamError) => self.state.metrics.stream_error("upstream_error_event"),
+            Err(Stop::UpstreamError) => self.engine.metrics.stream_error("upstream_error_event"),
             Err(Stop::Error(error)) => {
-                self.state.metrics.stream_error(error.code());
+                self.engine.metrics.stream_error(error.code());
                 tracing::warn!(code = error.code(), %error, "stream ended with an error");
                 let _ = self.tx.send(crate::sse::error_event(&error)).await;
             }
@@ -266,7 +266,7 @@ impl StreamTranslator {
     async fn drive(&mut self, first: reqwest::Response) -> Result<(), Stop> {
         let mut response = first;
         let mut body = self.resolver.rewrite.body.clone();
-        let every = self.state.config.translation.keepalive_interval;
+        let every = self.engine.config.translation.keepalive_interval;
         // The first comment one interval in, not at once.
         let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -285,7 +285,7 @@ impl StreamTranslator {
             let content = (!turn.content.is_empty()).then_some(turn.content.as_str());
             match self.conversation.after_turn(content, failed, true) {
                 Next::Repair(messages) => {
-                    self.state.metrics.repair_turns.inc();
+                    self.engine.metrics.repair_turns.inc();
                     append_messages(&mut body, &messages, self.prompt.is_some())
                         .map_err(Stop::Error)?;
                     tracing::info!(
@@ -307,7 +307,7 @@ impl StreamTranslator {
     async fn reopen(&self, body: &RawObject) -> Result<reqwest::Response, Stop> {
         let bytes = Bytes::from(serde_json::to_vec(body).map_err(|e| Stop::Error(serde_error(e)))?);
         let query = self.resolver.rewrite.query.as_deref();
-        let response = open_stream(&self.state, bytes, query, &self.resolver.headers)
+        let response = open_stream(&self.engine, bytes, query, &self.resolver.headers)
             .await
             .map_err(Stop::Error)?;
         if !response.status().is_success() || !is_event_stream(&response) {
@@ -335,7 +335,7 @@ impl StreamTranslator {
                     settled.map_err(Stop::Error)?;
                     self.flush().await?;
                 }
-                chunk = self.state.upstream.next_chunk(response) => {
+                chunk = self.engine.upstream.next_chunk(response) => {
                     let chunk = chunk.map_err(Stop::Error)?;
                     let Some(chunk) = chunk else {
                         // A finish reason without `[DONE]` may still be cut before the
@@ -661,7 +661,7 @@ impl StreamTranslator {
     /// its key in an error event).
     async fn send_raw(&mut self, data: &str) -> Result<(), Stop> {
         let event = Bytes::from(format!("data: {data}\n\n"));
-        let event = self.state.secrets.scrub_known(event);
+        let event = self.engine.secrets.scrub_known(event);
         self.send(event).await
     }
 

@@ -1,0 +1,276 @@
+//! The upstream's answer passed on to the client: whole (scrubbed when it is an error) or
+//! streamed chunk by chunk, an event stream event by event, so that a cut ends with a
+//! well-formed `error` event in the client's format and every event is scrubbed of secrets.
+
+use axum::body::Body;
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::response::Response;
+use bytes::{Bytes, BytesMut};
+use futures_util::{Stream, StreamExt, TryStreamExt};
+
+use crate::drain::Drain;
+use crate::error::ProxyError;
+use crate::pipe::engine::Engine;
+use crate::redact::Secrets;
+use crate::upstream::end_to_end_headers;
+
+/// How an event stream that plaincall ends early ends, in the client's wire format.
+pub type ErrorEvent = fn(&ProxyError) -> Bytes;
+
+/// The headers of an event stream plaincall writes itself.
+pub fn sse_response(body: Body) -> Response {
+    let mut response = Response::new(body);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}
+
+/// A response plaincall read whole (and may have changed): the upstream's status and
+/// end-to-end headers, the length and encoding set anew for `body`.
+/// An upstream error body may echo the key plaincall sent: it is scrubbed on the way.
+pub fn bytes_response(
+    status: axum::http::StatusCode,
+    headers: &HeaderMap,
+    body: Bytes,
+    secrets: &Secrets,
+) -> Response {
+    let body = if status.is_success() {
+        body
+    } else {
+        secrets.scrub_body(body)
+    };
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = status;
+    let mut headers = end_to_end_headers(headers);
+    headers.remove(header::CONTENT_LENGTH);
+    headers.remove(header::CONTENT_ENCODING);
+    *response.headers_mut() = headers;
+    response
+}
+
+/// The upstream's response as the client's: status, end-to-end headers, and the body
+/// streamed chunk by chunk as it arrives, each chunk within `upstream.read_timeout`.
+/// An event stream that plaincall must end early (the upstream failed or stalled, or the
+/// shutdown grace ran out) ends with an `error` event; any other body is just cut, since
+/// a truncated body is all HTTP/1.1 has to say that it failed.
+pub fn relay(engine: &Engine, response: reqwest::Response, error_event: ErrorEvent) -> Response {
+    let status = response.status();
+    let headers = end_to_end_headers(response.headers());
+    let chunks = engine.upstream.body_stream(response);
+    let plain = !headers.contains_key(header::CONTENT_ENCODING);
+    if !status.is_success() && plain && !engine.secrets.is_empty() {
+        // An error body may echo the upstream key: read (bounded), scrubbed, then passed on.
+        let mut headers = headers;
+        headers.remove(header::CONTENT_LENGTH);
+        let body = scrubbed_body(chunks, engine.secrets.clone());
+        let mut out = Response::new(Body::from_stream(body));
+        *out.status_mut() = status;
+        *out.headers_mut() = headers;
+        return out;
+    }
+    let body = if is_event_stream(&headers) {
+        Body::from_stream(sse_relay(
+            chunks,
+            engine.drain.clone(),
+            engine.secrets.clone(),
+            error_event,
+        ))
+    } else {
+        Body::from_stream(chunks.map_err(axum::Error::new))
+    };
+    let mut out = Response::new(body);
+    *out.status_mut() = status;
+    *out.headers_mut() = headers;
+    out
+}
+
+/// The most of an upstream error body read to scrub it; the rest is not passed on.
+pub const ERROR_BODY_LIMIT: usize = 1024 * 1024;
+
+fn scrubbed_body(
+    chunks: impl Stream<Item = Result<Bytes, ProxyError>> + Send + 'static,
+    secrets: Secrets,
+) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {
+    futures_util::stream::once(async move {
+        let mut chunks = Box::pin(chunks);
+        let mut body = BytesMut::new();
+        while let Some(chunk) = chunks.next().await {
+            let chunk = chunk.map_err(axum::Error::new)?;
+            let room = ERROR_BODY_LIMIT.saturating_sub(body.len());
+            body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            if body.len() >= ERROR_BODY_LIMIT {
+                break;
+            }
+        }
+        Ok(secrets.scrub_body(body.freeze()))
+    })
+}
+
+pub fn is_event_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}
+
+/// Held back past this when no event boundary shows up (the client then gets it as is).
+const MAX_PENDING_EVENT: usize = 1024 * 1024;
+
+/// Relays an event stream event by event: a cut can then be followed by a well-formed
+/// `error` event in the client's format rather than land in the middle of one, and each event
+/// is scrubbed of the configured secrets (an upstream may echo its key in an error event).
+fn sse_relay(
+    chunks: impl Stream<Item = Result<Bytes, ProxyError>> + Send + 'static,
+    drain: Drain,
+    secrets: Secrets,
+    error_event: ErrorEvent,
+) -> impl Stream<Item = Result<Bytes, std::convert::Infallible>> + Send + 'static {
+    let span = tracing::Span::current();
+    let state = (Box::pin(chunks), BytesMut::new(), false);
+    futures_util::stream::unfold(state, move |(mut chunks, mut pending, done)| {
+        let drain = drain.clone();
+        let span = span.clone();
+        let secrets = secrets.clone();
+        async move {
+            if done {
+                return None;
+            }
+            loop {
+                let next = tokio::select! {
+                    biased;
+                    () = drain.expired() => Some(Err(ProxyError::ShuttingDown)),
+                    next = chunks.next() => next,
+                };
+                match next {
+                    Some(Ok(chunk)) => {
+                        pending.extend_from_slice(&chunk);
+                        let end = event_boundary(&pending).or_else(|| {
+                            (pending.len() > MAX_PENDING_EVENT).then_some(pending.len())
+                        });
+                        if let Some(end) = end {
+                            let out = secrets.scrub_known(pending.split_to(end).freeze());
+                            return Some((Ok(out), (chunks, pending, false)));
+                        }
+                    }
+                    None if pending.is_empty() => return None,
+                    None => {
+                        let out = secrets.scrub_known(pending.split().freeze());
+                        return Some((Ok(out), (chunks, pending, true)));
+                    }
+                    Some(Err(error)) => {
+                        span.in_scope(|| {
+                            tracing::warn!(code = error.code(), %error, "event stream ended early");
+                        });
+                        return Some((Ok(error_event(&error)), (chunks, pending, true)));
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// The end of the last complete event in `buffer`.
+fn event_boundary(buffer: &[u8]) -> Option<usize> {
+    let lf = buffer.windows(2).rposition(|w| w == b"\n\n").map(|i| i + 2);
+    let crlf = buffer
+        .windows(4)
+        .rposition(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4);
+    lf.max(crlf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn relayed(pieces: Vec<Result<&'static [u8], ProxyError>>) -> Vec<Bytes> {
+        let chunks = futures_util::stream::iter(
+            pieces
+                .into_iter()
+                .map(|p| p.map(Bytes::from_static))
+                .collect::<Vec<_>>(),
+        );
+        sse_relay(
+            chunks,
+            Drain::default(),
+            Secrets::new(["sk-upstream-key"]),
+            ProxyError::chat_event,
+        )
+        .map(|item| match item {
+            Ok(bytes) => bytes,
+            Err(never) => match never {},
+        })
+        .collect()
+        .await
+    }
+
+    #[tokio::test]
+    async fn a_cut_relayed_stream_drops_the_partial_event_and_ends_with_an_error_event() {
+        let out = relayed(vec![
+            Ok(b"data: a\n"),
+            Ok(b"\ndata: b"),
+            Err(ProxyError::UpstreamProtocol("reset".into())),
+        ])
+        .await;
+        assert_eq!(out[0], Bytes::from_static(b"data: a\n\n"));
+        let last = String::from_utf8_lossy(&out[1]);
+        assert!(last.starts_with("event: error\ndata: {\"error\""), "{last}");
+        assert!(!last.contains("data: b"));
+        assert_eq!(out.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn relayed_events_are_scrubbed_and_a_cut_ends_in_the_clients_format() {
+        let chunks = futures_util::stream::iter(vec![
+            Ok(Bytes::from_static(
+                b"event: error\ndata: {\"error\":{\"message\":\"bad key sk-upstream-key\"}}\n\n",
+            )),
+            Err(ProxyError::UpstreamProtocol("reset".into())),
+        ]);
+        let out: Vec<Bytes> = sse_relay(
+            chunks,
+            Drain::default(),
+            Secrets::new(["sk-upstream-key"]),
+            |error: &ProxyError| {
+                Bytes::from(format!(
+                    "event: error\ndata: {{\"format\":\"own\",\"code\":\"{}\"}}\n\n",
+                    error.code()
+                ))
+            },
+        )
+        .map(|item| match item {
+            Ok(bytes) => bytes,
+            Err(never) => match never {},
+        })
+        .collect()
+        .await;
+        let first = String::from_utf8_lossy(&out[0]);
+        assert!(!first.contains("sk-upstream-key"), "{first}");
+        assert!(first.contains("[redacted]"), "{first}");
+        let last = String::from_utf8_lossy(&out[1]);
+        assert!(
+            last.starts_with("event: error\ndata: {\"format\":\"own\""),
+            "{last}"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_event_past_the_hold_back_limit_is_passed_on_as_it_is() {
+        let big: &'static [u8] = Box::leak(vec![b'x'; MAX_PENDING_EVENT + 1].into_boxed_slice());
+        let out = relayed(vec![Ok(big), Ok(b"\n\n")]).await;
+        assert_eq!(out[0].len(), MAX_PENDING_EVENT + 1);
+        assert_eq!(out[1], Bytes::from_static(b"\n\n"));
+    }
+
+    #[test]
+    fn event_boundaries_with_either_line_end() {
+        assert_eq!(event_boundary(b"data: a\n\ndata: b"), Some(9));
+        assert_eq!(event_boundary(b"data: a\r\n\r\ndata: b"), Some(11));
+        assert_eq!(event_boundary(b"data: a\n"), None);
+    }
+}
