@@ -15,6 +15,7 @@ mod eval_cli;
 mod first_run;
 mod foreign_errors;
 mod in_flight_limit;
+mod layers;
 mod metric_labels;
 mod mode_learning;
 mod operations;
