@@ -51,6 +51,8 @@ pub struct Metrics {
     pub cache_hits: Counter,
     pub cache_misses: Counter,
     pub repair_turns: Counter,
+    /// Optional values of translated calls that nothing in the conversation traces, left out.
+    pub grounding_dropped: Counter,
     pub prompt_mode_switches: Family<ModelLabel, Counter>,
     /// Redis commands by kind (get, set, ping) and outcome (hit, miss, ok, error, skipped).
     pub shared_state: Family<SharedOp, Counter>,
@@ -138,6 +140,7 @@ impl Metrics {
             cache_hits: Counter::default(),
             cache_misses: Counter::default(),
             repair_turns: Counter::default(),
+            grounding_dropped: Counter::default(),
             prompt_mode_switches: Family::default(),
             shared_state: Family::default(),
             shared_state_up: Gauge::default(),
@@ -211,6 +214,11 @@ impl Metrics {
             "translation_cache_misses",
             "Translations not in the cache",
             self.cache_misses.clone(),
+        );
+        r.register(
+            "grounding_dropped",
+            "Values of translated calls left out because nothing in the conversation said them",
+            self.grounding_dropped.clone(),
         );
         r.register(
             "repair_turns",

@@ -354,6 +354,20 @@ pub enum CheckMode {
     Translate,
 }
 
+/// What happens to a value of a translated call that nothing in the conversation traces
+/// (see `pipe/grounding.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Grounding {
+    /// An untraced optional value is left out; an untraced required one is asked back once
+    /// to the translator, then becomes a question to the main model.
+    Strict,
+    /// An untraced optional value is left out; required ones are kept.
+    Optional,
+    /// Values are not checked.
+    Off,
+}
+
 /// How a translator backend is asked for JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -373,6 +387,10 @@ pub struct TranslationSection {
     pub check_calls: CheckMode,
     /// Per-tool `check_calls`, by function name.
     pub checks: BTreeMap<String, CheckMode>,
+    /// Whether each value of a translated call must be traced to the conversation.
+    pub grounding: Grounding,
+    /// Per-tool `grounding`, by function name.
+    pub grounding_tools: BTreeMap<String, Grounding>,
     /// After the main model's first turn with calls, ask the translator which actions of the
     /// user's message the calls left out, and add a call for each.
     pub split_actions: bool,
@@ -404,6 +422,8 @@ impl Default for TranslationSection {
             tools: BTreeMap::new(),
             check_calls: CheckMode::Translate,
             checks: BTreeMap::new(),
+            grounding: Grounding::Optional,
+            grounding_tools: BTreeMap::new(),
             split_actions: false,
             min_properties: 6,
             rewrite_nested: true,

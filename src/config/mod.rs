@@ -153,6 +153,8 @@ pub struct TranslationConfig {
     pub tools: BTreeMap<String, ToolMode>,
     pub check_calls: CheckMode,
     pub checks: BTreeMap<String, CheckMode>,
+    pub grounding: Grounding,
+    pub grounding_tools: BTreeMap<String, Grounding>,
     pub split_actions: bool,
     pub thresholds: ComplexityThresholds,
     pub attempts: u32,
@@ -281,5 +283,13 @@ impl TranslationConfig {
     /// How calls to `tool`, when it is not rewritten, are checked.
     pub fn check_for(&self, tool: &str) -> CheckMode {
         self.checks.get(tool).copied().unwrap_or(self.check_calls)
+    }
+
+    /// How the values of `tool`'s translated calls are grounded.
+    pub fn grounding_for(&self, tool: &str) -> Grounding {
+        self.grounding_tools
+            .get(tool)
+            .copied()
+            .unwrap_or(self.grounding)
     }
 }

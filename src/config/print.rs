@@ -81,6 +81,8 @@ fn translation_form(t: &TranslationConfig) -> TranslationSection {
         tools: t.tools.clone(),
         check_calls: t.check_calls,
         checks: t.checks.clone(),
+        grounding: t.grounding,
+        grounding_tools: t.grounding_tools.clone(),
         split_actions: t.split_actions,
         min_properties: t.thresholds.min_properties,
         rewrite_nested: t.thresholds.nested,
@@ -109,6 +111,7 @@ fn shaped(mut document: DocumentMut) -> DocumentMut {
     for (section, key) in [
         ("translation", "tools"),
         ("translation", "checks"),
+        ("translation", "grounding_tools"),
         ("translation", "backends"),
         ("tool_calling", "models"),
     ] {
@@ -118,7 +121,7 @@ fn shaped(mut document: DocumentMut) -> DocumentMut {
             }
         }
     }
-    for key in ["tools", "checks"] {
+    for key in ["tools", "checks", "grounding_tools"] {
         if let Some(tools) = root
             .get_mut("translation")
             .and_then(|t| t.get_mut(key))
@@ -249,7 +252,14 @@ mode = "prompt"
         let printed = Config::from_toml("").unwrap().effective_toml();
         assert!(printed.starts_with("listen = \"127.0.0.1:8787\"\n\n[upstream]\n"));
         assert!(printed.contains("access_keys = []\n"), "{printed}");
-        for absent in ["tools", "checks", "backends", "models", "prompts_dir"] {
+        for absent in [
+            "tools",
+            "checks",
+            "grounding_tools",
+            "backends",
+            "models",
+            "prompts_dir",
+        ] {
             assert!(!printed.contains(absent), "{absent} in:\n{printed}");
         }
     }

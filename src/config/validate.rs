@@ -232,6 +232,8 @@ fn translation(t: TranslationSection) -> Result<TranslationConfig, ConfigError> 
         tools: t.tools,
         check_calls: t.check_calls,
         checks: t.checks,
+        grounding: t.grounding,
+        grounding_tools: t.grounding_tools,
         split_actions: t.split_actions,
         timezone_name: t.timezone,
         prompts_dir: t.prompts_dir,

@@ -13,6 +13,7 @@ pub mod conversation;
 pub mod engine;
 pub mod extract;
 pub mod grammar;
+pub mod grounding;
 pub mod history;
 pub mod prompt_mode;
 pub mod relay;
@@ -122,6 +123,9 @@ pub struct Rewrite {
     pub tried: Tried,
     /// The latest user message, bounded: the translator sees it beside the description.
     pub user_message: Option<String>,
+    /// What the conversation said (its user and tool messages, bounded): what a translated
+    /// value must be traced to (see [`grounding`]).
+    pub evidence: Arc<str>,
     /// The client's body, when the main model sees it unchanged (only calls are checked): the
     /// first turn sends these bytes as they came.
     pub original: Option<bytes::Bytes>,
@@ -177,6 +181,41 @@ fn latest_user_text(messages: &[Box<serde_json::value::RawValue>]) -> Option<Str
             .collect();
         (!text.is_empty()).then_some(text)
     })
+}
+
+/// The most of a conversation's words grounding reads: its latest user and tool messages.
+const EVIDENCE_LIMIT: usize = 32 * 1024;
+
+/// The text of the conversation's user and tool messages, newest first, at most
+/// [`EVIDENCE_LIMIT`] bytes: what the values of a translated call must come from.
+fn conversation_evidence(messages: &[Box<serde_json::value::RawValue>]) -> String {
+    #[derive(serde::Deserialize)]
+    struct Message<'a> {
+        role: Option<String>,
+        #[serde(borrow)]
+        content: Option<&'a serde_json::value::RawValue>,
+    }
+    let mut out = String::new();
+    for raw in messages.iter().rev() {
+        let Ok(message) = serde_json::from_str::<Message>(raw.get()) else {
+            continue;
+        };
+        if !matches!(message.role.as_deref(), Some("user" | "tool")) {
+            continue;
+        }
+        let text = without_client_boilerplate(&openai::content_text(message.content));
+        let room = EVIDENCE_LIMIT.saturating_sub(out.len());
+        if room == 0 {
+            break;
+        }
+        let mut end = text.len().min(room);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.push_str(&text[..end]);
+        out.push('\n');
+    }
+    out
 }
 
 /// Blocks coding agents add to the user's turn for their model (Claude Code's
@@ -326,6 +365,11 @@ impl Pipe {
             return Ok(Plan::Forward);
         }
         let user_message = messages.as_deref().and_then(latest_user_text);
+        let evidence: Arc<str> = messages
+            .as_deref()
+            .map(conversation_evidence)
+            .unwrap_or_default()
+            .into();
         let mut body = request.clone();
         if !set.is_empty() {
             openai::set(&mut body, "tools", &rewritten_tools).map_err(internal)?;
@@ -363,6 +407,7 @@ impl Pipe {
             watch_rejection: watch_rejection && !prompt_mode && tools.is_some(),
             tried: Tried::default(),
             user_message,
+            evidence,
             original: None,
             query: None,
         })))

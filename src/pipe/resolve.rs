@@ -48,6 +48,7 @@ impl Resolver {
             .translate(
                 tool,
                 &request,
+                &self.rewrite.evidence,
                 &self.rewrite.model,
                 &self.headers,
                 &engine.metrics,
@@ -127,6 +128,7 @@ pub async fn resolve_call(
         .translate(
             tool,
             &request,
+            &rewrite.evidence,
             &rewrite.model,
             client_headers,
             &engine.metrics,

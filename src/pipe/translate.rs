@@ -8,7 +8,8 @@ use http::HeaderMap;
 use serde_json::{json, Value};
 
 use super::extract::{coerce_stringified, extract_json, unwrap_call_envelope};
-use super::{canonical, grammar, repair, schema_text, validate, NlTool, Pipe};
+use super::{canonical, grammar, grounding, repair, schema_text, validate, NlTool, Pipe};
+use crate::config::Grounding;
 use crate::metrics::Metrics;
 use crate::prompts::TranslatorContext;
 use crate::shared::{hashed, Shared, Space};
@@ -37,6 +38,9 @@ pub struct Translated {
     pub attempts: u32,
     #[serde(skip)]
     pub from_cache: bool,
+    /// Optional values nothing in the conversation traces, left out (their paths).
+    #[serde(skip)]
+    pub ungrounded: Vec<String>,
 }
 
 #[derive(Clone, Hash, PartialEq, Eq)]
@@ -104,13 +108,15 @@ enum Attempt {
 }
 
 impl Pipe {
-    /// Translates `description` for `tool`, and logs one `info` line saying how it went (the
-    /// streaming and non-streaming paths both come here). Never fails: problems become an
-    /// [`Outcome`].
+    /// Translates `description` for `tool`, grounds the result in `evidence` (what the
+    /// conversation said, beside the description), and logs one `info` line saying how it
+    /// went (the streaming and non-streaming paths both come here). Never fails: problems
+    /// become an [`Outcome`].
     pub async fn translate(
         &self,
         tool: &NlTool,
         description: &str,
+        evidence: &str,
         request_model: &str,
         client_headers: &HeaderMap,
         metrics: &Metrics,
@@ -119,19 +125,137 @@ impl Pipe {
         let outcome = self
             .translate_cached(tool, description, request_model, client_headers, metrics)
             .await;
+        let evidence = format!("{description}\n{evidence}");
+        let outcome = self
+            .grounded(
+                tool,
+                description,
+                &evidence,
+                outcome,
+                request_model,
+                client_headers,
+                metrics,
+            )
+            .await;
         let ms = started.elapsed().as_millis() as u64;
-        let (label, attempts, detail) = match &outcome {
-            Outcome::Calls(t) if t.from_cache => ("cached", Some(t.attempts), String::new()),
-            Outcome::Calls(t) => ("ok", Some(t.attempts), t.dropped.join("; ")),
+        let (label, attempts, detail, ungrounded) = match &outcome {
+            Outcome::Calls(t) if t.from_cache => (
+                "cached",
+                Some(t.attempts),
+                String::new(),
+                t.ungrounded.join(", "),
+            ),
+            Outcome::Calls(t) => (
+                "ok",
+                Some(t.attempts),
+                t.dropped.join("; "),
+                t.ungrounded.join(", "),
+            ),
             // The error says how many attempts it took where that is known.
-            Outcome::Clarification(question) => ("clarification", None, question.clone()),
-            Outcome::Failed(error) => ("failed", None, error.clone()),
+            Outcome::Clarification(question) => {
+                ("clarification", None, question.clone(), String::new())
+            }
+            Outcome::Failed(error) => ("failed", None, error.clone(), String::new()),
         };
         tracing::info!(
             tool = %tool.name, why = %tool.reason, outcome = label, attempts, ms, detail,
+            left_out_unsaid = %ungrounded,
             "translation"
         );
         outcome
+    }
+
+    /// Grounding (see [`super::grounding`]): untraced optional values left out of each call
+    /// (when the call stays valid without them); in `strict` mode, untraced required values
+    /// asked back to the translator once, then a question for the main model.
+    #[allow(clippy::too_many_arguments)]
+    async fn grounded(
+        &self,
+        tool: &NlTool,
+        description: &str,
+        evidence: &str,
+        outcome: Outcome,
+        request_model: &str,
+        client_headers: &HeaderMap,
+        metrics: &Metrics,
+    ) -> Outcome {
+        let mode = self.settings.grounding_for(&tool.name);
+        let Outcome::Calls(translated) = outcome else {
+            return outcome;
+        };
+        if mode == Grounding::Off {
+            return Outcome::Calls(translated);
+        }
+        let (date, _) = today(&self.settings.timezone);
+        let facts = grounding::Evidence::new(evidence, date.parse().unwrap_or_default());
+        let (grounded, missing) = self.ground_calls(tool, &translated, &facts, evidence, metrics);
+        if mode == Grounding::Optional || missing.is_empty() {
+            return Outcome::Calls(Arc::new(grounded));
+        }
+        // Strict: once more, with the finding; then a question, never a guess.
+        let finding = format!(
+            "{description}\nNote: the request gives no value for {}. Do not invent one: if the request does not say it, answer with the question for the user.",
+            missing.join(", ")
+        );
+        let mut attempts = Vec::new();
+        let retried = self
+            .translate_uncached(
+                tool,
+                &finding,
+                request_model,
+                client_headers,
+                metrics,
+                today(&self.settings.timezone),
+                &mut attempts,
+            )
+            .await;
+        if let Outcome::Calls(again) = &retried {
+            let (grounded, still) = self.ground_calls(tool, again, &facts, evidence, metrics);
+            if still.is_empty() {
+                return Outcome::Calls(Arc::new(grounded));
+            }
+        }
+        if let Outcome::Clarification(question) = retried {
+            return Outcome::Clarification(question);
+        }
+        Outcome::Clarification(format!(
+            "The request does not say {}: ask the user for {} rather than guess.",
+            missing.join(", "),
+            if missing.len() == 1 { "it" } else { "them" }
+        ))
+    }
+
+    /// Each call with its untraced optional values left out, and the required values no
+    /// evidence traces.
+    fn ground_calls(
+        &self,
+        tool: &NlTool,
+        translated: &Translated,
+        facts: &grounding::Evidence,
+        evidence: &str,
+        metrics: &Metrics,
+    ) -> (Translated, Vec<String>) {
+        let mut out = translated.clone();
+        let mut missing = Vec::new();
+        for (_, args) in &mut out.calls {
+            let mut candidate = args.clone();
+            let report = grounding::ground(&mut candidate, &tool.parameters, facts, evidence);
+            // A value some condition of the schema requires stays: leaving it out would break
+            // the call.
+            if !report.dropped.is_empty()
+                && validate::errors(&tool.validator, &candidate).is_empty()
+            {
+                *args = candidate;
+                metrics
+                    .grounding_dropped
+                    .inc_by(report.dropped.len() as u64);
+                out.ungrounded.extend(report.dropped);
+            }
+            missing.extend(report.missing);
+        }
+        missing.sort();
+        missing.dedup();
+        (out, missing)
     }
 
     async fn translate_cached(
@@ -256,6 +380,7 @@ impl Pipe {
         (today, weekday): (String, String),
         attempts: &mut Vec<AttemptRecord>,
     ) -> Outcome {
+        let date = today.parse().unwrap_or_default();
         let system = match self.system_prompt(tool, today, weekday) {
             Ok(text) => text,
             Err(error) => {
@@ -267,6 +392,11 @@ impl Pipe {
             json!({"role": "system", "content": system}),
             json!({"role": "user", "content": description}),
         ];
+        // An invalid answer whose fault is a value nobody said (`insured_value: 0` under an
+        // exclusive minimum) is fixed by leaving that value out, not by asking again.
+        let facts = (self.settings.grounding_for(&tool.name) != Grounding::Off)
+            .then(|| grounding::Evidence::new(description, date));
+        let said = facts.as_ref().map(|facts| (facts, description));
         let mut last_errors = Vec::new();
         for attempt in 1..=self.settings.attempts {
             let reply = match self
@@ -287,7 +417,7 @@ impl Pipe {
             };
             tracing::debug!(tool = %tool.name, backend = %reply.backend, attempt, "translator replied");
             let cut_off = reply.cut_off;
-            let judged = judge(tool, &reply.text, attempt);
+            let judged = judge(tool, &reply.text, attempt, said);
             attempts.push(AttemptRecord::of(reply, &judged));
             match judged {
                 Attempt::Done(outcome) => return outcome,
@@ -350,7 +480,12 @@ impl Pipe {
 }
 
 /// Reads one translator answer: a call, several, a question, or what is wrong with it.
-fn judge(tool: &NlTool, text: &str, attempt: u32) -> Attempt {
+fn judge(
+    tool: &NlTool,
+    text: &str,
+    attempt: u32,
+    said: Option<(&grounding::Evidence, &str)>,
+) -> Attempt {
     let Some(value) = extract_json(text) else {
         return Attempt::Invalid {
             errors: vec!["the answer is not a JSON object or array".into()],
@@ -374,13 +509,25 @@ fn judge(tool: &NlTool, text: &str, attempt: u32) -> Attempt {
     let total = elements.len();
     let mut calls = Vec::new();
     let mut errors = Vec::new();
+    let mut ungrounded = Vec::new();
     for (index, element) in elements.into_iter().enumerate() {
         let mut args = unwrap_call_envelope(element, &tool.name, &tool.parameters);
         coerce_stringified(&mut args, &tool.parameters);
         for fixed in repair::repair(&mut args, &tool.parameters) {
             tracing::debug!(tool = %tool.name, %fixed, "translator answer repaired");
         }
-        let found = validate::errors(&tool.validator, &args);
+        let mut found = validate::errors(&tool.validator, &args);
+        if let (false, Some((facts, text))) = (found.is_empty(), said) {
+            let mut candidate = args.clone();
+            let report = grounding::ground(&mut candidate, &tool.parameters, facts, text);
+            if !report.dropped.is_empty()
+                && validate::errors(&tool.validator, &candidate).is_empty()
+            {
+                args = candidate;
+                found.clear();
+                ungrounded.extend(report.dropped);
+            }
+        }
         if found.is_empty() {
             calls.push((index + 1, args));
         } else if total == 1 {
@@ -402,6 +549,7 @@ fn judge(tool: &NlTool, text: &str, attempt: u32) -> Attempt {
         dropped: errors,
         attempts: attempt,
         from_cache: false,
+        ungrounded,
     })))
 }
 
@@ -474,6 +622,7 @@ mod tests {
             &t,
             "```json\n{\"kind\": \"daily\", \"mode\": \"x\"}\n```",
             1,
+            None,
         ) {
             Attempt::Done(Outcome::Calls(c)) => {
                 // `mode` equals its schema default: the translator set it, so it stays.
@@ -482,7 +631,7 @@ mod tests {
             }
             _ => return Err("expected a call".into()),
         }
-        match judge(&t, "{\"kind\": \"weekly\"}", 1) {
+        match judge(&t, "{\"kind\": \"weekly\"}", 1, None) {
             Attempt::Invalid { errors, .. } => assert!(errors[0].contains("day"), "{errors:?}"),
             _ => return Err("expected invalid".into()),
         }
@@ -492,7 +641,7 @@ mod tests {
     #[test]
     fn arrays_keep_valid_elements_and_report_the_rest() -> Result<(), String> {
         let t = tool()?;
-        match judge(&t, "[{\"kind\": \"daily\"}, {\"kind\": \"weekly\"}, {\"kind\": \"weekly\", \"day\": \"mon\"}]", 2) {
+        match judge(&t, "[{\"kind\": \"daily\"}, {\"kind\": \"weekly\"}, {\"kind\": \"weekly\", \"day\": \"mon\"}]", 2, None) {
             Attempt::Done(Outcome::Calls(c)) => {
                 assert_eq!(c.calls.iter().map(|(p, _)| *p).collect::<Vec<_>>(), vec![1, 3]);
                 assert_eq!(c.total, 3);
@@ -511,15 +660,16 @@ mod tests {
             &t,
             "{\"error\": \"missing_info\", \"clarification_needed\": \"When?\"}",
             1,
+            None,
         ) {
             Attempt::Done(Outcome::Clarification(q)) => assert_eq!(q, "When?"),
             _ => return Err("expected a clarification".into()),
         }
         assert!(matches!(
-            judge(&t, "I cannot do that.", 1),
+            judge(&t, "I cannot do that.", 1, None),
             Attempt::Invalid { .. }
         ));
-        assert!(matches!(judge(&t, "[]", 1), Attempt::Invalid { .. }));
+        assert!(matches!(judge(&t, "[]", 1, None), Attempt::Invalid { .. }));
         Ok(())
     }
 }

@@ -89,6 +89,7 @@ async fn the_translator_fixes_what_the_schema_leaves_open() {
     assert_eq!(status, 200, "{body}");
     let message = &body["choices"][0]["message"];
     assert_eq!(message["tool_calls"][0]["id"], "call_b");
+    // `outdoor`: the user asked to sit outside (grounding keeps what the request names).
     assert_eq!(
         arguments_of(message),
         json!({"party": 4, "date": "2026-12-01", "seating": "outdoor"})

@@ -14,6 +14,7 @@ mod error_responses;
 mod eval_cli;
 mod first_run;
 mod foreign_errors;
+mod grounding;
 mod in_flight_limit;
 mod layers;
 mod metric_labels;

@@ -1,0 +1,178 @@
+//! Grounding end to end: a value of a translated call that nothing in the conversation says is
+//! left out (`optional`, the default), a required one is asked back to the translator once and
+//! then becomes a question for the main model (`strict`), `off` keeps everything, and a
+//! per-tool setting wins.
+
+use serde_json::{json, Value};
+
+use crate::support::{
+    backend_toml, calls_message, chat, completion, nl_call, text_message, translator_reply,
+    MockServer, Proxy, Reply,
+};
+
+/// Rewritten (`nl`), with a required passenger name and optional extras.
+fn book_flight() -> Value {
+    json!({"type": "function", "function": {"name": "book_flight", "description": "Book a flight.",
+        "parameters": {"type": "object", "required": ["destination", "passenger"], "properties": {
+            "destination": {"type": "string"},
+            "passenger": {"type": "string"},
+            "flexible_dates": {"type": "boolean"},
+            "max_stops": {"type": "integer"},
+            "date_of_birth": {"type": "string"}}}}})
+}
+
+const ASKED: &str = "book a flight to Rome for Ana Lima";
+
+fn request() -> Value {
+    json!({"model": "main-model", "messages": [{"role": "user", "content": ASKED}],
+        "tools": [book_flight()]})
+}
+
+fn main_model() -> Vec<Reply> {
+    vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "book_flight", ASKED)]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(text_message("Who is flying?"), "stop")),
+    ]
+}
+
+fn arguments(body: &Value) -> Value {
+    serde_json::from_str(
+        body["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"]
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap()
+}
+
+/// `translation` holds the top-level keys of `[translation]` (before its sub-tables).
+fn settings(translator: &MockServer, translation: &str, extra: &str) -> String {
+    format!(
+        "[translation]\n{translation}\n{}\n[translation.tools]\nbook_flight = \"nl\"\n{extra}",
+        backend_toml(&translator.url())
+    )
+}
+
+#[tokio::test]
+async fn invented_optional_values_are_left_out_and_the_rest_is_delivered() {
+    let main = MockServer::scripted(main_model()).await;
+    let invented = json!({"destination": "Rome", "passenger": "Ana Lima", "flexible_dates": true,
+        "max_stops": 1, "date_of_birth": "1990-05-10"});
+    let translator = MockServer::scripted(vec![translator_reply(&invented.to_string())]).await;
+    let proxy = Proxy::start(&main.url(), &settings(&translator, "", "")).await;
+    let (status, body) = chat(&proxy, &request()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        arguments(&body),
+        json!({"destination": "Rome", "passenger": "Ana Lima"})
+    );
+    assert!(proxy
+        .metrics()
+        .contains("plaincall_grounding_dropped_total 3"));
+}
+
+#[tokio::test]
+async fn off_delivers_what_the_translator_wrote() {
+    let main = MockServer::scripted(main_model()).await;
+    let invented = json!({"destination": "Rome", "passenger": "Ana Lima", "max_stops": 1});
+    let translator = MockServer::scripted(vec![translator_reply(&invented.to_string())]).await;
+    let toml = settings(&translator, "grounding = \"off\"", "");
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let (status, body) = chat(&proxy, &request()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(arguments(&body), invented);
+}
+
+#[tokio::test]
+async fn strict_asks_the_translator_again_then_the_main_model_never_a_guess() {
+    let main = MockServer::scripted(main_model()).await;
+    // The user never named the passenger; the translator invents one, twice.
+    let asked = "book a flight to Rome";
+    let invented = json!({"destination": "Rome", "passenger": "John Smith"});
+    let translator = MockServer::scripted(vec![
+        translator_reply(&invented.to_string()),
+        translator_reply(&invented.to_string()),
+    ])
+    .await;
+    let toml = settings(
+        &translator,
+        "",
+        "[translation.grounding_tools]\nbook_flight = \"strict\"\n",
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let mut body = request();
+    body["messages"][0]["content"] = json!(asked);
+    let (status, answer) = chat(&proxy, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["choices"][0]["message"]["content"], "Who is flying?");
+    assert!(answer["choices"][0]["message"]["tool_calls"].is_null());
+    // The second translator call carried the finding.
+    let retry = translator.chat_requests()[1].json();
+    let said = retry["messages"][1]["content"].as_str().unwrap().to_owned();
+    assert!(said.contains("no value for passenger"), "{said}");
+    // The main model's repair turn names what is missing.
+    let turn = main.chat_requests()[1].json();
+    let tool_message = turn["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap()["content"]
+        .to_string();
+    assert!(tool_message.contains("passenger"), "{tool_message}");
+}
+
+#[tokio::test]
+async fn strict_delivers_a_required_value_the_conversation_gives() {
+    let main = MockServer::scripted(main_model()).await;
+    let translator = MockServer::scripted(vec![translator_reply(
+        &json!({"destination": "Rome", "passenger": "Ana Lima"}).to_string(),
+    )])
+    .await;
+    let toml = settings(
+        &translator,
+        "",
+        "[translation.grounding_tools]\nbook_flight = \"strict\"\n",
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let (status, body) = chat(&proxy, &request()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        arguments(&body),
+        json!({"destination": "Rome", "passenger": "Ana Lima"})
+    );
+    assert_eq!(translator.chat_requests().len(), 1);
+}
+
+#[tokio::test]
+async fn an_unsaid_value_that_breaks_the_schema_is_left_out_not_retried() {
+    let ship = json!({"type": "function", "function": {"name": "ship_parcel", "description": "Ship a parcel.",
+        "parameters": {"type": "object", "required": ["to", "weight_kg"], "properties": {
+            "to": {"type": "string"},
+            "weight_kg": {"type": "number"},
+            "insured_value": {"type": "number", "exclusiveMinimum": 0},
+            "signature": {"type": "boolean"}}}}});
+    let asked = "ship a 2 kg parcel to Lisbon";
+    let main = MockServer::scripted(vec![Reply::ok(completion(
+        calls_message(vec![nl_call("call_1", "ship_parcel", asked)]),
+        "tool_calls",
+    ))])
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(
+        &json!({"to": "Lisbon", "weight_kg": 2, "insured_value": 0}).to_string(),
+    )])
+    .await;
+    let toml = format!(
+        "{}\n[translation.tools]\nship_parcel = \"nl\"\n",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let body = json!({"model": "main-model", "messages": [{"role": "user", "content": asked}],
+        "tools": [ship]});
+    let (status, answer) = chat(&proxy, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(arguments(&answer), json!({"to": "Lisbon", "weight_kg": 2}));
+    assert_eq!(translator.chat_requests().len(), 1, "not retried");
+}
