@@ -357,6 +357,37 @@ def check(bfcl, case: dict, got: dict) -> tuple[bool, str | None]:
     return bool(result["valid"]), (None if result["valid"] else "; ".join(map(str, result.get("error", []))))
 
 
+def faithfulness(case: dict, got: dict) -> dict:
+    """What #21 counts beside the checker's verdict: whether the right tools were called, whether
+    the request ended without a call, and the fields of the calls that the request never gave
+    (`invented`): a field the possible answers do not have, or one whose only acceptable
+    value is leaving it out (BFCL writes that as "") and which got another value."""
+    try:
+        decoded = decode(got["calls"]) if got["calls"] else []
+    except (ValueError, TypeError):
+        decoded = []
+    expected = [next(iter(a)) for a in (case.get("answer") or []) if isinstance(a, dict) and a]
+    called = [next(iter(c)) for c in decoded if isinstance(c, dict) and c]
+    invented = []
+    for call in decoded:
+        if not isinstance(call, dict) or not call:
+            continue
+        name, fields = next(iter(call.items()))
+        answers = [a[name] for a in (case.get("answer") or []) if isinstance(a, dict) and name in a]
+        if not answers or not isinstance(fields, dict):
+            continue
+        for key, value in fields.items():
+            def unsaid(answer):
+                accepted = answer.get(key)
+                if accepted is None:
+                    return True
+                return "" in accepted and value not in accepted and value != ""
+            if all(unsaid(a) for a in answers):
+                invented.append(f"{name}.{key}")
+    return {"right_tool": sorted(called) == sorted(expected) if expected else not called,
+            "no_call": not called, "invented": invented}
+
+
 def run_mode(bfcl, mode: str, cases: list[dict], urls: dict, args, log, recorder=None) -> list[dict]:
     model = "qwen2.5-coder-1.5b" if mode == "direct-1.5b" else "qwen2.5-coder-0.5b"
     rows = []
@@ -364,7 +395,8 @@ def run_mode(bfcl, mode: str, cases: list[dict], urls: dict, args, log, recorder
         got = ask(urls[mode], model, case, args.timeout)
         passed, why = check(bfcl, case, got)
         row = {"mode": mode, "id": case["id"], "category": case["category"], "group": case["group"],
-               "rewritten": case["rewritten"], "passed": passed, "why": why, **got}
+               "rewritten": case["rewritten"], "passed": passed, "why": why, **got,
+               **faithfulness(case, got)}
         if recorder is not None:
             row["main_model_replies"] = recorder.take()
         rows.append(row)
@@ -420,8 +452,18 @@ def summarize(rows: list[dict], modes: list[str], cases: list[dict]) -> dict:
             c = categories.setdefault(f"{r['group']}/{r['category']}", {"passed": 0, "cases": 0})
             c["passed"] += r["passed"]
             c["cases"] += 1
+        asked = [r for r in mine if r["group"] != "irrelevance"]
+        delivered = [r for r in asked if not r.get("no_call", True)]
         summary[mode] = {"groups": groups, "categories": dict(sorted(categories.items())),
-                         "errors": sum(1 for r in mine if r["error"])}
+                         "errors": sum(1 for r in mine if r["error"]),
+                         # Over the cases that ask for a call (complex and control).
+                         "right_tool": sum(1 for r in asked if r.get("right_tool")),
+                         "no_call": sum(1 for r in asked if r.get("no_call")),
+                         "calls_delivered": len(delivered),
+                         "calls_with_invented_fields": sum(1 for r in delivered if r.get("invented")),
+                         "invented_fields": sum(len(r.get("invented") or []) for r in delivered),
+                         "asked": len(asked),
+                         "max_latency_s": max((r["latency_s"] for r in mine), default=None)}
     return summary
 
 
@@ -471,6 +513,18 @@ def markdown(meta: dict, summary: dict, modes: list[str], cases: list[dict]) -> 
         lat = s["complex"]["mean_latency_s"]
         lines.append(f"| {MODE_LABELS.get(mode, mode)} | " + " | ".join(f"{s[g]['passed']}/{s[g]['cases']}" for g in GROUPS)
                      + f" | {'-' if lat is None else f'{lat} s'} | {meta['wall_s'].get(mode, '-')} s |")
+    lines += ["", "Faithfulness, over the cases that ask for a call: the right tools called, requests "
+              "that ended without a call, and delivered calls with a field the request never gave "
+              "(the answers do not have it, or accept only leaving it out):", "",
+              "| mode | right tool | no call | calls with invented fields | invented fields | worst latency |",
+              "|---|---|---|---|---|---|"]
+    for mode in modes:
+        s = summary[mode]
+        if "right_tool" not in s:
+            continue
+        lines.append(f"| {MODE_LABELS.get(mode, mode)} | {s['right_tool']}/{s['asked']} | {s['no_call']}/{s['asked']} "
+                     f"| {s['calls_with_invented_fields']}/{s['calls_delivered']} | {s['invented_fields']} "
+                     f"| {s['max_latency_s']} s |")
     lines += ["", "Per category (passed/cases):", "",
               "| group/category | " + " | ".join(MODE_LABELS.get(m, m) for m in modes) + " |",
               "|---|" + "---|" * len(modes)]

@@ -238,9 +238,16 @@ fn without_client_boilerplate(text: &str) -> String {
 }
 
 /// The failed descriptions of one request, so that a repair turn that repeats one gets no
-/// second, identical translator call. Bounded by the request's repair turns and calls.
+/// second, identical translator call, and the tools whose call was already asked of the main
+/// model directly. Bounded by the request's repair turns and calls.
 #[derive(Debug, Default, Clone)]
-pub struct Tried(Arc<std::sync::Mutex<HashMap<TriedKey, TriedAnswer>>>);
+pub struct Tried(Arc<std::sync::Mutex<TriedState>>);
+
+#[derive(Debug, Default)]
+struct TriedState {
+    answers: HashMap<TriedKey, TriedAnswer>,
+    asked_directly: std::collections::HashSet<String>,
+}
 
 /// (tool, description)
 type TriedKey = (String, String);
@@ -252,13 +259,22 @@ impl Tried {
     pub fn previous(&self, tool: &str, description: &str) -> Option<(String, String)> {
         let tried = self.0.lock().ok()?;
         tried
+            .answers
             .get(&(tool.to_owned(), description.trim().to_owned()))
             .cloned()
     }
 
+    /// True the first time in this request: the main model is asked for a `tool` call
+    /// directly once, not on every repair turn.
+    pub fn first_direct(&self, tool: &str) -> bool {
+        self.0
+            .lock()
+            .is_ok_and(|mut tried| tried.asked_directly.insert(tool.to_owned()))
+    }
+
     pub fn record(&self, tool: &str, description: &str, message: &str, reason: &str) {
         if let Ok(mut tried) = self.0.lock() {
-            tried.insert(
+            tried.answers.insert(
                 (tool.to_owned(), description.trim().to_owned()),
                 (message.to_owned(), reason.to_owned()),
             );

@@ -8,12 +8,16 @@ use std::sync::Arc;
 use http::HeaderMap;
 
 use super::call_form::{read_call, translator_input, CallForm};
+use super::complete::RESPONSE_LIMIT;
 use super::history::{fanout_id, Remembered};
-use super::translate::{calls_key, Outcome};
+use super::translate::{calls_key, Outcome, Translated};
+use super::{repair, validate};
 use super::{NlTool, Rewrite};
 use crate::config::CheckMode;
+use crate::openai;
 use crate::openai::ToolCall;
 use crate::pipe::engine::Engine;
+use serde_json::json;
 
 /// What resolving a call needs, shared by the tasks that resolve a request's calls.
 #[derive(Clone)]
@@ -134,6 +138,34 @@ pub async fn resolve_call(
             &engine.metrics,
         )
         .await;
+    // No dead end: a call the translator could not make is asked of the main model itself,
+    // once, with the tool's whole schema; the failure is relayed only when that fails too.
+    let outcome = match outcome {
+        Outcome::Failed(error)
+            if tool.rewritten
+                && rewrite.prompt.is_none()
+                && rewrite.tried.first_direct(&tool.name) =>
+        {
+            match direct_call(engine, rewrite, tool, client_headers).await {
+                Some(args) => {
+                    tracing::info!(tool = %tool.name, after = %error, "translation failed; the main model's own call, asked with the full schema, is delivered");
+                    Outcome::Calls(Arc::new(Translated {
+                        calls: vec![(1, args)],
+                        total: 1,
+                        dropped: Vec::new(),
+                        attempts: 0,
+                        from_cache: false,
+                        ungrounded: Vec::new(),
+                    }))
+                }
+                None => {
+                    tracing::info!(tool = %tool.name, "the main model's direct call failed too; the failure goes back to it");
+                    Outcome::Failed(error)
+                }
+            }
+        }
+        other => other,
+    };
     // A question depends only on the words: the same words would get the same question. (A
     // failed translator call may be transient, so it is not remembered.)
     let asked = matches!(outcome, Outcome::Clarification(_));
@@ -152,6 +184,71 @@ pub async fn resolve_call(
             .record(&tool.name, &request, tool_message, reason);
     }
     resolved
+}
+
+/// The main model asked once more for the call, this time with the tool's whole schema and
+/// `tool_choice` naming it: its arguments when they are valid (after the unambiguous fixes)
+/// and grounded, else `None`.
+async fn direct_call(
+    engine: &Engine,
+    rewrite: &Rewrite,
+    tool: &NlTool,
+    client_headers: &HeaderMap,
+) -> Option<serde_json::Value> {
+    let mut body = rewrite.body.clone();
+    let definition = json!([{"type": "function", "function": {
+        "name": tool.name, "description": tool.description, "parameters": tool.parameters}}]);
+    openai::set(&mut body, "tools", &definition).ok()?;
+    openai::set(
+        &mut body,
+        "tool_choice",
+        &json!({"type": "function", "function": {"name": tool.name}}),
+    )
+    .ok()?;
+    openai::set(&mut body, "stream", &false).ok()?;
+    for key in ["stream_options", "n", "response_format"] {
+        body.shift_remove(key);
+    }
+    let bytes = serde_json::to_vec(&body).ok()?;
+    let request = engine
+        .upstream
+        .post_turn(
+            "chat/completions",
+            rewrite.query.as_deref(),
+            bytes.into(),
+            client_headers,
+            engine.forward_client_auth(),
+        )
+        .ok()?;
+    let (status, _, answer) = engine
+        .upstream
+        .send_and_read(request, RESPONSE_LIMIT)
+        .await
+        .ok()?;
+    if !status.is_success() {
+        return None;
+    }
+    let answer: serde_json::Value = serde_json::from_slice(&answer).ok()?;
+    let calls = answer
+        .pointer("/choices/0/message/tool_calls")?
+        .as_array()?;
+    let arguments = calls
+        .iter()
+        .find(|c| c.pointer("/function/name").and_then(|n| n.as_str()) == Some(&tool.name))?
+        .pointer("/function/arguments")?
+        .as_str()?;
+    let mut args: serde_json::Value = serde_json::from_str(arguments).ok()?;
+    // The one-field form again is no call.
+    if crate::openai::nl_description(arguments, &tool.field).is_some() {
+        return None;
+    }
+    repair::repair(&mut args, &tool.parameters);
+    if !validate::errors(&tool.validator, &args).is_empty() {
+        return None;
+    }
+    engine
+        .pipe
+        .ground_one(tool, args, &rewrite.evidence, &engine.metrics)
 }
 
 /// A call whose arguments cannot be read: the main model is asked for it again.

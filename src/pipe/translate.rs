@@ -225,6 +225,36 @@ impl Pipe {
         ))
     }
 
+    /// One call the main model made itself, grounded as a translation is: `None` when, in
+    /// `strict` mode, a required value is one nobody said.
+    pub(crate) fn ground_one(
+        &self,
+        tool: &NlTool,
+        args: Value,
+        evidence: &str,
+        metrics: &Metrics,
+    ) -> Option<Value> {
+        let mode = self.settings.grounding_for(&tool.name);
+        if mode == Grounding::Off {
+            return Some(args);
+        }
+        let (date, _) = today(&self.settings.timezone);
+        let facts = grounding::Evidence::new(evidence, date.parse().unwrap_or_default());
+        let single = Translated {
+            calls: vec![(1, args)],
+            total: 1,
+            dropped: Vec::new(),
+            attempts: 0,
+            from_cache: false,
+            ungrounded: Vec::new(),
+        };
+        let (grounded, missing) = self.ground_calls(tool, &single, &facts, evidence, metrics);
+        if mode == Grounding::Strict && !missing.is_empty() {
+            return None;
+        }
+        grounded.calls.into_iter().next().map(|(_, args)| args)
+    }
+
     /// Each call with its untraced optional values left out, and the required values no
     /// evidence traces.
     fn ground_calls(

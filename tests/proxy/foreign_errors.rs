@@ -59,6 +59,7 @@ async fn the_repair_message_and_the_answer_carry_a_scrubbed_summary() {
             )]),
             "tool_calls",
         )),
+        support::no_direct_call(),
         Reply::ok(completion(
             text_message("Sorry, I could not set it."),
             "stop",
@@ -75,7 +76,7 @@ async fn the_repair_message_and_the_answer_carry_a_scrubbed_summary() {
     assert_eq!(status, 200, "{answer}");
     assert!(!answer.to_string().contains(KEY), "{answer}");
 
-    let repair = main.chat_requests()[1].json().to_string();
+    let repair = main.chat_requests()[2].json().to_string();
     assert!(
         repair.contains("HTTP 401 (invalid_request_error, invalid_api_key)"),
         "{repair}"

@@ -199,6 +199,7 @@ async fn a_translator_that_redirects_is_a_failed_translation_not_a_leak() {
             )]),
             "tool_calls",
         )),
+        support::no_direct_call(),
         Reply::ok(support::completion(support::text_message("Sorry."), "stop")),
     ])
     .await;

@@ -552,7 +552,8 @@ async fn a_dead_translator_becomes_a_repair_turn_then_text() {
             "tool_calls",
         ))
     };
-    let main = MockServer::scripted(vec![nl(), nl(), nl()]).await;
+    // The first failure also asks the main model for the call directly, once.
+    let main = MockServer::scripted(vec![nl(), support::no_direct_call(), nl(), nl()]).await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&format!("http://{closed}/v1"))).await;
     let (status, body) = chat(
         &proxy,
@@ -566,8 +567,12 @@ async fn a_dead_translator_becomes_a_repair_turn_then_text() {
         "{content}"
     );
     let requests = main.chat_requests();
-    assert_eq!(requests.len(), 3, "the first call and two repair turns");
-    let last = requests[2].json();
+    assert_eq!(
+        requests.len(),
+        4,
+        "the first call, the direct ask, two repair turns"
+    );
+    let last = requests[3].json();
     let tool_message = last["messages"].as_array().unwrap().last().unwrap()["content"]
         .as_str()
         .unwrap()

@@ -185,6 +185,7 @@ async fn a_translator_backend_timeout_names_its_setting() {
             calls_message(vec![nl_call("c", "set_reminder", "daily at 09:00")]),
             "tool_calls",
         )),
+        crate::support::no_direct_call(),
         Reply::ok(completion(text_message("ok"), "stop")),
     ])
     .await;
@@ -193,7 +194,7 @@ async fn a_translator_backend_timeout_names_its_setting() {
     let proxy = Proxy::start(&main.url(), &toml).await;
     let (status, _) = post(&proxy, &tools_request(false)).await;
     assert_eq!(status, 200);
-    let repair = main.chat_requests()[1].last_message().to_string();
+    let repair = main.chat_requests()[2].last_message().to_string();
     assert!(
         repair.contains("no response headers within 300ms (translation.backends[0].timeout)"),
         "{repair}"

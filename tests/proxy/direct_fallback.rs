@@ -1,0 +1,137 @@
+//! No dead ends: a call the translator cannot make is asked of the main model itself, once,
+//! with the tool's whole schema and `tool_choice` naming it; its call is delivered when it is
+//! valid and grounded, and only when it is not does the failure go back to the main model.
+
+use serde_json::{json, Value};
+
+use crate::support::{
+    backend_toml, calls_message, chat, completion, fixture_tool, nl_call, text_message, tool_call,
+    translator_reply, MockServer, Proxy, Reply,
+};
+
+const ASKED: &str = "remind me daily at 9 to check email";
+
+fn request(stream: bool) -> Value {
+    json!({"model": "main-model", "stream": stream,
+        "messages": [{"role": "user", "content": ASKED}],
+        "tools": [fixture_tool("set_reminder")]})
+}
+
+fn garbage_translator() -> Vec<Reply> {
+    vec![
+        translator_reply("no idea"),
+        translator_reply("still no idea"),
+    ]
+}
+
+#[tokio::test]
+async fn the_main_model_s_own_call_is_delivered_when_translation_fails() {
+    let own = json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"});
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "set_reminder", ASKED)]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(
+            calls_message(vec![tool_call("call_direct", "set_reminder", &own)]),
+            "tool_calls",
+        )),
+    ])
+    .await;
+    let translator = MockServer::scripted(garbage_translator()).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (status, body) = chat(&proxy, &request(false)).await;
+    assert_eq!(status, 200, "{body}");
+    let call = &body["choices"][0]["message"]["tool_calls"][0];
+    assert_eq!(
+        call["id"], "call_1",
+        "the client sees the call it was told about"
+    );
+    let args: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(args, own);
+    // The direct request: the whole schema, the tool named, no stream.
+    let direct = main.chat_requests()[1].json();
+    assert_eq!(direct["tool_choice"]["function"]["name"], "set_reminder");
+    let parameters = &direct["tools"][0]["function"]["parameters"];
+    assert_eq!(
+        parameters,
+        &fixture_tool("set_reminder")["function"]["parameters"]
+    );
+    assert_eq!(direct["stream"], false);
+    assert_eq!(translator.chat_requests().len(), 2);
+}
+
+#[tokio::test]
+async fn a_streamed_request_gets_the_direct_call_too() {
+    let own = json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"});
+    let main = MockServer::scripted(vec![
+        Reply::sse(vec![json!({"id": "c", "object": "chat.completion.chunk",
+            "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{"index": 0,
+                "id": "call_1", "type": "function", "function": {"name": "set_reminder",
+                "arguments": json!({"description": ASKED}).to_string()}}]},
+                "finish_reason": "tool_calls"}]})]),
+        Reply::ok(completion(
+            calls_message(vec![tool_call("call_direct", "set_reminder", &own)]),
+            "tool_calls",
+        )),
+    ])
+    .await;
+    let translator = MockServer::scripted(garbage_translator()).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let response = crate::support::client()
+        .post(proxy.url("/v1/chat/completions"))
+        .json(&request(true))
+        .send()
+        .await
+        .unwrap();
+    let folded = crate::support::fold_stream(&response.text().await.unwrap());
+    let call = &folded["tool_calls"][0];
+    assert_eq!(call["id"], "call_1");
+    let args: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(args, own);
+}
+
+#[tokio::test]
+async fn an_invalid_direct_call_leaves_the_failure_to_the_main_model() {
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "set_reminder", ASKED)]),
+            "tool_calls",
+        )),
+        // Asked directly, it writes the one-field form again: no call.
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_2", "set_reminder", ASKED)]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(text_message("I could not set it."), "stop")),
+    ])
+    .await;
+    let translator = MockServer::scripted(garbage_translator()).await;
+    let toml = format!(
+        "[translation]\nrepair_turns = 1\n{}",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let (status, body) = chat(&proxy, &request(false)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["choices"][0]["message"]["content"],
+        "I could not set it."
+    );
+    let repair = main.chat_requests()[2].json();
+    let tool_message = repair["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        tool_message.starts_with("[TRANSLATION ERROR]"),
+        "{tool_message}"
+    );
+}
