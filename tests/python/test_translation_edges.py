@@ -201,11 +201,13 @@ def test_streamed_repair_turns_run_out(how, main_mock, translator_mock, translat
 def test_translator_garbage_becomes_a_translation_error_turn(
     main_mock, translator_mock, translating_proxy, client_for, tools
 ):
-    """Two unusable answers (attempts = 2): the main model is told what went wrong."""
+    """Two unusable answers (attempts = 2): the main model is asked once for the call directly
+    (with the whole schema); it makes none, so it is told what went wrong."""
     nl = tool_call(CALL_ID, "set_reminder", {"description": DESCRIPTION})
     main_mock.script(
         CHAT,
         JsonReply(completion(calls_message(nl), "tool_calls")),
+        JsonReply(completion(text_message("(no call)"))),
         JsonReply(completion(text_message("Sorry, what time?"))),
     )
     translator_mock.script(CHAT, translator_reply("not json at all"), translator_reply({"message": "x"}))
@@ -215,7 +217,9 @@ def test_translator_garbage_becomes_a_translation_error_turn(
 
     assert response.choices[0].message.content == "Sorry, what time?"
     assert len(translator_mock.chat_requests()) == 2
-    tool = main_mock.chat_requests()[1].messages()[-1]
+    direct = main_mock.chat_requests()[1].body
+    assert direct["tool_choice"] == {"type": "function", "function": {"name": "set_reminder"}}
+    tool = main_mock.chat_requests()[2].messages()[-1]
     assert tool["role"] == "tool"
     assert tool["tool_call_id"] == CALL_ID
     assert tool["content"].startswith("[TRANSLATION ERROR]"), tool["content"]
