@@ -407,6 +407,10 @@ pub struct TranslationSection {
     pub cache_capacity: u64,
     #[serde(with = "humantime_serde")]
     pub keepalive_interval: Duration,
+    /// The most a request spends translating; past it the main model's own call is asked for
+    /// (or the failure goes back), so that no request waits minutes to end in nothing.
+    #[serde(with = "humantime_serde")]
+    pub budget: Duration,
     pub temperature: f64,
     pub max_tokens: u32,
     /// Output mode when no backend is configured and the upstream translates.
@@ -436,6 +440,7 @@ impl Default for TranslationSection {
             cache_ttl: Duration::from_secs(3600),
             cache_capacity: 10_000,
             keepalive_interval: Duration::from_secs(5),
+            budget: Duration::from_secs(60),
             temperature: 0.0,
             max_tokens: 1024,
             upstream_output: OutputMode::JsonSchema,

@@ -165,6 +165,7 @@ pub struct TranslationConfig {
     pub cache_ttl: Duration,
     pub cache_capacity: u64,
     pub keepalive_interval: Duration,
+    pub budget: Duration,
     pub temperature: f64,
     pub max_tokens: u32,
     pub upstream_output: OutputMode,

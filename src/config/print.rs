@@ -95,6 +95,7 @@ fn translation_form(t: &TranslationConfig) -> TranslationSection {
         cache_ttl: t.cache_ttl,
         cache_capacity: t.cache_capacity,
         keepalive_interval: t.keepalive_interval,
+        budget: t.budget,
         temperature: t.temperature,
         max_tokens: t.max_tokens,
         upstream_output: t.upstream_output,

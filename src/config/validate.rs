@@ -225,6 +225,7 @@ fn translation(t: TranslationSection) -> Result<TranslationConfig, ConfigError> 
         cache_ttl: positive("translation.cache_ttl", t.cache_ttl)?,
         cache_capacity: t.cache_capacity,
         keepalive_interval: positive("translation.keepalive_interval", t.keepalive_interval)?,
+        budget: positive("translation.budget", t.budget)?,
         temperature: t.temperature,
         max_tokens: t.max_tokens,
         upstream_output: t.upstream_output,

@@ -71,7 +71,8 @@ pub async fn complete(
         // Taken, not cloned: the rest of the rewrite is all the resolutions need.
         body: std::mem::take(&mut rewrite.body),
         original: rewrite.original.take(),
-        conversation: Conversation::new(engine.config.translation.repair_turns),
+        conversation: Conversation::new(engine.config.translation.repair_turns)
+            .until(rewrite.deadline),
         carried: None,
         earlier_text: String::new(),
         first_id: None,

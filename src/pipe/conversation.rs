@@ -27,6 +27,8 @@ pub struct Conversation {
     repair_turns: u32,
     turn: u32,
     usage: Option<Usage>,
+    /// Past the translation budget no repair turn starts: the client gets what there is.
+    deadline: Option<tokio::time::Instant>,
 }
 
 impl Conversation {
@@ -35,7 +37,14 @@ impl Conversation {
             repair_turns,
             turn: 0,
             usage: None,
+            deadline: None,
         }
+    }
+
+    /// The same, with no repair turn started after `deadline` (`translation.budget`).
+    pub fn until(mut self, deadline: tokio::time::Instant) -> Conversation {
+        self.deadline = Some(deadline);
+        self
     }
 
     /// Upstream turns so far, counting from 0.
@@ -65,7 +74,10 @@ impl Conversation {
         failed: Vec<Failure>,
         can_repair: bool,
     ) -> Next {
-        if !failed.is_empty() && can_repair && self.turn < self.repair_turns {
+        let in_budget = self
+            .deadline
+            .is_none_or(|deadline| tokio::time::Instant::now() < deadline);
+        if !failed.is_empty() && can_repair && in_budget && self.turn < self.repair_turns {
             self.turn += 1;
             let pairs: Vec<(ToolCall, String)> = failed
                 .into_iter()
@@ -123,6 +135,22 @@ mod tests {
             tool_message: "[TRANSLATION AMBIGUITY] when?".into(),
             reason: "the f call needs more information: when?".into(),
         }
+    }
+
+    #[tokio::test]
+    async fn past_the_budget_no_repair_turn_starts() {
+        let spent = tokio::time::Instant::now() - std::time::Duration::from_millis(1);
+        let mut conversation = Conversation::new(3).until(spent);
+        match conversation.after_turn(None, vec![failure()], true) {
+            Next::Finish(Some(note)) => assert!(note.contains("when?"), "{note}"),
+            _ => panic!("expected the failure to go to the client"),
+        }
+        let later = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
+        let mut conversation = Conversation::new(3).until(later);
+        assert!(matches!(
+            conversation.after_turn(None, vec![failure()], true),
+            Next::Repair(_)
+        ));
     }
 
     #[test]

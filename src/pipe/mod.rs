@@ -131,6 +131,8 @@ pub struct Rewrite {
     pub original: Option<bytes::Bytes>,
     /// The client's query string, sent on with every turn.
     pub query: Option<String>,
+    /// When the request's translation budget (`translation.budget`) runs out.
+    pub deadline: tokio::time::Instant,
 }
 
 impl Rewrite {
@@ -426,6 +428,7 @@ impl Pipe {
             evidence,
             original: None,
             query: None,
+            deadline: tokio::time::Instant::now() + self.settings.budget,
         })))
     }
 

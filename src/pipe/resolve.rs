@@ -127,17 +127,24 @@ pub async fn resolve_call(
             call,
         };
     }
-    let outcome = engine
-        .pipe
-        .translate(
-            tool,
-            &request,
-            &rewrite.evidence,
-            &rewrite.model,
-            client_headers,
-            &engine.metrics,
-        )
-        .await;
+    let translation = engine.pipe.translate(
+        tool,
+        &request,
+        &rewrite.evidence,
+        &rewrite.model,
+        client_headers,
+        &engine.metrics,
+    );
+    let outcome = match tokio::time::timeout_at(rewrite.deadline, translation).await {
+        Ok(outcome) => outcome,
+        Err(_) => {
+            tracing::info!(tool = %tool.name, "the request's translation budget ran out");
+            Outcome::Failed(format!(
+                "the translation took longer than the request's budget ({}, translation.budget)",
+                humantime::format_duration(engine.pipe.settings().budget)
+            ))
+        }
+    };
     // No dead end: a call the translator could not make is asked of the main model itself,
     // once, with the tool's whole schema; the failure is relayed only when that fails too.
     let outcome = match outcome {

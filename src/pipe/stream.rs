@@ -68,6 +68,7 @@ pub async fn translate_stream(
     }
     let include_usage = include_usage(&rewrite.body);
     let repair_turns = engine.config.translation.repair_turns;
+    let deadline = rewrite.deadline;
     let (tx, mut rx) = mpsc::channel::<Bytes>(CHANNEL_CAPACITY);
     let resolver = Resolver {
         engine: engine.clone(),
@@ -84,7 +85,7 @@ pub async fn translate_stream(
         include_usage,
         first_id: None,
         envelope: RawObject::new(),
-        conversation: Conversation::new(repair_turns),
+        conversation: Conversation::new(repair_turns).until(deadline),
         note: None,
         wrote_text: false,
         last_finish: None,

@@ -135,3 +135,37 @@ async fn an_invalid_direct_call_leaves_the_failure_to_the_main_model() {
         "{tool_message}"
     );
 }
+
+#[tokio::test]
+async fn past_the_translation_budget_the_main_model_s_own_call_goes_out() {
+    let own = json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"});
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "set_reminder", ASKED)]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(
+            calls_message(vec![tool_call("call_direct", "set_reminder", &own)]),
+            "tool_calls",
+        )),
+    ])
+    .await;
+    // A translator that never answers, with its own timeout far away.
+    let translator = MockServer::start(|_| Reply::Hang).await;
+    let toml = format!(
+        "[translation]\nbudget = \"300ms\"\n{}",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let started = std::time::Instant::now();
+    let (status, body) = chat(&proxy, &request(false)).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "bounded by the budget, not by the backend's 60 s timeout"
+    );
+    let call = &body["choices"][0]["message"]["tool_calls"][0];
+    let args: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(args, own);
+}
