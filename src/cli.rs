@@ -93,6 +93,9 @@ pub enum Command {
         model: String,
         #[arg(long, env = "PLAINCALL_CONFIG")]
         config: Option<PathBuf>,
+        /// Print one JSON object (the attempts and the outcome) instead of text.
+        #[arg(long)]
+        json: bool,
         description: String,
     },
     /// Run cases against the upstream twice, directly and through plaincall, and report.
@@ -124,6 +127,9 @@ pub enum Command {
         files: Vec<PathBuf>,
         #[arg(long, env = "PLAINCALL_CONFIG")]
         config: Option<PathBuf>,
+        /// Print a JSON array, one object a tool, instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Inspect prompts.
     Prompts {
@@ -140,6 +146,9 @@ pub enum PromptsCommand {
         tool: PathBuf,
         #[arg(long, env = "PLAINCALL_CONFIG")]
         config: Option<PathBuf>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -177,8 +186,9 @@ pub fn run(cli: Cli) -> ExitCode {
                 tool,
                 model,
                 config,
+                json,
                 description,
-            } => translate(config.as_deref(), &tool, &model, &description).await,
+            } => translate(config.as_deref(), &tool, &model, &description, json).await,
             Command::Eval {
                 tools,
                 cases,
@@ -197,10 +207,14 @@ pub fn run(cli: Cli) -> ExitCode {
                 )
                 .await
             }
-            Command::Explain { files, config } => explain(config.as_deref(), &files),
+            Command::Explain {
+                files,
+                config,
+                json,
+            } => explain(config.as_deref(), &files, json),
             Command::Prompts {
-                command: PromptsCommand::Show { tool, config },
-            } => prompts_show(config.as_deref(), &tool),
+                command: PromptsCommand::Show { tool, config, json },
+            } => prompts_show(config.as_deref(), &tool, json),
         }
     })
 }
@@ -379,7 +393,13 @@ fn tool_and_state(
     }
 }
 
-async fn translate(path: Option<&Path>, tool: &Path, model: &str, description: &str) -> ExitCode {
+async fn translate(
+    path: Option<&Path>,
+    tool: &Path,
+    model: &str,
+    description: &str,
+    json: bool,
+) -> ExitCode {
     let (state, nl_tool, _) = match tool_and_state(path, tool) {
         Ok(found) => found,
         Err(code) => return code,
@@ -404,6 +424,36 @@ async fn translate(path: Option<&Path>, tool: &Path, model: &str, description: &
             &mut attempts,
         )
         .await;
+    if json {
+        let attempts: Vec<serde_json::Value> = attempts
+            .iter()
+            .map(
+                |a| serde_json::json!({"backend": a.backend, "reply": a.reply, "errors": a.errors}),
+            )
+            .collect();
+        let (result, code) = match &outcome {
+            Outcome::Calls(translated) => (
+                serde_json::json!({"outcome": "calls", "total": translated.total,
+                    "calls": translated.calls.iter().map(|(position, args)| serde_json::json!({"position": position, "arguments": args})).collect::<Vec<_>>()}),
+                ExitCode::SUCCESS,
+            ),
+            Outcome::Clarification(question) => (
+                serde_json::json!({"outcome": "clarification", "question": question}),
+                ExitCode::SUCCESS,
+            ),
+            Outcome::Failed(error) => (
+                serde_json::json!({"outcome": "failed", "error": error}),
+                ExitCode::FAILURE,
+            ),
+        };
+        let mut printed = result;
+        printed["attempts"] = serde_json::Value::Array(attempts);
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&printed).unwrap_or_default()
+        );
+        return code;
+    }
     for (i, attempt) in attempts.iter().enumerate() {
         say!(
             "attempt {} ({}):\n  reply: {}",
@@ -523,7 +573,7 @@ async fn eval(
     ExitCode::SUCCESS
 }
 
-fn explain(path: Option<&Path>, files: &[PathBuf]) -> ExitCode {
+fn explain(path: Option<&Path>, files: &[PathBuf], json: bool) -> ExitCode {
     let config = match load_config(path) {
         Ok(config) => config,
         Err(code) => return code,
@@ -545,8 +595,19 @@ fn explain(path: Option<&Path>, files: &[PathBuf]) -> ExitCode {
             }
         }
     }
-    for tool in &tools {
-        say!("{}", crate::explain::explain(&state.pipe, tool));
+    let reports: Vec<_> = tools
+        .iter()
+        .map(|tool| crate::explain::report(&state.pipe, tool))
+        .collect();
+    if json {
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&reports).unwrap_or_default()
+        );
+        return ExitCode::SUCCESS;
+    }
+    for report in &reports {
+        say!("{}", report.text());
     }
     ExitCode::SUCCESS
 }
@@ -575,7 +636,7 @@ async fn eval_preflight(config: &Config) -> Result<(), ExitCode> {
     Ok(())
 }
 
-fn prompts_show(path: Option<&Path>, tool: &Path) -> ExitCode {
+fn prompts_show(path: Option<&Path>, tool: &Path, json: bool) -> ExitCode {
     let (state, nl_tool, nl_definition) = match tool_and_state(path, tool) {
         Ok(found) => found,
         Err(code) => return code,
@@ -598,6 +659,23 @@ fn prompts_show(path: Option<&Path>, tool: &Path) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let response_schema = grammar::response_schema(&nl_tool.parameters);
+    if json {
+        let definition = serde_json::to_value(&nl_definition).unwrap_or_default();
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "tool": nl_tool.name,
+                "rewritten": !nl_tool.reason.starts_with("not rewritten"),
+                "reason": nl_tool.reason,
+                "main_model_sees": definition,
+                "translator_system_prompt": system,
+                "response_schema": response_schema,
+            }))
+            .unwrap_or_default()
+        );
+        return ExitCode::SUCCESS;
+    }
     let pretty = |v: &dyn erased::Pretty| v.pretty();
     if nl_tool.reason.starts_with("not rewritten") {
         say!(
@@ -613,8 +691,7 @@ fn prompts_show(path: Option<&Path>, tool: &Path) -> ExitCode {
     say!("== The translator's system prompt ==\n{system}\n");
     say!(
         "== The response schema sent with json_schema output ==\n{}",
-        serde_json::to_string_pretty(&grammar::response_schema(&nl_tool.parameters))
-            .unwrap_or_default()
+        serde_json::to_string_pretty(&response_schema).unwrap_or_default()
     );
     ExitCode::SUCCESS
 }

@@ -29,21 +29,69 @@ pub fn tools_in(path: &Path) -> Result<Vec<Value>, String> {
         .collect())
 }
 
-/// The report for one tool definition.
+/// What `explain` found for one tool, as `--json` prints it.
+#[derive(Debug, serde::Serialize)]
+pub struct Report {
+    pub name: String,
+    /// `rewritten`, `passed_through` or `unreadable`.
+    pub verdict: &'static str,
+    pub reason: String,
+    /// The one field's name, when rewritten.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The description the main model sees, when rewritten.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shown: Option<String>,
+}
+
+impl Report {
+    /// The text `explain` prints without `--json`.
+    pub fn text(&self) -> String {
+        match (self.verdict, &self.field, &self.shown) {
+            ("rewritten", Some(field), Some(shown)) => {
+                let mut out = format!(
+                    "{name}: rewritten: {reason}\n  the main model sees `{name}({field}: string)`, described as:\n",
+                    name = self.name,
+                    reason = self.reason
+                );
+                for line in shown.lines() {
+                    let _ = writeln!(out, "    {line}");
+                }
+                out
+            }
+            ("unreadable", _, _) => format!("{}: cannot be read: {}\n", self.name, self.reason),
+            _ => format!("{}: passed through: {}\n", self.name, self.reason),
+        }
+    }
+}
+
+/// The report for one tool definition, as text.
 pub fn explain(pipe: &Pipe, tool: &Value) -> String {
+    report(pipe, tool).text()
+}
+
+/// The report for one tool definition.
+pub fn report(pipe: &Pipe, tool: &Value) -> Report {
     let name = tool
         .pointer("/function/name")
         .and_then(Value::as_str)
         .unwrap_or("(unnamed)");
+    let passed = |reason: &str| Report {
+        name: name.to_owned(),
+        verdict: "passed_through",
+        reason: reason.to_owned(),
+        field: None,
+        shown: None,
+    };
     if tool.get("type").and_then(Value::as_str) != Some("function") {
-        return format!("{name}: passed through: not a function tool\n");
+        return passed("not a function tool");
     }
     let parameters = tool
         .pointer("/function/parameters")
         .cloned()
         .unwrap_or_else(|| serde_json::json!({"type": "object", "properties": {}}));
     if !pipe.settings().enabled {
-        return format!("{name}: passed through: translation.enabled = false\n");
+        return passed("translation.enabled = false");
     }
     let decision = pipe.decision(name, &parameters);
     let raw: Result<RawObject, _> = serde_json::from_value(tool.clone());
@@ -60,19 +108,22 @@ pub fn explain(pipe: &Pipe, tool: &Value) -> String {
                         .map(str::to_owned)
                 })
                 .unwrap_or_default();
-            let mut out = format!(
-                "{name}: rewritten: {reason}\n  the main model sees `{name}({field}: string)`, described as:\n",
-                field = nl.field
-            );
-            for line in description.lines() {
-                let _ = writeln!(out, "    {line}");
+            Report {
+                name: name.to_owned(),
+                verdict: "rewritten",
+                reason,
+                field: Some(nl.field.clone()),
+                shown: Some(description),
             }
-            out
         }
-        (Ok(_), Ok(None)) => {
-            format!("{name}: passed through: its schema does not compile, so it goes as it is\n")
-        }
-        (Err(reason), _) => format!("{name}: passed through: {reason}\n"),
-        (Ok(_), Err(error)) => format!("{name}: cannot be read: {error}\n"),
+        (Ok(_), Ok(None)) => passed("its schema does not compile, so it goes as it is"),
+        (Err(reason), _) => passed(&reason),
+        (Ok(_), Err(error)) => Report {
+            name: name.to_owned(),
+            verdict: "unreadable",
+            reason: error,
+            field: None,
+            shown: None,
+        },
     }
 }

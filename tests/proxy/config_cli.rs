@@ -1347,3 +1347,60 @@ fn model_aliases_are_checked_and_printed() {
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
     assert!(stderr(&out).contains("models"), "{}", describe(&out));
 }
+
+/// `--json` on the inspection commands: what scripts read instead of the text.
+#[tokio::test(flavor = "multi_thread")]
+async fn explain_translate_and_prompts_show_speak_json() {
+    let out = output(
+        plaincall()
+            .arg("explain")
+            .arg("--json")
+            .arg(set_reminder_path())
+            .arg(PathBuf::from(ROOT).join("tests/fixtures/tools/add_skill.json")),
+    );
+    assert_success(&out);
+    let reports: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(reports[0]["name"], "set_reminder");
+    assert_eq!(reports[0]["verdict"], "rewritten");
+    assert_eq!(reports[0]["field"], "description");
+    assert!(reports[0]["shown"].as_str().unwrap().contains("Needs:"));
+    assert_eq!(reports[1]["name"], "add_skill");
+    assert_eq!(reports[1]["verdict"], "passed_through");
+
+    let out = output(
+        plaincall()
+            .args(["prompts", "show", "--json", "--tool"])
+            .arg(set_reminder_path()),
+    );
+    assert_success(&out);
+    let shown: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(shown["tool"], "set_reminder");
+    assert_eq!(shown["rewritten"], true);
+    assert_eq!(
+        shown["main_model_sees"]["function"]["parameters"]["required"],
+        json!(["description"])
+    );
+    assert!(shown["translator_system_prompt"]
+        .as_str()
+        .unwrap()
+        .contains("set_reminder"));
+    assert!(shown["response_schema"].is_object());
+
+    let answer = json!({"message": "Check email.", "schedule_type": "daily", "at": "09:00"});
+    let translator = MockServer::scripted(vec![
+        translator_reply("not json"),
+        translator_reply(&answer.to_string()),
+    ])
+    .await;
+    let config = toml_file(&support::backend_toml(&translator.url()));
+    let mut command = translate_command(&config);
+    command.arg("--json");
+    let out = output_async(command).await;
+    assert_success(&out);
+    let result: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(result["outcome"], "calls");
+    assert_eq!(result["calls"][0]["arguments"], answer);
+    assert_eq!(result["attempts"].as_array().unwrap().len(), 2);
+    assert_eq!(result["attempts"][0]["backend"], "translator-model");
+    assert!(!result["attempts"][0]["errors"].as_array().unwrap().is_empty());
+}
