@@ -28,6 +28,7 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
     let (parts, body) = request.into_parts();
     let (bytes, mut parsed) = converted::read_json(state, &parts, body).await?;
     responses::check(&parsed)?;
+    let namespaced = responses::flatten_namespaces(&mut parsed);
     let translatable = responses::is_translatable(&parsed);
     if converted::goes_as_is(state, WireFormat::Responses, "responses", translatable) {
         drop(parsed);
@@ -50,7 +51,8 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
     if let Some(id) = parsed.get("previous_response_id").and_then(|v| v.as_str()) {
         state.responses.fetch(id, &caller.owner).await?;
     }
-    let converted = responses::to_chat(parsed, &state.responses, &caller)?;
+    let mut converted = responses::to_chat(parsed, &state.responses, &caller)?;
+    converted.reply.namespaced = namespaced;
     let response = converted::serve(state, parts, converted.chat, converted.reply).await?;
     Ok(converted::report_dropped(response, &dropped))
 }

@@ -146,6 +146,82 @@ fn shared_key(id: &str, owner: &Owner) -> String {
     format!("{id}:{}", owner.hex())
 }
 
+/// Namespaced function tools (`{"type": "namespace", "name": NS, "tools": [...]}`, as Codex
+/// sends its multi-agent tools) flattened for a chat upstream as `NS__name`, and their calls
+/// named back: Codex runs a call only under its own `name` and `namespace`.
+#[derive(Debug, Default, Clone)]
+pub struct Namespaced(std::collections::HashMap<String, (String, String)>);
+
+const NAMESPACE_SEPARATOR: &str = "__";
+
+impl Namespaced {
+    fn flat(namespace: &str, name: &str) -> String {
+        format!("{namespace}{NAMESPACE_SEPARATOR}{name}")
+    }
+
+    /// A `function_call` item as the client's tools name it.
+    pub fn restore(&self, item: &mut Value) {
+        let Some(flat) = item.get("name").and_then(Value::as_str) else {
+            return;
+        };
+        if let Some((namespace, name)) = self.0.get(flat).cloned() {
+            item["name"] = Value::String(name);
+            item["namespace"] = Value::String(namespace);
+        }
+    }
+
+    /// The name the client knows a call by.
+    pub fn name_of<'a>(&'a self, flat: &'a str) -> &'a str {
+        self.0.get(flat).map_or(flat, |(_, name)| name.as_str())
+    }
+}
+
+/// Flattens the request's namespace tools: each function in one becomes a function tool
+/// named `NS__name`; any other kind inside (a freeform `custom` tool) comes out as its own
+/// tool, for the hosted-tool policy to leave out and name.
+pub fn flatten_namespaces(request: &mut Map<String, Value>) -> Namespaced {
+    let mut namespaced = Namespaced::default();
+    let Some(Value::Array(tools)) = request.get_mut("tools") else {
+        return namespaced;
+    };
+    if !tools
+        .iter()
+        .any(|t| t.get("type").and_then(Value::as_str) == Some("namespace"))
+    {
+        return namespaced;
+    }
+    let mut flat = Vec::with_capacity(tools.len());
+    for tool in std::mem::take(tools) {
+        if tool.get("type").and_then(Value::as_str) != Some("namespace") {
+            flat.push(tool);
+            continue;
+        }
+        let namespace = tool
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let inner = tool.get("tools").and_then(Value::as_array).cloned();
+        for mut member in inner.into_iter().flatten() {
+            let name = member
+                .get("name")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            match (member.get("type").and_then(Value::as_str), name) {
+                (Some("function"), Some(name)) if !namespace.is_empty() => {
+                    let joined = Namespaced::flat(&namespace, &name);
+                    member["name"] = Value::String(joined.clone());
+                    namespaced.0.insert(joined, (namespace.clone(), name));
+                    flat.push(member);
+                }
+                _ => flat.push(member),
+            }
+        }
+    }
+    *tools = flat;
+    namespaced
+}
+
 /// Who continues a conversation, and how large the assembled request may be.
 pub struct Caller<'a> {
     pub owner: Owner,
@@ -409,11 +485,19 @@ fn output_text(output: &Value) -> String {
 }
 
 fn push_call(item: &Value, out: &mut Vec<Value>) {
+    // A call the client made under a namespace carries its flattened name, as its tool does.
+    let name = match (
+        item.get("namespace").and_then(Value::as_str),
+        item.get("name").and_then(Value::as_str),
+    ) {
+        (Some(namespace), Some(name)) => Value::String(Namespaced::flat(namespace, name)),
+        _ => item.get("name").cloned().unwrap_or(Value::Null),
+    };
     let call = json!({
         "id": item.get("call_id").cloned().unwrap_or(Value::Null),
         "type": "function",
         "function": {
-            "name": item.get("name").cloned().unwrap_or(Value::Null),
+            "name": name,
             "arguments": item.get("arguments").cloned().unwrap_or_else(|| json!("{}")),
         },
     });
@@ -444,6 +528,8 @@ pub struct Reply {
     /// The first chat message is the instructions, not part of the conversation.
     instructions: bool,
     written: super::Written,
+    /// The request's namespaced tools, to name their calls back.
+    pub(crate) namespaced: Namespaced,
 }
 
 impl Reply {
@@ -476,6 +562,7 @@ impl Reply {
             keep: stored.then(|| (store.clone(), owner)),
             sent: None,
             written: super::Written::default(),
+            namespaced: Namespaced::default(),
         }
     }
 
@@ -535,7 +622,10 @@ impl super::Adapter for Reply {
     fn reply(self, completion: &Value) -> Value {
         let choice = completion.pointer("/choices/0").unwrap_or(&Value::Null);
         let message = choice.get("message").cloned().unwrap_or(Value::Null);
-        let output = output_items(&message);
+        let mut output = output_items(&message);
+        for item in &mut output {
+            self.namespaced.restore(item);
+        }
         let status = match choice.get("finish_reason").and_then(Value::as_str) {
             Some("length") => "incomplete",
             _ => "completed",

@@ -148,7 +148,8 @@ impl ResponseEvents {
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned();
-            let item = function_call_item(&call_id, &name, "", "in_progress");
+            let mut item = function_call_item(&call_id, &name, "", "in_progress");
+            self.reply.namespaced.restore(&mut item);
             let output_index = self.output_index();
             out.push(self.event(
                 "response.output_item.added",
@@ -212,9 +213,11 @@ impl ResponseEvents {
                 ..
             } => {
                 let item_id = format!("fc_{call_id}");
+                let shown = self.reply.namespaced.name_of(&name).to_owned();
                 out.push(self.event("response.function_call_arguments.done",
-                    json!({"item_id": item_id, "output_index": index, "name": name, "arguments": arguments})));
-                let item = function_call_item(&call_id, &name, &arguments, "completed");
+                    json!({"item_id": item_id, "output_index": index, "name": shown, "arguments": arguments})));
+                let mut item = function_call_item(&call_id, &name, &arguments, "completed");
+                self.reply.namespaced.restore(&mut item);
                 out.push(self.event(
                     "response.output_item.done",
                     json!({"output_index": index, "item": item}),

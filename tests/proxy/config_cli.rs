@@ -1402,5 +1402,8 @@ async fn explain_translate_and_prompts_show_speak_json() {
     assert_eq!(result["calls"][0]["arguments"], answer);
     assert_eq!(result["attempts"].as_array().unwrap().len(), 2);
     assert_eq!(result["attempts"][0]["backend"], "translator-model");
-    assert!(!result["attempts"][0]["errors"].as_array().unwrap().is_empty());
+    assert!(!result["attempts"][0]["errors"]
+        .as_array()
+        .unwrap()
+        .is_empty());
 }

@@ -355,3 +355,118 @@ async fn malformed_bodies_are_refused_before_anything_is_sent() {
     }
     assert!(main.requests().is_empty(), "a malformed body went upstream");
 }
+
+/// The shape of Codex CLI 0.169's tools with a custom `wire_api = "responses"` provider:
+/// function tools, a `namespace` of functions, and a hosted `web_search`.
+fn codex_tools() -> Value {
+    json!([
+        {"type": "function", "name": "exec_command", "description": "Run a command.", "strict": false,
+         "parameters": {"type": "object", "properties": {"cmd": {"type": "string"}}, "required": ["cmd"]}},
+        {"type": "namespace", "name": "multi_agent_v1", "description": "", "tools": [
+            {"type": "function", "name": "wait_agent", "description": "Wait for agents.", "strict": false,
+             "parameters": {"type": "object", "properties": {"target": {"type": "string"}}, "required": ["target"]}},
+            {"type": "custom", "name": "freeform", "description": "x", "format": {"type": "text"}}]},
+        {"type": "web_search", "external_web_access": false}
+    ])
+}
+
+#[tokio::test]
+async fn namespaced_tools_are_flattened_and_their_calls_named_back() {
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![support::tool_call(
+                "call_w",
+                "multi_agent_v1__wait_agent",
+                &json!({"target": "a1"}),
+            )]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(support::text_message("done"), "stop")),
+    ])
+    .await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let body =
+        json!({"model": "m", "input": "wait for agent a1", "tools": codex_tools(), "store": false});
+    let response = post(&proxy, &body).await;
+    assert_eq!(response.status(), 200);
+    let dropped = response
+        .headers()
+        .get("x-plaincall-dropped-tools")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(dropped, "custom,web_search");
+    let answer: Value = response.json().await.unwrap();
+    let item = &answer["output"][0];
+    assert_eq!(item["type"], "function_call");
+    assert_eq!(item["name"], "wait_agent");
+    assert_eq!(item["namespace"], "multi_agent_v1");
+    // The upstream saw flat function tools only.
+    let seen = main.chat_requests()[0].json();
+    let names: Vec<&str> = seen["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["exec_command", "multi_agent_v1__wait_agent"]);
+
+    // The next turn carries the call back under its namespace: the main model sees its own.
+    let next = json!({"model": "m", "tools": codex_tools(), "store": false, "input": [
+        {"type": "message", "role": "user", "content": "wait for agent a1"},
+        {"type": "function_call", "call_id": "call_w", "name": "wait_agent", "namespace": "multi_agent_v1",
+         "arguments": "{\"target\":\"a1\"}"},
+        {"type": "function_call_output", "call_id": "call_w", "output": "a1 finished"}]});
+    let response = post(&proxy, &next).await;
+    assert_eq!(response.status(), 200);
+    let seen = main.chat_requests()[1].json();
+    assert_eq!(
+        seen["messages"][1]["tool_calls"][0]["function"]["name"],
+        "multi_agent_v1__wait_agent"
+    );
+}
+
+#[tokio::test]
+async fn a_streamed_namespaced_call_is_named_back_in_every_event() {
+    let main = MockServer::scripted(vec![Reply::sse(vec![
+        json!({"id": "c", "object": "chat.completion.chunk",
+               "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{"index": 0, "id": "call_w",
+                   "type": "function", "function": {"name": "multi_agent_v1__wait_agent",
+                   "arguments": "{\"target\":\"a1\"}"}}]}, "finish_reason": "tool_calls"}]}),
+    ])])
+    .await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let body = json!({"model": "m", "input": "wait", "tools": codex_tools(), "stream": true, "store": false});
+    let text = post(&proxy, &body).await.text().await.unwrap();
+    let events: Vec<Value> = text
+        .split("\n\n")
+        .filter_map(|block| block.lines().find_map(|l| l.strip_prefix("data: ")))
+        .filter_map(|data| serde_json::from_str(data).ok())
+        .collect();
+    let items: Vec<&Value> = events
+        .iter()
+        .filter(|e| {
+            e["type"] == "response.output_item.added" || e["type"] == "response.output_item.done"
+        })
+        .map(|e| &e["item"])
+        .collect();
+    assert_eq!(items.len(), 2, "{text}");
+    for item in items {
+        assert_eq!(item["name"], "wait_agent", "{item}");
+        assert_eq!(item["namespace"], "multi_agent_v1", "{item}");
+    }
+    let done = events
+        .iter()
+        .find(|e| e["type"] == "response.function_call_arguments.done")
+        .unwrap();
+    assert_eq!(done["name"], "wait_agent");
+    let completed = events
+        .iter()
+        .find(|e| e["type"] == "response.completed")
+        .unwrap();
+    assert_eq!(
+        completed["response"]["output"][0]["namespace"],
+        "multi_agent_v1"
+    );
+}
