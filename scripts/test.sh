@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # THE test command: every Rust test, then plaincall driven by the official OpenAI clients
-# (Python: tests/python, Node: tests/node) against mock upstreams.
+# (Python: tests/python, Node: tests/node) and by Codex CLI and Claude Code (pinned in
+# tests/node/package.json) against mock upstreams.
 #
 #   bash scripts/test.sh
 #
