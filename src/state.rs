@@ -20,6 +20,42 @@ pub struct AppState {
     pub budget: crate::budget::MemoryBudget,
     /// Conversations of stored `/v1/responses` replies, for `previous_response_id`.
     pub responses: crate::wire::responses::Store,
+    /// Formats `upstream.formats` names that the upstream answered 404 for.
+    pub unserved: Unserved,
+}
+
+/// The wire formats the upstream turned out not to serve (a 404 on its own route), each for
+/// [`UNSERVED_FOR`], after which its route is tried again (the upstream may have been
+/// upgraded). Bounded: one slot per format of the one upstream.
+#[derive(Default)]
+pub struct Unserved([std::sync::atomic::AtomicU64; 3]);
+
+/// How long a format stays converted after the upstream's 404 on its own route.
+pub const UNSERVED_FOR: std::time::Duration = std::time::Duration::from_secs(600);
+
+fn slot(format: crate::config::WireFormat) -> usize {
+    match format {
+        crate::config::WireFormat::Chat => 0,
+        crate::config::WireFormat::Responses => 1,
+        crate::config::WireFormat::Messages => 2,
+    }
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+impl Unserved {
+    pub fn learn(&self, format: crate::config::WireFormat) {
+        let until = now_ms().saturating_add(UNSERVED_FOR.as_millis() as u64);
+        self.0[slot(format)].store(until, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub fn holds(&self, format: crate::config::WireFormat) -> bool {
+        self.0[slot(format)].load(std::sync::atomic::Ordering::Relaxed) > now_ms()
+    }
 }
 
 impl std::ops::Deref for AppState {
@@ -36,6 +72,7 @@ impl AppState {
         Ok(Arc::new(AppState {
             readiness: Readiness::default(),
             responses: crate::wire::responses::Store::default().shared_by(engine.shared.clone()),
+            unserved: Unserved::default(),
             budget: crate::budget::MemoryBudget::new(engine.config.server.max_buffered_bytes),
             in_flight: Arc::new(Semaphore::new(
                 engine

@@ -114,7 +114,7 @@ fn chat_parts(mut parts: Parts) -> Parts {
 /// serves that format (`upstream.formats`) and the request has nothing plaincall translates
 /// (no function tools, or tools only that format's server runs). Said at INFO when it does.
 pub fn goes_as_is(state: &AppState, format: WireFormat, route: &str, translatable: bool) -> bool {
-    if translatable || !state.config.upstream.serves(format) {
+    if translatable || !state.config.upstream.serves(format) || state.unserved.holds(format) {
         return false;
     }
     tracing::info!(
@@ -142,6 +142,29 @@ pub fn report_dropped(mut response: Response, dropped: &[String]) -> Response {
 }
 
 const DROPPED_TOOLS: &str = "x-plaincall-dropped-tools";
+
+/// The request as it came, to the upstream's own route; `None` when the upstream answers 404
+/// there although `upstream.formats` names the format: it is then converted for a while
+/// (see [`crate::state::Unserved`]), this request first.
+pub async fn forward_unless_unserved(
+    state: &AppState,
+    parts: &Parts,
+    bytes: Bytes,
+    format: WireFormat,
+    route: &str,
+    wire: Wire,
+) -> Result<Option<Response>, ProxyError> {
+    let response = super::send_as_is(state, parts, route, bytes).await?;
+    if response.status() == reqwest::StatusCode::NOT_FOUND {
+        state.unserved.learn(format);
+        tracing::warn!(
+            route,
+            "the upstream answered 404 on its own route although upstream.formats names it: requests of this format are converted to Chat Completions for 10 minutes, then its route is tried again"
+        );
+        return Ok(None);
+    }
+    Ok(Some(relay(state, response, wire.error_event())))
+}
 
 /// The request as it came, to the upstream's own route (`route`, under its base URL).
 pub async fn forward(

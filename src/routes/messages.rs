@@ -29,8 +29,18 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
     anthropic::check(&parsed)?;
     let translatable = anthropic::is_translatable(&parsed);
     if converted::goes_as_is(state, WireFormat::Messages, "messages", translatable) {
-        drop(parsed);
-        return converted::forward(state, &parts, bytes, "messages", Wire::Anthropic).await;
+        let forwarded = converted::forward_unless_unserved(
+            state,
+            &parts,
+            bytes.clone(),
+            WireFormat::Messages,
+            "messages",
+            Wire::Anthropic,
+        )
+        .await?;
+        if let Some(response) = forwarded {
+            return Ok(response);
+        }
     }
     drop(bytes);
     let dropped = anthropic::drop_hosted_tools(&mut parsed);

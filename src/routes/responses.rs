@@ -31,8 +31,18 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
     let namespaced = responses::flatten_namespaces(&mut parsed);
     let translatable = responses::is_translatable(&parsed);
     if converted::goes_as_is(state, WireFormat::Responses, "responses", translatable) {
-        drop(parsed);
-        return converted::forward(state, &parts, bytes, "responses", Wire::Responses).await;
+        let forwarded = converted::forward_unless_unserved(
+            state,
+            &parts,
+            bytes.clone(),
+            WireFormat::Responses,
+            "responses",
+            Wire::Responses,
+        )
+        .await?;
+        if let Some(response) = forwarded {
+            return Ok(response);
+        }
     }
     let dropped = responses::drop_hosted_tools(&mut parsed);
     let charge = parts

@@ -470,3 +470,45 @@ async fn a_streamed_namespaced_call_is_named_back_in_every_event() {
         "multi_agent_v1"
     );
 }
+
+#[tokio::test]
+async fn a_404_on_the_upstreams_own_route_turns_the_format_to_conversion() {
+    let main = MockServer::start(|r| {
+        if r.path.ends_with("/responses") || r.path.ends_with("/messages") {
+            Reply::text(404, r#"{"error": "not found"}"#)
+        } else {
+            Reply::ok(completion(support::text_message("converted"), "stop"))
+        }
+    })
+    .await;
+    let proxy = Proxy::start(
+        &main.url(),
+        "formats = [\"chat\", \"responses\", \"messages\"]\n",
+    )
+    .await;
+    for _ in 0..2 {
+        let response = post(&proxy, &json!({"model": "m", "input": "hi"})).await;
+        assert_eq!(response.status(), 200);
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["output"][0]["content"][0]["text"], "converted");
+    }
+    let anthropic = client()
+        .post(proxy.url("/v1/messages"))
+        .json(&json!({"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anthropic.status(), 200);
+    let own: Vec<String> = main
+        .requests()
+        .iter()
+        .map(|r| r.path.clone())
+        .filter(|p| !p.ends_with("/chat/completions"))
+        .collect();
+    assert_eq!(
+        own,
+        vec!["/v1/responses", "/v1/messages"],
+        "each own route is tried once, then learned"
+    );
+    assert_eq!(main.chat_requests().len(), 3);
+}
