@@ -17,6 +17,27 @@ fn request(stream: bool) -> Value {
         "tools": [fixture_tool("set_reminder")]})
 }
 
+/// The structured call the main model makes when asked directly.
+fn own_call() -> Value {
+    json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"})
+}
+
+/// A main model that first calls in plain English, then (asked directly) with `own_call`.
+async fn nl_call_then_own_call() -> (Value, MockServer) {
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "set_reminder", ASKED)]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(
+            calls_message(vec![tool_call("call_direct", "set_reminder", &own_call())]),
+            "tool_calls",
+        )),
+    ])
+    .await;
+    (own_call(), main)
+}
+
 fn garbage_translator() -> Vec<Reply> {
     vec![
         translator_reply("no idea"),
@@ -26,18 +47,7 @@ fn garbage_translator() -> Vec<Reply> {
 
 #[tokio::test]
 async fn the_main_model_s_own_call_is_delivered_when_translation_fails() {
-    let own = json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"});
-    let main = MockServer::scripted(vec![
-        Reply::ok(completion(
-            calls_message(vec![nl_call("call_1", "set_reminder", ASKED)]),
-            "tool_calls",
-        )),
-        Reply::ok(completion(
-            calls_message(vec![tool_call("call_direct", "set_reminder", &own)]),
-            "tool_calls",
-        )),
-    ])
-    .await;
+    let (own, main) = nl_call_then_own_call().await;
     let translator = MockServer::scripted(garbage_translator()).await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
     let (status, body) = chat(&proxy, &request(false)).await;
@@ -64,7 +74,7 @@ async fn the_main_model_s_own_call_is_delivered_when_translation_fails() {
 
 #[tokio::test]
 async fn a_streamed_request_gets_the_direct_call_too() {
-    let own = json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"});
+    let own = own_call();
     let main = MockServer::scripted(vec![
         Reply::sse(vec![json!({"id": "c", "object": "chat.completion.chunk",
             "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{"index": 0,
@@ -138,18 +148,7 @@ async fn an_invalid_direct_call_leaves_the_failure_to_the_main_model() {
 
 #[tokio::test]
 async fn past_the_translation_budget_the_main_model_s_own_call_goes_out() {
-    let own = json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"});
-    let main = MockServer::scripted(vec![
-        Reply::ok(completion(
-            calls_message(vec![nl_call("call_1", "set_reminder", ASKED)]),
-            "tool_calls",
-        )),
-        Reply::ok(completion(
-            calls_message(vec![tool_call("call_direct", "set_reminder", &own)]),
-            "tool_calls",
-        )),
-    ])
-    .await;
+    let (own, main) = nl_call_then_own_call().await;
     // A translator that never answers, with its own timeout far away.
     let translator = MockServer::start(|_| Reply::Hang).await;
     let toml = format!(

@@ -63,6 +63,25 @@ fn settings(redis: &RedisServer, translator: &MockServer, extra: &str) -> String
     )
 }
 
+async fn readiness(proxy: &Proxy) -> Value {
+    client()
+        .get(proxy.url("/readyz"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// Two replicas of one configuration.
+async fn replicas(main: &MockServer, toml: &str) -> (Proxy, Proxy) {
+    (
+        Proxy::start(&main.url(), toml).await,
+        Proxy::start(&main.url(), toml).await,
+    )
+}
+
 async fn respond(proxy: &Proxy, body: &Value, key: &str) -> (u16, Value) {
     let response = client()
         .post(proxy.url("/v1/responses"))
@@ -91,8 +110,7 @@ async fn a_conversation_started_on_one_replica_continues_on_another() {
     let redis = RedisServer::start().await;
     let (main, translator) = (main_model().await, translator().await);
     let toml = settings(&redis, &translator, "");
-    let a = Proxy::start(&main.url(), &toml).await;
-    let b = Proxy::start(&main.url(), &toml).await;
+    let (a, b) = replicas(&main, &toml).await;
 
     let (status, first) = respond(&a, &first_turn(), "key-1").await;
     assert_eq!(status, 200, "{first}");
@@ -163,8 +181,7 @@ async fn a_streamed_turn_is_stored_before_the_client_reads_that_it_completed() {
     .await;
     let translator = translator().await;
     let toml = settings(&redis, &translator, "");
-    let a = Proxy::start(&main.url(), &toml).await;
-    let b = Proxy::start(&main.url(), &toml).await;
+    let (a, b) = replicas(&main, &toml).await;
     for round in 0..5 {
         let response = client()
             .post(a.url("/v1/responses"))
@@ -242,8 +259,7 @@ async fn a_prompt_mode_switch_learned_by_one_replica_holds_for_the_other() {
     .await;
     let translator = translator().await;
     let toml = settings(&redis, &translator, "");
-    let a = Proxy::start(&main.url(), &toml).await;
-    let b = Proxy::start(&main.url(), &toml).await;
+    let (a, b) = replicas(&main, &toml).await;
     let body = json!({"model": "small-model",
         "messages": [{"role": "user", "content": "weather in Rome?"}],
         "tools": [fixture_tool("get_weather")]});
@@ -276,8 +292,7 @@ async fn without_redis_requests_go_on_and_sharing_resumes_when_it_is_back() {
     let mut redis = RedisServer::start().await;
     let (main, translator) = (main_model().await, translator().await);
     let toml = settings(&redis, &translator, "");
-    let a = Proxy::start(&main.url(), &toml).await;
-    let b = Proxy::start(&main.url(), &toml).await;
+    let (a, b) = replicas(&main, &toml).await;
     redis.stop();
 
     // What needs no stored state is served as before, translation included.
@@ -316,14 +331,7 @@ async fn without_redis_requests_go_on_and_sharing_resumes_when_it_is_back() {
     let (status, _) = respond(&a, &next_turn(&id, "call_a"), "key-1").await;
     assert_eq!(status, 200);
 
-    let ready: Value = client()
-        .get(b.url("/readyz"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let ready: Value = readiness(&b).await;
     assert_eq!(ready["status"], "ready", "{ready}");
     assert!(
         ready["shared_state"]
@@ -357,14 +365,7 @@ async fn without_redis_requests_go_on_and_sharing_resumes_when_it_is_back() {
     assert!(resumed, "sharing resumed");
     // The readiness cache (5 s by default) may still hold the old probe: wait it out.
     tokio::time::sleep(Duration::from_millis(5100)).await;
-    let ready: Value = client()
-        .get(b.url("/readyz"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let ready: Value = readiness(&b).await;
     assert_eq!(ready["shared_state"], "redis", "{ready}");
     assert!(b.metrics().contains("plaincall_shared_state_up 1"));
 }
