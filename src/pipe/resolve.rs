@@ -156,14 +156,7 @@ pub async fn resolve_call(
             match direct_call(engine, rewrite, tool, client_headers).await {
                 Some(args) => {
                     tracing::info!(tool = %tool.name, after = %error, "translation failed; the main model's own call, asked with the full schema, is delivered");
-                    Outcome::Calls(Arc::new(Translated {
-                        calls: vec![(1, args)],
-                        total: 1,
-                        dropped: Vec::new(),
-                        attempts: 0,
-                        from_cache: false,
-                        ungrounded: Vec::new(),
-                    }))
+                    Outcome::Calls(Arc::new(Translated::single(args)))
                 }
                 None => {
                     tracing::info!(tool = %tool.name, "the main model's direct call failed too; the failure goes back to it");

@@ -43,6 +43,20 @@ pub struct Translated {
     pub ungrounded: Vec<String>,
 }
 
+impl Translated {
+    /// One call that did not come from the translator (the main model's own).
+    pub fn single(args: Value) -> Translated {
+        Translated {
+            calls: vec![(1, args)],
+            total: 1,
+            dropped: Vec::new(),
+            attempts: 0,
+            from_cache: false,
+            ungrounded: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Hash, PartialEq, Eq)]
 struct CacheKey {
     tool: String,
@@ -240,14 +254,7 @@ impl Pipe {
         }
         let (date, _) = today(&self.settings.timezone);
         let facts = grounding::Evidence::new(evidence, date.parse().unwrap_or_default());
-        let single = Translated {
-            calls: vec![(1, args)],
-            total: 1,
-            dropped: Vec::new(),
-            attempts: 0,
-            from_cache: false,
-            ungrounded: Vec::new(),
-        };
+        let single = Translated::single(args);
         let (grounded, missing) = self.ground_calls(tool, &single, &facts, evidence, metrics);
         if mode == Grounding::Strict && !missing.is_empty() {
             return None;
