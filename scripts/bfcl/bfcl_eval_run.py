@@ -366,26 +366,44 @@ def faithfulness(case: dict, got: dict) -> dict:
         decoded = decode(got["calls"]) if got["calls"] else []
     except (ValueError, TypeError):
         decoded = []
-    expected = [next(iter(a)) for a in (case.get("answer") or []) if isinstance(a, dict) and a]
-    called = [next(iter(c)) for c in decoded if isinstance(c, dict) and c]
+    # BFCL's answers keep dotted names (`math.hypot`); the tools sent carry them with `_`.
+    norm = lambda name: str(name).replace(".", "_")
+    expected = {norm(next(iter(a))) for a in (case.get("answer") or []) if isinstance(a, dict) and a}
+    called = {norm(next(iter(c))) for c in decoded if isinstance(c, dict) and c}
     invented = []
     for call in decoded:
         if not isinstance(call, dict) or not call:
             continue
         name, fields = next(iter(call.items()))
-        answers = [a[name] for a in (case.get("answer") or []) if isinstance(a, dict) and name in a]
+        answers = [params for a in (case.get("answer") or []) if isinstance(a, dict)
+                   for key, params in a.items() if norm(key) == norm(name)]
         if not answers or not isinstance(fields, dict):
             continue
-        for key, value in fields.items():
-            def unsaid(answer):
-                accepted = answer.get(key)
-                if accepted is None:
-                    return True
-                return "" in accepted and value not in accepted and value != ""
-            if all(unsaid(a) for a in answers):
-                invented.append(f"{name}.{key}")
-    return {"right_tool": sorted(called) == sorted(expected) if expected else not called,
+        invented += [f"{name}.{path}" for path in unsaid_fields(fields, answers)]
+    # The right tools, whatever the count and the arguments: choice apart from filling.
+    return {"right_tool": called == expected if expected else not called,
             "no_call": not called, "invented": invented}
+
+
+def unsaid_fields(fields: dict, answers: list[dict], prefix: str = "") -> list[str]:
+    """The fields (one level of nested objects too) that no possible answer has, or whose only
+    acceptable value is leaving them out, given another value."""
+    out = []
+    for key, value in fields.items():
+        accepted_lists = [a.get(key) for a in answers]
+        if all(acc is None for acc in accepted_lists):
+            out.append(prefix + key)
+            continue
+        accepted = [v for acc in accepted_lists if acc is not None for v in acc]
+        if isinstance(value, dict) and not prefix:
+            nested = [v for v in accepted if isinstance(v, dict)]
+            if nested:
+                out += unsaid_fields(value, [{k: (vv if isinstance(vv, list) else [vv]) for k, vv in n.items()}
+                                             for n in nested], prefix=f"{key}.")
+                continue
+        if "" in accepted and value not in accepted and value != "":
+            out.append(prefix + key)
+    return out
 
 
 def run_mode(bfcl, mode: str, cases: list[dict], urls: dict, args, log, recorder=None) -> list[dict]:
