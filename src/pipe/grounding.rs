@@ -252,7 +252,15 @@ impl Evidence {
     /// `today`.
     pub fn new(text: &str, today: Date) -> Evidence {
         let lower = text.to_lowercase();
-        let words = words_of(text);
+        // An address is one value, not words: "john.doe@example.com" gives no name.
+        let prose: String = text
+            .split_whitespace()
+            .filter(|token| {
+                !(token.contains('@') || token.contains("://") || token.starts_with("www."))
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let words = words_of(&prose);
         let mut evidence = Evidence {
             words: HashSet::new(),
             compact: compact(text),
@@ -516,7 +524,9 @@ fn named(text: &str, evidence: &Evidence) -> bool {
     if compacted.is_empty() {
         return true;
     }
-    if evidence.compact.contains(&compacted) {
+    // Letters and digits in a row, whatever the separators: for a code, not for a phrase
+    // ("John Doe" is not in "john.doe@example.com").
+    if !text.trim().contains(char::is_whitespace) && evidence.compact.contains(&compacted) {
         return true;
     }
     let words = words_of(text);
@@ -1065,6 +1075,16 @@ mod tests {
         assert!(
             !kept("set a reminder", json!("UTC")),
             "a timezone nobody gave"
+        );
+    }
+
+    #[test]
+    fn an_address_is_one_value_not_words() {
+        let email = "my new email is john.doe@example.com";
+        assert!(kept(email, json!("john.doe@example.com")));
+        assert!(
+            !kept(email, json!("John Doe")),
+            "a name read out of an address"
         );
     }
 
