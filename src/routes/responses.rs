@@ -28,6 +28,7 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
     let (parts, body) = request.into_parts();
     let (bytes, mut parsed) = converted::read_json(state, &parts, body).await?;
     responses::check(&parsed)?;
+    responses::lift_additional_tools(&mut parsed);
     let namespaced = responses::flatten_namespaces(&mut parsed);
     let translatable = responses::is_translatable(&parsed);
     if converted::goes_as_is(state, WireFormat::Responses, "responses", translatable) {

@@ -176,6 +176,33 @@ impl Namespaced {
     }
 }
 
+/// Codex with its default provider sends its tools as an `additional_tools` input item, not
+/// in `tools`: they join `tools` (the item itself is no message).
+pub fn lift_additional_tools(request: &mut Map<String, Value>) {
+    let Some(Value::Array(items)) = request.get_mut("input") else {
+        return;
+    };
+    let mut lifted = Vec::new();
+    items.retain_mut(|item| {
+        if item.get("type").and_then(Value::as_str) != Some("additional_tools") {
+            return true;
+        }
+        if let Some(Value::Array(tools)) = item.get_mut("tools") {
+            lifted.append(tools);
+        }
+        false
+    });
+    if lifted.is_empty() {
+        return;
+    }
+    match request.get_mut("tools") {
+        Some(Value::Array(tools)) => tools.extend(lifted),
+        _ => {
+            request.insert("tools".into(), Value::Array(lifted));
+        }
+    }
+}
+
 /// Flattens the request's namespace tools: each function in one becomes a function tool
 /// named `NS__name`; any other kind inside (a freeform `custom` tool) comes out as its own
 /// tool, for the hosted-tool policy to leave out and name.

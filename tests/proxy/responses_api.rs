@@ -512,3 +512,27 @@ async fn a_404_on_the_upstreams_own_route_turns_the_format_to_conversion() {
     );
     assert_eq!(main.chat_requests().len(), 3);
 }
+
+#[tokio::test]
+async fn tools_sent_as_an_additional_tools_input_item_reach_the_main_model() {
+    let main = MockServer::scripted(vec![Reply::ok(completion(
+        support::text_message("hi"),
+        "stop",
+    ))])
+    .await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let body = json!({"model": "m", "store": false, "input": [
+        {"type": "additional_tools", "role": "developer", "tools": codex_tools()},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}]});
+    let response = post(&proxy, &body).await;
+    assert_eq!(response.status(), 200);
+    let seen = main.chat_requests()[0].json();
+    let names: Vec<&str> = seen["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["exec_command", "multi_agent_v1__wait_agent"]);
+    assert_eq!(seen["messages"].as_array().unwrap().len(), 1, "{seen}");
+}
