@@ -130,3 +130,60 @@ def test_an_agents_sdk_agent_runs_a_translated_tool(main_mock, translator_mock, 
     second = main_mock.chat_requests()[1].messages()
     (call,) = next(m for m in second if m.get("tool_calls"))["tool_calls"]
     assert json.loads(call["function"]["arguments"])["description"] == DESCRIPTION
+
+
+def test_an_agents_sdk_strict_tool_with_optional_and_nested_models(main_mock, translator_mock, translating_proxy):
+    """``@function_tool`` with pydantic models: a strict schema with ``$defs``/``$ref``,
+    ``anyOf`` with null for ``Optional``, ``additionalProperties: false`` and every field
+    required. The main model describes the call; the translator leaves the optional fields out;
+    the SDK gets a call valid against its strict schema (nulls where it expects them) and runs
+    the function with the models filled."""
+    from agents import Agent, Runner, function_tool, set_default_openai_client, set_tracing_disabled
+    from openai import AsyncOpenAI
+    from mock_upstream import calls_message, tool_call
+
+    received: list[Booking] = []
+
+    @function_tool
+    def book_room(booking: Booking) -> str:
+        """Book a hotel room."""
+        received.append(booking)
+        return "booked"
+
+    asked = "Book a room for Ana for 2 nights in Lisbon."
+    main_mock.script(
+        CHAT,
+        JsonReply(completion(calls_message(tool_call("call_b", "book_room", {"description": asked})), "tool_calls")),
+        JsonReply(completion(text_message(FINAL_TEXT))),
+    )
+    translator_mock.script(CHAT, translator_reply({"booking": {"guest": "Ana", "nights": 2, "address": {"city": "Lisbon"}}}))
+    set_tracing_disabled(True)
+    client = AsyncOpenAI(base_url=translating_proxy.base_url, api_key="sk-test", max_retries=0, timeout=30.0)
+    set_default_openai_client(client, use_for_tracing=False)
+    agent = Agent(name="assistant", instructions="You are terse.", model="main-model", tools=[book_room])
+
+    result = asyncio.run(Runner.run(agent, asked))
+
+    assert book_room.strict_json_schema
+    assert received == [Booking(guest="Ana", nights=2, address=Address(city="Lisbon", postcode=None), note=None)]
+    assert result.final_output == FINAL_TEXT
+    first = main_mock.chat_requests()[0].body
+    shown = next(t for t in first["tools"] if t["function"]["name"] == "book_room")
+    assert list(shown["function"]["parameters"]["properties"]) == ["description"], "rewritten"
+
+
+# Module level: the SDK reads the tool's annotations by name (this module has
+# `from __future__ import annotations`).
+from pydantic import BaseModel  # noqa: E402
+
+
+class Address(BaseModel):
+    city: str
+    postcode: str | None
+
+
+class Booking(BaseModel):
+    guest: str
+    nights: int
+    address: Address
+    note: str | None
