@@ -135,16 +135,7 @@ pub async fn resolve_call(
         client_headers,
         &engine.metrics,
     );
-    let outcome = match tokio::time::timeout_at(rewrite.deadline, translation).await {
-        Ok(outcome) => outcome,
-        Err(_) => {
-            tracing::info!(tool = %tool.name, "the request's translation budget ran out");
-            Outcome::Failed(format!(
-                "the translation took longer than the request's budget ({}, translation.budget)",
-                humantime::format_duration(engine.pipe.settings().budget)
-            ))
-        }
-    };
+    let outcome = within_budget(engine, rewrite, tool, client_headers, translation).await;
     // No dead end: a call the translator could not make is asked of the main model itself,
     // once, with the tool's whole schema; the failure is relayed only when that fails too.
     let outcome = match outcome {
@@ -184,6 +175,41 @@ pub async fn resolve_call(
             .record(&tool.name, &request, tool_message, reason);
     }
     resolved
+}
+
+/// The translation, within the request's budget (`translation.budget`). Past it, the main
+/// model is asked for the call directly while the translation goes on: the first valid of the
+/// two is delivered, so a slow translator costs no call that it would have made.
+async fn within_budget(
+    engine: &Engine,
+    rewrite: &Rewrite,
+    tool: &NlTool,
+    client_headers: &HeaderMap,
+    translation: impl std::future::Future<Output = Outcome>,
+) -> Outcome {
+    tokio::pin!(translation);
+    tokio::select! {
+        outcome = &mut translation => return outcome,
+        () = tokio::time::sleep_until(rewrite.deadline) => {}
+    }
+    let may_ask =
+        tool.rewritten && rewrite.prompt.is_none() && rewrite.tried.first_direct(&tool.name);
+    if !may_ask {
+        return translation.await;
+    }
+    tracing::info!(tool = %tool.name, "the request's translation budget ran out: asking the main model for the call directly while the translation goes on");
+    let direct = direct_call(engine, rewrite, tool, client_headers);
+    tokio::pin!(direct);
+    tokio::select! {
+        outcome = &mut translation => outcome,
+        args = &mut direct => match args {
+            Some(args) => {
+                tracing::info!(tool = %tool.name, "the main model's own call, asked with the full schema, is delivered");
+                Outcome::Calls(Arc::new(Translated::single(args)))
+            }
+            None => translation.await,
+        },
+    }
 }
 
 /// The main model asked once more for the call, this time with the tool's whole schema and

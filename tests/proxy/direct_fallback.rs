@@ -168,3 +168,38 @@ async fn past_the_translation_budget_the_main_model_s_own_call_goes_out() {
         serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
     assert_eq!(args, own);
 }
+
+#[tokio::test]
+async fn past_the_budget_a_slow_translation_still_counts_when_the_direct_ask_fails() {
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "set_reminder", ASKED)]),
+            "tool_calls",
+        )),
+        // Asked directly, it makes no call.
+        crate::support::no_direct_call(),
+    ])
+    .await;
+    // The translator answers, well after the budget.
+    let translator = MockServer::scripted(vec![Reply::Delayed(
+        std::time::Duration::from_millis(800),
+        Box::new(translator_reply(&own_call().to_string())),
+    )])
+    .await;
+    let toml = format!(
+        "[translation]\nbudget = \"200ms\"\n{}",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let (status, body) = chat(&proxy, &request(false)).await;
+    assert_eq!(status, 200, "{body}");
+    let call = &body["choices"][0]["message"]["tool_calls"][0];
+    let args: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(args, own_call(), "the translation, not a dead end");
+    assert_eq!(
+        main.chat_requests().len(),
+        2,
+        "the first turn and the direct ask"
+    );
+}
