@@ -23,6 +23,10 @@ pub enum ProxyError {
     Unauthorized,
     #[error("no route for {method} {path}")]
     NotFound { method: String, path: String },
+    /// A WebSocket upgrade on a route plaincall serves over HTTP only: 426 tells a client that
+    /// tries WebSocket first (Codex's default provider) to use HTTP at once, not to retry.
+    #[error("{0} is served over HTTP only: send the request as a POST, not over a WebSocket")]
+    WebSocketRefused(&'static str),
     /// `URL: cause`. The hint names the setting, since a wrong address is the usual cause.
     #[error("could not reach the upstream at {0} (is it running? plaincall sends requests to the `upstream.url` setting, env PLAINCALL_UPSTREAM_URL)")]
     UpstreamUnreachable(String),
@@ -106,6 +110,7 @@ impl ProxyError {
             ProxyError::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ProxyError::Unauthorized => StatusCode::UNAUTHORIZED,
             ProxyError::NotFound { .. } => StatusCode::NOT_FOUND,
+            ProxyError::WebSocketRefused(_) => StatusCode::UPGRADE_REQUIRED,
             ProxyError::UpstreamUnreachable(_)
             | ProxyError::UpstreamProtocol(_)
             | ProxyError::UpstreamRedirect { .. } => StatusCode::BAD_GATEWAY,
@@ -129,6 +134,7 @@ impl ProxyError {
             | ProxyError::InvalidRequest { .. }
             | ProxyError::BodyTooLarge { .. }
             | ProxyError::NotFound { .. }
+            | ProxyError::WebSocketRefused(_)
             | ProxyError::ClientBodyTimeout(_)
             | ProxyError::ClientBodyDeadline(_) => "invalid_request_error",
             ProxyError::Unauthorized => "authentication_error",
@@ -153,6 +159,7 @@ impl ProxyError {
             ProxyError::BodyTooLarge { .. } => "request_too_large",
             ProxyError::Unauthorized => "invalid_api_key",
             ProxyError::NotFound { .. } => "not_found",
+            ProxyError::WebSocketRefused(_) => "websocket_not_supported",
             ProxyError::UpstreamUnreachable(_) => "upstream_unreachable",
             ProxyError::UpstreamTimeout { .. } => "upstream_timeout",
             ProxyError::ClientBodyTimeout(_) | ProxyError::ClientBodyDeadline(_) => {

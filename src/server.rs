@@ -28,7 +28,10 @@ pub fn router(state: Arc<AppState>) -> Router {
     let v1 = Router::new()
         .route("/v1/chat/completions", post(routes::chat::chat_completions))
         .route("/v1/messages", post(routes::messages::messages))
-        .route("/v1/responses", post(routes::responses::responses))
+        .route(
+            "/v1/responses",
+            post(routes::responses::responses).get(routes::responses::websocket),
+        )
         .route("/v1/{*rest}", any(routes::passthrough::passthrough))
         .route_layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -24,12 +24,32 @@ pub async fn responses(State(state): State<Arc<AppState>>, request: Request) -> 
     }
 }
 
+/// `GET /v1/responses`: a WebSocket upgrade (Responses' WebSocket mode) is answered 426, so
+/// that the client goes on over HTTP at once; any other GET has no route.
+pub async fn websocket(request: Request) -> Response {
+    let upgrade = request
+        .headers()
+        .get(axum::http::header::UPGRADE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
+    let error = if upgrade {
+        ProxyError::WebSocketRefused("/v1/responses")
+    } else {
+        ProxyError::NotFound {
+            method: request.method().to_string(),
+            path: request.uri().path().to_owned(),
+        }
+    };
+    error.into_wire_response(Wire::Responses)
+}
+
 async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, ProxyError> {
     let (parts, body) = request.into_parts();
     let (bytes, mut parsed) = converted::read_json(state, &parts, body).await?;
     responses::check(&parsed)?;
     responses::lift_additional_tools(&mut parsed);
-    let namespaced = responses::flatten_namespaces(&mut parsed);
+    let mut client_tools = responses::flatten_namespaces(&mut parsed);
+    responses::freeform_as_functions(&mut parsed, &mut client_tools);
     let translatable = responses::is_translatable(&parsed);
     if converted::goes_as_is(state, WireFormat::Responses, "responses", translatable) {
         let forwarded = converted::forward_unless_unserved(
@@ -63,7 +83,7 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
         state.responses.fetch(id, &caller.owner).await?;
     }
     let mut converted = responses::to_chat(parsed, &state.responses, &caller)?;
-    converted.reply.namespaced = namespaced;
+    converted.reply.tools = client_tools;
     let response = converted::serve(state, parts, converted.chat, converted.reply).await?;
     Ok(converted::report_dropped(response, &dropped))
 }

@@ -1,10 +1,11 @@
 //! OpenAI Responses (`POST /v1/responses`) to and from Chat Completions.
 //!
 //! Requests: `instructions` become a system message, `input` items chat messages
-//! (`function_call` items assistant `tool_calls` with `call_id` as the call id,
-//! `function_call_output` items `tool` messages), flat function tools their nested chat
-//! shape. Replies: a `response` object whose `output` holds a `message` item and one
-//! `function_call` item per call.
+//! (`function_call` and `custom_tool_call` items assistant `tool_calls` with `call_id` as the
+//! call id, their outputs `tool` messages), flat function tools their nested chat shape
+//! (namespaced and freeform tools reshaped by [`ClientTools`]). Replies: a `response` object
+//! whose `output` holds a `message` item and one `function_call` (or `custom_tool_call`) item
+//! per call.
 //!
 //! `previous_response_id`: a chat upstream keeps no state, so plaincall keeps the
 //! conversation of each response it served with `store` on (the API's default) in a bounded
@@ -146,25 +147,50 @@ fn shared_key(id: &str, owner: &Owner) -> String {
     format!("{id}:{}", owner.hex())
 }
 
-/// Namespaced function tools (`{"type": "namespace", "name": NS, "tools": [...]}`, as Codex
-/// sends its multi-agent tools) flattened for a chat upstream as `NS__name`, and their calls
-/// named back: Codex runs a call only under its own `name` and `namespace`.
+/// How the client's tools were reshaped for a chat upstream, to give their calls back in the
+/// client's own form:
+/// - namespaced function tools (`{"type": "namespace", "name": NS, "tools": [...]}`, as Codex
+///   sends its multi-agent tools) are chat functions named `NS__name`, and their calls go back
+///   under their own `name` and `namespace` (Codex runs a call only under both);
+/// - freeform `custom` tools (Codex's `apply_patch`, a raw patch checked by a lark grammar) are
+///   chat functions taking one string, `input`, and their calls go back as `custom_tool_call`
+///   items carrying that string.
 #[derive(Debug, Default, Clone)]
-pub struct Namespaced(std::collections::HashMap<String, (String, String)>);
+pub struct ClientTools {
+    namespaced: std::collections::HashMap<String, (String, String)>,
+    freeform: std::collections::HashSet<String>,
+}
 
 const NAMESPACE_SEPARATOR: &str = "__";
+/// The one field of a freeform tool's chat form.
+const FREEFORM_FIELD: &str = "input";
+/// A freeform tool's grammar longer than this is left out of its chat description: a small
+/// model gains nothing from pages of grammar, and every request would carry them.
+const GRAMMAR_IN_DESCRIPTION: usize = 4096;
 
-impl Namespaced {
+impl ClientTools {
     fn flat(namespace: &str, name: &str) -> String {
         format!("{namespace}{NAMESPACE_SEPARATOR}{name}")
     }
 
-    /// A `function_call` item as the client's tools name it.
+    /// Whether the call named `flat` is to a freeform tool.
+    pub fn is_freeform(&self, flat: &str) -> bool {
+        self.freeform.contains(flat)
+    }
+
+    /// A `function_call` item (with `call_id`, `name`, `arguments`) as the client's tools
+    /// have it: a `custom_tool_call` for a freeform tool, its name and namespace restored.
     pub fn restore(&self, item: &mut Value) {
-        let Some(flat) = item.get("name").and_then(Value::as_str) else {
+        let Some(flat) = item.get("name").and_then(Value::as_str).map(str::to_owned) else {
             return;
         };
-        if let Some((namespace, name)) = self.0.get(flat).cloned() {
+        if self.is_freeform(&flat) {
+            let call_id = item.get("call_id").cloned().unwrap_or(Value::Null);
+            let input = freeform_input(item.get("arguments").and_then(Value::as_str).unwrap_or(""));
+            let status = item.get("status").cloned().unwrap_or(Value::Null);
+            *item = freeform_call_item(&call_id, &flat, &input, status);
+        }
+        if let Some((namespace, name)) = self.namespaced.get(&flat).cloned() {
             item["name"] = Value::String(name);
             item["namespace"] = Value::String(namespace);
         }
@@ -172,7 +198,83 @@ impl Namespaced {
 
     /// The name the client knows a call by.
     pub fn name_of<'a>(&'a self, flat: &'a str) -> &'a str {
-        self.0.get(flat).map_or(flat, |(_, name)| name.as_str())
+        self.namespaced
+            .get(flat)
+            .map_or(flat, |(_, name)| name.as_str())
+    }
+}
+
+/// A `custom_tool_call` output item.
+pub fn freeform_call_item(call_id: &Value, name: &str, input: &str, status: Value) -> Value {
+    let id = format!("ctc_{}", call_id.as_str().unwrap_or_default());
+    json!({"type": "custom_tool_call", "id": id, "call_id": call_id, "name": name,
+           "input": input, "status": status})
+}
+
+/// The raw input of a freeform call from its chat arguments: the `input` string the chat form
+/// asks for; when the model wrote something else (another key, a bare string), that, as it
+/// is, so that the client's own parser says what is wrong with it.
+pub fn freeform_input(arguments: &str) -> String {
+    match serde_json::from_str::<Value>(arguments) {
+        Ok(Value::Object(mut fields)) => match fields.remove(FREEFORM_FIELD) {
+            Some(Value::String(input)) => input,
+            _ if fields.len() == 1 => match fields.into_iter().next() {
+                Some((_, Value::String(input))) => input,
+                _ => arguments.to_owned(),
+            },
+            _ => arguments.to_owned(),
+        },
+        Ok(Value::String(input)) => input,
+        _ => arguments.to_owned(),
+    }
+}
+
+/// Freeform `custom` tools as chat functions of one string field, `input`; their names
+/// remembered in `tools`, for their calls to go back as `custom_tool_call` items.
+pub fn freeform_as_functions(request: &mut Map<String, Value>, tools: &mut ClientTools) {
+    let Some(Value::Array(list)) = request.get_mut("tools") else {
+        return;
+    };
+    for tool in list.iter_mut() {
+        if tool.get("type").and_then(Value::as_str) != Some("custom") {
+            continue;
+        }
+        let Some(name) = tool.get("name").and_then(Value::as_str).map(str::to_owned) else {
+            continue;
+        };
+        let mut description = tool
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let format = tool.get("format");
+        if let (Some(syntax), Some(definition)) = (
+            format.and_then(|f| f.get("syntax")).and_then(Value::as_str),
+            format
+                .and_then(|f| f.get("definition"))
+                .and_then(Value::as_str),
+        ) {
+            if definition.len() <= GRAMMAR_IN_DESCRIPTION {
+                description.push_str(&format!(
+                    "\n\n`{FREEFORM_FIELD}` follows this {syntax} grammar:\n{definition}"
+                ));
+            }
+        }
+        *tool = json!({
+            "type": "function",
+            "name": name,
+            "description": description,
+            "parameters": {
+                "type": "object",
+                "properties": {FREEFORM_FIELD: {
+                    "type": "string",
+                    "description": "The tool's raw input, exactly as its description says: plain text, not JSON.",
+                }},
+                "required": [FREEFORM_FIELD],
+                "additionalProperties": false,
+            },
+        });
+        tools.freeform.insert(name);
     }
 }
 
@@ -206,16 +308,16 @@ pub fn lift_additional_tools(request: &mut Map<String, Value>) {
 /// Flattens the request's namespace tools: each function in one becomes a function tool
 /// named `NS__name`; any other kind inside (a freeform `custom` tool) comes out as its own
 /// tool, for the hosted-tool policy to leave out and name.
-pub fn flatten_namespaces(request: &mut Map<String, Value>) -> Namespaced {
-    let mut namespaced = Namespaced::default();
+pub fn flatten_namespaces(request: &mut Map<String, Value>) -> ClientTools {
+    let mut client = ClientTools::default();
     let Some(Value::Array(tools)) = request.get_mut("tools") else {
-        return namespaced;
+        return client;
     };
     if !tools
         .iter()
         .any(|t| t.get("type").and_then(Value::as_str) == Some("namespace"))
     {
-        return namespaced;
+        return client;
     }
     let mut flat = Vec::with_capacity(tools.len());
     for tool in std::mem::take(tools) {
@@ -236,9 +338,9 @@ pub fn flatten_namespaces(request: &mut Map<String, Value>) -> Namespaced {
                 .map(str::to_owned);
             match (member.get("type").and_then(Value::as_str), name) {
                 (Some("function"), Some(name)) if !namespace.is_empty() => {
-                    let joined = Namespaced::flat(&namespace, &name);
+                    let joined = ClientTools::flat(&namespace, &name);
                     member["name"] = Value::String(joined.clone());
-                    namespaced.0.insert(joined, (namespace.clone(), name));
+                    client.namespaced.insert(joined, (namespace.clone(), name));
                     flat.push(member);
                 }
                 _ => flat.push(member),
@@ -246,7 +348,7 @@ pub fn flatten_namespaces(request: &mut Map<String, Value>) -> Namespaced {
         }
     }
     *tools = flat;
-    namespaced
+    client
 }
 
 /// Who continues a conversation, and how large the assembled request may be.
@@ -438,8 +540,17 @@ fn input_items(items: Vec<Value>, out: &mut Vec<Value>) -> Result<(), ProxyError
             .unwrap_or("message");
         match kind {
             "message" => out.push(message_item(&item, i)?),
-            "function_call" => push_call(&item, out),
-            "function_call_output" => out.push(json!({
+            "function_call" => {
+                let arguments = item.get("arguments").cloned();
+                push_call(&item, arguments.unwrap_or_else(|| json!("{}")), out);
+            }
+            // A freeform call in its chat form: the one `input` field it was asked for with.
+            "custom_tool_call" => {
+                let input = item.get("input").cloned().unwrap_or_else(|| json!(""));
+                let arguments = json!({FREEFORM_FIELD: input}).to_string();
+                push_call(&item, Value::String(arguments), out);
+            }
+            "function_call_output" | "custom_tool_call_output" => out.push(json!({
                 "role": "tool",
                 "tool_call_id": item.get("call_id").cloned().unwrap_or(Value::Null),
                 "content": output_text(item.get("output").unwrap_or(&Value::Null)),
@@ -511,13 +622,13 @@ fn output_text(output: &Value) -> String {
     }
 }
 
-fn push_call(item: &Value, out: &mut Vec<Value>) {
+fn push_call(item: &Value, arguments: Value, out: &mut Vec<Value>) {
     // A call the client made under a namespace carries its flattened name, as its tool does.
     let name = match (
         item.get("namespace").and_then(Value::as_str),
         item.get("name").and_then(Value::as_str),
     ) {
-        (Some(namespace), Some(name)) => Value::String(Namespaced::flat(namespace, name)),
+        (Some(namespace), Some(name)) => Value::String(ClientTools::flat(namespace, name)),
         _ => item.get("name").cloned().unwrap_or(Value::Null),
     };
     let call = json!({
@@ -525,7 +636,7 @@ fn push_call(item: &Value, out: &mut Vec<Value>) {
         "type": "function",
         "function": {
             "name": name,
-            "arguments": item.get("arguments").cloned().unwrap_or_else(|| json!("{}")),
+            "arguments": arguments,
         },
     });
     if let Some(last) = out.last_mut().filter(|m| m["role"] == "assistant") {
@@ -555,8 +666,8 @@ pub struct Reply {
     /// The first chat message is the instructions, not part of the conversation.
     instructions: bool,
     written: super::Written,
-    /// The request's namespaced tools, to name their calls back.
-    pub(crate) namespaced: Namespaced,
+    /// How the request's tools were reshaped, to give their calls back in its own form.
+    pub(crate) tools: ClientTools,
 }
 
 impl Reply {
@@ -589,7 +700,7 @@ impl Reply {
             keep: stored.then(|| (store.clone(), owner)),
             sent: None,
             written: super::Written::default(),
-            namespaced: Namespaced::default(),
+            tools: ClientTools::default(),
         }
     }
 
@@ -651,7 +762,7 @@ impl super::Adapter for Reply {
         let message = choice.get("message").cloned().unwrap_or(Value::Null);
         let mut output = output_items(&message);
         for item in &mut output {
-            self.namespaced.restore(item);
+            self.tools.restore(item);
         }
         let status = match choice.get("finish_reason").and_then(Value::as_str) {
             Some("length") => "incomplete",
@@ -779,6 +890,19 @@ mod tests {
     use super::*;
     use crate::wire::object;
     use crate::wire::Adapter;
+
+    #[test]
+    fn a_freeform_input_is_the_string_the_model_wrote() {
+        let patch = "*** Begin Patch\n*** End Patch\n";
+        assert_eq!(freeform_input(&json!({"input": patch}).to_string()), patch);
+        // Another key, or a bare JSON string: the one string there is.
+        assert_eq!(freeform_input(&json!({"patch": patch}).to_string()), patch);
+        assert_eq!(freeform_input(&json!(patch).to_string()), patch);
+        // Not what was asked for: as written, for the client's parser to refuse.
+        assert_eq!(freeform_input(patch), patch);
+        let two = json!({"a": "x", "b": "y"}).to_string();
+        assert_eq!(freeform_input(&two), two);
+    }
 
     #[test]
     fn input_items_become_chat_messages() {

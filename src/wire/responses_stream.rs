@@ -8,7 +8,9 @@ use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 use serde_json::{json, Value};
 
-use super::responses::{assistant_message, function_call_item, message_output, Reply};
+use super::responses::{
+    assistant_message, freeform_input, function_call_item, message_output, Reply,
+};
 use super::{chat_events, ChatEvent};
 /// The most text and arguments held for `response.completed` (which repeats the whole
 /// output): the pipe's limit for a whole completion.
@@ -149,7 +151,7 @@ impl ResponseEvents {
                 .unwrap_or_default()
                 .to_owned();
             let mut item = function_call_item(&call_id, &name, "", "in_progress");
-            self.reply.namespaced.restore(&mut item);
+            self.reply.tools.restore(&mut item);
             let output_index = self.output_index();
             out.push(self.event(
                 "response.output_item.added",
@@ -172,10 +174,18 @@ impl ResponseEvents {
         let output_index = self.output_index();
         self.held += part.len();
         if let Open::Call {
-            call_id, arguments, ..
+            call_id,
+            name,
+            arguments,
+            ..
         } = &mut self.open
         {
             arguments.push_str(part);
+            // A freeform call's input is a field of the chat arguments, known whole only at
+            // the end: it goes out then, in one delta.
+            if self.reply.tools.is_freeform(name) {
+                return;
+            }
             let item_id = format!("fc_{call_id}");
             out.push(self.event(
                 "response.function_call_arguments.delta",
@@ -212,12 +222,25 @@ impl ResponseEvents {
                 arguments,
                 ..
             } => {
-                let item_id = format!("fc_{call_id}");
-                let shown = self.reply.namespaced.name_of(&name).to_owned();
-                out.push(self.event("response.function_call_arguments.done",
-                    json!({"item_id": item_id, "output_index": index, "name": shown, "arguments": arguments})));
+                if self.reply.tools.is_freeform(&name) {
+                    let item_id = format!("ctc_{call_id}");
+                    let input = freeform_input(&arguments);
+                    out.push(self.event(
+                        "response.custom_tool_call_input.delta",
+                        json!({"item_id": item_id, "output_index": index, "delta": input}),
+                    ));
+                    out.push(self.event(
+                        "response.custom_tool_call_input.done",
+                        json!({"item_id": item_id, "output_index": index, "input": input}),
+                    ));
+                } else {
+                    let item_id = format!("fc_{call_id}");
+                    let shown = self.reply.tools.name_of(&name).to_owned();
+                    out.push(self.event("response.function_call_arguments.done",
+                        json!({"item_id": item_id, "output_index": index, "name": shown, "arguments": arguments})));
+                }
                 let mut item = function_call_item(&call_id, &name, &arguments, "completed");
-                self.reply.namespaced.restore(&mut item);
+                self.reply.tools.restore(&mut item);
                 out.push(self.event(
                     "response.output_item.done",
                     json!({"output_index": index, "item": item}),

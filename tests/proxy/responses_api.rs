@@ -396,7 +396,7 @@ async fn namespaced_tools_are_flattened_and_their_calls_named_back() {
         .to_str()
         .unwrap()
         .to_owned();
-    assert_eq!(dropped, "custom,web_search");
+    assert_eq!(dropped, "web_search");
     let answer: Value = response.json().await.unwrap();
     let item = &answer["output"][0];
     assert_eq!(item["type"], "function_call");
@@ -410,7 +410,10 @@ async fn namespaced_tools_are_flattened_and_their_calls_named_back() {
         .iter()
         .map(|t| t["function"]["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, vec!["exec_command", "multi_agent_v1__wait_agent"]);
+    assert_eq!(
+        names,
+        vec!["exec_command", "multi_agent_v1__wait_agent", "freeform"]
+    );
 
     // The next turn carries the call back under its namespace: the main model sees its own.
     let next = json!({"model": "m", "tools": codex_tools(), "store": false, "input": [
@@ -469,6 +472,171 @@ async fn a_streamed_namespaced_call_is_named_back_in_every_event() {
         completed["response"]["output"][0]["namespace"],
         "multi_agent_v1"
     );
+}
+
+const PATCH: &str = "*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch\n";
+
+/// Codex's freeform `apply_patch` (sent for its default model): a `custom` tool whose input
+/// is a raw patch that a lark grammar describes.
+fn apply_patch_tool() -> Value {
+    json!({"type": "custom", "name": "apply_patch",
+           "description": "Edit files. This is a FREEFORM tool, so do not wrap the patch in JSON.",
+           "format": {"type": "grammar", "syntax": "lark",
+                      "definition": "start: begin_patch hunk+ end_patch\nbegin_patch: \"*** Begin Patch\" LF"}})
+}
+
+#[tokio::test]
+async fn a_freeform_tool_is_one_string_to_the_main_model_and_its_call_a_custom_tool_call() {
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![support::tool_call(
+                "call_p",
+                "apply_patch",
+                &json!({"input": PATCH}),
+            )]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(support::text_message("done"), "stop")),
+    ])
+    .await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let body = json!({"model": "m", "input": "add hello.txt", "store": false,
+                      "tools": [apply_patch_tool()], "tool_choice": {"type": "custom", "name": "apply_patch"}});
+    let response = post(&proxy, &body).await;
+    assert_eq!(response.status(), 200);
+    assert!(response
+        .headers()
+        .get("x-plaincall-dropped-tools")
+        .is_none());
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(answer["output"].as_array().unwrap().len(), 1, "{answer}");
+    let item = &answer["output"][0];
+    assert_eq!(item["type"], "custom_tool_call", "{item}");
+    assert_eq!(item["call_id"], "call_p");
+    assert_eq!(item["name"], "apply_patch");
+    assert_eq!(item["input"], PATCH, "the patch as it is, not JSON");
+    assert!(item.get("arguments").is_none(), "{item}");
+
+    let seen = main.chat_requests()[0].json();
+    let function = &seen["tools"][0]["function"];
+    assert_eq!(function["name"], "apply_patch");
+    assert_eq!(function["parameters"]["required"], json!(["input"]));
+    assert_eq!(
+        function["parameters"]["properties"]["input"]["type"],
+        "string"
+    );
+    let description = function["description"].as_str().unwrap();
+    assert!(description.starts_with("Edit files."), "{description}");
+    assert!(
+        description.contains("lark grammar") && description.contains("begin_patch hunk+"),
+        "{description}"
+    );
+    assert_eq!(
+        seen["tool_choice"],
+        json!({"type": "function", "function": {"name": "apply_patch"}})
+    );
+
+    // The next turn: the call and its output in the client's form, in chat form upstream.
+    let next = json!({"model": "m", "tools": [apply_patch_tool()], "store": false, "input": [
+        {"type": "message", "role": "user", "content": "add hello.txt"},
+        {"type": "custom_tool_call", "call_id": "call_p", "name": "apply_patch", "input": PATCH},
+        {"type": "custom_tool_call_output", "call_id": "call_p", "output": "Success. Updated: A hello.txt"}]});
+    assert_eq!(post(&proxy, &next).await.status(), 200);
+    let seen = main.chat_requests()[1].json();
+    let call = &seen["messages"][1]["tool_calls"][0];
+    assert_eq!(call["id"], "call_p");
+    let arguments: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(arguments, json!({"input": PATCH}));
+    assert_eq!(seen["messages"][2]["role"], "tool");
+    assert_eq!(seen["messages"][2]["tool_call_id"], "call_p");
+    assert_eq!(
+        seen["messages"][2]["content"],
+        "Success. Updated: A hello.txt"
+    );
+}
+
+#[tokio::test]
+async fn a_streamed_freeform_call_has_the_custom_tool_call_events() {
+    let arguments = json!({"input": PATCH}).to_string();
+    let (head, tail) = arguments.split_at(arguments.len() / 2);
+    let chunk = |delta: Value, finish: Value| {
+        json!({"id": "c", "object": "chat.completion.chunk",
+               "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    };
+    let main = MockServer::scripted(vec![Reply::sse(vec![
+        chunk(
+            json!({"role": "assistant", "tool_calls": [{"index": 0, "id": "call_p", "type": "function",
+                   "function": {"name": "apply_patch", "arguments": head}}]}),
+            Value::Null,
+        ),
+        chunk(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": tail}}]}),
+            json!("tool_calls"),
+        ),
+    ])])
+    .await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let body = json!({"model": "m", "input": "add hello.txt", "tools": [apply_patch_tool()],
+                      "stream": true, "store": false});
+    let text = post(&proxy, &body).await.text().await.unwrap();
+    let events: Vec<Value> = text
+        .split("\n\n")
+        .filter_map(|block| block.lines().find_map(|l| l.strip_prefix("data: ")))
+        .filter_map(|data| serde_json::from_str(data).ok())
+        .collect();
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
+    assert!(
+        !kinds
+            .iter()
+            .any(|k| k.starts_with("response.function_call")),
+        "{kinds:?}"
+    );
+    let find = |kind: &str| events.iter().find(|e| e["type"] == kind).unwrap();
+    assert_eq!(
+        find("response.output_item.added")["item"]["type"],
+        "custom_tool_call"
+    );
+    assert_eq!(
+        find("response.custom_tool_call_input.delta")["delta"],
+        PATCH
+    );
+    let done = find("response.custom_tool_call_input.done");
+    assert_eq!(done["input"], PATCH);
+    assert_eq!(done["item_id"], "ctc_call_p");
+    let item = &find("response.output_item.done")["item"];
+    assert_eq!(item["type"], "custom_tool_call");
+    assert_eq!(item["id"], "ctc_call_p");
+    assert_eq!(item["input"], PATCH);
+    let completed = &find("response.completed")["response"]["output"][0];
+    assert_eq!(completed, item);
+}
+
+#[tokio::test]
+async fn a_websocket_upgrade_is_told_to_use_http_at_once() {
+    let main = MockServer::scripted(vec![]).await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let upgrade = client()
+        .get(proxy.url("/v1/responses"))
+        .header("connection", "Upgrade")
+        .header("upgrade", "websocket")
+        .header("sec-websocket-version", "13")
+        .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")
+        .send()
+        .await
+        .unwrap();
+    // 426, not 405: Codex's default provider then goes on over HTTP at once instead of
+    // retrying the WebSocket five times (about 6 s on every start).
+    assert_eq!(upgrade.status(), 426);
+    let body: Value = upgrade.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "websocket_not_supported", "{body}");
+    let plain = client()
+        .get(proxy.url("/v1/responses"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(plain.status(), 404);
+    assert!(main.requests().is_empty());
 }
 
 #[tokio::test]
@@ -533,6 +701,9 @@ async fn tools_sent_as_an_additional_tools_input_item_reach_the_main_model() {
         .iter()
         .map(|t| t["function"]["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, vec!["exec_command", "multi_agent_v1__wait_agent"]);
+    assert_eq!(
+        names,
+        vec!["exec_command", "multi_agent_v1__wait_agent", "freeform"]
+    );
     assert_eq!(seen["messages"].as_array().unwrap().len(), 1, "{seen}");
 }
