@@ -1,6 +1,7 @@
 """Translation through the OpenAI Responses API (``/v1/responses``) with the official clients:
 ``responses.create`` (whole and streamed), the strict ``responses.stream`` helper,
-``previous_response_id``, and an OpenAI Agents SDK agent on its default (Responses) model."""
+``previous_response_id``, and OpenAI Agents SDK agents on its Responses and Chat Completions
+models."""
 
 from __future__ import annotations
 
@@ -132,13 +133,15 @@ def test_an_agents_sdk_agent_runs_a_translated_tool(main_mock, translator_mock, 
     assert json.loads(call["function"]["arguments"])["description"] == DESCRIPTION
 
 
-def test_an_agents_sdk_strict_tool_with_optional_and_nested_models(main_mock, translator_mock, translating_proxy):
+@pytest.mark.parametrize("model_kind", ["responses", "chat_completions"])
+def test_an_agents_sdk_strict_tool_with_optional_and_nested_models(main_mock, translator_mock, translating_proxy, model_kind):
     """``@function_tool`` with pydantic models: a strict schema with ``$defs``/``$ref``,
     ``anyOf`` with null for ``Optional``, ``additionalProperties: false`` and every field
     required. The main model describes the call; the translator leaves the optional fields out;
     the SDK gets a call valid against its strict schema (nulls where it expects them) and runs
-    the function with the models filled."""
-    from agents import Agent, Runner, function_tool, set_default_openai_client, set_tracing_disabled
+    the function with the models filled. Both of the SDK's models: its default (Responses)
+    and ``OpenAIChatCompletionsModel``."""
+    from agents import Agent, OpenAIChatCompletionsModel, Runner, function_tool, set_default_openai_client, set_tracing_disabled
     from openai import AsyncOpenAI
     from mock_upstream import calls_message, tool_call
 
@@ -160,7 +163,8 @@ def test_an_agents_sdk_strict_tool_with_optional_and_nested_models(main_mock, tr
     set_tracing_disabled(True)
     client = AsyncOpenAI(base_url=translating_proxy.base_url, api_key="sk-test", max_retries=0, timeout=30.0)
     set_default_openai_client(client, use_for_tracing=False)
-    agent = Agent(name="assistant", instructions="You are terse.", model="main-model", tools=[book_room])
+    model = "main-model" if model_kind == "responses" else OpenAIChatCompletionsModel(model="main-model", openai_client=client)
+    agent = Agent(name="assistant", instructions="You are terse.", model=model, tools=[book_room])
 
     result = asyncio.run(Runner.run(agent, asked))
 
@@ -170,6 +174,8 @@ def test_an_agents_sdk_strict_tool_with_optional_and_nested_models(main_mock, tr
     first = main_mock.chat_requests()[0].body
     shown = next(t for t in first["tools"] if t["function"]["name"] == "book_room")
     assert list(shown["function"]["parameters"]["properties"]) == ["description"], "rewritten"
+    routes = {r.path for r in main_mock.requests}
+    assert "/v1/chat/completions" in routes and "/v1/responses" not in routes, routes
 
 
 # Module level: the SDK reads the tool's annotations by name (this module has
