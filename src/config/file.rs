@@ -232,6 +232,14 @@ pub struct UpstreamSection {
     /// of a format it does not serve are converted to Chat Completions.
     #[serde(deserialize_with = "list_or_csv")]
     pub formats: Vec<WireFormat>,
+    /// Top-level fields a converted request (Responses, Messages) keeps for the chat upstream,
+    /// beside Chat Completions' own: an upstream's extensions a client sends.
+    #[serde(deserialize_with = "list_or_csv")]
+    pub keep_params: Vec<String>,
+    /// Top-level fields taken out of every Chat Completions request to the upstream: what a
+    /// strict upstream refuses and a client insists on sending.
+    #[serde(deserialize_with = "list_or_csv")]
+    pub drop_params: Vec<String>,
 }
 
 /// A wire format an upstream may serve.
@@ -252,6 +260,8 @@ impl Default for UpstreamSection {
             timeout: Duration::from_secs(600),
             read_timeout: Duration::from_secs(300),
             formats: vec![WireFormat::Chat],
+            keep_params: Vec::new(),
+            drop_params: Vec::new(),
         }
     }
 }

@@ -115,6 +115,10 @@ pub struct UpstreamConfig {
     pub read_timeout: Duration,
     /// The formats the upstream serves itself; always holds `Chat`.
     pub formats: Vec<file::WireFormat>,
+    /// `keep_params` and `drop_params`: top-level fields converted requests keep, and fields
+    /// taken out of every chat request.
+    pub keep_params: Vec<String>,
+    pub drop_params: Vec<String>,
 }
 
 /// One translator backend with the defaults for everything but its address, model and key

@@ -28,6 +28,8 @@ impl Config {
                 timeout: self.upstream.timeout,
                 read_timeout: self.upstream.read_timeout,
                 formats: self.upstream.formats.clone(),
+                keep_params: self.upstream.keep_params.clone(),
+                drop_params: self.upstream.drop_params.clone(),
             },
             server: self.server.clone(),
             log: self.log.clone(),

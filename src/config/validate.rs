@@ -98,7 +98,41 @@ fn upstream(raw: &UpstreamSection) -> Result<UpstreamConfig, ConfigError> {
         timeout: positive("upstream.timeout", raw.timeout)?,
         read_timeout: positive("upstream.read_timeout", raw.read_timeout)?,
         formats: formats(&raw.formats)?,
+        keep_params: params("upstream.keep_params", &raw.keep_params, &[])?,
+        drop_params: params("upstream.drop_params", &raw.drop_params, REQUIRED_FIELDS)?,
     })
+}
+
+/// Fields the pipe cannot do without: never dropped.
+const REQUIRED_FIELDS: &[&str] = &["model", "messages"];
+/// The most names in `keep_params` or `drop_params`, and the longest name.
+const MAX_PARAMS: usize = 64;
+const MAX_PARAM_LEN: usize = 64;
+
+fn params(key: &str, raw: &[String], forbidden: &[&str]) -> Result<Vec<String>, ConfigError> {
+    if raw.len() > MAX_PARAMS {
+        return Err(invalid(key, format!("at most {MAX_PARAMS} field names")));
+    }
+    let mut names = Vec::with_capacity(raw.len());
+    for name in raw {
+        let name = name.trim();
+        if name.is_empty() || name.len() > MAX_PARAM_LEN {
+            return Err(invalid(
+                key,
+                format!("`{name}`: a field name of 1 to {MAX_PARAM_LEN} bytes is required"),
+            ));
+        }
+        if forbidden.contains(&name) {
+            return Err(invalid(
+                key,
+                format!("`{name}` cannot be dropped: every chat request needs it"),
+            ));
+        }
+        if !names.iter().any(|n: &String| n == name) {
+            names.push(name.to_owned());
+        }
+    }
+    Ok(names)
 }
 
 fn formats(raw: &[WireFormat]) -> Result<Vec<WireFormat>, ConfigError> {

@@ -57,18 +57,25 @@ pub async fn serve_parsed(
         .flatten()
         .unwrap_or_default();
     // `[models]`: a client that insists on its own model names (Claude Code) reaches the
-    // upstream's model; the body changes only then.
-    let bytes = match state.config.aliased(&model) {
-        Some(target) => {
-            tracing::debug!(from = %model, to = %target, "model alias");
-            model = target.to_owned();
-            openai::set(&mut parsed, "model", &model)
-                .map_err(crate::pipe::complete::serde_error)?;
-            bytes::Bytes::from(
-                serde_json::to_vec(&parsed).map_err(crate::pipe::complete::serde_error)?,
-            )
+    // upstream's model; `upstream.drop_params`: fields a strict upstream refuses are taken out.
+    // The body is written again only when one of them changed it.
+    let mut changed = false;
+    if let Some(target) = state.config.aliased(&model) {
+        tracing::debug!(from = %model, to = %target, "model alias");
+        model = target.to_owned();
+        openai::set(&mut parsed, "model", &model).map_err(crate::pipe::complete::serde_error)?;
+        changed = true;
+    }
+    for field in &state.config.upstream.drop_params {
+        if parsed.shift_remove(field).is_some() {
+            tracing::debug!(%field, "dropped (upstream.drop_params)");
+            changed = true;
         }
-        None => bytes,
+    }
+    let bytes = if changed {
+        bytes::Bytes::from(serde_json::to_vec(&parsed).map_err(crate::pipe::complete::serde_error)?)
+    } else {
+        bytes
     };
     let mode = state.modes.mode_for_shared(&model).await;
     let has_tools = tools_checked(&parsed);

@@ -32,13 +32,31 @@ pub async fn read_json(
     Ok((bytes, parsed))
 }
 
-/// Serves `chat` (the converted request) through the pipe and converts the reply.
+/// The top-level fields of a client's request that `upstream.keep_params` names: the
+/// conversion drops what Chat Completions does not define, and these go back in.
+pub fn kept_params(state: &AppState, request: &Map<String, Value>) -> Map<String, Value> {
+    state
+        .config
+        .upstream
+        .keep_params
+        .iter()
+        .filter_map(|key| Some((key.clone(), request.get(key)?.clone())))
+        .collect()
+}
+
+/// Serves `chat` (the converted request, with the client's `kept` fields) through the pipe
+/// and converts the reply.
 pub async fn serve<A: Adapter>(
     state: &Arc<AppState>,
     parts: Parts,
-    chat: Map<String, Value>,
+    mut chat: Map<String, Value>,
+    kept: Map<String, Value>,
     mut adapter: A,
 ) -> Result<Response, ProxyError> {
+    for (key, value) in kept {
+        tracing::debug!(field = %key, "kept for the upstream (upstream.keep_params)");
+        chat.insert(key, value);
+    }
     let internal = |e: serde_json::Error| ProxyError::Internal(format!("converted request: {e}"));
     let bytes = Bytes::from(serde_json::to_vec(&chat).map_err(internal)?);
     // The tree is not needed past here: it must not stay beside its copies for the whole call.

@@ -49,7 +49,8 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
+    let kept = converted::kept_params(state, &parsed);
     let chat = anthropic::to_chat(parsed)?;
-    let response = converted::serve(state, parts, chat, anthropic::Reply { model }).await?;
+    let response = converted::serve(state, parts, chat, kept, anthropic::Reply { model }).await?;
     Ok(converted::report_dropped(response, &dropped))
 }

@@ -82,8 +82,9 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
     if let Some(id) = parsed.get("previous_response_id").and_then(|v| v.as_str()) {
         state.responses.fetch(id, &caller.owner).await?;
     }
+    let kept = converted::kept_params(state, &parsed);
     let mut converted = responses::to_chat(parsed, &state.responses, &caller)?;
     converted.reply.tools = client_tools;
-    let response = converted::serve(state, parts, converted.chat, converted.reply).await?;
+    let response = converted::serve(state, parts, converted.chat, kept, converted.reply).await?;
     Ok(converted::report_dropped(response, &dropped))
 }

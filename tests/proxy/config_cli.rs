@@ -439,6 +439,11 @@ fn bad_values_are_refused_naming_the_key() {
         ("[log]\nformat = \"xml\"\n", "xml"),
         ("[server]\nmax_body_bytes = 0\n", "server.max_body_bytes"),
         (
+            "[upstream]\ndrop_params = [\"messages\"]\n",
+            "upstream.drop_params",
+        ),
+        ("[upstream]\nkeep_params = [\"\"]\n", "upstream.keep_params"),
+        (
             "[[translation.backends]]\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \" \"\n",
             "translation.backends[0].model",
         ),

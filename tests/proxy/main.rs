@@ -37,5 +37,6 @@ mod streaming_passthrough;
 mod streaming_translation;
 mod translation_log;
 mod translation_pipe;
+mod upstream_params;
 mod upstream_timeouts;
 mod weak_main_model;
