@@ -13,8 +13,9 @@ Groups (the sample is seeded, so the same options give the same cases):
 - control: the same categories, but no tool is rewritten (plaincall passes them through).
 - irrelevance: `irrelevance` and `live_irrelevance`; passed when the model makes no call.
 The classification runs the binary's own `explain` on every tool, so it follows the current
-rule. Modes: direct-0.5b, direct-1.5b (the model server alone) and plaincall (0.5B behind
-plaincall, translating with the 1.5B model).
+rule. Modes: direct-0.5b, direct-1.5b (the model server alone), plaincall (0.5B behind
+plaincall, translating with the 1.5B model) and plaincall-1.5b-self (the 1.5B behind plaincall
+with no translator configured: it translates its own descriptions, the one-model setup).
 """
 
 from __future__ import annotations
@@ -48,11 +49,12 @@ CALL_CATEGORIES = [
     "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple",
 ]
 IRRELEVANCE_CATEGORIES = ["irrelevance", "live_irrelevance"]
-MODES = ["direct-0.5b", "direct-1.5b", "plaincall"]
+MODES = ["direct-0.5b", "direct-1.5b", "plaincall", "plaincall-1.5b-self"]
 MODE_LABELS = {
     "direct-0.5b": "0.5B alone",
     "direct-1.5b": "1.5B alone",
     "plaincall": "0.5B via plaincall + 1.5B translator",
+    "plaincall-1.5b-self": "1.5B via plaincall, translating for itself",
 }
 GROUPS = ["complex", "control", "irrelevance"]
 # Our name for the checker. BFCL's OpenAI function-calling handler turns "." in tool names
@@ -209,10 +211,12 @@ class Servers:
         self.started.clear()
 
 
-def plaincall_env(upstream: str, translator: str) -> dict:
+def plaincall_env(upstream: str, translator: str | None) -> dict:
+    """No translator: the upstream model translates its own descriptions (one model)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLAINCALL_") and k != "RUST_LOG"}
-    env.update(PLAINCALL_UPSTREAM_URL=upstream, PLAINCALL_TRANSLATOR_URL=translator,
-               PLAINCALL_TRANSLATOR_MODEL="qwen2.5-coder-1.5b")
+    env.update(PLAINCALL_UPSTREAM_URL=upstream)
+    if translator is not None:
+        env.update(PLAINCALL_TRANSLATOR_URL=translator, PLAINCALL_TRANSLATOR_MODEL="qwen2.5-coder-1.5b")
     return env
 
 
@@ -407,7 +411,7 @@ def unsaid_fields(fields: dict, answers: list[dict], prefix: str = "") -> list[s
 
 
 def run_mode(bfcl, mode: str, cases: list[dict], urls: dict, args, log, recorder=None) -> list[dict]:
-    model = "qwen2.5-coder-1.5b" if mode == "direct-1.5b" else "qwen2.5-coder-0.5b"
+    model = "qwen2.5-coder-1.5b" if mode in ("direct-1.5b", "plaincall-1.5b-self") else "qwen2.5-coder-0.5b"
     rows = []
     for i, case in enumerate(cases, 1):
         got = ask(urls[mode], model, case, args.timeout)
@@ -436,12 +440,14 @@ def run_modes(bfcl, modes: list[str], cases: list[dict], args, work: Path, log) 
                 urls = {mode: servers.start("bfcl-big", "1.5b", True)}
                 rows += run_mode(bfcl, mode, cases, urls, args, log)
             else:
-                main = servers.start("bfcl-main", "0.5b", True)
-                translator = servers.start("bfcl-translator", "1.5b", False)
+                alone = mode == "plaincall-1.5b-self"
+                main = servers.start("bfcl-big", "1.5b", True) if alone else servers.start("bfcl-main", "0.5b", True)
+                translator = None if alone else servers.start("bfcl-translator", "1.5b", False)
                 recorder = Recorder(main, args.timeout + 60)
                 env = dict(plaincall_env(recorder.url, translator), **dict(args.plaincall_env))
+                log_file = args.out / ("plaincall-self.log" if alone else "plaincall.log")
                 try:
-                    with plaincall(args.plaincall_bin, args.config, env, args.out / "plaincall.log") as url:
+                    with plaincall(args.plaincall_bin, args.config, env, log_file) as url:
                         recorder.take()  # start-up probes
                         rows += run_mode(bfcl, mode, cases, {mode: url}, args, log, recorder)
                 finally:
@@ -487,7 +493,8 @@ def summarize(rows: list[dict], modes: list[str], cases: list[dict]) -> dict:
 
 def chart(summary: dict, modes: list[str]) -> str:
     """Grouped bars: percent passed per group, one colour per mode (like eval's chart)."""
-    colours = {"direct-0.5b": "#9aa5b1", "direct-1.5b": "#f0a030", "plaincall": "#2f7ed8"}
+    colours = {"direct-0.5b": "#9aa5b1", "direct-1.5b": "#f0a030", "plaincall": "#2f7ed8",
+               "plaincall-1.5b-self": "#7b4fd0"}
     width, height, left, base = 640, 300, 40, 250
     slot = (width - left - 10) / len(GROUPS)
     bar = slot / (len(modes) + 1)

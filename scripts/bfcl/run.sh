@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Translation quality on BFCL (Berkeley Function Calling Leaderboard), with the `bfcl-eval`
-# package's data and AST checker as they are. Three modes: the 0.5B model alone, the 1.5B
-# model alone, and the 0.5B model through plaincall with the 1.5B translator.
+# package's data and AST checker as they are. Four modes: the 0.5B model alone, the 1.5B
+# model alone, the 0.5B model through plaincall with the 1.5B translator, and the 1.5B model
+# through plaincall translating for itself.
 #
 #   scripts/bfcl/run.sh [bfcl_eval_run.py options]
 #       --complex 40 --controls 10 --irrelevance 10   group sizes (defaults shown)
 #       --per-category N    at most N cases per category in each group
 #       --seed 13           sample seed (same options + same rule = same cases)
-#       --modes direct-0.5b,direct-1.5b,plaincall
+#       --modes direct-0.5b,direct-1.5b,plaincall,plaincall-1.5b-self
 #       --timeout 600       seconds per request
 #       --out docs/bfcl     results.json, cases.jsonl, report.md, chart.svg, plaincall.log
 #       --keep-other-modes  keep the other modes' rows from OUT (rerun one mode only)
