@@ -289,7 +289,14 @@ async fn serve(path: Option<&Path>, flags: &ServeFlags) -> ExitCode {
     crate::startup::log_summary(&state.config, bound);
     // Probed in the background: a slow upstream must not hold up serving.
     let probed = state.clone();
-    tokio::spawn(async move { crate::startup::probe_and_log(&probed.config).await });
+    tokio::spawn(async move {
+        crate::startup::probe_and_log(&probed.config).await;
+        // `upstream.formats` checked once: a format the upstream does not serve is converted
+        // from the first request on, as a 404 on its route would have taught.
+        for format in crate::startup::unserved_formats(&probed.config).await {
+            probed.unserved.learn(format);
+        }
+    });
     match server::serve(listener, state, server::shutdown_signal()).await {
         Ok(server::Stopped::Drained) => {
             tracing::info!("stopped");

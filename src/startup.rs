@@ -1,5 +1,6 @@
 //! What `serve` says when it starts: one summary line, then a probe of the upstream and of
-//! each translator backend that names the URL and the setting to change when one is not there.
+//! each translator backend that names the URL and the setting to change when one is not there,
+//! and of the upstream's own routes for the formats `upstream.formats` names.
 //! `eval` uses the same probes to stop before running cases against nothing.
 
 use std::net::SocketAddr;
@@ -7,7 +8,7 @@ use std::time::Duration;
 
 use url::Url;
 
-use crate::config::{calling_mode_name, missing_v1_warning, redacted, Config, Secret};
+use crate::config::{calling_mode_name, missing_v1_warning, redacted, Config, Secret, WireFormat};
 use crate::error::{root_cause, shown_url};
 
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
@@ -148,6 +149,54 @@ pub async fn probe_and_log(config: &Config) {
             }
         }
     }
+}
+
+/// The formats `upstream.formats` names besides chat that the upstream does not serve: a
+/// `POST` of `{}` to each one's own route answered 404 or 405 (a route that exists answers
+/// 400 or 422 to an empty request, and that costs the upstream nothing). Each finding is
+/// logged; nothing answering is not a finding (requests will learn it from their own 404).
+pub async fn unserved_formats(config: &Config) -> Vec<WireFormat> {
+    let mut unserved = Vec::new();
+    let Ok(client) = probe_client() else {
+        return unserved;
+    };
+    let upstream = &config.upstream;
+    for (format, route) in [
+        (WireFormat::Responses, "responses"),
+        (WireFormat::Messages, "messages"),
+    ] {
+        if !upstream.serves(format) {
+            continue;
+        }
+        let Ok(url) = upstream.base_url.join(route) else {
+            continue;
+        };
+        let mut request = client
+            .post(url.clone())
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body("{}");
+        if let Some(key) = &upstream.api_key {
+            request = request.bearer_auth(key.expose());
+        }
+        let shown = shown_url(&url);
+        match request.send().await.map(|r| r.status().as_u16()) {
+            Ok(status @ (404 | 405)) => {
+                tracing::warn!(
+                    "the upstream answered {status} to POST {shown}: /v1/{route} requests are converted to Chat Completions, though upstream.formats names \"{route}\""
+                );
+                unserved.push(format);
+            }
+            Ok(status) => tracing::info!(
+                status,
+                "the upstream serves POST {shown} itself: /v1/{route} requests with nothing to translate go there as they came"
+            ),
+            Err(error) => tracing::debug!(
+                "no answer from POST {shown} at start-up: {}",
+                root_cause(&error.without_url())
+            ),
+        }
+    }
+    unserved
 }
 
 /// Every URL setting without `/v1`, worded as a warning.

@@ -682,6 +682,65 @@ async fn a_404_on_the_upstreams_own_route_turns_the_format_to_conversion() {
 }
 
 #[tokio::test]
+async fn the_formats_named_are_probed_at_start_up() {
+    // The upstream serves Messages (an empty request is a 400 there) but not Responses.
+    let main = MockServer::start(|r| {
+        if r.path.ends_with("/responses") {
+            Reply::text(404, r#"{"error": "not found"}"#)
+        } else if r.path.ends_with("/messages") && r.body.as_ref() == b"{}" {
+            Reply::text(400, r#"{"type": "error", "error": {"type": "invalid_request_error", "message": "model: required"}}"#)
+        } else if r.path.ends_with("/messages") {
+            Reply::ok(json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+                             "content": [{"type": "text", "text": "from its own route"}],
+                             "stop_reason": "end_turn", "usage": {"input_tokens": 1, "output_tokens": 1}}))
+        } else {
+            Reply::ok(completion(support::text_message("converted"), "stop"))
+        }
+    })
+    .await;
+    let served = support::Served::start(&[
+        ("PLAINCALL_UPSTREAM_URL", main.url().as_str()),
+        ("PLAINCALL_UPSTREAM_FORMATS", "chat,responses,messages"),
+    ])
+    .await;
+    served.wait_for_line("answered 404 to POST").await;
+    served.wait_for_line("serves POST").await;
+
+    let response = client()
+        .post(served.url("/v1/responses"))
+        .json(&json!({"model": "m", "input": "hi"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["output"][0]["content"][0]["text"], "converted");
+    let message = client()
+        .post(served.url("/v1/messages"))
+        .json(&json!({"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(message.status(), 200);
+    let body: Value = message.json().await.unwrap();
+    assert_eq!(body["content"][0]["text"], "from its own route");
+
+    let own: Vec<(String, usize)> = main
+        .requests()
+        .iter()
+        .filter(|r| !r.path.ends_with("/chat/completions") && !r.path.ends_with("/models"))
+        .map(|r| (r.path.clone(), r.body.len()))
+        .collect();
+    // The probes (`{}`), then only the Messages request: the Responses request was converted
+    // at once, with no 404 of its own.
+    assert_eq!(own.len(), 3, "{own:?}");
+    assert!(own.contains(&("/v1/responses".to_owned(), 2)), "{own:?}");
+    assert!(own.contains(&("/v1/messages".to_owned(), 2)), "{own:?}");
+    assert_eq!(own.iter().filter(|(p, _)| p == "/v1/responses").count(), 1);
+    served.stop().await;
+}
+
+#[tokio::test]
 async fn tools_sent_as_an_additional_tools_input_item_reach_the_main_model() {
     let main = MockServer::scripted(vec![Reply::ok(completion(
         support::text_message("hi"),
