@@ -240,6 +240,18 @@ pub struct UpstreamSection {
     /// strict upstream refuses and a client insists on sending.
     #[serde(deserialize_with = "list_or_csv")]
     pub drop_params: Vec<String>,
+    /// What becomes of a tool only a format's own server runs (web search, code execution,
+    /// MCP, ...) on a converted request, by its kind (`type`); `default` for kinds not named.
+    pub hosted_tools: std::collections::BTreeMap<String, HostedTools>,
+}
+
+/// `upstream.hosted_tools`: a hosted tool on a chat-only upstream is left out (the request
+/// goes on without it, said in the log and a header) or refused (a 400 naming it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HostedTools {
+    Drop,
+    Refuse,
 }
 
 /// A wire format an upstream may serve.
@@ -262,6 +274,7 @@ impl Default for UpstreamSection {
             formats: vec![WireFormat::Chat],
             keep_params: Vec::new(),
             drop_params: Vec::new(),
+            hosted_tools: [("default".to_owned(), HostedTools::Drop)].into(),
         }
     }
 }

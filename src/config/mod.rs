@@ -119,6 +119,8 @@ pub struct UpstreamConfig {
     /// taken out of every chat request.
     pub keep_params: Vec<String>,
     pub drop_params: Vec<String>,
+    /// `hosted_tools`, by kind; `default` for the rest (drop when not given).
+    pub hosted_tools: std::collections::BTreeMap<String, file::HostedTools>,
 }
 
 /// One translator backend with the defaults for everything but its address, model and key
@@ -147,6 +149,22 @@ pub fn parse_listen(key: &str, raw: &str) -> Result<SocketAddr, ConfigError> {
 impl UpstreamConfig {
     pub fn serves(&self, format: file::WireFormat) -> bool {
         self.formats.contains(&format)
+    }
+
+    /// The policy for a hosted tool of `kind`: its own entry, else that of its kind without a
+    /// version suffix (`web_search` for Anthropic's `web_search_20250305`), else `default`.
+    pub fn hosted_tool_policy(&self, kind: &str) -> file::HostedTools {
+        let unversioned = kind
+            .rsplit_once('_')
+            .filter(|(_, version)| {
+                !version.is_empty() && version.bytes().all(|b| b.is_ascii_digit())
+            })
+            .map(|(base, _)| base);
+        [Some(kind), unversioned, Some("default")]
+            .into_iter()
+            .flatten()
+            .find_map(|key| self.hosted_tools.get(key).copied())
+            .unwrap_or(file::HostedTools::Drop)
     }
 }
 

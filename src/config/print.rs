@@ -30,6 +30,7 @@ impl Config {
                 formats: self.upstream.formats.clone(),
                 keep_params: self.upstream.keep_params.clone(),
                 drop_params: self.upstream.drop_params.clone(),
+                hosted_tools: self.upstream.hosted_tools.clone(),
             },
             server: self.server.clone(),
             log: self.log.clone(),

@@ -100,7 +100,26 @@ fn upstream(raw: &UpstreamSection) -> Result<UpstreamConfig, ConfigError> {
         formats: formats(&raw.formats)?,
         keep_params: params("upstream.keep_params", &raw.keep_params, &[])?,
         drop_params: params("upstream.drop_params", &raw.drop_params, REQUIRED_FIELDS)?,
+        hosted_tools: hosted_tools(&raw.hosted_tools)?,
     })
+}
+
+fn hosted_tools(
+    raw: &std::collections::BTreeMap<String, super::file::HostedTools>,
+) -> Result<std::collections::BTreeMap<String, super::file::HostedTools>, ConfigError> {
+    if raw.len() > MAX_PARAMS {
+        return Err(invalid(
+            "upstream.hosted_tools",
+            format!("at most {MAX_PARAMS} kinds"),
+        ));
+    }
+    if let Some(kind) = raw.keys().find(|k| k.is_empty() || k.len() > MAX_PARAM_LEN) {
+        return Err(invalid(
+            "upstream.hosted_tools",
+            format!("`{kind}`: a tool kind of 1 to {MAX_PARAM_LEN} bytes is required"),
+        ));
+    }
+    Ok(raw.clone())
 }
 
 /// Fields the pipe cannot do without: never dropped.

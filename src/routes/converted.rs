@@ -142,6 +142,29 @@ pub fn goes_as_is(state: &AppState, format: WireFormat, route: &str, translatabl
     true
 }
 
+/// `upstream.hosted_tools`: the hosted tools a chat-only upstream cannot run (`kinds`, taken
+/// out of the request) are refused with a 400 naming them where the policy for their kind
+/// says so; else the request goes on without them.
+pub fn refuse_hosted(state: &AppState, kinds: &[String]) -> Result<(), ProxyError> {
+    let refused: Vec<&str> = kinds
+        .iter()
+        .map(String::as_str)
+        .filter(|kind| {
+            state.config.upstream.hosted_tool_policy(kind) == crate::config::HostedTools::Refuse
+        })
+        .collect();
+    if refused.is_empty() {
+        return Ok(());
+    }
+    Err(wire::invalid(
+        format!(
+            "tools of kind {} run only on their provider's own servers, and this upstream serves Chat Completions (upstream.hosted_tools refuses them): leave them out, or send the request to a server that runs them",
+            refused.join(", ")
+        ),
+        "tools",
+    ))
+}
+
 /// Says, in the log and in the `x-plaincall-dropped-tools` header, which tools a chat-only
 /// upstream could not run and were left out.
 pub fn report_dropped(mut response: Response, dropped: &[String]) -> Response {

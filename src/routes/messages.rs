@@ -44,6 +44,7 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
     }
     drop(bytes);
     let dropped = anthropic::drop_hosted_tools(&mut parsed);
+    converted::refuse_hosted(state, &dropped)?;
     let model = parsed
         .get("model")
         .and_then(Value::as_str)

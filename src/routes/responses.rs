@@ -66,6 +66,7 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
         }
     }
     let dropped = responses::drop_hosted_tools(&mut parsed);
+    converted::refuse_hosted(state, &dropped)?;
     let charge = parts
         .extensions
         .get::<Charge>()

@@ -345,7 +345,7 @@ pub fn request_object(bytes: &[u8]) -> Result<Map<String, Value>, ProxyError> {
 }
 
 /// A 400 for a field of a converted request, naming it.
-fn invalid(message: impl Into<String>, param: &str) -> ProxyError {
+pub(crate) fn invalid(message: impl Into<String>, param: &str) -> ProxyError {
     ProxyError::InvalidRequest {
         message: message.into(),
         param: Some(param.to_owned()),

@@ -1,6 +1,7 @@
-//! Unknown top-level fields, per route (`upstream.keep_params`, `upstream.drop_params`): a
-//! converted request drops what a chat server does not define unless told to keep it; a chat
-//! request passes everything on unless told to drop it.
+//! What a chat-only upstream cannot take, per route: unknown top-level fields
+//! (`upstream.keep_params`, `upstream.drop_params`: a converted request drops what a chat
+//! server does not define unless told to keep it; a chat request passes everything on unless
+//! told to drop it), and hosted tools (`upstream.hosted_tools`: dropped or refused, by kind).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::support;
@@ -135,4 +136,60 @@ async fn a_body_changed_on_the_forward_path_goes_with_its_own_length() {
             .unwrap();
         assert_eq!(length, request.body.len());
     }
+}
+
+#[tokio::test]
+async fn hosted_tools_are_dropped_or_refused_by_kind() {
+    let main = upstream().await;
+    let proxy = Proxy::start(
+        &main.url(),
+        "[upstream.hosted_tools]\ndefault = \"drop\"\nweb_search = \"refuse\"\n",
+    )
+    .await;
+    let function = json!({"type": "function", "name": "f", "parameters": {"type": "object"}});
+    // Responses: `file_search` follows the default, `web_search` its own entry.
+    let dropped = client()
+        .post(proxy.url("/v1/responses"))
+        .json(&json!({"model": "m", "input": "hi", "tools": [function, {"type": "file_search", "vector_store_ids": ["v"]}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(dropped.status(), 200);
+    assert_eq!(
+        dropped.headers()["x-plaincall-dropped-tools"],
+        "file_search"
+    );
+    let refused = client()
+        .post(proxy.url("/v1/responses"))
+        .json(&json!({"model": "m", "input": "hi", "tools": [function, {"type": "web_search"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 400);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["error"]["param"], "tools", "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("web_search") && message.contains("upstream.hosted_tools"),
+        "{message}"
+    );
+    // Messages: Anthropic's versioned kind falls under its unversioned entry, in its own shape.
+    let refused = client()
+        .post(proxy.url("/v1/messages"))
+        .json(
+            &json!({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}],
+                      "tools": [{"type": "web_search_20250305", "name": "web_search"}]}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 400);
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["type"], "error", "{body}");
+    assert_eq!(body["error"]["type"], "invalid_request_error");
+    assert_eq!(
+        main.chat_requests().len(),
+        1,
+        "only the request that dropped a tool went on"
+    );
 }
