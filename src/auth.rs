@@ -13,7 +13,7 @@ use crate::state::AppState;
 use crate::wire::Wire;
 use crate::wire::WireError;
 
-pub async fn require_access_key(
+pub(crate) async fn require_access_key(
     State(state): State<Arc<AppState>>,
     request: Request,
     next: Next,

@@ -11,9 +11,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use crate::error::ProxyError;
 
 /// What one byte of a body read whole is charged as.
-pub const BODY_COST: u64 = 4;
+pub(crate) const BODY_COST: u64 = 4;
 /// How long a body waits for memory other requests give back before it is refused.
-pub const WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+pub(crate) const WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// The semaphore counts in these units, so that a large budget fits its permits.
 const UNIT: u64 = 1024;
 

@@ -704,7 +704,7 @@ fn prompts_show(path: Option<&Path>, tool: &Path, json: bool) -> ExitCode {
 }
 
 mod erased {
-    pub trait Pretty {
+    pub(super) trait Pretty {
         fn pretty(&self) -> String;
     }
     impl Pretty for crate::openai::RawObject {

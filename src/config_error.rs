@@ -11,7 +11,7 @@ const ALIASES: &[&str] = &["base_url"];
 
 /// One line naming where the error is (file and line, or environment variable), the key and
 /// what is wrong with it.
-pub fn describe(error: &figment::Error, file: Option<&Path>) -> String {
+pub(crate) fn describe(error: &figment::Error, file: Option<&Path>) -> String {
     // figment prefixes keys with its profile name ("default"); the file knows no profiles.
     let mut path: Vec<&str> = error.path.iter().map(String::as_str).collect();
     if let Kind::UnknownField(field, _) = &error.kind {
@@ -94,7 +94,7 @@ fn place(error: &figment::Error, file: Option<&Path>, path: &[&str]) -> Option<S
 }
 
 /// The 1-based line of the key at `path` in a TOML text, or of its nearest table.
-pub fn line_of(text: &str, path: &[&str]) -> Option<usize> {
+pub(crate) fn line_of(text: &str, path: &[&str]) -> Option<usize> {
     let document = toml_edit::ImDocument::parse(text).ok()?;
     let mut table = document.as_table();
     let mut span = None;

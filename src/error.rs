@@ -232,7 +232,7 @@ impl ProxyError {
 }
 
 /// A URL fit for messages: no user name, password, query or fragment.
-pub fn shown_url(url: &url::Url) -> String {
+pub(crate) fn shown_url(url: &url::Url) -> String {
     let mut shown = url.clone();
     let _ = shown.set_username("");
     let _ = shown.set_password(None);
@@ -242,7 +242,7 @@ pub fn shown_url(url: &url::Url) -> String {
 }
 
 /// The innermost error message, which names the actual failure ("Connection refused").
-pub fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
     let mut current = error;
     while let Some(next) = current.source() {
         current = next;

@@ -13,7 +13,7 @@ use crate::server::{self, AppState};
 
 /// One case: the format of the shared `cases.jsonl`, plus an optional `user` message.
 #[derive(Debug, Clone, Deserialize)]
-pub struct Case {
+pub(crate) struct Case {
     pub tool: String,
     pub description: String,
     #[serde(default)]
@@ -32,7 +32,7 @@ pub struct Case {
 
 impl Case {
     /// What the user says: the case's own message, or the description as a request.
-    pub fn user_message(&self) -> String {
+    pub(crate) fn user_message(&self) -> String {
         self.user
             .clone()
             .unwrap_or_else(|| format!("Please use the {} tool: {}", self.tool, self.description))
@@ -41,14 +41,14 @@ impl Case {
 
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
-pub enum Mode {
+pub(crate) enum Mode {
     Direct,
     Plaincall,
 }
 
 /// How one run of one case went.
 #[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub case: usize,
     pub tool: String,
     pub mode: Mode,
@@ -65,7 +65,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// Whether the case passed: the expected call(s) exactly, or a question when one was due.
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         if self.clarification_expected {
             self.clarified
         } else {
@@ -75,14 +75,14 @@ impl Outcome {
 }
 
 #[derive(Debug, Serialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub cases: usize,
     pub modes: BTreeMap<String, Totals>,
     pub outcomes: Vec<Outcome>,
 }
 
 #[derive(Debug, Default, Serialize)]
-pub struct Totals {
+pub(crate) struct Totals {
     pub call_made: usize,
     pub right_tool: usize,
     pub schema_valid: usize,
@@ -93,7 +93,7 @@ pub struct Totals {
     pub mean_latency_ms: u64,
 }
 
-pub fn load_tools(paths: &[PathBuf]) -> Result<Vec<Value>, String> {
+pub(crate) fn load_tools(paths: &[PathBuf]) -> Result<Vec<Value>, String> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -121,7 +121,7 @@ pub fn load_tools(paths: &[PathBuf]) -> Result<Vec<Value>, String> {
         .collect()
 }
 
-pub fn load_cases(path: &Path) -> Result<Vec<Case>, String> {
+pub(crate) fn load_cases(path: &Path) -> Result<Vec<Case>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     text.lines()
         .enumerate()
@@ -133,7 +133,7 @@ pub fn load_cases(path: &Path) -> Result<Vec<Case>, String> {
 }
 
 /// Runs every case in both modes. `progress` is called after each run.
-pub async fn run(
+pub(crate) async fn run(
     config: Config,
     tools: Vec<Value>,
     cases: &[Case],
@@ -386,7 +386,7 @@ fn summarise(cases: usize, outcomes: Vec<Outcome>) -> Summary {
     }
 }
 
-pub fn mode_name(mode: Mode) -> &'static str {
+pub(crate) fn mode_name(mode: Mode) -> &'static str {
     match mode {
         Mode::Direct => "direct",
         Mode::Plaincall => "plaincall",
@@ -402,7 +402,7 @@ fn yes(b: bool) -> &'static str {
 }
 
 /// The per-case and total table for the terminal (and the Markdown report).
-pub fn table(summary: &Summary, cases: &[Case]) -> String {
+pub(crate) fn table(summary: &Summary, cases: &[Case]) -> String {
     let mut out = String::from("| # | tool | mode | call | right tool | valid | exact | clarified | ms |\n|---|---|---|---|---|---|---|---|---|\n");
     for o in &summary.outcomes {
         let clarified = if o.clarification_expected {
@@ -445,7 +445,7 @@ pub fn table(summary: &Summary, cases: &[Case]) -> String {
 }
 
 /// A grouped bar chart of the totals, direct against plaincall, as SVG.
-pub fn chart(summary: &Summary) -> String {
+pub(crate) fn chart(summary: &Summary) -> String {
     type Metric = (&'static str, fn(&Totals) -> usize);
     let metrics: [Metric; 5] = [
         ("passed", |t| t.passed),
@@ -504,7 +504,7 @@ pub fn chart(summary: &Summary) -> String {
 }
 
 /// The Markdown report, which embeds the chart written beside it.
-pub fn markdown(summary: &Summary, cases: &[Case], chart_file: &str, model: &str) -> String {
+pub(crate) fn markdown(summary: &Summary, cases: &[Case], chart_file: &str, model: &str) -> String {
     format!(
         "# plaincall eval\n\nModel: `{model}`. {} cases, each run directly against the upstream with the full schemas and through plaincall's translation pipe.\n\n![direct vs plaincall]({chart_file})\n\n{}",
         summary.cases,

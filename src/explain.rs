@@ -11,7 +11,7 @@ use crate::pipe::Pipe;
 
 /// The tool definitions in one file: a tool, an array of tools, or a request with `tools`,
 /// each in any format's shape (Chat Completions, Responses, Anthropic Messages).
-pub fn tools_in(path: &Path) -> Result<Vec<Value>, String> {
+pub(crate) fn tools_in(path: &Path) -> Result<Vec<Value>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let value: Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
@@ -31,7 +31,7 @@ pub fn tools_in(path: &Path) -> Result<Vec<Value>, String> {
 
 /// What `explain` found for one tool, as `--json` prints it.
 #[derive(Debug, serde::Serialize)]
-pub struct Report {
+pub(crate) struct Report {
     pub name: String,
     /// `rewritten`, `passed_through` or `unreadable`.
     pub verdict: &'static str,
@@ -46,7 +46,7 @@ pub struct Report {
 
 impl Report {
     /// The text `explain` prints without `--json`.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         match (self.verdict, &self.field, &self.shown) {
             ("rewritten", Some(field), Some(shown)) => {
                 let mut out = format!(
@@ -65,13 +65,8 @@ impl Report {
     }
 }
 
-/// The report for one tool definition, as text.
-pub fn explain(pipe: &Pipe, tool: &Value) -> String {
-    report(pipe, tool).text()
-}
-
 /// The report for one tool definition.
-pub fn report(pipe: &Pipe, tool: &Value) -> Report {
+pub(crate) fn report(pipe: &Pipe, tool: &Value) -> Report {
     let name = tool
         .pointer("/function/name")
         .and_then(Value::as_str)

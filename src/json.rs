@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 /// The JSON value that starts at byte `start` of `text`, and the byte where it ends.
-pub fn value_at(text: &str, start: usize) -> Option<(Value, usize)> {
+pub(crate) fn value_at(text: &str, start: usize) -> Option<(Value, usize)> {
     let mut stream = serde_json::Deserializer::from_str(text.get(start..)?).into_iter::<Value>();
     match stream.next() {
         Some(Ok(value)) => Some((value, start + stream.byte_offset())),
@@ -13,7 +13,7 @@ pub fn value_at(text: &str, start: usize) -> Option<(Value, usize)> {
 }
 
 /// The names a schema's `required` lists (none when it has no such list).
-pub fn required(schema: &Value) -> Vec<&str> {
+pub(crate) fn required(schema: &Value) -> Vec<&str> {
     schema
         .get("required")
         .and_then(Value::as_array)

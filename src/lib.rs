@@ -6,35 +6,37 @@
 //! rewritten into plain-English form, calls translated back; [`stream`] for SSE) →
 //! [`upstream`] (the HTTP client for the main model and the translator backends).
 
-pub mod auth;
-pub mod budget;
+pub(crate) mod auth;
+pub(crate) mod budget;
 pub mod cli;
-pub mod config;
-pub mod config_error;
-pub mod drain;
-pub mod error;
-pub mod eval;
-pub mod explain;
-pub mod json;
-pub mod memory;
-pub mod metrics;
-pub mod metrics_layer;
-pub mod openai;
-pub mod owner;
+pub(crate) mod config;
+pub(crate) mod config_error;
+pub(crate) mod drain;
+pub(crate) mod error;
+pub(crate) mod eval;
+pub(crate) mod explain;
+pub(crate) mod json;
+pub(crate) mod memory;
+pub(crate) mod metrics;
+pub(crate) mod metrics_layer;
+pub(crate) mod openai;
+pub(crate) mod owner;
 pub mod pipe;
-pub mod prompts;
-pub mod redact;
-pub mod routes;
-pub mod server;
-pub mod shared;
+pub(crate) mod prompts;
+pub(crate) mod redact;
+pub(crate) mod routes;
+pub(crate) mod server;
+pub(crate) mod shared;
 pub mod sse;
-pub mod startup;
-pub mod state;
-pub mod upstream;
-pub mod wire;
+pub(crate) mod startup;
+pub(crate) mod state;
+pub(crate) mod upstream;
+pub(crate) mod wire;
 
 pub use config::Config;
+pub use metrics::CLIENT_LABELS;
 pub use server::{router, serve, AppState, Stopped};
+pub use upstream::UpstreamClient;
 
 /// rustls needs one process-wide crypto provider; ring is the one compiled in.
 pub fn install_crypto_provider() {

@@ -12,7 +12,7 @@ const CHECK_EVERY: Duration = Duration::from_secs(1);
 
 /// Trims the heap each time the process becomes idle (no request in flight) after having
 /// served requests. Runs for the life of the process.
-pub async fn trim_when_idle(in_flight: Gauge) {
+pub(crate) async fn trim_when_idle(in_flight: Gauge) {
     let mut ticker = tokio::time::interval(CHECK_EVERY);
     let mut busy_since_trim = false;
     loop {

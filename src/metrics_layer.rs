@@ -19,7 +19,11 @@ use crate::error::ProxyError;
 use crate::state::AppState;
 use crate::wire::WireError;
 
-pub async fn track(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+pub(crate) async fn track(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let route = request
         .extensions()
         .get::<MatchedPath>()
@@ -39,7 +43,7 @@ pub async fn track(State(state): State<Arc<AppState>>, request: Request, next: N
 /// body (a stream, say) has ended.
 /// Each request also gets a [`Charge`] against the memory budget, which the body readers
 /// raise and which is released with the permit.
-pub async fn limit_in_flight(
+pub(crate) async fn limit_in_flight(
     State(state): State<Arc<AppState>>,
     mut request: Request,
     next: Next,
@@ -79,7 +83,7 @@ pin_project_lite::pin_project! {
 }
 
 impl<G> GuardedBody<G> {
-    pub fn new(inner: Body, guard: G) -> GuardedBody<G> {
+    pub(crate) fn new(inner: Body, guard: G) -> GuardedBody<G> {
         GuardedBody {
             inner,
             _guard: guard,

@@ -10,10 +10,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-pub type RawObject = IndexMap<String, Box<RawValue>>;
+pub(crate) type RawObject = IndexMap<String, Box<RawValue>>;
 
 /// Reads `key` as `T`; a missing key or `null` is `None`.
-pub fn get<T: DeserializeOwned>(
+pub(crate) fn get<T: DeserializeOwned>(
     object: &RawObject,
     key: &str,
 ) -> Result<Option<T>, serde_json::Error> {
@@ -25,7 +25,7 @@ pub fn get<T: DeserializeOwned>(
 }
 
 /// Sets `key`, keeping its position when it already exists.
-pub fn set<T: Serialize + ?Sized>(
+pub(crate) fn set<T: Serialize + ?Sized>(
     object: &mut RawObject,
     key: &str,
     value: &T,
@@ -35,7 +35,7 @@ pub fn set<T: Serialize + ?Sized>(
     Ok(())
 }
 
-pub fn to_raw<T: Serialize + ?Sized>(value: &T) -> Result<Box<RawValue>, serde_json::Error> {
+pub(crate) fn to_raw<T: Serialize + ?Sized>(value: &T) -> Result<Box<RawValue>, serde_json::Error> {
     serde_json::value::to_raw_value(value)
 }
 
@@ -91,7 +91,7 @@ impl ToolCall {
 
 /// `{"<field>": "..."}` and nothing else: the arguments of a call in plain-English form
 /// (`field` is the tool's plain-English field, `description` unless the tool has its own).
-pub fn nl_description(arguments: &str, field: &str) -> Option<String> {
+pub(crate) fn nl_description(arguments: &str, field: &str) -> Option<String> {
     let Ok(Value::Object(map)) = serde_json::from_str::<Value>(arguments) else {
         return None;
     };
@@ -102,7 +102,7 @@ pub fn nl_description(arguments: &str, field: &str) -> Option<String> {
 }
 
 /// The `content` of a message as text: a string, or the text parts of a content array.
-pub fn content_text(content: Option<&RawValue>) -> String {
+pub(crate) fn content_text(content: Option<&RawValue>) -> String {
     let Some(raw) = content else {
         return String::new();
     };

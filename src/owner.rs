@@ -4,7 +4,7 @@ use axum::http::{header, HeaderMap};
 
 /// The key a client presented: its bearer token, or (Anthropic clients) its `x-api-key`;
 /// empty when it sent none.
-pub fn presented_key(headers: &HeaderMap) -> &str {
+pub(crate) fn presented_key(headers: &HeaderMap) -> &str {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())

@@ -94,7 +94,7 @@ impl Secrets {
 }
 
 /// The configured keys of the upstream, the translator backends and the proxy itself.
-pub fn configured(config: &Config) -> Secrets {
+pub(crate) fn configured(config: &Config) -> Secrets {
     let upstream = config.upstream.api_key.iter();
     let backends = config
         .translation
@@ -156,7 +156,7 @@ fn scrub_bearer(text: &str) -> String {
 /// A one-line summary of a foreign HTTP error: `HTTP 401 (authentication_error,
 /// invalid_api_key): Incorrect API key provided`, scrubbed and shortened. The body itself is
 /// never shown whole.
-pub fn summarize_http_error(status: u16, body: &[u8], secrets: &Secrets) -> String {
+pub(crate) fn summarize_http_error(status: u16, body: &[u8], secrets: &Secrets) -> String {
     let parsed: Option<Value> = serde_json::from_slice(body).ok();
     let error = parsed.as_ref().map(|v| match v.get("error") {
         Some(inner) if inner.is_object() => inner,

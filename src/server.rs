@@ -13,7 +13,6 @@ use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
-pub use crate::drain::Drain;
 use crate::routes;
 pub use crate::state::AppState;
 
@@ -163,7 +162,7 @@ pub async fn serve(
 }
 
 /// Resolves on SIGTERM or SIGINT.
-pub async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     let ctrl_c = async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;

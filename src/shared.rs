@@ -53,7 +53,7 @@ pub struct Unavailable(pub String);
 #[derive(Clone, Default)]
 pub struct Shared(Option<Arc<Redis>>);
 
-pub struct Redis {
+pub(crate) struct Redis {
     client: redis::Client,
     shown: String,
     manager: tokio::sync::OnceCell<ConnectionManager>,
@@ -209,7 +209,7 @@ impl Shared {
 
 /// A stable key for any text a client chooses (a model name, arguments): its SHA-256 in hex,
 /// so that a key's length never depends on the client.
-pub fn hashed(parts: &[&str]) -> String {
+pub(crate) fn hashed(parts: &[&str]) -> String {
     let mut context = ring::digest::Context::new(&ring::digest::SHA256);
     for part in parts {
         context.update(&(part.len() as u64).to_le_bytes());

@@ -15,7 +15,7 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The one line `serve` logs once listening: where it listens, where requests go, who
 /// translates and how tools are asked for. Fields, so that JSON logs keep them apart.
-pub fn log_summary(config: &Config, bound: SocketAddr) {
+pub(crate) fn log_summary(config: &Config, bound: SocketAddr) {
     let translator = if !config.translation.enabled {
         "off (translation.enabled = false)".to_owned()
     } else if config.translation.backends.is_empty() {
@@ -50,14 +50,14 @@ pub fn log_summary(config: &Config, bound: SocketAddr) {
 }
 
 /// A server plaincall talks to, and the setting that says where it is.
-pub struct Target {
+pub(crate) struct Target {
     pub role: String,
     pub url: Url,
     pub setting: String,
     pub api_key: Option<Secret>,
 }
 
-pub fn targets(config: &Config) -> Vec<Target> {
+pub(crate) fn targets(config: &Config) -> Vec<Target> {
     let mut out = vec![Target {
         role: "upstream".into(),
         url: config.upstream.base_url.clone(),
@@ -78,7 +78,7 @@ pub fn targets(config: &Config) -> Vec<Target> {
 }
 
 /// What a probe found.
-pub enum Probe {
+pub(crate) enum Probe {
     Reachable,
     /// It answered, but not as an OpenAI-compatible server would: worth a warning only.
     Doubtful(String),
@@ -87,7 +87,7 @@ pub enum Probe {
 }
 
 /// `GET {url}models`: any answer below 500 but 404 means an OpenAI-compatible server is there.
-pub async fn probe(client: &reqwest::Client, target: &Target) -> Probe {
+pub(crate) async fn probe(client: &reqwest::Client, target: &Target) -> Probe {
     let Ok(url) = target.url.join("models") else {
         return Probe::Doubtful(format!("{}: cannot build the probe URL", target.role));
     };
@@ -132,7 +132,7 @@ pub async fn probe(client: &reqwest::Client, target: &Target) -> Probe {
 }
 
 /// Probes every target and logs the findings: `info` when there, `warn` otherwise.
-pub async fn probe_and_log(config: &Config) {
+pub(crate) async fn probe_and_log(config: &Config) {
     for warning in url_warnings(config) {
         tracing::warn!("{warning}");
     }
@@ -155,7 +155,7 @@ pub async fn probe_and_log(config: &Config) {
 /// `POST` of `{}` to each one's own route answered 404 or 405 (a route that exists answers
 /// 400 or 422 to an empty request, and that costs the upstream nothing). Each finding is
 /// logged; nothing answering is not a finding (requests will learn it from their own 404).
-pub async fn unserved_formats(config: &Config) -> Vec<WireFormat> {
+pub(crate) async fn unserved_formats(config: &Config) -> Vec<WireFormat> {
     let mut unserved = Vec::new();
     let Ok(client) = probe_client() else {
         return unserved;
@@ -200,7 +200,7 @@ pub async fn unserved_formats(config: &Config) -> Vec<WireFormat> {
 }
 
 /// Every URL setting without `/v1`, worded as a warning.
-pub fn url_warnings(config: &Config) -> Vec<String> {
+pub(crate) fn url_warnings(config: &Config) -> Vec<String> {
     targets(config)
         .iter()
         .filter_map(|t| {
@@ -210,7 +210,7 @@ pub fn url_warnings(config: &Config) -> Vec<String> {
         .collect()
 }
 
-pub fn probe_client() -> Result<reqwest::Client, reqwest::Error> {
+pub(crate) fn probe_client() -> Result<reqwest::Client, reqwest::Error> {
     reqwest::Client::builder()
         .no_proxy()
         .timeout(PROBE_TIMEOUT)

@@ -27,7 +27,7 @@ const HOP_BY_HOP: &[&str] = &[
 ];
 
 /// Copies end-to-end headers: drops hop-by-hop ones and those the `Connection` header names.
-pub fn end_to_end_headers(headers: &HeaderMap) -> HeaderMap {
+pub(crate) fn end_to_end_headers(headers: &HeaderMap) -> HeaderMap {
     let named_by_connection: Vec<String> = headers
         .get_all(header::CONNECTION)
         .iter()

@@ -21,11 +21,11 @@ use figment::providers::{Format, Toml};
 use figment::Figment;
 use url::Url;
 
-pub use file::*;
-pub use validate::parse_base_url;
+pub(crate) use file::*;
+pub(crate) use validate::parse_base_url;
 
 /// The configuration used when no file is given: every key at its default.
-pub const EMBEDDED_DEFAULT: &str = "";
+pub(crate) const EMBEDDED_DEFAULT: &str = "";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -125,7 +125,7 @@ pub struct UpstreamConfig {
 
 /// One translator backend with the defaults for everything but its address, model and key
 /// (`PLAINCALL_TRANSLATOR_*`, `serve --translator`); `key` names the setting in errors.
-pub fn single_backend(
+pub(crate) fn single_backend(
     key: &str,
     url: &str,
     model: String,
@@ -141,7 +141,7 @@ pub fn single_backend(
 }
 
 /// A listen address, as `listen` takes it.
-pub fn parse_listen(key: &str, raw: &str) -> Result<SocketAddr, ConfigError> {
+pub(crate) fn parse_listen(key: &str, raw: &str) -> Result<SocketAddr, ConfigError> {
     raw.parse()
         .map_err(|e| invalid(key, format!("`{raw}` is not an address and port: {e}")))
 }
@@ -257,7 +257,7 @@ impl Config {
     }
 }
 
-pub fn calling_mode_name(mode: CallingMode) -> &'static str {
+pub(crate) fn calling_mode_name(mode: CallingMode) -> &'static str {
     match mode {
         CallingMode::Native => "native",
         CallingMode::Prompt => "prompt",
@@ -265,7 +265,7 @@ pub fn calling_mode_name(mode: CallingMode) -> &'static str {
     }
 }
 
-pub fn tool_mode_name(mode: ToolMode) -> &'static str {
+pub(crate) fn tool_mode_name(mode: ToolMode) -> &'static str {
     match mode {
         ToolMode::Auto => "auto",
         ToolMode::Nl => "nl",
@@ -274,7 +274,7 @@ pub fn tool_mode_name(mode: ToolMode) -> &'static str {
 }
 
 /// A URL fit for logs and `plaincall check`: any password replaced.
-pub fn redacted(url: &Url) -> String {
+pub(crate) fn redacted(url: &Url) -> String {
     let mut shown = url.clone();
     if shown.password().is_some() {
         let _ = shown.set_password(Some("***"));
@@ -283,7 +283,7 @@ pub fn redacted(url: &Url) -> String {
 }
 /// A warning for an OpenAI-style base URL without a version segment (`/v1`): llama-server
 /// answers on both paths, vLLM and OpenAI answer 404 without it. `setting` names the key.
-pub fn missing_v1_warning(url: &Url, setting: &str) -> Option<String> {
+pub(crate) fn missing_v1_warning(url: &Url, setting: &str) -> Option<String> {
     let versioned = url.path_segments().is_some_and(|mut segments| {
         segments.any(|s| {
             s.strip_prefix('v')

@@ -257,7 +257,7 @@ mode = "prompt"
         assert!(printed.starts_with("listen = \"127.0.0.1:8787\"\n\n[upstream]\n"));
         assert!(printed.contains("access_keys = []\n"), "{printed}");
         for absent in [
-            "tools",
+            "[translation.tools]",
             "checks",
             "grounding_tools",
             "backends",

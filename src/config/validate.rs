@@ -8,7 +8,7 @@ use url::Url;
 use super::*;
 
 /// Parses an OpenAI-style base URL (`http://host:port/v1`) and makes it joinable.
-pub fn parse_base_url(key: &str, raw: &str) -> Result<Url, ConfigError> {
+pub(crate) fn parse_base_url(key: &str, raw: &str) -> Result<Url, ConfigError> {
     let mut url =
         Url::parse(raw).map_err(|e| invalid(key, format!("`{raw}` is not a URL: {e}")))?;
     if !matches!(url.scheme(), "http" | "https") {

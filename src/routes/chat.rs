@@ -22,7 +22,7 @@ use crate::pipe::{Plan, Rewrite};
 use crate::state::AppState;
 
 /// `x-plaincall-translate: off` turns translation off for one request.
-pub const TRANSLATE_HEADER: &str = "x-plaincall-translate";
+pub(crate) const TRANSLATE_HEADER: &str = "x-plaincall-translate";
 
 fn switched_off(value: &HeaderValue) -> bool {
     value.to_str().is_ok_and(|v| {
@@ -33,7 +33,7 @@ fn switched_off(value: &HeaderValue) -> bool {
     })
 }
 
-pub async fn chat_completions(
+pub(crate) async fn chat_completions(
     State(state): State<Arc<AppState>>,
     request: Request,
 ) -> Result<Response, ProxyError> {
@@ -46,7 +46,7 @@ pub async fn chat_completions(
 
 /// Serves a Chat Completions request already read and parsed: the seam through which the
 /// other wire formats (`/v1/messages`, converted to this one) reach the same pipe.
-pub async fn serve_parsed(
+pub(crate) async fn serve_parsed(
     state: &Arc<AppState>,
     mut parts: axum::http::request::Parts,
     bytes: bytes::Bytes,

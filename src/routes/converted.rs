@@ -22,7 +22,7 @@ const X_API_KEY: &str = "x-api-key";
 
 /// The request body, within the server's limits, and its top-level JSON object; a body that
 /// is not one is refused here.
-pub async fn read_json(
+pub(crate) async fn read_json(
     state: &AppState,
     parts: &Parts,
     body: Body,
@@ -34,7 +34,7 @@ pub async fn read_json(
 
 /// The top-level fields of a client's request that `upstream.keep_params` names: the
 /// conversion drops what Chat Completions does not define, and these go back in.
-pub fn kept_params(state: &AppState, request: &Map<String, Value>) -> Map<String, Value> {
+pub(crate) fn kept_params(state: &AppState, request: &Map<String, Value>) -> Map<String, Value> {
     state
         .config
         .upstream
@@ -46,7 +46,7 @@ pub fn kept_params(state: &AppState, request: &Map<String, Value>) -> Map<String
 
 /// Serves `chat` (the converted request, with the client's `kept` fields) through the pipe
 /// and converts the reply.
-pub async fn serve<A: Adapter>(
+pub(crate) async fn serve<A: Adapter>(
     state: &Arc<AppState>,
     parts: Parts,
     mut chat: Map<String, Value>,
@@ -131,7 +131,12 @@ fn chat_parts(mut parts: Parts) -> Parts {
 /// Whether the request goes to the upstream's own `route` as it came: only when the upstream
 /// serves that format (`upstream.formats`) and the request has nothing plaincall translates
 /// (no function tools, or tools only that format's server runs). Said at INFO when it does.
-pub fn goes_as_is(state: &AppState, format: WireFormat, route: &str, translatable: bool) -> bool {
+pub(crate) fn goes_as_is(
+    state: &AppState,
+    format: WireFormat,
+    route: &str,
+    translatable: bool,
+) -> bool {
     if translatable || !state.config.upstream.serves(format) || state.unserved.holds(format) {
         return false;
     }
@@ -145,7 +150,7 @@ pub fn goes_as_is(state: &AppState, format: WireFormat, route: &str, translatabl
 /// `upstream.hosted_tools`: the hosted tools a chat-only upstream cannot run (`kinds`, taken
 /// out of the request) are refused with a 400 naming them where the policy for their kind
 /// says so; else the request goes on without them.
-pub fn refuse_hosted(state: &AppState, kinds: &[String]) -> Result<(), ProxyError> {
+pub(crate) fn refuse_hosted(state: &AppState, kinds: &[String]) -> Result<(), ProxyError> {
     let refused: Vec<&str> = kinds
         .iter()
         .map(String::as_str)
@@ -167,7 +172,7 @@ pub fn refuse_hosted(state: &AppState, kinds: &[String]) -> Result<(), ProxyErro
 
 /// Says, in the log and in the `x-plaincall-dropped-tools` header, which tools a chat-only
 /// upstream could not run and were left out.
-pub fn report_dropped(mut response: Response, dropped: &[String]) -> Response {
+pub(crate) fn report_dropped(mut response: Response, dropped: &[String]) -> Response {
     if dropped.is_empty() {
         return response;
     }
@@ -187,7 +192,7 @@ const DROPPED_TOOLS: &str = "x-plaincall-dropped-tools";
 /// The request as it came, to the upstream's own route; `None` when the upstream answers 404
 /// there although `upstream.formats` names the format: it is then converted for a while
 /// (see [`crate::state::Unserved`]), this request first.
-pub async fn forward_unless_unserved(
+pub(crate) async fn forward_unless_unserved(
     state: &AppState,
     parts: &Parts,
     bytes: Bytes,
@@ -205,16 +210,4 @@ pub async fn forward_unless_unserved(
         return Ok(None);
     }
     Ok(Some(relay(state, response, wire.error_event())))
-}
-
-/// The request as it came, to the upstream's own route (`route`, under its base URL).
-pub async fn forward(
-    state: &AppState,
-    parts: &Parts,
-    bytes: Bytes,
-    route: &str,
-    wire: Wire,
-) -> Result<Response, ProxyError> {
-    let response = super::send_as_is(state, parts, route, bytes).await?;
-    Ok(relay(state, response, wire.error_event()))
 }

@@ -16,7 +16,7 @@ use crate::state::AppState;
 use crate::wire::WireError;
 use crate::wire::{anthropic, Wire};
 
-pub async fn messages(State(state): State<Arc<AppState>>, request: Request) -> Response {
+pub(crate) async fn messages(State(state): State<Arc<AppState>>, request: Request) -> Response {
     match serve(&state, request).await {
         Ok(response) => response,
         Err(error) => error.into_wire_response(Wire::Anthropic),

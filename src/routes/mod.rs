@@ -1,11 +1,11 @@
 //! HTTP handlers, one file per kind of route.
 
-pub mod chat;
-pub mod converted;
-pub mod messages;
-pub mod ops;
-pub mod passthrough;
-pub mod responses;
+pub(crate) mod chat;
+pub(crate) mod converted;
+pub(crate) mod messages;
+pub(crate) mod ops;
+pub(crate) mod passthrough;
+pub(crate) mod responses;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -21,14 +21,14 @@ use crate::drain::Drain;
 use crate::error::ProxyError;
 use crate::state::AppState;
 
-pub async fn not_found(method: Method, uri: Uri) -> ProxyError {
+pub(crate) async fn not_found(method: Method, uri: Uri) -> ProxyError {
     ProxyError::NotFound {
         method: method.to_string(),
         path: uri.path().to_owned(),
     }
 }
 
-pub fn content_length(headers: &HeaderMap) -> Option<u64> {
+pub(crate) fn content_length(headers: &HeaderMap) -> Option<u64> {
     headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -41,13 +41,13 @@ pub fn content_length(headers: &HeaderMap) -> Option<u64> {
 /// How long a client may take over its request body: `idle` between chunks
 /// (`server.body_read_timeout`), `total` for all of it (`server.body_timeout`).
 #[derive(Clone, Copy, Debug)]
-pub struct BodyTimeouts {
+pub(crate) struct BodyTimeouts {
     pub idle: Duration,
     pub total: Duration,
 }
 
 impl BodyTimeouts {
-    pub fn of(server: &crate::config::ServerSection) -> BodyTimeouts {
+    pub(crate) fn of(server: &crate::config::ServerSection) -> BodyTimeouts {
         BodyTimeouts {
             idle: server.body_read_timeout,
             total: server.body_timeout,
@@ -73,7 +73,7 @@ impl BodyTimeouts {
 
 /// A request body within the server's configured size and time limits, charged to the
 /// memory budget as it arrives (the request's [`Charge`], when the serving layers gave it one).
-pub async fn read_request_body(
+pub(crate) async fn read_request_body(
     state: &AppState,
     parts: &axum::http::request::Parts,
     body: Body,
@@ -97,7 +97,7 @@ pub async fn read_request_body(
 
 /// With `meter`, the bytes held so far (the announced length first) are charged to the
 /// budget, which may make the read wait, or refuse it.
-pub async fn read_body(
+pub(crate) async fn read_body(
     headers: &HeaderMap,
     mut body: Body,
     limit: u64,
@@ -150,7 +150,7 @@ pub async fn read_body(
 /// Why a streamed request body was cut: read after the upstream send failed, so that the
 /// client hears about its own body rather than an upstream error.
 #[derive(Clone, Default)]
-pub struct BodyFault(Arc<Mutex<Option<ProxyError>>>);
+pub(crate) struct BodyFault(Arc<Mutex<Option<ProxyError>>>);
 
 impl BodyFault {
     fn set(&self, error: ProxyError) {
@@ -159,14 +159,14 @@ impl BodyFault {
         }
     }
 
-    pub fn take(&self) -> Option<ProxyError> {
+    pub(crate) fn take(&self) -> Option<ProxyError> {
         self.0.lock().ok().and_then(|mut slot| slot.take())
     }
 }
 
 /// A request body streamed on to the upstream, cut off past `limit` bytes, past either of
 /// `timeouts`, or when shutdown begins.
-pub fn limited_stream(
+pub(crate) fn limited_stream(
     body: Body,
     limit: u64,
     timeouts: BodyTimeouts,
@@ -209,7 +209,7 @@ pub fn limited_stream(
 
 /// Sends a client's POST body as it is to `route` under the upstream's base URL, with the
 /// client's end-to-end headers and the configured key; counts a failure to get an answer.
-pub async fn send_as_is(
+pub(crate) async fn send_as_is(
     state: &AppState,
     parts: &axum::http::request::Parts,
     route: &str,

@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::state::{AppState, Probed};
 
-pub async fn healthz() -> Response {
+pub(crate) async fn healthz() -> Response {
     (
         [(header::CONTENT_TYPE, "application/json")],
         r#"{"status":"ok"}"#,
@@ -19,7 +19,7 @@ pub async fn healthz() -> Response {
 
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
 
-pub async fn readyz(State(state): State<Arc<AppState>>) -> Response {
+pub(crate) async fn readyz(State(state): State<Arc<AppState>>) -> Response {
     let mut last = state.readiness.last.lock().await;
     let fresh = last
         .as_ref()
@@ -77,7 +77,7 @@ async fn probe(state: &AppState) -> Result<(), String> {
     }
 }
 
-pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
+pub(crate) async fn metrics(State(state): State<Arc<AppState>>) -> Response {
     (
         [(
             header::CONTENT_TYPE,

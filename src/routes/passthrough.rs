@@ -13,7 +13,7 @@ use crate::state::AppState;
 use crate::wire::Wire;
 use crate::wire::WireError;
 
-pub async fn passthrough(State(state): State<Arc<AppState>>, request: Request) -> Response {
+pub(crate) async fn passthrough(State(state): State<Arc<AppState>>, request: Request) -> Response {
     // `/v1/messages/count_tokens` and the like answer in their own format's shape.
     let wire = Wire::of_path(request.uri().path());
     match forward(&state, request, wire).await {

@@ -17,7 +17,7 @@ use crate::state::AppState;
 use crate::wire::WireError;
 use crate::wire::{responses, Wire};
 
-pub async fn responses(State(state): State<Arc<AppState>>, request: Request) -> Response {
+pub(crate) async fn responses(State(state): State<Arc<AppState>>, request: Request) -> Response {
     match serve(&state, request).await {
         Ok(response) => response,
         Err(error) => error.into_wire_response(Wire::Responses),
@@ -26,7 +26,7 @@ pub async fn responses(State(state): State<Arc<AppState>>, request: Request) -> 
 
 /// `GET /v1/responses`: a WebSocket upgrade (Responses' WebSocket mode) is answered 426, so
 /// that the client goes on over HTTP at once; any other GET has no route.
-pub async fn websocket(request: Request) -> Response {
+pub(crate) async fn websocket(request: Request) -> Response {
     let upgrade = request
         .headers()
         .get(axum::http::header::UPGRADE)

@@ -27,7 +27,7 @@ use crate::config::ServerSection;
 use crate::metrics_layer::GuardedBody;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
+pub(super) enum Phase {
     Serving,
     /// Shutdown began: idle and half-read connections close, busy ones finish.
     Draining,
@@ -36,13 +36,13 @@ pub enum Phase {
 }
 
 #[derive(Debug, Clone, Copy)]
-pub struct Limits {
+pub(super) struct Limits {
     header_ms: u64,
     idle_ms: u64,
 }
 
 impl Limits {
-    pub fn new(server: &ServerSection) -> Limits {
+    pub(super) fn new(server: &ServerSection) -> Limits {
         let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         Limits {
             header_ms: ms(server.header_read_timeout),
@@ -53,7 +53,7 @@ impl Limits {
 
 /// Serves one connection until it closes, a limit runs out, or shutdown closes it. The slot
 /// (one of `max_connections`) is given back when this returns.
-pub async fn serve_connection(
+pub(super) async fn serve_connection(
     tcp: TcpStream,
     app: Router,
     limits: Limits,

@@ -12,7 +12,7 @@ use super::invalid;
 use crate::error::ProxyError;
 
 /// The kinds of the fields the Messages API insists on.
-pub fn check(request: &Map<String, Value>) -> Result<(), ProxyError> {
+pub(crate) fn check(request: &Map<String, Value>) -> Result<(), ProxyError> {
     use super::Kind::{Array, Bool, Null, Number, Object, String};
     super::check_kinds(
         request,
@@ -37,7 +37,7 @@ pub fn check(request: &Map<String, Value>) -> Result<(), ProxyError> {
 /// Whether the request is converted and served by the pipe: it has client tools (`custom`
 /// ones, the only kind a Chat Completions upstream can run) and no server tool (web search,
 /// code execution, ...), which only an Anthropic-speaking upstream can run.
-pub fn is_translatable(request: &Map<String, Value>) -> bool {
+pub(crate) fn is_translatable(request: &Map<String, Value>) -> bool {
     super::only_tools_of_kind(request, is_client_tool)
 }
 
@@ -47,12 +47,12 @@ fn is_client_tool(kind: Option<&str>) -> bool {
 
 /// Takes out the server tools (web search, code execution, ...), which only an
 /// Anthropic-speaking upstream runs, and names their kinds.
-pub fn drop_hosted_tools(request: &mut Map<String, Value>) -> Vec<String> {
+pub(crate) fn drop_hosted_tools(request: &mut Map<String, Value>) -> Vec<String> {
     super::drop_hosted_tools(request, is_client_tool)
 }
 
 /// The Chat Completions request for a Messages request.
-pub fn to_chat(mut request: Map<String, Value>) -> Result<Map<String, Value>, ProxyError> {
+pub(crate) fn to_chat(mut request: Map<String, Value>) -> Result<Map<String, Value>, ProxyError> {
     if !request.get("max_tokens").is_some_and(Value::is_u64) {
         return Err(invalid(
             "max_tokens: a positive integer is required",
@@ -274,7 +274,7 @@ fn tool_choice_to_chat(choice: &Value, chat: &mut Map<String, Value>) -> Result<
 }
 
 /// Replies in the Messages format, for a request naming `model`.
-pub struct Reply {
+pub(crate) struct Reply {
     pub model: String,
 }
 
@@ -294,7 +294,7 @@ impl super::Adapter for Reply {
 }
 
 /// The Messages reply for a chat completion: its first choice.
-pub fn from_chat(completion: &Value, model: &str) -> Value {
+pub(crate) fn from_chat(completion: &Value, model: &str) -> Value {
     let choice = completion.pointer("/choices/0").unwrap_or(&Value::Null);
     let message = choice.get("message").unwrap_or(&Value::Null);
     let mut content = Vec::new();
@@ -335,7 +335,7 @@ pub fn from_chat(completion: &Value, model: &str) -> Value {
 /// A call's arguments as the object `tool_use.input` must be. Arguments that are not a JSON
 /// object (a model's broken call to a tool plaincall does not rewrite) are kept under `_raw`
 /// rather than lost.
-pub fn input_of(arguments: Option<&Value>) -> Value {
+pub(crate) fn input_of(arguments: Option<&Value>) -> Value {
     let text = arguments.and_then(Value::as_str).unwrap_or("{}");
     match serde_json::from_str::<Value>(text) {
         Ok(value @ Value::Object(_)) => value,
@@ -343,7 +343,7 @@ pub fn input_of(arguments: Option<&Value>) -> Value {
     }
 }
 
-pub fn message_id(chat_id: Option<&str>) -> String {
+pub(crate) fn message_id(chat_id: Option<&str>) -> String {
     match chat_id {
         Some(id) if id.starts_with("msg_") => id.to_owned(),
         Some(id) if !id.is_empty() => format!("msg_{}", id.trim_start_matches("chatcmpl-")),
@@ -351,7 +351,7 @@ pub fn message_id(chat_id: Option<&str>) -> String {
     }
 }
 
-pub fn stop_reason(finish_reason: Option<&str>, has_calls: bool) -> &'static str {
+pub(crate) fn stop_reason(finish_reason: Option<&str>, has_calls: bool) -> &'static str {
     if has_calls {
         return "tool_use";
     }
@@ -363,7 +363,7 @@ pub fn stop_reason(finish_reason: Option<&str>, has_calls: bool) -> &'static str
     }
 }
 
-pub fn usage_of(usage: Option<&Value>) -> Value {
+pub(crate) fn usage_of(usage: Option<&Value>) -> Value {
     let count = |key: &str| {
         usage
             .and_then(|u| u.get(key))
@@ -374,7 +374,7 @@ pub fn usage_of(usage: Option<&Value>) -> Value {
 }
 
 /// The Anthropic error `type` for an HTTP status.
-pub fn error_type(status: StatusCode) -> &'static str {
+pub(crate) fn error_type(status: StatusCode) -> &'static str {
     match status.as_u16() {
         400 | 408 | 422 => "invalid_request_error",
         401 => "authentication_error",
@@ -388,7 +388,7 @@ pub fn error_type(status: StatusCode) -> &'static str {
 }
 
 /// `{"type": "error", "error": {"type", "message"}}`.
-pub fn error_body(status: StatusCode, message: &str) -> String {
+pub(crate) fn error_body(status: StatusCode, message: &str) -> String {
     json!({"type": "error", "error": {"type": error_type(status), "message": message}}).to_string()
 }
 

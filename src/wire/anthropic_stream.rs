@@ -20,7 +20,7 @@ enum Open {
 }
 
 /// What the stream has seen so far.
-pub struct MessageEvents {
+pub(crate) struct MessageEvents {
     model: String,
     started: bool,
     open: Open,
@@ -33,7 +33,7 @@ pub struct MessageEvents {
 type Out = Vec<(&'static str, Value)>;
 
 impl MessageEvents {
-    pub fn new(model: &str) -> MessageEvents {
+    pub(crate) fn new(model: &str) -> MessageEvents {
         MessageEvents {
             model: model.to_owned(),
             started: false,
@@ -88,7 +88,7 @@ impl MessageEvents {
     }
 
     /// The events for one chat chunk (its first choice).
-    pub fn chunk(&mut self, chunk: &Value) -> Out {
+    pub(crate) fn chunk(&mut self, chunk: &Value) -> Out {
         let mut out = Vec::new();
         self.start(chunk.get("id").and_then(Value::as_str), &mut out);
         let parts = super::chunk_parts(chunk);
@@ -146,7 +146,7 @@ impl MessageEvents {
     }
 
     /// The closing events, after the chat stream's `[DONE]`.
-    pub fn finish(&mut self) -> Out {
+    pub(crate) fn finish(&mut self) -> Out {
         let mut out = Vec::new();
         self.start(None, &mut out);
         self.close(&mut out);
@@ -172,7 +172,7 @@ fn frame((name, data): (&'static str, Value)) -> Bytes {
 }
 
 /// The chat event stream in `body` as a Messages event stream.
-pub fn convert(
+pub(crate) fn convert(
     body: Body,
     model: &str,
 ) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {

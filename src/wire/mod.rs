@@ -2,10 +2,10 @@
 //! format becomes a Chat Completions request served by the one pipe, and the reply (whole or
 //! streamed) is converted back. Only the conversion lives here, never a copy of the pipe.
 
-pub mod anthropic;
-pub mod anthropic_stream;
-pub mod responses;
-pub mod responses_stream;
+pub(crate) mod anthropic;
+pub(crate) mod anthropic_stream;
+pub(crate) mod responses;
+pub(crate) mod responses_stream;
 
 use std::collections::VecDeque;
 
@@ -24,7 +24,7 @@ const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 
 /// The wire format a client spoke, which decides the shape of the errors it gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Wire {
+pub(crate) enum Wire {
     Chat,
     Responses,
     Anthropic,
@@ -32,7 +32,7 @@ pub enum Wire {
 
 impl Wire {
     /// The format of a request path: the routes are fixed, so the path decides.
-    pub fn of_path(path: &str) -> Wire {
+    pub(crate) fn of_path(path: &str) -> Wire {
         let under = |route: &str| {
             path.strip_prefix(route)
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
@@ -49,7 +49,7 @@ impl Wire {
 
 impl Wire {
     /// How an event stream of this format that plaincall ends early ends.
-    pub fn error_event(self) -> crate::pipe::relay::ErrorEvent {
+    pub(crate) fn error_event(self) -> crate::pipe::relay::ErrorEvent {
         match self {
             Wire::Chat => ProxyError::chat_event,
             Wire::Responses => |error| error.stream_event(Wire::Responses),
@@ -60,7 +60,7 @@ impl Wire {
 
 /// A format served through the chat pipe: how a whole completion and a chat event stream
 /// become the client's reply.
-pub trait Adapter: Send + 'static {
+pub(crate) trait Adapter: Send + 'static {
     const WIRE: Wire;
     /// The client's reply for a whole chat completion.
     fn reply(self, completion: &Value) -> Value;
@@ -78,7 +78,7 @@ pub trait Adapter: Send + 'static {
 
 /// A write to shared state a reply waits for (see [`Adapter::written`]).
 #[derive(Clone, Default)]
-pub struct Written(std::sync::Arc<std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>>);
+pub(crate) struct Written(std::sync::Arc<std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>>);
 
 impl Written {
     fn set(&self, write: Option<tokio::task::JoinHandle<()>>) {
@@ -88,7 +88,7 @@ impl Written {
     }
 
     /// Resolves once the write is done (or failed, which the shared state counts and logs).
-    pub async fn wait(&self) {
+    pub(crate) async fn wait(&self) {
         let write = self.0.lock().ok().and_then(|mut slot| slot.take());
         if let Some(write) = write {
             let _ = write.await;
@@ -98,7 +98,7 @@ impl Written {
 
 /// plaincall's errors in each wire format, at the edge: the error type itself knows only the
 /// Chat Completions shape.
-pub trait WireError {
+pub(crate) trait WireError {
     /// The error response in the shape `wire`'s SDKs read.
     fn into_wire_response(self, wire: Wire) -> axum::response::Response;
     /// The `error` event that ends an event stream of `wire`.
@@ -133,7 +133,7 @@ impl WireError for ProxyError {
 }
 
 /// An error body in the shape a format's SDKs read.
-pub fn error_body(wire: Wire, status: StatusCode, message: &str, code: &str) -> String {
+pub(crate) fn error_body(wire: Wire, status: StatusCode, message: &str, code: &str) -> String {
     match wire {
         Wire::Anthropic => anthropic::error_body(status, message),
         Wire::Chat | Wire::Responses => serde_json::json!({"error": {
@@ -244,7 +244,7 @@ fn keep_if_chat(key: String, value: Value, chat: &mut Map<String, Value>, format
 /// as it is; Anthropic's `{name, description, input_schema}`; Responses' flat
 /// `{"type": "function", name, description, parameters, strict}`; a bare function object.
 /// Anything else (a hosted tool) is returned unchanged.
-pub fn tool_in_chat_shape(tool: Value) -> Value {
+pub(crate) fn tool_in_chat_shape(tool: Value) -> Value {
     if tool.get("function").is_some() {
         return tool;
     }
@@ -330,7 +330,7 @@ fn check_kinds(
 
 /// The body of a converted route: JSON, and an object. Anything else is answered here, in
 /// the route's format, and never sent upstream.
-pub fn request_object(bytes: &[u8]) -> Result<Map<String, Value>, ProxyError> {
+pub(crate) fn request_object(bytes: &[u8]) -> Result<Map<String, Value>, ProxyError> {
     match serde_json::from_slice(bytes) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(other) => Err(ProxyError::InvalidRequest {
@@ -382,7 +382,7 @@ fn object(value: Value) -> Map<String, Value> {
 }
 
 /// The message of an error body the pipe passed on (the upstream's, OpenAI-shaped or not).
-pub fn error_message(body: &[u8]) -> String {
+pub(crate) fn error_message(body: &[u8]) -> String {
     let parsed: Option<Value> = serde_json::from_slice(body).ok();
     parsed
         .as_ref()
@@ -398,7 +398,7 @@ pub fn error_message(body: &[u8]) -> String {
 
 /// One thing the pipe's chat event stream says.
 #[derive(Debug)]
-pub enum ChatEvent {
+pub(crate) enum ChatEvent {
     /// A keep-alive comment, written while a translation runs.
     KeepAlive,
     Chunk(Value),
@@ -410,7 +410,7 @@ pub enum ChatEvent {
 
 /// The pipe's chat event stream in `body`, read event by event; it ends after `Done` or
 /// `Failed`, whichever comes first.
-pub fn chat_events(body: Body) -> impl Stream<Item = ChatEvent> + Send + 'static {
+pub(crate) fn chat_events(body: Body) -> impl Stream<Item = ChatEvent> + Send + 'static {
     struct Reading<S> {
         chunks: S,
         parser: sse::Parser,
@@ -468,14 +468,14 @@ fn chat_event(event: sse::Event) -> ChatEvent {
 
 /// The parts of a chat chunk a converter writes: its first choice's text, call deltas and
 /// finish reason, and the usage of the last chunk.
-pub struct ChunkParts<'a> {
+pub(crate) struct ChunkParts<'a> {
     pub text: Option<&'a str>,
     pub calls: &'a [Value],
     pub finish: Option<&'a str>,
     pub usage: Option<&'a Value>,
 }
 
-pub fn chunk_parts(chunk: &Value) -> ChunkParts<'_> {
+pub(crate) fn chunk_parts(chunk: &Value) -> ChunkParts<'_> {
     let choice = chunk
         .get("choices")
         .and_then(Value::as_array)

@@ -24,9 +24,9 @@ use crate::owner::Owner;
 use crate::shared::{Shared, Space};
 
 /// Conversations remembered for `previous_response_id`, at most this many bytes held.
-pub const STORE_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const STORE_BYTES: u64 = 64 * 1024 * 1024;
 /// How long a stored conversation can be continued.
-pub const STORE_TTL: Duration = Duration::from_secs(60 * 60);
+pub(crate) const STORE_TTL: Duration = Duration::from_secs(60 * 60);
 /// What an entry costs beside its id and its JSON: the cache's node, the `Arc`, the owner.
 const ENTRY_OVERHEAD: usize = 256;
 
@@ -156,7 +156,7 @@ fn shared_key(id: &str, owner: &Owner) -> String {
 ///   chat functions taking one string, `input`, and their calls go back as `custom_tool_call`
 ///   items carrying that string.
 #[derive(Debug, Default, Clone)]
-pub struct ClientTools {
+pub(crate) struct ClientTools {
     namespaced: std::collections::HashMap<String, (String, String)>,
     freeform: std::collections::HashSet<String>,
 }
@@ -174,13 +174,13 @@ impl ClientTools {
     }
 
     /// Whether the call named `flat` is to a freeform tool.
-    pub fn is_freeform(&self, flat: &str) -> bool {
+    pub(crate) fn is_freeform(&self, flat: &str) -> bool {
         self.freeform.contains(flat)
     }
 
     /// A `function_call` item (with `call_id`, `name`, `arguments`) as the client's tools
     /// have it: a `custom_tool_call` for a freeform tool, its name and namespace restored.
-    pub fn restore(&self, item: &mut Value) {
+    pub(crate) fn restore(&self, item: &mut Value) {
         let Some(flat) = item.get("name").and_then(Value::as_str).map(str::to_owned) else {
             return;
         };
@@ -197,7 +197,7 @@ impl ClientTools {
     }
 
     /// The name the client knows a call by.
-    pub fn name_of<'a>(&'a self, flat: &'a str) -> &'a str {
+    pub(crate) fn name_of<'a>(&'a self, flat: &'a str) -> &'a str {
         self.namespaced
             .get(flat)
             .map_or(flat, |(_, name)| name.as_str())
@@ -205,7 +205,7 @@ impl ClientTools {
 }
 
 /// A `custom_tool_call` output item.
-pub fn freeform_call_item(call_id: &Value, name: &str, input: &str, status: Value) -> Value {
+pub(crate) fn freeform_call_item(call_id: &Value, name: &str, input: &str, status: Value) -> Value {
     let id = format!("ctc_{}", call_id.as_str().unwrap_or_default());
     json!({"type": "custom_tool_call", "id": id, "call_id": call_id, "name": name,
            "input": input, "status": status})
@@ -214,7 +214,7 @@ pub fn freeform_call_item(call_id: &Value, name: &str, input: &str, status: Valu
 /// The raw input of a freeform call from its chat arguments: the `input` string the chat form
 /// asks for; when the model wrote something else (another key, a bare string), that, as it
 /// is, so that the client's own parser says what is wrong with it.
-pub fn freeform_input(arguments: &str) -> String {
+pub(crate) fn freeform_input(arguments: &str) -> String {
     match serde_json::from_str::<Value>(arguments) {
         Ok(Value::Object(mut fields)) => match fields.remove(FREEFORM_FIELD) {
             Some(Value::String(input)) => input,
@@ -231,7 +231,7 @@ pub fn freeform_input(arguments: &str) -> String {
 
 /// Freeform `custom` tools as chat functions of one string field, `input`; their names
 /// remembered in `tools`, for their calls to go back as `custom_tool_call` items.
-pub fn freeform_as_functions(request: &mut Map<String, Value>, tools: &mut ClientTools) {
+pub(crate) fn freeform_as_functions(request: &mut Map<String, Value>, tools: &mut ClientTools) {
     let Some(Value::Array(list)) = request.get_mut("tools") else {
         return;
     };
@@ -280,7 +280,7 @@ pub fn freeform_as_functions(request: &mut Map<String, Value>, tools: &mut Clien
 
 /// Codex with its default provider sends its tools as an `additional_tools` input item, not
 /// in `tools`: they join `tools` (the item itself is no message).
-pub fn lift_additional_tools(request: &mut Map<String, Value>) {
+pub(crate) fn lift_additional_tools(request: &mut Map<String, Value>) {
     let Some(Value::Array(items)) = request.get_mut("input") else {
         return;
     };
@@ -308,7 +308,7 @@ pub fn lift_additional_tools(request: &mut Map<String, Value>) {
 /// Flattens the request's namespace tools: each function in one becomes a function tool
 /// named `NS__name`; any other kind inside (a freeform `custom` tool) comes out as its own
 /// tool, for the hosted-tool policy to leave out and name.
-pub fn flatten_namespaces(request: &mut Map<String, Value>) -> ClientTools {
+pub(crate) fn flatten_namespaces(request: &mut Map<String, Value>) -> ClientTools {
     let mut client = ClientTools::default();
     let Some(Value::Array(tools)) = request.get_mut("tools") else {
         return client;
@@ -352,7 +352,7 @@ pub fn flatten_namespaces(request: &mut Map<String, Value>) -> ClientTools {
 }
 
 /// Who continues a conversation, and how large the assembled request may be.
-pub struct Caller<'a> {
+pub(crate) struct Caller<'a> {
     pub owner: Owner,
     /// `server.max_body_bytes`.
     pub limit: u64,
@@ -363,7 +363,7 @@ pub struct Caller<'a> {
 }
 
 /// The kinds of the fields the Responses API insists on.
-pub fn check(request: &Map<String, Value>) -> Result<(), ProxyError> {
+pub(crate) fn check(request: &Map<String, Value>) -> Result<(), ProxyError> {
     use super::Kind::{Array, Bool, Null, Number, Object, String};
     super::check_kinds(
         request,
@@ -389,7 +389,7 @@ pub fn check(request: &Map<String, Value>) -> Result<(), ProxyError> {
 
 /// Whether the request is converted and served by the pipe: it has function tools and no
 /// other kind (web search, file search, MCP, ...), which only a Responses upstream can run.
-pub fn is_translatable(request: &Map<String, Value>) -> bool {
+pub(crate) fn is_translatable(request: &Map<String, Value>) -> bool {
     super::only_tools_of_kind(request, is_function)
 }
 
@@ -399,19 +399,19 @@ fn is_function(kind: Option<&str>) -> bool {
 
 /// Takes out the built-in tools (web search, file search, code interpreter, computer use,
 /// MCP, ...), which only a Responses upstream runs, and names their kinds.
-pub fn drop_hosted_tools(request: &mut Map<String, Value>) -> Vec<String> {
+pub(crate) fn drop_hosted_tools(request: &mut Map<String, Value>) -> Vec<String> {
     super::drop_hosted_tools(request, is_function)
 }
 
 /// A converted request: the chat request, and what the reply needs from the original.
-pub struct Converted {
+pub(crate) struct Converted {
     pub chat: Map<String, Value>,
     pub reply: Reply,
 }
 
 /// The Chat Completions request for a Responses request; `store` resolves
 /// `previous_response_id` for `caller`.
-pub fn to_chat(
+pub(crate) fn to_chat(
     mut request: Map<String, Value>,
     store: &Store,
     caller: &Caller,
@@ -654,7 +654,7 @@ fn push_call(item: &Value, arguments: Value, out: &mut Vec<Value>) {
 
 /// What a reply needs of the request: the fields a `response` object echoes, the
 /// conversation to remember, and where.
-pub struct Reply {
+pub(crate) struct Reply {
     pub id: String,
     created_at: u64,
     echo: Map<String, Value>,
@@ -705,7 +705,12 @@ impl Reply {
     }
 
     /// The `response` object with `output`, `status` and `usage`.
-    pub fn response(&self, status: &str, output: Vec<Value>, usage: Option<&Value>) -> Value {
+    pub(crate) fn response(
+        &self,
+        status: &str,
+        output: Vec<Value>,
+        usage: Option<&Value>,
+    ) -> Value {
         let mut response = json!({
             "id": self.id, "object": "response", "created_at": self.created_at, "status": status,
             "error": null, "incomplete_details": null, "output": output, "truncation": "disabled",
@@ -723,7 +728,7 @@ impl Reply {
     }
 
     /// Remembers the conversation with the assistant's turn, when the response is stored.
-    pub fn remember(&self, assistant: Value) {
+    pub(crate) fn remember(&self, assistant: Value) {
         #[derive(serde::Deserialize)]
         struct Sent<'a> {
             #[serde(borrow)]
@@ -795,7 +800,7 @@ impl super::Adapter for Reply {
 }
 
 /// A chat message as it is kept for the next turn: content and calls, nothing else.
-pub fn assistant_message(message: &Value) -> Value {
+pub(crate) fn assistant_message(message: &Value) -> Value {
     let mut kept = json!({"role": "assistant", "content": message.get("content").cloned().unwrap_or(Value::Null)});
     if let Some(calls) = message
         .get("tool_calls")
@@ -807,7 +812,7 @@ pub fn assistant_message(message: &Value) -> Value {
 }
 
 /// The output items of a chat message: its text as a `message` item, then each call.
-pub fn output_items(message: &Value) -> Vec<Value> {
+pub(crate) fn output_items(message: &Value) -> Vec<Value> {
     let mut items = Vec::new();
     if let Some(text) = message
         .get("content")
@@ -840,7 +845,7 @@ pub fn output_items(message: &Value) -> Vec<Value> {
     items
 }
 
-pub fn message_output(id: &str, text: &str, status: &str) -> Value {
+pub(crate) fn message_output(id: &str, text: &str, status: &str) -> Value {
     let content = if text.is_empty() && status == "in_progress" {
         json!([])
     } else {
@@ -849,12 +854,17 @@ pub fn message_output(id: &str, text: &str, status: &str) -> Value {
     json!({"type": "message", "id": id, "status": status, "role": "assistant", "content": content})
 }
 
-pub fn function_call_item(call_id: &str, name: &str, arguments: &str, status: &str) -> Value {
+pub(crate) fn function_call_item(
+    call_id: &str,
+    name: &str,
+    arguments: &str,
+    status: &str,
+) -> Value {
     json!({"type": "function_call", "id": format!("fc_{call_id}"), "call_id": call_id,
            "name": name, "arguments": arguments, "status": status})
 }
 
-pub fn usage_of(usage: &Value) -> Value {
+pub(crate) fn usage_of(usage: &Value) -> Value {
     let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
     let cached = usage
         .pointer("/prompt_tokens_details/cached_tokens")

@@ -31,7 +31,7 @@ enum Open {
     },
 }
 
-pub struct ResponseEvents {
+pub(crate) struct ResponseEvents {
     reply: Reply,
     sequence: u64,
     open: Open,
@@ -50,7 +50,7 @@ pub struct ResponseEvents {
 }
 
 impl ResponseEvents {
-    pub fn new(reply: Reply) -> ResponseEvents {
+    pub(crate) fn new(reply: Reply) -> ResponseEvents {
         ResponseEvents {
             reply,
             sequence: 0,
@@ -74,7 +74,7 @@ impl ResponseEvents {
     }
 
     /// `response.created` and `response.in_progress`.
-    pub fn start(&mut self) -> Vec<Bytes> {
+    pub(crate) fn start(&mut self) -> Vec<Bytes> {
         let response = self.reply.response("in_progress", Vec::new(), None);
         vec![
             self.event("response.created", json!({"response": response})),
@@ -87,7 +87,7 @@ impl ResponseEvents {
     }
 
     /// The events for one chat chunk (its first choice).
-    pub fn chunk(&mut self, chunk: &Value) -> Vec<Bytes> {
+    pub(crate) fn chunk(&mut self, chunk: &Value) -> Vec<Bytes> {
         let mut out = Vec::new();
         let parts = super::chunk_parts(chunk);
         if let Some(usage) = parts.usage {
@@ -253,7 +253,7 @@ impl ResponseEvents {
     }
 
     /// The closing events, after the chat stream's `[DONE]`; the conversation is remembered.
-    pub fn finish(&mut self) -> Vec<Bytes> {
+    pub(crate) fn finish(&mut self) -> Vec<Bytes> {
         let mut out = Vec::new();
         self.close(&mut out);
         self.ended = true;
@@ -278,7 +278,7 @@ impl ResponseEvents {
     }
 
     /// An `error` event: the Responses shape, with the `error` object OpenAI SDKs raise from.
-    pub fn error(&mut self, message: &str) -> Bytes {
+    pub(crate) fn error(&mut self, message: &str) -> Bytes {
         self.ended = true;
         let error = json!({"message": message, "type": "server_error", "code": "upstream_error", "param": null});
         self.event(
@@ -289,7 +289,7 @@ impl ResponseEvents {
 }
 
 /// The chat event stream in `body` as a Responses event stream.
-pub fn convert(
+pub(crate) fn convert(
     body: Body,
     reply: Reply,
 ) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {

@@ -62,7 +62,7 @@ async fn tool_names_beyond_the_bound_are_counted_as_other() {
         .collect();
     // The configured name, the first CLIENT_LABELS names, and `other`, per outcome.
     assert!(
-        tool_series.len() <= plaincall::metrics::CLIENT_LABELS + 2,
+        tool_series.len() <= plaincall::CLIENT_LABELS + 2,
         "{} series",
         tool_series.len()
     );

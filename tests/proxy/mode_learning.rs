@@ -140,10 +140,7 @@ async fn learned_models_and_their_metric_labels_are_bounded() {
         .lines()
         .filter(|l| l.starts_with("plaincall_prompt_mode_switches_total{"))
         .count();
-    assert!(
-        series <= plaincall::metrics::CLIENT_LABELS + 1,
-        "{series} series"
-    );
+    assert!(series <= plaincall::CLIENT_LABELS + 1, "{series} series");
     assert!(metrics.contains("plaincall_prompt_mode_switches_total{model=\"other\"}"));
 }
 

@@ -105,9 +105,9 @@ async fn ordinary_paths_keep_their_encoding() {
     }
 }
 
-fn client(base: &str) -> plaincall::upstream::UpstreamClient {
+fn client(base: &str) -> plaincall::UpstreamClient {
     let d = Duration::from_secs(1);
-    plaincall::upstream::UpstreamClient::new(Url::parse(base).unwrap(), None, d, d, d).unwrap()
+    plaincall::UpstreamClient::new(Url::parse(base).unwrap(), None, d, d, d).unwrap()
 }
 
 proptest! {
