@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use plaincall::pipe::grounding::{ground, Evidence};
+use plaincall::parts::{ground, Evidence};
 use serde_json::json;
 
 fn main() {

@@ -22,7 +22,7 @@ pub(crate) fn required(schema: &Value) -> Vec<&str> {
 }
 
 /// Sorted-key JSON text: the same value always gives the same text, whatever its key order.
-pub fn canonical(value: &Value) -> String {
+pub(crate) fn canonical(value: &Value) -> String {
     fn sort(value: &Value) -> Value {
         match value {
             Value::Object(map) => {

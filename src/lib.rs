@@ -21,7 +21,7 @@ pub(crate) mod metrics;
 pub(crate) mod metrics_layer;
 pub(crate) mod openai;
 pub(crate) mod owner;
-pub mod pipe;
+pub(crate) mod pipe;
 pub(crate) mod prompts;
 pub(crate) mod redact;
 pub(crate) mod routes;
@@ -37,6 +37,17 @@ pub use config::Config;
 pub use metrics::CLIENT_LABELS;
 pub use server::{router, serve, AppState, Stopped};
 pub use upstream::UpstreamClient;
+
+/// The parts of the pipe that fuzz targets, property tests and benchmarks drive directly:
+/// the parsers of model text, the schema derivations and the grounding check.
+pub mod parts {
+    pub use crate::pipe::grounding::{ground, Evidence};
+    pub use crate::pipe::nl_field;
+    pub use crate::pipe::prompt_mode::example_of;
+    pub use crate::pipe::prompt_mode::holdback::HoldBack;
+    pub use crate::pipe::prompt_mode::parse::{parse_calls, ParsedCall};
+    pub use crate::pipe::{grammar, schema_text};
+}
 
 /// rustls needs one process-wide crypto provider; ring is the one compiled in.
 pub fn install_crypto_provider() {

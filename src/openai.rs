@@ -119,7 +119,7 @@ pub(crate) fn content_text(content: Option<&RawValue>) -> String {
 
 /// Token usage, summed over the main model's calls when plaincall makes several.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-pub struct Usage {
+pub(crate) struct Usage {
     #[serde(default)]
     pub prompt_tokens: u64,
     #[serde(default)]
@@ -132,7 +132,7 @@ pub struct Usage {
 
 impl Usage {
     /// Saturating: the counts are the upstream's to choose, and an overflow would panic.
-    pub fn add(&mut self, other: &Usage) {
+    pub(crate) fn add(&mut self, other: &Usage) {
         self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
         self.completion_tokens = self
             .completion_tokens

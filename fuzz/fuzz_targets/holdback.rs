@@ -10,7 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use plaincall::pipe::prompt_mode::holdback::HoldBack;
+use plaincall::parts::HoldBack;
 
 const MARKERS: &[&str] = &[
     "```",

@@ -20,7 +20,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use plaincall::pipe::prompt_mode::parse::parse_calls;
+use plaincall::parts::parse_calls;
 
 const KNOWN: [&str; 2] = ["get_weather", "search"];
 

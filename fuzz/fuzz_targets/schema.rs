@@ -10,7 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use plaincall::pipe::{grammar, schema_text};
+use plaincall::parts::{grammar, schema_text};
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     assert!(simplified.len() <= limit + 4096, "simplified: {} bytes", simplified.len());
     let response = grammar::response_schema(&schema).to_string();
     assert!(response.len() <= 2 * limit + 8192, "response schema: {} bytes", response.len());
-    let example = plaincall::pipe::prompt_mode::example_of(&schema).to_string();
+    let example = plaincall::parts::example_of(&schema).to_string();
     assert!(
         example.len() <= data.len().saturating_mul(300) + 65536,
         "example: {} bytes from {}",

@@ -17,12 +17,12 @@ use crate::openai::ToolCall;
 
 /// The highest tool-call `index` taken from an upstream: indices count a message's calls, and
 /// one past any real count would only overflow the arithmetic that follows them.
-pub const MAX_CALL_INDEX: u64 = 4096;
+pub(crate) const MAX_CALL_INDEX: u64 = 4096;
 
 /// What goes to the client.
 #[derive(Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // released one at a time, never stored in bulk
-pub enum Release {
+pub(crate) enum Release {
     /// A call's first appearance: its client index and its text so far (all of it, unless it
     /// streams live and more follows).
     Open { index: usize, call: ToolCall },
@@ -59,7 +59,7 @@ struct Task {
 }
 
 /// The calls of one choice over one upstream turn and the repair turns after it.
-pub struct Assembly {
+pub(crate) struct Assembly {
     resolver: Resolver,
     slots: Vec<Slot>,
     /// Slots before `head` are out (or failed).
@@ -78,7 +78,7 @@ pub struct Assembly {
 }
 
 impl Assembly {
-    pub fn new(resolver: Resolver) -> Assembly {
+    pub(crate) fn new(resolver: Resolver) -> Assembly {
         Assembly {
             resolver,
             slots: Vec::new(),
@@ -93,7 +93,7 @@ impl Assembly {
     }
 
     /// A new upstream turn (a repair turn): its calls follow those already released.
-    pub fn next_turn(&mut self) {
+    pub(crate) fn next_turn(&mut self) {
         self.tasks.abort_all();
         self.tasks = JoinSet::new();
         self.slots.clear();
@@ -103,17 +103,17 @@ impl Assembly {
     }
 
     /// How many calls went to the client.
-    pub fn released(&self) -> usize {
+    pub(crate) fn released(&self) -> usize {
         self.next_index
     }
 
     /// Whether resolutions are still running.
-    pub fn pending(&self) -> bool {
+    pub(crate) fn pending(&self) -> bool {
         !self.tasks.is_empty()
     }
 
     /// A whole call (a message's `tool_calls` entry, or one parsed out of text).
-    pub fn push_call(&mut self, call: ToolCall) {
+    pub(crate) fn push_call(&mut self, call: ToolCall) {
         let kind = self.kind_for(&call.function.name);
         self.slots.push(Slot {
             upstream_index: None,
@@ -127,7 +127,7 @@ impl Assembly {
     }
 
     /// One streamed `tool_calls` delta; a live call's new argument text comes back at once.
-    pub fn push_delta(&mut self, delta: &Value) -> Result<Option<Release>, ProxyError> {
+    pub(crate) fn push_delta(&mut self, delta: &Value) -> Result<Option<Release>, ProxyError> {
         check_index(delta)?;
         let slot_index = self.slot_for(delta);
         let slot = &mut self.slots[slot_index];
@@ -161,7 +161,7 @@ impl Assembly {
 
     /// A delta that went to the client as the upstream sent it, before plaincall had anything
     /// to change: later calls' indices follow on from it.
-    pub fn passed_as_is(&mut self, delta: &Value) -> Result<(), ProxyError> {
+    pub(crate) fn passed_as_is(&mut self, delta: &Value) -> Result<(), ProxyError> {
         check_index(delta)?;
         let slot_index = self.slot_for(delta);
         let slot = &mut self.slots[slot_index];
@@ -181,7 +181,7 @@ impl Assembly {
     /// The upstream turn ended: every held call not yet resolving (or grown since) starts;
     /// on the first turn with calls, a last slot waits for the question about the actions
     /// they leave out (asked once they are all out; its calls come last).
-    pub fn input_done(&mut self) {
+    pub(crate) fn input_done(&mut self) {
         for slot in 0..self.slots.len() {
             if matches!(self.slots[slot].kind, Kind::Held { result: None, .. })
                 && self.is_stale(slot)
@@ -205,7 +205,7 @@ impl Assembly {
     }
 
     /// Waits for the next resolution to finish (cancel-safe: a select may drop it).
-    pub async fn settle_next(&mut self) -> Result<(), ProxyError> {
+    pub(crate) async fn settle_next(&mut self) -> Result<(), ProxyError> {
         let Some(joined) = self.tasks.join_next().await else {
             return Ok(());
         };
@@ -223,7 +223,7 @@ impl Assembly {
     }
 
     /// Every call that is ready, in upstream order; stops at the first one still resolving.
-    pub fn release(&mut self) -> Vec<Release> {
+    pub(crate) fn release(&mut self) -> Vec<Release> {
         let mut out = Vec::new();
         while self.head < self.slots.len() {
             if Some(self.head) == self.split_slot {
@@ -257,7 +257,7 @@ impl Assembly {
     }
 
     /// The calls that could not be resolved this turn, for the conversation to repair.
-    pub fn failures(&mut self) -> Vec<Failure> {
+    pub(crate) fn failures(&mut self) -> Vec<Failure> {
         self.slots
             .iter_mut()
             .filter_map(|slot| match &mut slot.kind {

@@ -8,7 +8,7 @@ use super::{repair, validate, NlTool};
 use crate::openai::nl_description;
 
 /// The most of the user's latest message given to the translator.
-pub const USER_MESSAGE_LIMIT: usize = 2000;
+pub(crate) const USER_MESSAGE_LIMIT: usize = 2000;
 /// A description sharing this share of its words with the text the main model was shown,
 /// and less than half with the user's message, is a copy of the instructions.
 const COPIED_SHARE: f64 = 0.7;
@@ -17,7 +17,7 @@ const COPIED_SHARE: f64 = 0.7;
 const ERRORS_SHOWN: usize = 8;
 
 #[derive(Debug, PartialEq)]
-pub enum CallForm {
+pub(crate) enum CallForm {
     /// `{"description": ...}`, or the readable start of one that was cut off.
     Description(String),
     /// Real arguments, valid against the full schema: the call stands as written.
@@ -30,7 +30,7 @@ pub enum CallForm {
     Unreadable,
 }
 
-pub fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
+pub(crate) fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
     // The one-field form means something only for a tool shown in it.
     if let Some(description) = nl_description(arguments, &tool.field).filter(|_| tool.rewritten) {
         return CallForm::Description(description);
@@ -77,7 +77,7 @@ pub fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
 /// What the translator is asked to convert: the main model's description and, for the values
 /// it left out, the user's latest message. A description that copies the tool's text instead
 /// of the request is replaced by the user's message, or refused (`Err`) when there is none.
-pub fn translator_input(
+pub(crate) fn translator_input(
     tool: &NlTool,
     description: &str,
     user_message: Option<&str>,

@@ -21,10 +21,10 @@ use crate::pipe::engine::Engine;
 use crate::pipe::prompt_mode::PromptTools;
 
 /// The largest main-model response read when plaincall must look inside it.
-pub const RESPONSE_LIMIT: u64 = 64 * 1024 * 1024;
+pub(crate) const RESPONSE_LIMIT: u64 = 64 * 1024 * 1024;
 
 /// Appends `extra` messages to the request's `messages`, as text in prompt mode.
-pub fn append_messages(
+pub(crate) fn append_messages(
     body: &mut RawObject,
     extra: &[Value],
     prompt_mode: bool,
@@ -45,7 +45,7 @@ pub fn append_messages(
 }
 
 /// What serving a rewritten request came to; the route turns it into a response.
-pub enum Completed {
+pub(crate) enum Completed {
     /// The upstream's status and headers with the body to send (the upstream's own, or the
     /// translated one).
     Reply {
@@ -57,12 +57,12 @@ pub enum Completed {
     ToolsRejected,
 }
 
-pub fn serde_error(error: serde_json::Error) -> ProxyError {
+pub(crate) fn serde_error(error: serde_json::Error) -> ProxyError {
     ProxyError::Internal(format!("JSON: {error}"))
 }
 
 /// Serves a rewritten, non-streaming request.
-pub async fn complete(
+pub(crate) async fn complete(
     engine: &Arc<Engine>,
     mut rewrite: Rewrite,
     client_headers: &HeaderMap,

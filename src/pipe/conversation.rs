@@ -9,21 +9,21 @@ use crate::openai::{ToolCall, Usage};
 
 /// A call whose translation failed: the main model's call, what its tool message says, and
 /// the reason the client reads if no repair turn fixes it.
-pub struct Failure {
+pub(crate) struct Failure {
     pub call: ToolCall,
     pub tool_message: String,
     pub reason: String,
 }
 
 /// What follows an upstream turn.
-pub enum Next {
+pub(crate) enum Next {
     /// Ask the main model again with these messages appended.
     Repair(Vec<Value>),
     /// Answer the client, with the note about calls that could not be made, if any.
     Finish(Option<String>),
 }
 
-pub struct Conversation {
+pub(crate) struct Conversation {
     repair_turns: u32,
     turn: u32,
     usage: Option<Usage>,
@@ -32,7 +32,7 @@ pub struct Conversation {
 }
 
 impl Conversation {
-    pub fn new(repair_turns: u32) -> Conversation {
+    pub(crate) fn new(repair_turns: u32) -> Conversation {
         Conversation {
             repair_turns,
             turn: 0,
@@ -42,18 +42,18 @@ impl Conversation {
     }
 
     /// The same, with no repair turn started after `deadline` (`translation.budget`).
-    pub fn until(mut self, deadline: tokio::time::Instant) -> Conversation {
+    pub(crate) fn until(mut self, deadline: tokio::time::Instant) -> Conversation {
         self.deadline = Some(deadline);
         self
     }
 
     /// Upstream turns so far, counting from 0.
-    pub fn turn(&self) -> u32 {
+    pub(crate) fn turn(&self) -> u32 {
         self.turn
     }
 
     /// Adds a turn's usage to the total (saturating: the counts are the upstream's).
-    pub fn add_usage(&mut self, usage: Option<Usage>) {
+    pub(crate) fn add_usage(&mut self, usage: Option<Usage>) {
         match (&mut self.usage, usage) {
             (Some(total), Some(more)) => total.add(&more),
             (total @ None, more) => *total = more,
@@ -62,13 +62,13 @@ impl Conversation {
     }
 
     /// The usage of every turn, summed.
-    pub fn usage(&self) -> Option<&Usage> {
+    pub(crate) fn usage(&self) -> Option<&Usage> {
         self.usage.as_ref()
     }
 
     /// After a turn: a repair turn while turns are left and one is possible (one choice),
     /// else the failures become the note the client reads.
-    pub fn after_turn(
+    pub(crate) fn after_turn(
         &mut self,
         content: Option<&str>,
         failed: Vec<Failure>,
@@ -91,7 +91,7 @@ impl Conversation {
 
     /// The finish reason the client gets: `tool_calls` when calls go out, `stop` when the
     /// answer is the note about failed calls, else the upstream's own.
-    pub fn finish_reason(has_calls: bool, failed: bool, upstream: Option<&str>) -> String {
+    pub(crate) fn finish_reason(has_calls: bool, failed: bool, upstream: Option<&str>) -> String {
         if has_calls {
             "tool_calls".to_owned()
         } else if failed {
@@ -103,7 +103,7 @@ impl Conversation {
 }
 
 /// The messages a repair turn appends: the main model's failed calls and their tool results.
-pub fn repair_messages(content: Option<&str>, failed: &[(ToolCall, String)]) -> Vec<Value> {
+pub(crate) fn repair_messages(content: Option<&str>, failed: &[(ToolCall, String)]) -> Vec<Value> {
     let calls: Vec<&ToolCall> = failed.iter().map(|(c, _)| c).collect();
     let mut messages = vec![json!({
         "role": "assistant",
@@ -117,7 +117,7 @@ pub fn repair_messages(content: Option<&str>, failed: &[(ToolCall, String)]) -> 
 }
 
 /// What the client reads when repair turns run out.
-pub fn failure_text(reasons: &[String]) -> String {
+pub(crate) fn failure_text(reasons: &[String]) -> String {
     format!(
         "I could not complete the tool call: {}.",
         reasons.join("; ")

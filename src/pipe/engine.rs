@@ -65,11 +65,11 @@ impl Engine {
 }
 
 /// What serving a chat request came to.
-pub enum Served {
+pub(crate) enum Served {
     Response(Response),
     /// The upstream refused native `tools` for this model: serve again in prompt mode.
     ToolsRejected,
 }
 
 /// The most of an upstream error body read to see whether it rejects `tools`.
-pub const REJECTION_BODY_LIMIT: u64 = 256 * 1024;
+pub(crate) const REJECTION_BODY_LIMIT: u64 = 256 * 1024;

@@ -8,7 +8,7 @@ const MAX_CANDIDATES: usize = 64;
 
 /// The first JSON object or array in `text`, found in a fence, as the whole text, or inside
 /// prose. A JSON string that itself holds JSON is opened.
-pub fn extract_json(text: &str) -> Option<Value> {
+pub(crate) fn extract_json(text: &str) -> Option<Value> {
     let text = strip_reasoning(text);
     let text = text.trim();
     if let Some(inner) = fenced(text) {
@@ -73,7 +73,7 @@ fn fenced(text: &str) -> Option<&str> {
 }
 
 /// `{"name": "<tool>", "arguments": {...}}` written instead of the bare arguments.
-pub fn unwrap_call_envelope(value: Value, tool: &str, parameters: &Value) -> Value {
+pub(crate) fn unwrap_call_envelope(value: Value, tool: &str, parameters: &Value) -> Value {
     let has_property = |name: &str| parameters.pointer(&format!("/properties/{name}")).is_some();
     let Value::Object(map) = &value else {
         return value;
@@ -98,7 +98,7 @@ pub fn unwrap_call_envelope(value: Value, tool: &str, parameters: &Value) -> Val
 }
 
 /// Where the schema wants an object or array and the value is a string holding one, parse it.
-pub fn coerce_stringified(value: &mut Value, schema: &Value) {
+pub(crate) fn coerce_stringified(value: &mut Value, schema: &Value) {
     let Value::Object(map) = value else {
         return;
     };

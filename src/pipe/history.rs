@@ -24,12 +24,12 @@ use crate::shared::{hashed, Shared, Space};
 const FANOUT_SEPARATOR: &str = "__";
 
 /// The client-facing id of element `position` of `total` calls made from call `base`.
-pub fn fanout_id(base: &str, position: usize, total: usize) -> String {
+pub(crate) fn fanout_id(base: &str, position: usize, total: usize) -> String {
     format!("{base}{FANOUT_SEPARATOR}{position}of{total}")
 }
 
 /// `(base, position, total)` for a fanned-out id.
-pub fn split_fanout_id(id: &str) -> Option<(&str, usize, usize)> {
+pub(crate) fn split_fanout_id(id: &str) -> Option<(&str, usize, usize)> {
     let (base, suffix) = id.rsplit_once(FANOUT_SEPARATOR)?;
     let (position, total) = suffix.split_once("of")?;
     let position: usize = position.parse().ok()?;
@@ -40,12 +40,12 @@ pub fn split_fanout_id(id: &str) -> Option<(&str, usize, usize)> {
 /// What a translation leaves behind for the next turn, in this process and, with Redis, for
 /// every replica.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Remembered {
+pub(crate) struct Remembered {
     pub description: String,
     pub dropped: Vec<String>,
 }
 
-pub struct Memory {
+pub(crate) struct Memory {
     entries: moka::sync::Cache<(String, String), Arc<Remembered>>,
     shared: Shared,
     ttl: Duration,
@@ -55,7 +55,7 @@ pub struct Memory {
 const SHARED_LOOKUPS: usize = 64;
 
 impl Memory {
-    pub fn new(capacity: u64, ttl: Duration, shared: Shared) -> Memory {
+    pub(crate) fn new(capacity: u64, ttl: Duration, shared: Shared) -> Memory {
         Memory {
             entries: moka::sync::Cache::builder()
                 .max_capacity(capacity)
@@ -67,7 +67,7 @@ impl Memory {
     }
 
     /// `calls_key`: see [`super::translate::calls_key`].
-    pub fn remember(&self, tool: &str, calls_key: String, remembered: Remembered) {
+    pub(crate) fn remember(&self, tool: &str, calls_key: String, remembered: Remembered) {
         let key = (tool.to_owned(), calls_key);
         // A cache hit remembers what is already remembered: Redis is not written again.
         if self
@@ -91,7 +91,7 @@ impl Memory {
     /// With Redis: brings in what other replicas remember of the calls in `messages` (the
     /// history's groups of calls this process does not know), before the history is
     /// rewritten. Redis away: the descriptions are rendered from the arguments, as always.
-    pub async fn prefetch(&self, messages: &[Box<RawValue>]) {
+    pub(crate) async fn prefetch(&self, messages: &[Box<RawValue>]) {
         if !self.shared.is_enabled() {
             return;
         }
@@ -132,7 +132,7 @@ impl Memory {
 
 /// `message="Check email", schedule_type="daily", at="09:00"`: the arguments as the client
 /// sent them, in their order.
-pub fn summary(arguments: &str) -> String {
+pub(crate) fn summary(arguments: &str) -> String {
     match serde_json::from_str::<RawObject>(arguments) {
         Ok(object) => object
             .iter()
@@ -163,7 +163,7 @@ struct Group {
 
 /// The history with the calls to rewritten tools as the main model made them (see the module
 /// documentation).
-pub fn rewrite(
+pub(crate) fn rewrite(
     messages: Vec<Box<RawValue>>,
     tools: &ToolSet,
     memory: &Memory,

@@ -6,28 +6,28 @@
 //! - [`translate`]: one description to arguments (translator call, validation, retries, cache);
 //! - [`complete`]: the non-streaming response, with repair turns; [`history`]: the next turn.
 
-pub mod assemble;
-pub mod call_form;
-pub mod complete;
-pub mod conversation;
-pub mod engine;
-pub mod extract;
+pub(crate) mod assemble;
+pub(crate) mod call_form;
+pub(crate) mod complete;
+pub(crate) mod conversation;
+pub(crate) mod engine;
+pub(crate) mod extract;
 pub mod grammar;
-pub mod grounding;
-pub mod history;
-pub mod prompt_mode;
-pub mod relay;
-pub mod repair;
-pub mod resolve;
+pub(crate) mod grounding;
+pub(crate) mod history;
+pub(crate) mod prompt_mode;
+pub(crate) mod relay;
+pub(crate) mod repair;
+pub(crate) mod resolve;
 pub mod schema_text;
-pub mod select;
-pub mod split;
-pub mod stream;
-pub mod translate;
-pub mod translator;
-pub mod validate;
+pub(crate) mod select;
+pub(crate) mod split;
+pub(crate) mod stream;
+pub(crate) mod translate;
+pub(crate) mod translator;
+pub(crate) mod validate;
 
-pub use crate::json::canonical;
+pub(crate) use crate::json::canonical;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -575,10 +575,10 @@ impl Pipe {
 }
 
 /// What the main model is told to put in `description`: the request, not instructions.
-pub const GUIDE: &str = "What the user asked for, in their own words, with every value they gave (names, numbers, dates, times, places).";
+pub(crate) const GUIDE: &str = "What the user asked for, in their own words, with every value they gave (names, numbers, dates, times, places).";
 
 /// The plain-English field's usual name.
-pub const NL_FIELD: &str = "description";
+pub(crate) const NL_FIELD: &str = "description";
 
 /// The plain-English field of a tool: `description`, unless the tool has a `description` of
 /// its own (an issue tracker's `create_issue`); then a name none of its properties use, so
@@ -599,7 +599,7 @@ pub fn nl_field(parameters: &Value) -> String {
 }
 
 /// The one-field schema. It satisfies OpenAI's strict mode, so `strict: true` keeps working.
-pub fn nl_parameters(field: &str) -> Value {
+pub(crate) fn nl_parameters(field: &str) -> Value {
     let mut properties = Map::new();
     properties.insert(
         field.into(),

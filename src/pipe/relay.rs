@@ -15,10 +15,10 @@ use crate::redact::Secrets;
 use crate::upstream::end_to_end_headers;
 
 /// How an event stream that plaincall ends early ends, in the client's wire format.
-pub type ErrorEvent = fn(&ProxyError) -> Bytes;
+pub(crate) type ErrorEvent = fn(&ProxyError) -> Bytes;
 
 /// The headers of an event stream plaincall writes itself.
-pub fn sse_response(body: Body) -> Response {
+pub(crate) fn sse_response(body: Body) -> Response {
     let mut response = Response::new(body);
     let headers = response.headers_mut();
     headers.insert(
@@ -33,7 +33,7 @@ pub fn sse_response(body: Body) -> Response {
 /// A response plaincall read whole (and may have changed): the upstream's status and
 /// end-to-end headers, the length and encoding set anew for `body`.
 /// An upstream error body may echo the key plaincall sent: it is scrubbed on the way.
-pub fn bytes_response(
+pub(crate) fn bytes_response(
     status: axum::http::StatusCode,
     headers: &HeaderMap,
     body: Bytes,
@@ -58,7 +58,11 @@ pub fn bytes_response(
 /// An event stream that plaincall must end early (the upstream failed or stalled, or the
 /// shutdown grace ran out) ends with an `error` event; any other body is just cut, since
 /// a truncated body is all HTTP/1.1 has to say that it failed.
-pub fn relay(engine: &Engine, response: reqwest::Response, error_event: ErrorEvent) -> Response {
+pub(crate) fn relay(
+    engine: &Engine,
+    response: reqwest::Response,
+    error_event: ErrorEvent,
+) -> Response {
     let status = response.status();
     let headers = end_to_end_headers(response.headers());
     let chunks = engine.upstream.body_stream(response);
@@ -90,7 +94,7 @@ pub fn relay(engine: &Engine, response: reqwest::Response, error_event: ErrorEve
 }
 
 /// The most of an upstream error body read to scrub it; the rest is not passed on.
-pub const ERROR_BODY_LIMIT: usize = 1024 * 1024;
+pub(crate) const ERROR_BODY_LIMIT: usize = 1024 * 1024;
 
 fn scrubbed_body(
     chunks: impl Stream<Item = Result<Bytes, ProxyError>> + Send + 'static,
@@ -111,7 +115,7 @@ fn scrubbed_body(
     })
 }
 
-pub fn is_event_stream(headers: &HeaderMap) -> bool {
+pub(crate) fn is_event_stream(headers: &HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 const MAX_DEPTH: usize = 16;
 
 /// Repairs `value` in place against `schema`; returns what was changed, one line each.
-pub fn repair(value: &mut Value, schema: &Value) -> Vec<String> {
+pub(crate) fn repair(value: &mut Value, schema: &Value) -> Vec<String> {
     let mut done = Vec::new();
     let at_root = Spot {
         root: schema,

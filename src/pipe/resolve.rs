@@ -21,7 +21,7 @@ use serde_json::json;
 
 /// What resolving a call needs, shared by the tasks that resolve a request's calls.
 #[derive(Clone)]
-pub struct Resolver {
+pub(crate) struct Resolver {
     pub engine: Arc<Engine>,
     pub rewrite: Arc<Rewrite>,
     pub headers: Arc<HeaderMap>,
@@ -30,17 +30,17 @@ pub struct Resolver {
 impl Resolver {
     /// Whether calls to `name` are held until complete and resolved here (rather than passed
     /// on as they come).
-    pub fn holds(&self, name: &str) -> bool {
+    pub(crate) fn holds(&self, name: &str) -> bool {
         self.rewrite.tools.handled(name).is_some()
     }
 
-    pub async fn resolve(&self, call: ToolCall) -> Resolved {
+    pub(crate) async fn resolve(&self, call: ToolCall) -> Resolved {
         resolve_call(&self.engine, &self.rewrite, call, &self.headers).await
     }
 
     /// A call plaincall adds for an action the main model left out: translated from the
     /// user's words for it, whatever form the tool is shown in.
-    pub async fn resolve_planned(&self, call: ToolCall, request: &str) -> Resolved {
+    pub(crate) async fn resolve_planned(&self, call: ToolCall, request: &str) -> Resolved {
         let Some(tool) = self.rewrite.tools.handled(&call.function.name) else {
             return Resolved::Kept(call);
         };
@@ -63,7 +63,7 @@ impl Resolver {
 }
 
 /// One call of the main model after translation.
-pub enum Resolved {
+pub(crate) enum Resolved {
     /// Not a rewritten tool, or not in plain-English form: passed on as it came.
     Kept(ToolCall),
     /// The structured call(s) that replace it.
@@ -76,7 +76,7 @@ pub enum Resolved {
     },
 }
 
-pub async fn resolve_call(
+pub(crate) async fn resolve_call(
     engine: &Engine,
     rewrite: &Rewrite,
     mut call: ToolCall,

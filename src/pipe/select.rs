@@ -18,7 +18,7 @@ const CONDITIONAL_KEYWORDS: &[&str] = &[
 ];
 
 /// Why `auto` rewrites a schema, or `None` when it is simple enough for a small model.
-pub fn complexity_reason(parameters: &Value, t: &ComplexityThresholds) -> Option<String> {
+pub(crate) fn complexity_reason(parameters: &Value, t: &ComplexityThresholds) -> Option<String> {
     let properties = parameters.get("properties").and_then(Value::as_object);
     let count = properties.map_or(0, |p| p.len());
     if t.min_properties > 0 && count >= t.min_properties {
@@ -55,7 +55,7 @@ pub fn complexity_reason(parameters: &Value, t: &ComplexityThresholds) -> Option
 }
 
 /// Why the tool is shown to the main model in plain-English form, or `None` when it is not.
-pub fn is_rewritten(
+pub(crate) fn is_rewritten(
     mode: ToolMode,
     parameters: &Value,
     t: &ComplexityThresholds,
@@ -68,7 +68,7 @@ pub fn is_rewritten(
 }
 
 /// Why a schema `auto` leaves alone is simple enough, in the thresholds' terms.
-pub fn simple_reason(parameters: &Value, t: &ComplexityThresholds) -> String {
+pub(crate) fn simple_reason(parameters: &Value, t: &ComplexityThresholds) -> String {
     let count = parameters
         .get("properties")
         .and_then(Value::as_object)

@@ -17,20 +17,20 @@ use super::resolve::{Resolved, Resolver};
 use crate::openai::ToolCall;
 
 /// The most calls one question may add.
-pub const MAX_ACTIONS: usize = 8;
+pub(crate) const MAX_ACTIONS: usize = 8;
 /// The most of a tool's description shown in the list.
 const DESCRIPTION_SHOWN: usize = 200;
 
 /// One action of the user's message: the tool, and the user's words for it.
 #[derive(Debug, PartialEq)]
-pub struct Action {
+pub(crate) struct Action {
     pub tool: String,
     pub request: String,
 }
 
 /// Whether to ask at all: on, a user message to read, calls made, and another tool they could
 /// have used or the same tool again.
-pub fn applies(resolver: &Resolver, calls_made: bool) -> bool {
+pub(crate) fn applies(resolver: &Resolver, calls_made: bool) -> bool {
     let rewrite = &resolver.rewrite;
     resolver.engine.pipe.settings().split_actions
         && rewrite.choices == 1
@@ -41,7 +41,7 @@ pub fn applies(resolver: &Resolver, calls_made: bool) -> bool {
 
 /// The calls for the actions that `made` leaves out, translated; failures and repeats are
 /// dropped.
-pub async fn missing_calls(resolver: Resolver, made: Vec<ToolCall>) -> Resolved {
+pub(crate) async fn missing_calls(resolver: Resolver, made: Vec<ToolCall>) -> Resolved {
     let listed = listed_actions(&resolver).await;
     let actions = left_out(listed, &made);
     tracing::info!(
@@ -126,7 +126,7 @@ async fn listed_actions(resolver: &Resolver) -> Vec<Action> {
 
 /// The listed actions beyond the calls made: per tool, those after the first as many as it
 /// got calls, in the listed order.
-pub fn left_out(listed: Vec<Action>, made: &[ToolCall]) -> Vec<Action> {
+pub(crate) fn left_out(listed: Vec<Action>, made: &[ToolCall]) -> Vec<Action> {
     let mut calls: HashMap<&str, usize> = HashMap::new();
     for call in made {
         *calls.entry(call.function.name.as_str()).or_default() += 1;
@@ -180,7 +180,7 @@ fn answer_schema(names: &[&str]) -> Value {
 
 /// The actions in the translator's answer: known tools, non-empty requests, no repeats, at
 /// most [`MAX_ACTIONS`]. Anything unreadable is no action.
-pub fn read_answer(text: &str, names: &[&str]) -> Vec<Action> {
+pub(crate) fn read_answer(text: &str, names: &[&str]) -> Vec<Action> {
     let Some(answer) = extract_json(text) else {
         return Vec::new();
     };

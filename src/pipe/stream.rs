@@ -34,7 +34,7 @@ const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 /// Chunks buffered towards a slow client before the upstream is read more slowly.
 const CHANNEL_CAPACITY: usize = 32;
 
-pub async fn translate_stream(
+pub(crate) async fn translate_stream(
     engine: Arc<Engine>,
     mut rewrite: Rewrite,
     headers: HeaderMap,
@@ -102,7 +102,7 @@ pub async fn translate_stream(
 }
 
 /// Whether the request asked for the usage chunk at the end of a stream.
-pub fn include_usage(body: &RawObject) -> bool {
+pub(crate) fn include_usage(body: &RawObject) -> bool {
     openai::get::<Value>(body, "stream_options")
         .ok()
         .flatten()
@@ -112,7 +112,7 @@ pub fn include_usage(body: &RawObject) -> bool {
 
 /// A whole completion as the chunks a streaming client folds back into it: per choice its
 /// role, text and calls, then its finish reason; the usage chunk when asked for; `[DONE]`.
-pub fn as_chunks(completion: &[u8], include_usage: bool) -> Result<Bytes, ProxyError> {
+pub(crate) fn as_chunks(completion: &[u8], include_usage: bool) -> Result<Bytes, ProxyError> {
     let mut whole: serde_json::Map<String, Value> = serde_json::from_slice(completion)
         .map_err(|e| ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}")))?;
     let choices = match whole.remove("choices") {

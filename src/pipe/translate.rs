@@ -69,14 +69,14 @@ struct CacheKey {
 
 /// Translations by what they were made from: in the process, and in Redis when configured
 /// (looked up on a miss here, under a hash of everything the translator was given).
-pub struct TranslationCache {
+pub(crate) struct TranslationCache {
     entries: moka::future::Cache<CacheKey, Arc<Translated>>,
     shared: Shared,
     ttl: Duration,
 }
 
 impl TranslationCache {
-    pub fn new(capacity: u64, ttl: Duration, shared: Shared) -> TranslationCache {
+    pub(crate) fn new(capacity: u64, ttl: Duration, shared: Shared) -> TranslationCache {
         TranslationCache {
             entries: moka::future::Cache::builder()
                 .max_capacity(capacity)
@@ -89,7 +89,7 @@ impl TranslationCache {
 }
 
 /// Today in the configured zone: (`YYYY-MM-DD`, weekday name).
-pub fn today(tz: &jiff::tz::TimeZone) -> (String, String) {
+pub(crate) fn today(tz: &jiff::tz::TimeZone) -> (String, String) {
     let now = jiff::Timestamp::now().to_zoned(tz.clone());
     (now.date().to_string(), format!("{:?}", now.weekday()))
 }
@@ -615,7 +615,7 @@ fn truncate(text: &str, limit: usize) -> String {
 }
 
 /// The text a translated call is remembered by (see [`super::history::Memory`]).
-pub fn calls_key(calls: &[(usize, Value)]) -> String {
+pub(crate) fn calls_key(calls: &[(usize, Value)]) -> String {
     if let [(_, single)] = calls {
         return canonical(single);
     }

@@ -20,7 +20,7 @@ const COOLDOWN: Duration = Duration::from_secs(30);
 /// The largest translator reply read.
 const REPLY_LIMIT: u64 = 4 * 1024 * 1024;
 
-pub struct Backend {
+pub(crate) struct Backend {
     client: UpstreamClient,
     /// `None`: the request's own model (the upstream acting as translator).
     model: Option<String>,
@@ -31,7 +31,7 @@ pub struct Backend {
     unhealthy_until_ms: AtomicU64,
 }
 
-pub struct Translator {
+pub(crate) struct Translator {
     backends: Vec<Backend>,
     /// Every configured key: scrubbed from whatever a backend's error says.
     secrets: Secrets,
@@ -40,7 +40,7 @@ pub struct Translator {
 }
 
 /// What one translator exchange produced.
-pub struct Reply {
+pub(crate) struct Reply {
     pub text: String,
     pub backend: String,
     /// The backend stopped at `max_tokens` (`finish_reason: "length"`): the text is cut off.
@@ -54,7 +54,7 @@ fn now_ms() -> u64 {
 }
 
 impl Translator {
-    pub fn new(
+    pub(crate) fn new(
         settings: &TranslationConfig,
         upstream: UpstreamClient,
         config: &Config,
@@ -102,7 +102,7 @@ impl Translator {
     }
 
     /// The model name that identifies translations in the cache, and the output mode.
-    pub fn first_label(&self, request_model: &str) -> (String, OutputMode) {
+    pub(crate) fn first_label(&self, request_model: &str) -> (String, OutputMode) {
         match self.backends.first() {
             Some(b) => (
                 b.model.clone().unwrap_or_else(|| request_model.to_owned()),
@@ -123,7 +123,7 @@ impl Translator {
     }
 
     /// One exchange: `messages` in, the reply text out.
-    pub async fn complete(
+    pub(crate) async fn complete(
         &self,
         messages: &[Value],
         response_schema: &Value,

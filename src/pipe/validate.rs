@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-pub struct Validators {
+pub(crate) struct Validators {
     compiled: moka::sync::Cache<u64, Arc<jsonschema::Validator>>,
 }
 
 impl Validators {
-    pub fn new(capacity: u64) -> Validators {
+    pub(crate) fn new(capacity: u64) -> Validators {
         Validators {
             compiled: moka::sync::Cache::new(capacity),
         }
@@ -20,7 +20,7 @@ impl Validators {
     /// The validator for `schema`, compiled once. Drafts are taken from `$schema`, 2020-12
     /// when absent; `format` is enforced; remote `$ref`s are not fetched (the crate is built
     /// without its HTTP resolver), so a client's schema cannot make plaincall fetch URLs.
-    pub fn get(
+    pub(crate) fn get(
         &self,
         schema_hash: u64,
         schema: &Value,
@@ -39,7 +39,7 @@ impl Validators {
 }
 
 /// Every error, as "at /path: message" (or "at the top level: ...").
-pub fn errors(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
+pub(crate) fn errors(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
     validator
         .iter_errors(instance)
         .map(|e| {
@@ -55,7 +55,7 @@ pub fn errors(validator: &jsonschema::Validator, instance: &Value) -> Vec<String
 
 /// A hash of the schema's text as sent (key order kept: a client sends the same tool the same
 /// way each time), stable within a process.
-pub fn schema_hash(schema: &Value) -> u64 {
+pub(crate) fn schema_hash(schema: &Value) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     schema.to_string().hash(&mut hasher);
     hasher.finish()

@@ -6,8 +6,7 @@
 //! every `cargo test`, 256 cases per property (PROPTEST_CASES overrides).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use plaincall::pipe::prompt_mode::holdback::HoldBack;
-use plaincall::pipe::prompt_mode::parse::{parse_calls, ParsedCall};
+use plaincall::parts::{parse_calls, HoldBack, ParsedCall};
 use plaincall::sse::{Event, Parser, SseError};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};

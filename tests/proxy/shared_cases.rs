@@ -67,7 +67,7 @@ async fn every_shared_case_comes_back_valid_and_equal() {
         let tool_name = case["tool"].as_str().unwrap();
         let description = case["description"].as_str().unwrap().to_owned();
         // The tool's plain-English field: `request` where it has a `description` of its own.
-        let field = plaincall::pipe::nl_field(&fixture_tool(tool_name)["function"]["parameters"]);
+        let field = plaincall::parts::nl_field(&fixture_tool(tool_name)["function"]["parameters"]);
         let call = tool_call(
             &format!("call_{i}"),
             tool_name,

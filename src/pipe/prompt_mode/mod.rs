@@ -2,8 +2,8 @@
 //! goes into the system message, the history is rewritten into text the model can read, and
 //! calls are parsed out of the reply. The client still speaks native OpenAI tools.
 
-pub mod holdback;
-pub mod parse;
+pub(crate) mod holdback;
+pub(crate) mod parse;
 
 use std::collections::HashSet;
 
@@ -35,7 +35,7 @@ pub struct ModeSelector {
 const LOOKUP_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The most models remembered as needing prompt mode.
-pub const LEARNED_MODELS: u64 = 256;
+pub(crate) const LEARNED_MODELS: u64 = 256;
 
 impl ModeSelector {
     pub fn new(config: ToolCallingConfig) -> ModeSelector {
@@ -129,7 +129,7 @@ impl PromptTools {
     }
 }
 
-pub fn generated_id() -> String {
+pub(crate) fn generated_id() -> String {
     format!("call_{}", uuid::Uuid::new_v4().simple())
 }
 
@@ -153,7 +153,7 @@ fn serde_error(error: serde_json::Error) -> ProxyError {
 
 /// Rewrites `body` for prompt mode; `tools` are the definitions the model should see (the
 /// plain-English form of rewritten tools).
-pub fn render_request(
+pub(crate) fn render_request(
     body: &mut RawObject,
     tools: &[RawObject],
     prompts: &Prompts,
@@ -320,7 +320,7 @@ fn add_to_system(body: &mut RawObject, text: &str) -> Result<(), ProxyError> {
 /// The history as a model without tools can read it: assistant calls become the fenced JSON
 /// it would have written, tool results become user messages naming the tool and call id.
 /// Messages without tool parts are kept as they are.
-pub fn convert_history(
+pub(crate) fn convert_history(
     messages: Vec<Box<RawValue>>,
 ) -> Result<Vec<Box<RawValue>>, serde_json::Error> {
     let mut names_by_id: std::collections::HashMap<String, String> =
@@ -400,7 +400,7 @@ pub fn convert_history(
 
 /// Turns calls written in a message's text into native `tool_calls`. Returns whether any
 /// were found.
-pub fn calls_from_message(
+pub(crate) fn calls_from_message(
     message: &mut RawObject,
     tools: &PromptTools,
 ) -> Result<bool, serde_json::Error> {
@@ -423,7 +423,7 @@ pub fn calls_from_message(
 /// (vLLM names the offending input), so a phrase the request itself holds, in any of its
 /// strings or as bytes, proves nothing: a client could otherwise write it to switch a model to
 /// prompt mode for every other client.
-pub fn rejects_tools(status: u16, body: &[u8], sent: &[u8]) -> bool {
+pub(crate) fn rejects_tools(status: u16, body: &[u8], sent: &[u8]) -> bool {
     let text =
         String::from_utf8_lossy(&body[..body.len().min(REJECTION_SCAN)]).to_ascii_lowercase();
     let mut found = REJECTIONS
@@ -473,7 +473,7 @@ fn contains_ignoring_case(haystack: &[u8], needle: &[u8]) -> bool {
 /// Whether every tool of the request is a well-formed function tool (a name in OpenAI's
 /// alphabet, object parameters). Only such a request may teach plaincall that the upstream
 /// rejects tools: a malformed one is the client's own error.
-pub fn tools_checked(request: &RawObject) -> bool {
+pub(crate) fn tools_checked(request: &RawObject) -> bool {
     let Ok(Some(tools)) = openai::get::<Vec<Value>>(request, "tools") else {
         return false;
     };
