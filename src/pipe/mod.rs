@@ -339,9 +339,12 @@ impl Pipe {
     /// Decides whether the request changes, and builds the changed request. `prompt_mode`:
     /// tools go into the system prompt (see [`crate::pipe::prompt_mode`]); `watch_rejection`: the
     /// upstream may reject native tools, and the caller wants to know.
+    /// `messages`: the request's messages when the caller already parsed them (to prefetch
+    /// their remembered descriptions), else read here.
     pub fn plan(
         &self,
         request: &RawObject,
+        messages: Option<Vec<Box<serde_json::value::RawValue>>>,
         switched_off: bool,
         prompt_mode: bool,
         watch_rejection: bool,
@@ -351,8 +354,11 @@ impl Pipe {
             param: Some(param.to_owned()),
         };
         let tools = openai::get::<Vec<RawObject>>(request, "tools").map_err(|e| bad("tools", e))?;
-        let messages = openai::get::<Vec<Box<serde_json::value::RawValue>>>(request, "messages")
-            .map_err(|e| bad("messages", e))?;
+        let messages = match messages {
+            Some(messages) => Some(messages),
+            None => openai::get::<Vec<Box<serde_json::value::RawValue>>>(request, "messages")
+                .map_err(|e| bad("messages", e))?,
+        };
         let translate = self.settings.enabled && !switched_off;
         let mut set = ToolSet::default();
         let mut rewritten_tools = Vec::new();
@@ -383,11 +389,16 @@ impl Pipe {
             return Ok(Plan::Forward);
         }
         let user_message = messages.as_deref().and_then(latest_user_text);
-        let evidence: Arc<str> = messages
-            .as_deref()
-            .map(conversation_evidence)
-            .unwrap_or_default()
-            .into();
+        // The conversation's words are copied only when a call will be grounded in them.
+        let grounded = set
+            .by_name
+            .keys()
+            .chain(set.checked.keys())
+            .any(|name| self.settings.grounding_for(name) != crate::config::Grounding::Off);
+        let evidence: Arc<str> = match messages.as_deref() {
+            Some(messages) if grounded => conversation_evidence(messages).into(),
+            _ => Arc::from(""),
+        };
         let mut body = request.clone();
         if !set.is_empty() {
             openai::set(&mut body, "tools", &rewritten_tools).map_err(internal)?;

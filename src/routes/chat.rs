@@ -79,9 +79,13 @@ pub(crate) async fn serve_parsed(
     };
     let mode = state.modes.mode_for_shared(&model).await;
     let has_tools = tools_checked(&parsed);
+    // With Redis, the descriptions of earlier calls are fetched before the plan rewrites the
+    // history; the messages parsed for that are the plan's, not parsed twice.
+    let mut messages = None;
     if has_tools && state.shared.is_enabled() {
-        if let Ok(Some(messages)) = openai::get::<Vec<Box<RawValue>>>(&parsed, "messages") {
-            state.pipe.memory.prefetch(&messages).await;
+        if let Ok(Some(parsed)) = openai::get::<Vec<Box<RawValue>>>(&parsed, "messages") {
+            state.pipe.memory.prefetch(&parsed).await;
+            messages = Some(parsed);
         }
     }
     // plaincall's own header: read here, never forwarded.
@@ -92,10 +96,16 @@ pub(crate) async fn serve_parsed(
     let mut prompt_mode = mode == CallingMode::Prompt;
     loop {
         let watch = mode == CallingMode::Auto && !prompt_mode && has_tools;
-        let plan = match state.pipe.plan(&parsed, switched_off, prompt_mode, watch)? {
-            Plan::Rewrite(rewrite) => Plan::Rewrite(Box::new(as_sent(*rewrite, &parts, &bytes))),
-            forward => forward,
-        };
+        let plan =
+            match state
+                .pipe
+                .plan(&parsed, messages.take(), switched_off, prompt_mode, watch)?
+            {
+                Plan::Rewrite(rewrite) => {
+                    Plan::Rewrite(Box::new(as_sent(*rewrite, &parts, &bytes)))
+                }
+                forward => forward,
+            };
         let served = match plan {
             Plan::Forward => forward(state, &parts, bytes.clone(), watch).await?,
             // Several choices: the whole-answer engine translates every one of them, and the
