@@ -6,8 +6,8 @@ use crate::support;
 
 use serde_json::{json, Value};
 use support::{
-    backend_toml, calls_message, client, completion, fixture_tool, nl_call, translator_reply,
-    MockServer, Proxy, Reply,
+    backend_toml, calls_message, client, completion, fixture_tool, nl_call, post_json,
+    translator_reply, MockServer, Proxy, Reply,
 };
 
 const EMAIL: &str = "daily at 09:00 to check email";
@@ -370,19 +370,24 @@ fn codex_tools() -> Value {
     ])
 }
 
-#[tokio::test]
-async fn namespaced_tools_are_flattened_and_their_calls_named_back() {
-    let main = MockServer::scripted(vec![
+/// The main model's turns: one call, then a closing text.
+fn a_call_then_done(id: &str, name: &str, arguments: Value) -> Vec<Reply> {
+    vec![
         Reply::ok(completion(
-            calls_message(vec![support::tool_call(
-                "call_w",
-                "multi_agent_v1__wait_agent",
-                &json!({"target": "a1"}),
-            )]),
+            calls_message(vec![support::tool_call(id, name, &arguments)]),
             "tool_calls",
         )),
         Reply::ok(completion(support::text_message("done"), "stop")),
-    ])
+    ]
+}
+
+#[tokio::test]
+async fn namespaced_tools_are_flattened_and_their_calls_named_back() {
+    let main = MockServer::scripted(a_call_then_done(
+        "call_w",
+        "multi_agent_v1__wait_agent",
+        json!({"target": "a1"}),
+    ))
     .await;
     let proxy = Proxy::start(&main.url(), "").await;
     let body =
@@ -441,10 +446,9 @@ async fn a_streamed_namespaced_call_is_named_back_in_every_event() {
     .await;
     let proxy = Proxy::start(&main.url(), "").await;
     let body = json!({"model": "m", "input": "wait", "tools": codex_tools(), "stream": true, "store": false});
-    let text = post(&proxy, &body).await.text().await.unwrap();
-    let events: Vec<Value> = text
-        .split("\n\n")
-        .filter_map(|block| block.lines().find_map(|l| l.strip_prefix("data: ")))
+    let events: Vec<Value> = support::sse_events(post(&proxy, &body).await)
+        .await
+        .iter()
         .filter_map(|data| serde_json::from_str(data).ok())
         .collect();
     let items: Vec<&Value> = events
@@ -454,7 +458,7 @@ async fn a_streamed_namespaced_call_is_named_back_in_every_event() {
         })
         .map(|e| &e["item"])
         .collect();
-    assert_eq!(items.len(), 2, "{text}");
+    assert_eq!(items.len(), 2, "{events:?}");
     for item in items {
         assert_eq!(item["name"], "wait_agent", "{item}");
         assert_eq!(item["namespace"], "multi_agent_v1", "{item}");
@@ -487,17 +491,11 @@ fn apply_patch_tool() -> Value {
 
 #[tokio::test]
 async fn a_freeform_tool_is_one_string_to_the_main_model_and_its_call_a_custom_tool_call() {
-    let main = MockServer::scripted(vec![
-        Reply::ok(completion(
-            calls_message(vec![support::tool_call(
-                "call_p",
-                "apply_patch",
-                &json!({"input": PATCH}),
-            )]),
-            "tool_calls",
-        )),
-        Reply::ok(completion(support::text_message("done"), "stop")),
-    ])
+    let main = MockServer::scripted(a_call_then_done(
+        "call_p",
+        "apply_patch",
+        json!({"input": PATCH}),
+    ))
     .await;
     let proxy = Proxy::start(&main.url(), "").await;
     let body = json!({"model": "m", "input": "add hello.txt", "store": false,
@@ -579,10 +577,9 @@ async fn a_streamed_freeform_call_has_the_custom_tool_call_events() {
     let proxy = Proxy::start(&main.url(), "").await;
     let body = json!({"model": "m", "input": "add hello.txt", "tools": [apply_patch_tool()],
                       "stream": true, "store": false});
-    let text = post(&proxy, &body).await.text().await.unwrap();
-    let events: Vec<Value> = text
-        .split("\n\n")
-        .filter_map(|block| block.lines().find_map(|l| l.strip_prefix("data: ")))
+    let events: Vec<Value> = support::sse_events(post(&proxy, &body).await)
+        .await
+        .iter()
         .filter_map(|data| serde_json::from_str(data).ok())
         .collect();
     let kinds: Vec<&str> = events.iter().filter_map(|e| e["type"].as_str()).collect();
@@ -639,6 +636,22 @@ async fn a_websocket_upgrade_is_told_to_use_http_at_once() {
     assert!(main.requests().is_empty());
 }
 
+/// A plain "hi", no tools, on `/v1/responses` and on `/v1/messages`.
+fn hi_responses() -> Value {
+    json!({"model": "m", "input": "hi"})
+}
+
+fn hi_messages() -> Value {
+    json!({"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}]})
+}
+
+/// The JSON of a 200 answer to `body` at `url`.
+async fn answer(url: &str, body: &Value) -> Value {
+    let response = post_json(url, body).await;
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
 #[tokio::test]
 async fn a_404_on_the_upstreams_own_route_turns_the_format_to_conversion() {
     let main = MockServer::start(|r| {
@@ -655,18 +668,10 @@ async fn a_404_on_the_upstreams_own_route_turns_the_format_to_conversion() {
     )
     .await;
     for _ in 0..2 {
-        let response = post(&proxy, &json!({"model": "m", "input": "hi"})).await;
-        assert_eq!(response.status(), 200);
-        let body: Value = response.json().await.unwrap();
+        let body = answer(&proxy.url("/v1/responses"), &hi_responses()).await;
         assert_eq!(body["output"][0]["content"][0]["text"], "converted");
     }
-    let anthropic = client()
-        .post(proxy.url("/v1/messages"))
-        .json(&json!({"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}]}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(anthropic.status(), 200);
+    answer(&proxy.url("/v1/messages"), &hi_messages()).await;
     let own: Vec<String> = main
         .requests()
         .iter()
@@ -706,23 +711,9 @@ async fn the_formats_named_are_probed_at_start_up() {
     served.wait_for_line("answered 404 to POST").await;
     served.wait_for_line("serves POST").await;
 
-    let response = client()
-        .post(served.url("/v1/responses"))
-        .json(&json!({"model": "m", "input": "hi"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let body: Value = response.json().await.unwrap();
+    let body = answer(&served.url("/v1/responses"), &hi_responses()).await;
     assert_eq!(body["output"][0]["content"][0]["text"], "converted");
-    let message = client()
-        .post(served.url("/v1/messages"))
-        .json(&json!({"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}]}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(message.status(), 200);
-    let body: Value = message.json().await.unwrap();
+    let body = answer(&served.url("/v1/messages"), &hi_messages()).await;
     assert_eq!(body["content"][0]["text"], "from its own route");
 
     let own: Vec<(String, usize)> = main

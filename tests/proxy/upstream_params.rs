@@ -7,19 +7,14 @@
 use crate::support;
 
 use serde_json::{json, Value};
-use support::{client, completion, MockServer, Proxy, Reply};
+use support::{completion, post_json, MockServer, Proxy, Reply};
 
 async fn upstream() -> MockServer {
     MockServer::start(|_| Reply::ok(completion(support::text_message("ok"), "stop"))).await
 }
 
 async fn post(proxy: &Proxy, path: &str, body: Value) {
-    let response = client()
-        .post(proxy.url(path))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    let response = post_json(&proxy.url(path), &body).await;
     assert_eq!(response.status(), 200, "{}", response.text().await.unwrap());
 }
 
@@ -148,23 +143,17 @@ async fn hosted_tools_are_dropped_or_refused_by_kind() {
     .await;
     let function = json!({"type": "function", "name": "f", "parameters": {"type": "object"}});
     // Responses: `file_search` follows the default, `web_search` its own entry.
-    let dropped = client()
-        .post(proxy.url("/v1/responses"))
-        .json(&json!({"model": "m", "input": "hi", "tools": [function, {"type": "file_search", "vector_store_ids": ["v"]}]}))
-        .send()
-        .await
-        .unwrap();
+    let dropped = post_json(&proxy.url("/v1/responses"), &json!({"model": "m", "input": "hi", "tools": [function, {"type": "file_search", "vector_store_ids": ["v"]}]})).await;
     assert_eq!(dropped.status(), 200);
     assert_eq!(
         dropped.headers()["x-plaincall-dropped-tools"],
         "file_search"
     );
-    let refused = client()
-        .post(proxy.url("/v1/responses"))
-        .json(&json!({"model": "m", "input": "hi", "tools": [function, {"type": "web_search"}]}))
-        .send()
-        .await
-        .unwrap();
+    let refused = post_json(
+        &proxy.url("/v1/responses"),
+        &json!({"model": "m", "input": "hi", "tools": [function, {"type": "web_search"}]}),
+    )
+    .await;
     assert_eq!(refused.status(), 400);
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["error"]["param"], "tools", "{body}");
@@ -174,15 +163,12 @@ async fn hosted_tools_are_dropped_or_refused_by_kind() {
         "{message}"
     );
     // Messages: Anthropic's versioned kind falls under its unversioned entry, in its own shape.
-    let refused = client()
-        .post(proxy.url("/v1/messages"))
-        .json(
-            &json!({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}],
-                      "tools": [{"type": "web_search_20250305", "name": "web_search"}]}),
-        )
-        .send()
-        .await
-        .unwrap();
+    let refused = post_json(
+        &proxy.url("/v1/messages"),
+        &json!({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}],
+                "tools": [{"type": "web_search_20250305", "name": "web_search"}]}),
+    )
+    .await;
     assert_eq!(refused.status(), 400);
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["type"], "error", "{body}");

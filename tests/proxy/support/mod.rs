@@ -405,6 +405,11 @@ pub async fn chat(proxy: &Proxy, body: &Value) -> (u16, Value) {
     )
 }
 
+/// POSTs `body` as JSON to `url`.
+pub async fn post_json(url: &str, body: &Value) -> reqwest::Response {
+    client().post(url).json(body).send().await.unwrap()
+}
+
 /// Posts `body` as it is (any bytes, labelled JSON) to `path`; returns status and the answer,
 /// parsed when it is JSON.
 pub async fn post_raw(proxy: &Proxy, path: &str, body: &str) -> (u16, Value) {
