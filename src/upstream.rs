@@ -205,6 +205,26 @@ impl UpstreamClient {
         self.http.request(method, url).headers(headers)
     }
 
+    /// A POST of a whole body (as it came, or changed by plaincall): the client's headers as
+    /// [`Self::request`] takes them, but the body's own length, never the client's
+    /// `Content-Length`, which no longer holds once a model alias or `drop_params` changed the
+    /// body (the upstream would wait for bytes that never come).
+    pub(crate) fn post_whole(
+        &self,
+        url: Url,
+        client_headers: &HeaderMap,
+        forward_client_auth: bool,
+        body: Bytes,
+    ) -> reqwest::RequestBuilder {
+        // `request` copied the client's length; the body's replaces it (`headers` replaces a
+        // name it is given, where `header` would add a second value).
+        let mut length = HeaderMap::with_capacity(1);
+        length.insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+        self.request(Method::POST, url, client_headers, forward_client_auth)
+            .headers(length)
+            .body(body)
+    }
+
     /// A main-model turn of the pipe: the client's end-to-end headers and query go with it, as
     /// on a byte-for-byte forward, but the body is plaincall's (its own length and type).
     pub fn post_turn(

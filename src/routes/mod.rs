@@ -219,12 +219,10 @@ pub(crate) async fn send_as_is(
     // The body is whole: its length goes with it, never the client's `Content-Length`, which
     // no longer holds once a model alias or `drop_params` changed the body (the upstream
     // would wait for bytes that never come).
-    let mut headers = parts.headers.clone();
-    headers.remove(header::CONTENT_LENGTH);
-    let builder = state
-        .upstream
-        .request(Method::POST, url, &headers, state.forward_client_auth())
-        .body(bytes);
+    let builder =
+        state
+            .upstream
+            .post_whole(url, &parts.headers, state.forward_client_auth(), bytes);
     state
         .upstream
         .send(builder)

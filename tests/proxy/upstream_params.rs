@@ -124,6 +124,7 @@ async fn a_body_changed_on_the_forward_path_goes_with_its_own_length() {
     assert_eq!(seen[0].json()["model"], "a-much-longer-upstream-model-name");
     assert!(seen[1].json().get("store").is_none());
     for request in &seen {
+        assert_eq!(request.headers.get_all("content-length").iter().count(), 1);
         let length: usize = request.headers["content-length"]
             .to_str()
             .unwrap()
