@@ -107,19 +107,28 @@ fn upstream(raw: &UpstreamSection) -> Result<UpstreamConfig, ConfigError> {
 fn hosted_tools(
     raw: &std::collections::BTreeMap<String, super::file::HostedTools>,
 ) -> Result<std::collections::BTreeMap<String, super::file::HostedTools>, ConfigError> {
-    if raw.len() > MAX_PARAMS {
-        return Err(invalid(
-            "upstream.hosted_tools",
-            format!("at most {MAX_PARAMS} kinds"),
-        ));
-    }
-    if let Some(kind) = raw.keys().find(|k| k.is_empty() || k.len() > MAX_PARAM_LEN) {
-        return Err(invalid(
-            "upstream.hosted_tools",
-            format!("`{kind}`: a tool kind of 1 to {MAX_PARAM_LEN} bytes is required"),
-        ));
-    }
+    bounded_names("upstream.hosted_tools", raw.keys().map(String::as_str))?;
     Ok(raw.clone())
+}
+
+/// At most [`MAX_PARAMS`] names of 1 to [`MAX_PARAM_LEN`] bytes: the field names and tool
+/// kinds a request is matched against.
+fn bounded_names<'a>(
+    key: &str,
+    names: impl ExactSizeIterator<Item = &'a str>,
+) -> Result<(), ConfigError> {
+    if names.len() > MAX_PARAMS {
+        return Err(invalid(key, format!("at most {MAX_PARAMS} names")));
+    }
+    for name in names {
+        if name.is_empty() || name.len() > MAX_PARAM_LEN {
+            return Err(invalid(
+                key,
+                format!("`{name}`: a name of 1 to {MAX_PARAM_LEN} bytes is required"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Fields the pipe cannot do without: never dropped.
@@ -129,18 +138,9 @@ const MAX_PARAMS: usize = 64;
 const MAX_PARAM_LEN: usize = 64;
 
 fn params(key: &str, raw: &[String], forbidden: &[&str]) -> Result<Vec<String>, ConfigError> {
-    if raw.len() > MAX_PARAMS {
-        return Err(invalid(key, format!("at most {MAX_PARAMS} field names")));
-    }
+    bounded_names(key, raw.iter().map(|name| name.trim()))?;
     let mut names = Vec::with_capacity(raw.len());
-    for name in raw {
-        let name = name.trim();
-        if name.is_empty() || name.len() > MAX_PARAM_LEN {
-            return Err(invalid(
-                key,
-                format!("`{name}`: a field name of 1 to {MAX_PARAM_LEN} bytes is required"),
-            ));
-        }
+    for name in raw.iter().map(|name| name.trim()) {
         if forbidden.contains(&name) {
             return Err(invalid(
                 key,

@@ -35,10 +35,7 @@ pub(crate) async fn websocket(request: Request) -> Response {
     let error = if upgrade {
         ProxyError::WebSocketRefused("/v1/responses")
     } else {
-        ProxyError::NotFound {
-            method: request.method().to_string(),
-            path: request.uri().path().to_owned(),
-        }
+        super::not_found(request.method().clone(), request.uri().clone()).await
     };
     error.into_wire_response(Wire::Responses)
 }
