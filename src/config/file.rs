@@ -419,6 +419,8 @@ pub struct TranslationSection {
     pub split_actions: bool,
     pub min_properties: usize,
     pub rewrite_nested: bool,
+    /// `rewrite_nested` also for a nested property the schema does not require.
+    pub rewrite_optional_nested: bool,
     pub rewrite_conditionals: bool,
     pub rewrite_refs: bool,
     pub attempts: u32,
@@ -454,6 +456,7 @@ impl Default for TranslationSection {
             split_actions: false,
             min_properties: 6,
             rewrite_nested: true,
+            rewrite_optional_nested: true,
             rewrite_conditionals: true,
             rewrite_refs: true,
             attempts: 2,

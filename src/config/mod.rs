@@ -198,6 +198,8 @@ pub struct TranslationConfig {
 pub struct ComplexityThresholds {
     pub min_properties: usize,
     pub nested: bool,
+    /// `nested` counts a property the schema does not require.
+    pub optional_nested: bool,
     pub conditionals: bool,
     pub refs: bool,
 }

@@ -89,6 +89,7 @@ fn translation_form(t: &TranslationConfig) -> TranslationSection {
         split_actions: t.split_actions,
         min_properties: t.thresholds.min_properties,
         rewrite_nested: t.thresholds.nested,
+        rewrite_optional_nested: t.thresholds.optional_nested,
         rewrite_conditionals: t.thresholds.conditionals,
         rewrite_refs: t.thresholds.refs,
         attempts: t.attempts,

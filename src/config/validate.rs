@@ -269,6 +269,7 @@ fn translation(t: TranslationSection) -> Result<TranslationConfig, ConfigError> 
         thresholds: ComplexityThresholds {
             min_properties: t.min_properties,
             nested: t.rewrite_nested,
+            optional_nested: t.rewrite_optional_nested,
             conditionals: t.rewrite_conditionals,
             refs: t.rewrite_refs,
         },

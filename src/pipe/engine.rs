@@ -67,6 +67,8 @@ impl Engine {
 /// What serving a chat request came to.
 pub(crate) enum Served {
     Response(Response),
+    /// A translated stream's events, for the client's format to render.
+    Events(crate::pipe::event::Events),
     /// The upstream refused native `tools` for this model: serve again in prompt mode.
     ToolsRejected,
 }

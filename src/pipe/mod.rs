@@ -11,6 +11,7 @@ pub(crate) mod call_form;
 pub(crate) mod complete;
 pub(crate) mod conversation;
 pub(crate) mod engine;
+pub(crate) mod event;
 pub(crate) mod extract;
 pub mod grammar;
 pub(crate) mod grounding;

@@ -37,7 +37,16 @@ pub(crate) fn complexity_reason(parameters: &Value, t: &ComplexityThresholds) ->
     }
     if t.nested {
         if let Some(props) = properties {
+            let required = |name: &str| {
+                parameters
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .is_some_and(|r| r.iter().any(|n| n == name))
+            };
             for (name, schema) in props {
+                if !t.optional_nested && !required(name) {
+                    continue;
+                }
                 let schema = ["anyOf", "oneOf"]
                     .iter()
                     .find_map(|k| schema.get(*k).and_then(nullable_branch))
@@ -135,6 +144,7 @@ mod tests {
         ComplexityThresholds {
             min_properties: 6,
             nested: true,
+            optional_nested: true,
             conditionals: true,
             refs: true,
         }
@@ -187,6 +197,24 @@ mod tests {
     }
 
     #[test]
+    fn an_optional_nested_property_counts_only_when_asked_to() {
+        // BFCL's find_card_in_deck: `rank` and `suit`, and an optional array of objects.
+        let p = json!({"properties": {
+            "rank": {"type": "string"}, "suit": {"type": "string"},
+            "deck": {"type": "array", "items": {"type": "object", "properties": {}}}
+        }, "required": ["rank", "suit"]});
+        assert!(complexity_reason(&p, &defaults()).is_some_and(|r| r.contains("`deck`")));
+        let required_only = ComplexityThresholds {
+            optional_nested: false,
+            ..defaults()
+        };
+        assert_eq!(complexity_reason(&p, &required_only), None);
+        let mut required = p.clone();
+        required["required"] = json!(["rank", "suit", "deck"]);
+        assert!(complexity_reason(&required, &required_only).is_some());
+    }
+
+    #[test]
     fn a_property_named_like_a_keyword_is_not_a_keyword() {
         let p = json!({"properties":{"not":{"type":"string"},"if":{"type":"string"}}});
         assert_eq!(complexity_reason(&p, &defaults()), None);
@@ -217,6 +245,7 @@ mod tests {
         let t = ComplexityThresholds {
             min_properties: 0,
             nested: false,
+            optional_nested: false,
             conditionals: false,
             refs: false,
         };

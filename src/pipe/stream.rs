@@ -8,10 +8,8 @@
 use std::sync::Arc;
 use tracing::Instrument;
 
-use axum::body::Body;
 use axum::http::{header, HeaderMap};
 use bytes::Bytes;
-use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
@@ -22,16 +20,17 @@ use crate::pipe::complete::{append_messages, serde_error};
 use crate::pipe::conversation::{Conversation, Next};
 use crate::pipe::engine::Engine;
 use crate::pipe::engine::{Served, REJECTION_BODY_LIMIT};
+use crate::pipe::event::{self, Event, Events, Part};
 use crate::pipe::prompt_mode::holdback::HoldBack;
 use crate::pipe::prompt_mode::PromptTools;
-use crate::pipe::relay::{bytes_response, relay, sse_response};
+use crate::pipe::relay::{bytes_response, relay};
 use crate::pipe::resolve::Resolver;
 use crate::pipe::Rewrite;
 use crate::sse;
 
 /// The largest single SSE event accepted from the upstream.
 const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
-/// Chunks buffered towards a slow client before the upstream is read more slowly.
+/// Events buffered towards a slow client before the upstream is read more slowly.
 const CHANNEL_CAPACITY: usize = 32;
 
 pub(crate) async fn translate_stream(
@@ -69,7 +68,7 @@ pub(crate) async fn translate_stream(
     let include_usage = include_usage(&rewrite.body);
     let repair_turns = engine.config.translation.repair_turns;
     let deadline = rewrite.deadline;
-    let (tx, mut rx) = mpsc::channel::<Bytes>(CHANNEL_CAPACITY);
+    let (tx, rx) = mpsc::channel::<Event>(CHANNEL_CAPACITY);
     let resolver = Resolver {
         engine: engine.clone(),
         rewrite: Arc::new(rewrite),
@@ -83,22 +82,17 @@ pub(crate) async fn translate_stream(
         engine,
         tx,
         include_usage,
-        first_id: None,
-        envelope: RawObject::new(),
         conversation: Conversation::new(repair_turns).until(deadline),
         note: None,
         wrote_text: false,
         last_finish: None,
         role_sent: false,
+        envelope_sent: false,
     };
     // In the request's span, so its log lines (the per-translation one) carry the request id.
     let on_panic = translator.tx.clone();
     tokio::spawn(guarded(translator.run(response), on_panic).in_current_span());
-    let body = futures_util::stream::poll_fn(move |cx| {
-        rx.poll_recv(cx)
-            .map(|b| b.map(Ok::<_, std::convert::Infallible>))
-    });
-    Ok(Served::Response(sse_response(Body::from_stream(body))))
+    Ok(Served::Events(Events(rx)))
 }
 
 /// Whether the request asked for the usage chunk at the end of a stream.
@@ -157,7 +151,7 @@ pub(crate) fn as_chunks(completion: &[u8], include_usage: bool) -> Result<Bytes,
 
 /// Runs a stream's task; should it panic, the stream still ends with an `error` event rather
 /// than a silent cut, and the panic is logged.
-async fn guarded(task: impl std::future::Future<Output = ()>, tx: mpsc::Sender<Bytes>) {
+async fn guarded(task: impl std::future::Future<Output = ()>, tx: mpsc::Sender<Event>) {
     use futures_util::FutureExt;
     if std::panic::AssertUnwindSafe(task)
         .catch_unwind()
@@ -169,7 +163,7 @@ async fn guarded(task: impl std::future::Future<Output = ()>, tx: mpsc::Sender<B
             code = error.code(),
             "a stream's task panicked; the stream ends with an error event"
         );
-        let _ = tx.send(crate::sse::error_event(&error)).await;
+        let _ = tx.send(Event::Error(error)).await;
     }
 }
 
@@ -218,12 +212,9 @@ struct Turn {
 struct StreamTranslator {
     engine: Arc<Engine>,
     resolver: Resolver,
-    tx: mpsc::Sender<Bytes>,
+    tx: mpsc::Sender<Event>,
     include_usage: bool,
     prompt: Option<Arc<PromptTools>>,
-    first_id: Option<Box<RawValue>>,
-    /// The last chunk's fields other than `choices`: copied onto every chunk plaincall writes.
-    envelope: RawObject,
     /// No plain-English call seen yet: events go out exactly as they came.
     raw_mode: bool,
     /// The calls, assembled and resolved by the engine the whole answer uses too.
@@ -236,6 +227,8 @@ struct StreamTranslator {
     wrote_text: bool,
     last_finish: Option<String>,
     role_sent: bool,
+    /// An envelope went out (the first chunk's, which carries the answer's id).
+    envelope_sent: bool,
 }
 
 /// Why the stream stops early.
@@ -259,7 +252,7 @@ impl StreamTranslator {
             Err(Stop::Error(error)) => {
                 self.engine.metrics.stream_error(error.code());
                 tracing::warn!(code = error.code(), %error, "stream ended with an error");
-                let _ = self.tx.send(crate::sse::error_event(&error)).await;
+                let _ = self.tx.send(Event::Error(error)).await;
             }
         }
     }
@@ -368,7 +361,7 @@ impl StreamTranslator {
         if data == "[DONE]" {
             turn.done = true;
             if self.raw_mode {
-                self.send_raw(&event.data).await?;
+                self.send(Event::Done).await?;
             }
             return Ok(());
         }
@@ -378,11 +371,10 @@ impl StreamTranslator {
             )))
         })?;
         if chunk.contains_key("error") || event.event.as_deref() == Some("error") {
-            self.send_raw(&event.data).await?;
+            let data = self.engine.secrets.scrub_known(Bytes::from(event.data));
+            let data = String::from_utf8_lossy(&data).into_owned();
+            self.send(Event::UpstreamError(data)).await?;
             return Err(Stop::UpstreamError);
-        }
-        if self.first_id.is_none() {
-            self.first_id = chunk.get("id").cloned();
         }
         let choices: Vec<RawObject> = openai::get(&chunk, "choices")
             .map_err(|e| {
@@ -391,18 +383,31 @@ impl StreamTranslator {
                 )))
             })?
             .unwrap_or_default();
-        if let Ok(Some(usage)) = openai::get::<Usage>(&chunk, "usage") {
-            turn.usage = Some(usage);
+        let usage = openai::get::<Value>(&chunk, "usage").ok().flatten();
+        if let Some(usage) = usage.as_ref().filter(|u| u.is_object()) {
+            turn.usage = serde_json::from_value::<Usage>(usage.clone()).ok();
         }
-        self.envelope = chunk;
-        self.envelope.shift_remove("choices");
-
-        if self.raw_mode && !choices.iter().any(|c| self.opens_nl_call(c)) {
+        let raw = self.raw_mode && !choices.iter().any(|c| self.opens_nl_call(c));
+        // The envelope of the answer's first chunk (its id), and of every chunk the engine
+        // writes from.
+        if !raw || !self.envelope_sent {
+            self.envelope_sent = true;
+            let mut envelope = chunk;
+            envelope.shift_remove("choices");
+            self.send(Event::Envelope(envelope)).await?;
+        }
+        if raw {
+            let mut parts = Vec::new();
             for choice in &choices {
-                self.track_raw(turn, choice)?;
+                self.track_raw(turn, choice, &mut parts)?;
+            }
+            if let Some(usage) = usage.filter(|u| u.is_object()) {
+                parts.push(Part::Usage(usage));
             }
             self.role_sent |= !choices.is_empty();
-            return self.send_raw(&event.data).await;
+            let frame = Bytes::from(format!("data: {}\n\n", event.data));
+            let frame = self.engine.secrets.scrub_known(frame);
+            return self.send(Event::Passed { frame, parts }).await;
         }
         self.raw_mode = false;
         let is_usage_chunk = choices.is_empty();
@@ -421,7 +426,8 @@ impl StreamTranslator {
     async fn on_choice(&mut self, turn: &mut Turn, mut choice: RawObject) -> Result<(), Stop> {
         let index: u64 = openai::get(&choice, "index").ok().flatten().unwrap_or(0);
         if index != 0 {
-            return self.send_choice(&choice).await;
+            let parts = Vec::new();
+            return self.send(Event::Choice { choice, parts }).await;
         }
         let mut delta: RawObject = openai::get(&choice, "delta")
             .ok()
@@ -435,7 +441,7 @@ impl StreamTranslator {
         if let Ok(Some(finish)) = openai::get::<String>(&choice, "finish_reason") {
             turn.finish = Some(finish);
         }
-        self.pass_text(turn, &mut delta)?;
+        let sent = self.pass_text(turn, &mut delta)?;
         // A repair turn's role delta would repeat the one already sent.
         if self.role_sent {
             delta.shift_remove("role");
@@ -447,7 +453,8 @@ impl StreamTranslator {
             openai::set(&mut choice, "delta", &delta).map_err(|e| Stop::Error(serde_error(e)))?;
             openai::set(&mut choice, "finish_reason", &Value::Null)
                 .map_err(|e| Stop::Error(serde_error(e)))?;
-            self.send_choice(&choice).await?;
+            let parts = sent.into_iter().map(Part::Text).collect();
+            self.send(Event::Choice { choice, parts }).await?;
         }
         for delta in deltas {
             if let Some(release) = self.assembly.push_delta(&delta).map_err(Stop::Error)? {
@@ -458,9 +465,14 @@ impl StreamTranslator {
     }
 
     /// The delta's text as it may go now: all of it, or in prompt mode what cannot be a call.
-    fn pass_text(&mut self, turn: &mut Turn, delta: &mut RawObject) -> Result<(), Stop> {
+    /// Returns that text, when there is some.
+    fn pass_text(
+        &mut self,
+        turn: &mut Turn,
+        delta: &mut RawObject,
+    ) -> Result<Option<String>, Stop> {
         let Ok(Some(text)) = openai::get::<String>(delta, "content") else {
-            return Ok(());
+            return Ok(None);
         };
         turn.content.push_str(&text);
         let sent = match self.prompt.is_some() {
@@ -470,15 +482,10 @@ impl StreamTranslator {
         self.wrote_text |= !sent.trim().is_empty();
         if sent.is_empty() {
             delta.shift_remove("content");
-        } else {
-            openai::set(delta, "content", &sent).map_err(|e| Stop::Error(serde_error(e)))?;
+            return Ok(None);
         }
-        Ok(())
-    }
-
-    async fn send_choice(&mut self, choice: &RawObject) -> Result<(), Stop> {
-        let raw = openai::to_raw(choice).map_err(|e| Stop::Error(serde_error(e)))?;
-        self.send_chunk(vec![raw]).await
+        openai::set(delta, "content", &sent).map_err(|e| Stop::Error(serde_error(e)))?;
+        Ok(Some(sent))
     }
 
     /// Whether a choice starts a call to a rewritten tool.
@@ -494,23 +501,47 @@ impl StreamTranslator {
         })
     }
 
-    /// Records calls that went out untouched, so that later indices follow on from them.
-    fn track_raw(&mut self, turn: &mut Turn, choice: &RawObject) -> Result<(), Stop> {
-        if let Ok(Some(finish)) = openai::get::<String>(choice, "finish_reason") {
-            turn.finish = Some(finish);
-        }
-        let delta: Option<RawObject> = openai::get(choice, "delta").ok().flatten();
-        let Some(delta) = delta else { return Ok(()) };
-        if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
-            self.wrote_text |= !text.trim().is_empty();
-            turn.content.push_str(&text);
-        }
-        let deltas: Vec<Value> = openai::get(&delta, "tool_calls")
+    /// Records calls that went out untouched, so that later indices follow on from them; the
+    /// first choice's parts go into `parts`.
+    fn track_raw(
+        &mut self,
+        turn: &mut Turn,
+        choice: &RawObject,
+        parts: &mut Vec<Part>,
+    ) -> Result<(), Stop> {
+        let first = openai::get::<u64>(choice, "index")
             .ok()
             .flatten()
-            .unwrap_or_default();
-        for d in deltas {
-            self.assembly.passed_as_is(&d).map_err(Stop::Error)?;
+            .unwrap_or(0)
+            == 0;
+        let finish = openai::get::<String>(choice, "finish_reason")
+            .ok()
+            .flatten();
+        if let Some(finish) = &finish {
+            turn.finish = Some(finish.clone());
+        }
+        let delta: Option<RawObject> = openai::get(choice, "delta").ok().flatten();
+        if let Some(delta) = delta {
+            if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
+                self.wrote_text |= !text.trim().is_empty();
+                turn.content.push_str(&text);
+                if first && !text.is_empty() {
+                    parts.push(Part::Text(text));
+                }
+            }
+            let deltas: Vec<Value> = openai::get(&delta, "tool_calls")
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            for d in deltas {
+                self.assembly.passed_as_is(&d).map_err(Stop::Error)?;
+                if first {
+                    parts.push(event::call_part(&d));
+                }
+            }
+        }
+        if let (true, Some(finish)) = (first, finish) {
+            parts.push(Part::Finish(finish));
         }
         Ok(())
     }
@@ -525,18 +556,19 @@ impl StreamTranslator {
     /// `id`, `type` and `function.name`; later ones only argument text.
     async fn send_releases(&mut self, released: Vec<Release>) -> Result<(), Stop> {
         for release in released {
-            let delta = match release {
-                Release::Open { index, call } => first_delta(
-                    index,
-                    &call.id,
-                    &call.function.name,
-                    &call.function.arguments,
-                ),
-                Release::More { index, arguments } => {
-                    json!({"index": index, "function": {"arguments": arguments}})
-                }
+            let part = match release {
+                Release::Open { index, call } => Part::CallBegun {
+                    index: index as u64,
+                    id: call.id,
+                    name: call.function.name,
+                    arguments: call.function.arguments,
+                },
+                Release::More { index, arguments } => Part::CallArguments {
+                    index: index as u64,
+                    arguments,
+                },
             };
-            self.send_calls(vec![delta]).await?;
+            self.send(Event::Part(part)).await?;
         }
         Ok(())
     }
@@ -555,11 +587,7 @@ impl StreamTranslator {
         let text = if calls.is_empty() { held } else { content };
         self.wrote_text |= !text.trim().is_empty();
         if !text.is_empty() {
-            let choice = json!({"index": 0, "delta": {"content": text}, "finish_reason": null});
-            self.send_chunk(vec![
-                openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
-            ])
-            .await?;
+            self.send(Event::Part(Part::Text(text))).await?;
         }
         for call in calls {
             self.assembly.push_call(call);
@@ -599,85 +627,31 @@ impl StreamTranslator {
                 true => format!("\n\n{note}"),
                 false => note.clone(),
             };
-            let choice = json!({"index": 0, "delta": {"content": text}, "finish_reason": null});
-            self.send_chunk(vec![
-                openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
-            ])
-            .await?;
+            self.send(Event::Part(Part::Text(text))).await?;
         }
         let finish = Conversation::finish_reason(
             self.assembly.released() > 0,
             self.note.is_some(),
             self.last_finish.as_deref(),
         );
-        let choice = json!({"index": 0, "delta": {}, "finish_reason": finish});
-        self.send_chunk(vec![
-            openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
-        ])
-        .await?;
+        self.send(Event::Part(Part::Finish(finish.to_owned())))
+            .await?;
         if self.include_usage {
-            if let Some(usage) = self.conversation.usage().cloned() {
-                let mut chunk = self.chunk_envelope();
-                openai::set(&mut chunk, "choices", &Vec::<Value>::new())
-                    .map_err(|e| Stop::Error(serde_error(e)))?;
-                openai::set(&mut chunk, "usage", &usage)
-                    .map_err(|e| Stop::Error(serde_error(e)))?;
-                self.send_object(&chunk).await?;
+            if let Some(usage) = self.conversation.usage() {
+                let usage = serde_json::to_value(usage).map_err(|e| Stop::Error(serde_error(e)))?;
+                self.send(Event::Part(Part::Usage(usage))).await?;
             }
         }
-        self.send(Bytes::from_static(b"data: [DONE]\n\n")).await
-    }
-
-    fn chunk_envelope(&self) -> RawObject {
-        let mut chunk = self.envelope.clone();
-        if let Some(id) = &self.first_id {
-            chunk.insert("id".into(), id.clone());
-        }
-        if chunk.get("usage").is_some_and(|u| u.get() != "null") {
-            chunk.shift_remove("usage");
-        }
-        chunk
-    }
-
-    async fn send_calls(&mut self, calls: Vec<Value>) -> Result<(), Stop> {
-        let choice = json!({"index": 0, "delta": {"tool_calls": calls}, "finish_reason": null});
-        self.send_chunk(vec![
-            openai::to_raw(&choice).map_err(|e| Stop::Error(serde_error(e)))?
-        ])
-        .await
-    }
-
-    async fn send_chunk(&mut self, choices: Vec<Box<RawValue>>) -> Result<(), Stop> {
-        let mut chunk = self.chunk_envelope();
-        openai::set(&mut chunk, "choices", &choices).map_err(|e| Stop::Error(serde_error(e)))?;
-        self.send_object(&chunk).await
-    }
-
-    async fn send_object(&mut self, chunk: &RawObject) -> Result<(), Stop> {
-        let text = serde_json::to_string(chunk).map_err(|e| Stop::Error(serde_error(e)))?;
-        self.send(Bytes::from(format!("data: {text}\n\n"))).await
-    }
-
-    /// An upstream event as it came, but for the configured secrets (an upstream may echo
-    /// its key in an error event).
-    async fn send_raw(&mut self, data: &str) -> Result<(), Stop> {
-        let event = Bytes::from(format!("data: {data}\n\n"));
-        let event = self.engine.secrets.scrub_known(event);
-        self.send(event).await
+        self.send(Event::Done).await
     }
 
     async fn keep_alive(&mut self) -> Result<(), Stop> {
-        self.send(Bytes::from_static(b": plaincall translating\n\n"))
-            .await
+        self.send(Event::KeepAlive).await
     }
 
-    async fn send(&mut self, bytes: Bytes) -> Result<(), Stop> {
-        self.tx.send(bytes).await.map_err(|_| Stop::ClientGone)
+    async fn send(&mut self, event: Event) -> Result<(), Stop> {
+        self.tx.send(event).await.map_err(|_| Stop::ClientGone)
     }
-}
-
-fn first_delta(index: usize, id: &str, name: &str, arguments: &str) -> Value {
-    json!({"index": index, "id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
 }
 
 #[cfg(test)]
@@ -691,18 +665,16 @@ mod tests {
         let sender = tx.clone();
         guarded(
             async move {
-                let _ = sender.send(Bytes::from_static(b"data: {}\n\n")).await;
+                let _ = sender.send(Event::KeepAlive).await;
                 panic!("a bug");
             },
             tx,
         )
         .await;
-        assert_eq!(
-            rx.recv().await.unwrap(),
-            Bytes::from_static(b"data: {}\n\n")
-        );
-        let last = String::from_utf8(rx.recv().await.unwrap().to_vec()).unwrap();
-        assert!(last.starts_with("event: error\ndata: "), "{last}");
-        assert!(last.contains("internal_error"), "{last}");
+        assert!(matches!(rx.recv().await.unwrap(), Event::KeepAlive));
+        match rx.recv().await.unwrap() {
+            Event::Error(error) => assert_eq!(error.code(), "internal_error"),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -15,6 +15,7 @@ use crate::error::ProxyError;
 use crate::openai::{self, RawObject};
 use crate::pipe::complete::{self, Completed};
 use crate::pipe::engine::{Served, REJECTION_BODY_LIMIT};
+use crate::pipe::event::{ChatChunks, Events};
 use crate::pipe::prompt_mode::{rejects_tools, tools_checked};
 use crate::pipe::relay::{bytes_response, relay, sse_response};
 use crate::pipe::stream;
@@ -41,7 +42,27 @@ pub(crate) async fn chat_completions(
     let bytes = super::read_request_body(&state, &parts, body).await?;
     let parsed: RawObject =
         serde_json::from_slice(&bytes).map_err(|e| ProxyError::InvalidJson(e.to_string()))?;
-    serve_parsed(&state, parts, bytes, parsed).await
+    Ok(match serve_parsed(&state, parts, bytes, parsed).await? {
+        Answer::Response(response) => response,
+        Answer::Events(events) => chat_stream(events),
+    })
+}
+
+/// What serving a chat request came to: a response (forwarded, whole, or an error), or the
+/// events of a translated stream for the client's format to render.
+pub(crate) enum Answer {
+    Response(Response),
+    Events(Events),
+}
+
+/// A translated stream in Chat Completions chunks.
+fn chat_stream(events: Events) -> Response {
+    use futures_util::StreamExt;
+    let mut chunks = ChatChunks::default();
+    let body = events.into_stream().filter_map(move |event| {
+        std::future::ready(chunks.render(event).map(Ok::<_, std::convert::Infallible>))
+    });
+    sse_response(Body::from_stream(body))
 }
 
 /// Serves a Chat Completions request already read and parsed: the seam through which the
@@ -51,7 +72,7 @@ pub(crate) async fn serve_parsed(
     mut parts: axum::http::request::Parts,
     bytes: bytes::Bytes,
     mut parsed: RawObject,
-) -> Result<Response, ProxyError> {
+) -> Result<Answer, ProxyError> {
     let mut model: String = openai::get(&parsed, "model")
         .ok()
         .flatten()
@@ -134,7 +155,8 @@ pub(crate) async fn serve_parsed(
             ),
         };
         match served {
-            Served::Response(response) => return Ok(response),
+            Served::Response(response) => return Ok(Answer::Response(response)),
+            Served::Events(events) => return Ok(Answer::Events(events)),
             Served::ToolsRejected if !prompt_mode => {
                 if state.modes.learn(&model) {
                     tracing::warn!(%model, "the upstream rejected native tools for this model; using prompt-based tools for it from now on");

@@ -15,6 +15,7 @@ use crate::error::ProxyError;
 use crate::openai::RawObject;
 use crate::pipe::complete::RESPONSE_LIMIT;
 use crate::pipe::relay::{bytes_response, is_event_stream, relay, sse_response, ERROR_BODY_LIMIT};
+use crate::routes::chat::Answer;
 use crate::state::AppState;
 use crate::wire::{self, Adapter, Wire};
 
@@ -63,7 +64,13 @@ pub(crate) async fn serve<A: Adapter>(
     drop(chat);
     adapter.sent(&bytes);
     let parsed: RawObject = serde_json::from_slice(&bytes).map_err(internal)?;
-    let response = super::chat::serve_parsed(state, chat_parts(parts), bytes, parsed).await?;
+    let response = match super::chat::serve_parsed(state, chat_parts(parts), bytes, parsed).await? {
+        Answer::Events(events) => {
+            let events = Box::pin(events.into_stream());
+            return Ok(sse_response(Body::from_stream(adapter.stream(events))));
+        }
+        Answer::Response(response) => response,
+    };
     let (parts, body) = response.into_parts();
     if !parts.status.is_success() {
         let body = axum::body::to_bytes(body, ERROR_BODY_LIMIT)
@@ -84,7 +91,9 @@ pub(crate) async fn serve<A: Adapter>(
         ));
     }
     if is_event_stream(&parts.headers) {
-        return Ok(sse_response(Body::from_stream(adapter.stream(body))));
+        // Forwarded as it came (nothing to translate): the upstream's own chat events.
+        let events = Box::pin(wire::chat_events(body));
+        return Ok(sse_response(Body::from_stream(adapter.stream(events))));
     }
     let body = axum::body::to_bytes(body, RESPONSE_LIMIT as usize)
         .await

@@ -287,9 +287,9 @@ impl super::Adapter for Reply {
 
     fn stream(
         self,
-        chat: axum::body::Body,
+        events: futures_util::stream::BoxStream<'static, crate::pipe::event::Event>,
     ) -> futures_util::stream::BoxStream<'static, Result<bytes::Bytes, axum::Error>> {
-        Box::pin(super::anthropic_stream::convert(chat, &self.model))
+        Box::pin(super::anthropic_stream::convert(events, &self.model))
     }
 }
 

@@ -1,15 +1,14 @@
-//! A Chat Completions event stream (as the pipe writes it) rewritten as an Anthropic Messages
-//! stream: `message_start`, one `content_block_*` run per text or `tool_use` block,
+//! The engine's events of a streamed answer as an Anthropic Messages stream: `message_start`, one `content_block_*` run per text or `tool_use` block,
 //! `message_delta` with the stop reason and usage, `message_stop`; keep-alives as `ping`.
 
-use axum::body::Body;
 use axum::http::StatusCode;
 use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 use serde_json::{json, Value};
 
 use super::anthropic::{error_body, message_id, stop_reason};
-use super::{chat_events, ChatEvent};
+use crate::openai;
+use crate::pipe::event::{Event, Part};
 
 /// Which content block is open, if any.
 enum Open {
@@ -87,22 +86,37 @@ impl MessageEvents {
         index
     }
 
-    /// The events for one chat chunk (its first choice).
-    pub(crate) fn chunk(&mut self, chunk: &Value) -> Out {
+    /// The frames for one of the engine's events (`None` for one that ends the stream in
+    /// error: its own frame is written by the caller).
+    pub(crate) fn on(&mut self, event: Event) -> Out {
         let mut out = Vec::new();
-        self.start(chunk.get("id").and_then(Value::as_str), &mut out);
-        let parts = super::chunk_parts(chunk);
-        if let Some(usage) = parts.usage {
-            self.usage = Some(usage.clone());
+        if let Event::Envelope(envelope) = &event {
+            let id: Option<String> = openai::get(envelope, "id").ok().flatten();
+            self.start(id.as_deref(), &mut out);
+            return out;
         }
-        if let Some(text) = parts.text {
-            self.text(text, &mut out);
+        if matches!(event, Event::Done) {
+            return self.finish();
         }
-        for call in parts.calls {
-            self.call_delta(call, &mut out);
+        if matches!(event, Event::KeepAlive) {
+            return vec![("ping", json!({"type": "ping"}))];
         }
-        if let Some(reason) = parts.finish {
-            self.finish_reason = Some(reason.to_owned());
+        self.start(None, &mut out);
+        for part in super::parts(event) {
+            match part {
+                Part::Text(text) => self.text(&text, &mut out),
+                Part::CallBegun {
+                    index,
+                    id,
+                    name,
+                    arguments,
+                } => self.call_delta(index, Some((id, name)), &arguments, &mut out),
+                Part::CallArguments { index, arguments } => {
+                    self.call_delta(index, None, &arguments, &mut out)
+                }
+                Part::Finish(reason) => self.finish_reason = Some(reason),
+                Part::Usage(usage) => self.usage = Some(usage),
+            }
         }
         out
     }
@@ -119,24 +133,23 @@ impl MessageEvents {
         ));
     }
 
-    fn call_delta(&mut self, call: &Value, out: &mut Out) {
-        let call_index = call.get("index").and_then(Value::as_u64).unwrap_or(0);
+    fn call_delta(
+        &mut self,
+        call_index: u64,
+        begun: Option<(String, String)>,
+        part: &str,
+        out: &mut Out,
+    ) {
         let index = match self.open {
             Open::Tool(index, open) if open == call_index => index,
             _ => {
                 self.has_calls = true;
-                let block = json!({"type": "tool_use",
-                    "id": call.get("id").cloned().unwrap_or(Value::Null),
-                    "name": call.pointer("/function/name").cloned().unwrap_or(Value::Null),
-                    "input": {}});
+                let (id, name) = begun.unwrap_or_default();
+                let block = json!({"type": "tool_use", "id": id, "name": name, "input": {}});
                 self.open_block(block, |i| Open::Tool(i, call_index), out)
             }
         };
-        if let Some(part) = call
-            .pointer("/function/arguments")
-            .and_then(Value::as_str)
-            .filter(|p| !p.is_empty())
-        {
+        if !part.is_empty() {
             out.push((
                 "content_block_delta",
                 json!({"type": "content_block_delta", "index": index,
@@ -171,23 +184,19 @@ fn frame((name, data): (&'static str, Value)) -> Bytes {
     Bytes::from(format!("event: {name}\ndata: {data}\n\n"))
 }
 
-/// The chat event stream in `body` as a Messages event stream.
+/// The engine's events as a Messages event stream.
 pub(crate) fn convert(
-    body: Body,
+    events: impl Stream<Item = Event> + Send + 'static,
     model: &str,
 ) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {
-    let mut events = MessageEvents::new(model);
-    chat_events(body).map(move |event| {
-        let frames = match event {
-            ChatEvent::KeepAlive => vec![("ping", json!({"type": "ping"}))],
-            ChatEvent::Chunk(chunk) => events.chunk(&chunk),
-            ChatEvent::Done => events.finish(),
-            ChatEvent::Failed(message) => {
-                let body = error_body(StatusCode::BAD_GATEWAY, &message);
-                return Ok(Bytes::from(format!("event: error\ndata: {body}\n\n")));
-            }
-        };
-        Ok(frames
+    let mut messages = MessageEvents::new(model);
+    events.map(move |event| {
+        if let Some(message) = super::failure(&event) {
+            let body = error_body(StatusCode::BAD_GATEWAY, &message);
+            return Ok(Bytes::from(format!("event: error\ndata: {body}\n\n")));
+        }
+        Ok(messages
+            .on(event)
             .into_iter()
             .map(frame)
             .collect::<Vec<_>>()
@@ -205,28 +214,39 @@ mod tests {
         out.iter().map(|(n, _)| *n).collect()
     }
 
+    fn passed(chunk: &str) -> Vec<Event> {
+        let chunk: crate::openai::RawObject = serde_json::from_str(chunk).unwrap();
+        let parts = crate::pipe::event::chunk_parts(&chunk);
+        let mut envelope = chunk;
+        envelope.shift_remove("choices");
+        vec![
+            Event::Envelope(envelope),
+            Event::Passed {
+                frame: Bytes::new(),
+                parts,
+            },
+        ]
+    }
+
     #[test]
     fn text_then_two_calls_make_three_blocks() {
         let mut events = MessageEvents::new("m");
-        let mut all = events.chunk(
-            &json!({"id": "chatcmpl-1", "choices": [{"index": 0, "delta": {"content": "Hi"}}]}),
-        );
-        all.extend(
-            events.chunk(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [
-            {"index": 0, "id": "call_a", "function": {"name": "f", "arguments": "{\"a\":"}}]}}]})),
-        );
-        all.extend(
-            events.chunk(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [
-            {"index": 0, "function": {"arguments": "1}"}}]}}]})),
-        );
-        all.extend(events.chunk(&json!({"choices": [{"index": 0, "delta": {"tool_calls": [
-            {"index": 1, "id": "call_b", "function": {"name": "g", "arguments": "{}"}}]}, "finish_reason": "tool_calls"}]})));
-        all.extend(
-            events.chunk(
-                &json!({"choices": [], "usage": {"prompt_tokens": 2, "completion_tokens": 9}}),
-            ),
-        );
-        all.extend(events.finish());
+        let mut all = Vec::new();
+        for chunk in [
+            r#"{"id": "chatcmpl-1", "choices": [{"index": 0, "delta": {"content": "Hi"}}]}"#,
+            r#"{"choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "id": "call_a", "function": {"name": "f", "arguments": "{\"a\":"}}]}}]}"#,
+            r#"{"choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"arguments": "1}"}}]}}]}"#,
+            r#"{"choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 1, "id": "call_b", "function": {"name": "g", "arguments": "{}"}}]}, "finish_reason": "tool_calls"}]}"#,
+            r#"{"choices": [], "usage": {"prompt_tokens": 2, "completion_tokens": 9}}"#,
+        ] {
+            for event in passed(chunk) {
+                all.extend(events.on(event));
+            }
+        }
+        all.extend(events.on(Event::Done));
         assert_eq!(
             names(&all),
             vec![

@@ -17,6 +17,8 @@ use futures_util::{Stream, StreamExt};
 use serde_json::{Map, Value};
 
 use crate::error::ProxyError;
+use crate::openai::RawObject;
+use crate::pipe::event::{Event, Part};
 use crate::sse;
 
 /// The largest chat event read; the pipe's own limit for upstream events.
@@ -64,8 +66,11 @@ pub(crate) trait Adapter: Send + 'static {
     const WIRE: Wire;
     /// The client's reply for a whole chat completion.
     fn reply(self, completion: &Value) -> Value;
-    /// The client's event stream for the pipe's chat event stream.
-    fn stream(self, chat: Body) -> BoxStream<'static, Result<Bytes, axum::Error>>;
+    /// The client's event stream for the engine's events of a streamed answer.
+    fn stream(
+        self,
+        events: BoxStream<'static, Event>,
+    ) -> BoxStream<'static, Result<Bytes, axum::Error>>;
     /// The chat request as it goes to the pipe (shared, not copied), for a format that keeps
     /// the conversation.
     fn sent(&mut self, _chat: &Bytes) {}
@@ -352,7 +357,128 @@ pub(crate) fn invalid(message: impl Into<String>, param: &str) -> ProxyError {
     }
 }
 
+/// The message of an error body the pipe passed on (the upstream's, OpenAI-shaped or not).
+pub(crate) fn error_message(body: &[u8]) -> String {
+    let parsed: Option<Value> = serde_json::from_slice(body).ok();
+    parsed
+        .as_ref()
+        .and_then(|v| {
+            v.pointer("/error/message")
+                .or_else(|| v.get("message"))
+                .or_else(|| v.get("error"))
+        })
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| String::from_utf8_lossy(&body[..body.len().min(2048)]).into_owned())
+}
+
+/// An upstream's chat event stream in `body` (a request the pipe forwarded as it came) as the
+/// engine's events; it ends after `Done` or an error, whichever comes first.
+pub(crate) fn chat_events(body: Body) -> impl Stream<Item = Event> + Send + 'static {
+    struct Reading<S> {
+        chunks: S,
+        parser: sse::Parser,
+        pending: VecDeque<Event>,
+        over: bool,
+    }
+    let start = Reading {
+        chunks: body.into_data_stream(),
+        parser: sse::Parser::new(MAX_EVENT_BYTES),
+        pending: VecDeque::new(),
+        over: false,
+    };
+    let broken = |message: String| Event::Error(ProxyError::UpstreamProtocol(message));
+    futures_util::stream::unfold(start, move |mut r| async move {
+        loop {
+            if let Some(event) = r.pending.pop_front() {
+                if ends(&event) {
+                    r.over = true;
+                    r.pending.clear();
+                }
+                return Some((event, r));
+            }
+            if r.over {
+                return None;
+            }
+            match r.chunks.next().await {
+                Some(Ok(bytes)) => match r.parser.push(&bytes) {
+                    Ok(events) => {
+                        for event in events {
+                            upstream_event(event, &mut r.pending);
+                        }
+                    }
+                    Err(error) => r.pending.push_back(broken(error.to_string())),
+                },
+                Some(Err(error)) => r.pending.push_back(broken(error.to_string())),
+                None => r.pending.push_back(broken(
+                    "the upstream's stream ended before it was complete".into(),
+                )),
+            }
+        }
+    })
+}
+
+/// Whether nothing follows `event` in a stream.
+pub(crate) fn ends(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::Done | Event::Error(_) | Event::UpstreamError(_)
+    )
+}
+
+/// One upstream chat event as the engine's events.
+fn upstream_event(event: sse::Event, out: &mut VecDeque<Event>) {
+    if event.data.trim() == "[DONE]" {
+        return out.push_back(Event::Done);
+    }
+    let chunk: RawObject = match serde_json::from_str(&event.data) {
+        Ok(chunk) => chunk,
+        Err(error) => {
+            return out.push_back(Event::Error(ProxyError::UpstreamProtocol(format!(
+                "a chunk is not JSON: {error}"
+            ))))
+        }
+    };
+    if event.event.as_deref() == Some("error") || chunk.contains_key("error") {
+        return out.push_back(Event::UpstreamError(event.data));
+    }
+    let parts = crate::pipe::event::chunk_parts(&chunk);
+    let mut envelope = chunk;
+    envelope.shift_remove("choices");
+    out.push_back(Event::Envelope(envelope));
+    out.push_back(Event::Passed {
+        frame: Bytes::new(),
+        parts,
+    });
+}
+
+/// The message a client of another format reads for an event that ends a stream in error.
+pub(crate) fn failure(event: &Event) -> Option<String> {
+    match event {
+        Event::UpstreamError(data) => Some(error_message(data.as_bytes())),
+        Event::Error(error) => Some(error.to_string()),
+        _ => None,
+    }
+}
+
+/// The parts an event carries for the client's format, in order.
+pub(crate) fn parts(event: Event) -> Vec<Part> {
+    match event {
+        Event::Passed { parts, .. } | Event::Choice { parts, .. } => parts,
+        Event::Part(part) => vec![part],
+        _ => Vec::new(),
+    }
+}
+
 /// A JSON object for the tests' requests.
+#[cfg(test)]
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
 #[cfg(test)]
 mod shape_tests {
     use super::*;
@@ -370,132 +496,5 @@ mod shape_tests {
         }
         let hosted = json!({"type": "web_search"});
         assert_eq!(tool_in_chat_shape(hosted.clone()), hosted);
-    }
-}
-
-#[cfg(test)]
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    }
-}
-
-/// The message of an error body the pipe passed on (the upstream's, OpenAI-shaped or not).
-pub(crate) fn error_message(body: &[u8]) -> String {
-    let parsed: Option<Value> = serde_json::from_slice(body).ok();
-    parsed
-        .as_ref()
-        .and_then(|v| {
-            v.pointer("/error/message")
-                .or_else(|| v.get("message"))
-                .or_else(|| v.get("error"))
-        })
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .unwrap_or_else(|| String::from_utf8_lossy(&body[..body.len().min(2048)]).into_owned())
-}
-
-/// One thing the pipe's chat event stream says.
-#[derive(Debug)]
-pub(crate) enum ChatEvent {
-    /// A keep-alive comment, written while a translation runs.
-    KeepAlive,
-    Chunk(Value),
-    /// `[DONE]`: the completion is whole.
-    Done,
-    /// An error event, an unreadable stream, or an end before `[DONE]`: the message to show.
-    Failed(String),
-}
-
-/// The pipe's chat event stream in `body`, read event by event; it ends after `Done` or
-/// `Failed`, whichever comes first.
-pub(crate) fn chat_events(body: Body) -> impl Stream<Item = ChatEvent> + Send + 'static {
-    struct Reading<S> {
-        chunks: S,
-        parser: sse::Parser,
-        pending: VecDeque<ChatEvent>,
-        over: bool,
-    }
-    let start = Reading {
-        chunks: body.into_data_stream(),
-        parser: sse::Parser::new(MAX_EVENT_BYTES),
-        pending: VecDeque::new(),
-        over: false,
-    };
-    futures_util::stream::unfold(start, |mut r| async move {
-        loop {
-            if let Some(event) = r.pending.pop_front() {
-                if matches!(event, ChatEvent::Done | ChatEvent::Failed(_)) {
-                    r.over = true;
-                    r.pending.clear();
-                }
-                return Some((event, r));
-            }
-            if r.over {
-                return None;
-            }
-            match r.chunks.next().await {
-                // plaincall writes each keep-alive comment as a frame of its own.
-                Some(Ok(bytes)) if bytes.first() == Some(&b':') => {
-                    r.pending.push_back(ChatEvent::KeepAlive)
-                }
-                Some(Ok(bytes)) => match r.parser.push(&bytes) {
-                    Ok(events) => r.pending.extend(events.into_iter().map(chat_event)),
-                    Err(error) => r.pending.push_back(ChatEvent::Failed(error.to_string())),
-                },
-                Some(Err(error)) => r.pending.push_back(ChatEvent::Failed(error.to_string())),
-                None => r.pending.push_back(ChatEvent::Failed(
-                    "the upstream's stream ended before it was complete".into(),
-                )),
-            }
-        }
-    })
-}
-
-fn chat_event(event: sse::Event) -> ChatEvent {
-    if event.event.as_deref() == Some("error") {
-        return ChatEvent::Failed(error_message(event.data.as_bytes()));
-    }
-    if event.data.trim() == "[DONE]" {
-        return ChatEvent::Done;
-    }
-    match serde_json::from_str(&event.data) {
-        Ok(chunk) => ChatEvent::Chunk(chunk),
-        Err(error) => ChatEvent::Failed(format!("a chunk is not JSON: {error}")),
-    }
-}
-
-/// The parts of a chat chunk a converter writes: its first choice's text, call deltas and
-/// finish reason, and the usage of the last chunk.
-pub(crate) struct ChunkParts<'a> {
-    pub text: Option<&'a str>,
-    pub calls: &'a [Value],
-    pub finish: Option<&'a str>,
-    pub usage: Option<&'a Value>,
-}
-
-pub(crate) fn chunk_parts(chunk: &Value) -> ChunkParts<'_> {
-    let choice = chunk
-        .get("choices")
-        .and_then(Value::as_array)
-        .and_then(|c| {
-            c.iter()
-                .find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
-        });
-    let delta = choice.and_then(|c| c.get("delta"));
-    ChunkParts {
-        text: delta
-            .and_then(|d| d.get("content"))
-            .and_then(Value::as_str)
-            .filter(|t| !t.is_empty()),
-        calls: delta
-            .and_then(|d| d.get("tool_calls"))
-            .and_then(Value::as_array)
-            .map_or(&[], Vec::as_slice),
-        finish: choice
-            .and_then(|c| c.get("finish_reason"))
-            .and_then(Value::as_str),
-        usage: chunk.get("usage").filter(|u| u.is_object()),
     }
 }

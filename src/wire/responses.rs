@@ -783,9 +783,9 @@ impl super::Adapter for Reply {
 
     fn stream(
         self,
-        chat: axum::body::Body,
+        events: futures_util::stream::BoxStream<'static, crate::pipe::event::Event>,
     ) -> futures_util::stream::BoxStream<'static, Result<bytes::Bytes, axum::Error>> {
-        Box::pin(super::responses_stream::convert(chat, self))
+        Box::pin(super::responses_stream::convert(events, self))
     }
 
     fn sent(&mut self, chat: &Bytes) {

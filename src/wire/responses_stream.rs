@@ -1,9 +1,8 @@
-//! A Chat Completions event stream (as the pipe writes it) rewritten as a Responses stream:
+//! The engine's events of a streamed answer as a Responses stream:
 //! `response.created` and `response.in_progress`, then per output item `output_item.added`,
 //! its deltas and `output_item.done`, then `response.completed`; every event with its
 //! `sequence_number`, in order, and item ids that stay the same from `added` to `completed`.
 
-use axum::body::Body;
 use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 use serde_json::{json, Value};
@@ -11,7 +10,7 @@ use serde_json::{json, Value};
 use super::responses::{
     assistant_message, freeform_input, function_call_item, message_output, Reply,
 };
-use super::{chat_events, ChatEvent};
+use crate::pipe::event::{Event, Part};
 /// The most text and arguments held for `response.completed` (which repeats the whole
 /// output): the pipe's limit for a whole completion.
 const HELD_LIMIT: usize = crate::pipe::complete::RESPONSE_LIMIT as usize;
@@ -86,21 +85,24 @@ impl ResponseEvents {
         self.output.len()
     }
 
-    /// The events for one chat chunk (its first choice).
-    pub(crate) fn chunk(&mut self, chunk: &Value) -> Vec<Bytes> {
+    /// The frames for the parts of one of the engine's events.
+    fn parts(&mut self, parts: Vec<Part>) -> Vec<Bytes> {
         let mut out = Vec::new();
-        let parts = super::chunk_parts(chunk);
-        if let Some(usage) = parts.usage {
-            self.usage = Some(usage.clone());
-        }
-        if let Some(text) = parts.text {
-            self.text_delta(text, &mut out);
-        }
-        for call in parts.calls {
-            self.call_delta(call, &mut out);
-        }
-        if let Some(reason) = parts.finish {
-            self.finish_reason = Some(reason.to_owned());
+        for part in parts {
+            match part {
+                Part::Text(text) => self.text_delta(&text, &mut out),
+                Part::CallBegun {
+                    index,
+                    id,
+                    name,
+                    arguments,
+                } => self.call_delta(index, Some((id, name)), &arguments, &mut out),
+                Part::CallArguments { index, arguments } => {
+                    self.call_delta(index, None, &arguments, &mut out)
+                }
+                Part::Finish(reason) => self.finish_reason = Some(reason),
+                Part::Usage(usage) => self.usage = Some(usage),
+            }
         }
         out
     }
@@ -136,20 +138,16 @@ impl ResponseEvents {
         }
     }
 
-    fn call_delta(&mut self, call: &Value, out: &mut Vec<Bytes>) {
-        let index = call.get("index").and_then(Value::as_u64).unwrap_or(0);
+    fn call_delta(
+        &mut self,
+        index: u64,
+        begun: Option<(String, String)>,
+        part: &str,
+        out: &mut Vec<Bytes>,
+    ) {
         if !matches!(&self.open, Open::Call { index: open, .. } if *open == index) {
             self.close(out);
-            let call_id = call
-                .get("id")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            let name = call
-                .pointer("/function/name")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
+            let (call_id, name) = begun.unwrap_or_default();
             let mut item = function_call_item(&call_id, &name, "", "in_progress");
             self.reply.tools.restore(&mut item);
             let output_index = self.output_index();
@@ -164,13 +162,9 @@ impl ResponseEvents {
                 arguments: String::new(),
             };
         }
-        let Some(part) = call
-            .pointer("/function/arguments")
-            .and_then(Value::as_str)
-            .filter(|p| !p.is_empty())
-        else {
+        if part.is_empty() {
             return;
-        };
+        }
         let output_index = self.output_index();
         self.held += part.len();
         if let Open::Call {
@@ -288,17 +282,17 @@ impl ResponseEvents {
     }
 }
 
-/// The chat event stream in `body` as a Responses event stream.
+/// The engine's events as a Responses event stream.
 pub(crate) fn convert(
-    body: Body,
+    events: impl Stream<Item = Event> + Send + 'static,
     reply: Reply,
 ) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {
     let written = super::Adapter::written(&reply);
-    let mut events = ResponseEvents::new(reply);
-    let start = Bytes::from(events.start().concat());
+    let mut responses = ResponseEvents::new(reply);
+    let start = Bytes::from(responses.start().concat());
     // Ends with the event that ends the response (completed, or an error); the stored
     // conversation is written before the client reads that it is complete.
-    let rest = chat_events(body).scan(events, move |events, event| {
+    let rest = events.scan(responses, move |events, event| {
         let frames = (!events.ended).then(|| Ok(Bytes::from(events.on(event).concat())));
         let written = events.ended.then(|| written.clone());
         async move {
@@ -312,21 +306,24 @@ pub(crate) fn convert(
 }
 
 impl ResponseEvents {
-    /// The Responses frames for one chat event; past the output limit, an error ends it.
-    fn on(&mut self, event: ChatEvent) -> Vec<Bytes> {
+    /// The Responses frames for one of the engine's events; past the output limit, an error
+    /// ends it.
+    fn on(&mut self, event: Event) -> Vec<Bytes> {
+        if let Some(message) = super::failure(&event) {
+            return vec![self.error(&message)];
+        }
         match event {
-            // Keep-alive comments pass on as they are: SSE clients skip them.
-            ChatEvent::KeepAlive => vec![Bytes::from_static(b": plaincall translating\n\n")],
-            ChatEvent::Chunk(chunk) => {
-                let mut out = self.chunk(&chunk);
+            // Keep-alive comments: SSE clients skip them.
+            Event::KeepAlive => vec![Bytes::from_static(b": plaincall translating\n\n")],
+            Event::Done => self.finish(),
+            event => {
+                let mut out = self.parts(super::parts(event));
                 if self.held > self.limit {
                     let message = format!("the response exceeds {} bytes", self.limit);
                     out.push(self.error(&message));
                 }
                 out
             }
-            ChatEvent::Done => self.finish(),
-            ChatEvent::Failed(message) => vec![self.error(&message)],
         }
     }
 }
@@ -355,8 +352,8 @@ mod tests {
         events
     }
 
-    fn text_event(text: &str) -> ChatEvent {
-        ChatEvent::Chunk(json!({"choices": [{"index": 0, "delta": {"content": text}}]}))
+    fn text_event(text: &str) -> Event {
+        Event::Part(Part::Text(text.to_owned()))
     }
 
     #[test]

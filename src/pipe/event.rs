@@ -1,0 +1,273 @@
+//! What a streamed answer is made of, as the engine emits it, and its Chat Completions
+//! rendering. The other formats render the same events in `wire/`: nothing downstream of the
+//! engine parses bytes the engine wrote.
+
+use bytes::Bytes;
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use crate::error::ProxyError;
+use crate::openai::{self, RawObject};
+
+/// One step of a streamed answer, in the order the client gets it.
+#[derive(Debug)]
+pub(crate) enum Event {
+    /// The fields of an upstream chunk other than its `choices` (`id`, `model`, `created`,
+    /// ...): the chunks the engine writes carry them.
+    Envelope(RawObject),
+    /// An upstream chunk that goes on as it came: Chat Completions clients get `frame` byte for
+    /// byte (scrubbed of the configured secrets); the other formats read `parts`, its first
+    /// choice's.
+    Passed { frame: Bytes, parts: Vec<Part> },
+    /// A choice of an upstream chunk after the engine took out what it handles (its calls; in
+    /// prompt mode the text that may hold one), and `parts`, what the other formats read of it.
+    Choice { choice: RawObject, parts: Vec<Part> },
+    /// A part of the first choice the engine wrote itself.
+    Part(Part),
+    /// Written while a translation runs, so that idle timeouts do not cut the stream.
+    KeepAlive,
+    /// The upstream's own error event, as it came (scrubbed): the stream ends with it.
+    UpstreamError(String),
+    /// plaincall's error: the stream ends with it.
+    Error(ProxyError),
+    /// The answer is whole.
+    Done,
+}
+
+/// What the first choice of an answer says, piece by piece.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Part {
+    Text(String),
+    /// A call's first piece: its id and name, and the start of its arguments.
+    CallBegun {
+        index: u64,
+        id: String,
+        name: String,
+        arguments: String,
+    },
+    /// More of a call's arguments.
+    CallArguments {
+        index: u64,
+        arguments: String,
+    },
+    Finish(String),
+    Usage(Value),
+}
+
+/// The parts of one choice of a chat chunk (`delta` text and call deltas, finish reason).
+pub(crate) fn choice_parts(choice: &RawObject, parts: &mut Vec<Part>) {
+    if let Ok(Some(delta)) = openai::get::<RawObject>(choice, "delta") {
+        if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
+            if !text.is_empty() {
+                parts.push(Part::Text(text));
+            }
+        }
+        let calls: Vec<Value> = openai::get(&delta, "tool_calls")
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        parts.extend(calls.iter().map(call_part));
+    }
+    if let Ok(Some(reason)) = openai::get::<String>(choice, "finish_reason") {
+        parts.push(Part::Finish(reason));
+    }
+}
+
+/// A call delta as a client accumulates it: the one with an id or a name begins a call.
+pub(crate) fn call_part(delta: &Value) -> Part {
+    let index = delta.get("index").and_then(Value::as_u64).unwrap_or(0);
+    let text = |pointer: &str| {
+        delta
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let arguments = text("/function/arguments").unwrap_or_default();
+    match (text("/id"), text("/function/name")) {
+        (None, None) => Part::CallArguments { index, arguments },
+        (id, name) => Part::CallBegun {
+            index,
+            id: id.unwrap_or_default(),
+            name: name.unwrap_or_default(),
+            arguments,
+        },
+    }
+}
+
+/// The parts of a whole chat chunk: its first choice's, then its usage.
+pub(crate) fn chunk_parts(chunk: &RawObject) -> Vec<Part> {
+    let mut parts = Vec::new();
+    let choices: Vec<RawObject> = openai::get(chunk, "choices")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    if let Some(first) = choices
+        .iter()
+        .find(|c| openai::get::<u64>(c, "index").ok().flatten().unwrap_or(0) == 0)
+    {
+        choice_parts(first, &mut parts);
+    }
+    if let Ok(Some(usage)) = openai::get::<Value>(chunk, "usage") {
+        if usage.is_object() {
+            parts.push(Part::Usage(usage));
+        }
+    }
+    parts
+}
+
+/// The events of one streamed answer, as the engine sends them.
+pub(crate) struct Events(pub(crate) mpsc::Receiver<Event>);
+
+impl Events {
+    /// The events as a stream that ends when the engine's task does.
+    pub(crate) fn into_stream(self) -> impl futures_util::Stream<Item = Event> + Send + 'static {
+        let mut rx = self.0;
+        futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
+    }
+}
+
+/// The Chat Completions rendering of the events: chunks the engine writes carry the latest
+/// upstream envelope, with the first chunk's id (after repair turns, the answer keeps it).
+#[derive(Default)]
+pub(crate) struct ChatChunks {
+    envelope: RawObject,
+    first_id: Option<Box<RawValue>>,
+}
+
+impl ChatChunks {
+    pub(crate) fn render(&mut self, event: Event) -> Option<Bytes> {
+        Some(match event {
+            Event::Envelope(envelope) => {
+                if self.first_id.is_none() {
+                    self.first_id = envelope.get("id").cloned();
+                }
+                self.envelope = envelope;
+                return None;
+            }
+            Event::Passed { frame, .. } => frame,
+            Event::Choice { choice, .. } => self.chunk(openai::to_raw(&[choice]), None),
+            Event::Part(part) => self.part(part),
+            Event::KeepAlive => Bytes::from_static(b": plaincall translating\n\n"),
+            Event::UpstreamError(data) => Bytes::from(format!("data: {data}\n\n")),
+            Event::Error(error) => crate::sse::error_event(&error),
+            Event::Done => Bytes::from_static(b"data: [DONE]\n\n"),
+        })
+    }
+
+    fn part(&self, part: Part) -> Bytes {
+        let (delta, finish) = match part {
+            Part::Text(text) => (json!({"content": text}), Value::Null),
+            Part::CallBegun {
+                index,
+                id,
+                name,
+                arguments,
+            } => (
+                json!({"tool_calls": [{"index": index, "id": id, "type": "function",
+                    "function": {"name": name, "arguments": arguments}}]}),
+                Value::Null,
+            ),
+            Part::CallArguments { index, arguments } => (
+                json!({"tool_calls": [{"index": index, "function": {"arguments": arguments}}]}),
+                Value::Null,
+            ),
+            Part::Finish(reason) => (json!({}), Value::String(reason)),
+            Part::Usage(usage) => return self.chunk(openai::to_raw(&[] as &[Value]), Some(usage)),
+        };
+        let choice = json!([{"index": 0, "delta": delta, "finish_reason": finish}]);
+        self.chunk(openai::to_raw(&choice), None)
+    }
+
+    /// A chunk of the engine's: the envelope, `choices`, and the usage when given.
+    fn chunk(
+        &self,
+        choices: Result<Box<RawValue>, serde_json::Error>,
+        usage: Option<Value>,
+    ) -> Bytes {
+        let mut chunk = self.envelope.clone();
+        if let Some(id) = &self.first_id {
+            chunk.insert("id".into(), id.clone());
+        }
+        if chunk.get("usage").is_some_and(|u| u.get() != "null") {
+            chunk.shift_remove("usage");
+        }
+        let written = choices
+            .map(|choices| {
+                chunk.insert("choices".into(), choices);
+            })
+            .and_then(|()| match &usage {
+                Some(usage) => openai::set(&mut chunk, "usage", usage),
+                None => Ok(()),
+            })
+            .and_then(|()| serde_json::to_string(&chunk));
+        match written {
+            Ok(text) => Bytes::from(format!("data: {text}\n\n")),
+            // Serialising values that came from JSON does not fail.
+            Err(_) => Bytes::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn object(text: &str) -> RawObject {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_chunk_comes_apart_into_its_first_choices_parts() {
+        let chunk = object(
+            r#"{"id":"c","choices":[{"index":1,"delta":{"content":"other"}},
+            {"index":0,"delta":{"content":"Hi","tool_calls":[
+              {"index":0,"id":"call_a","type":"function","function":{"name":"f","arguments":"{"}},
+              {"index":0,"function":{"arguments":"}"}}]},"finish_reason":"tool_calls"}],
+            "usage":{"completion_tokens":3}}"#,
+        );
+        assert_eq!(
+            chunk_parts(&chunk),
+            vec![
+                Part::Text("Hi".into()),
+                Part::CallBegun {
+                    index: 0,
+                    id: "call_a".into(),
+                    name: "f".into(),
+                    arguments: "{".into()
+                },
+                Part::CallArguments {
+                    index: 0,
+                    arguments: "}".into()
+                },
+                Part::Finish("tool_calls".into()),
+                Part::Usage(json!({"completion_tokens": 3})),
+            ]
+        );
+    }
+
+    #[test]
+    fn engine_chunks_keep_the_first_id_and_the_latest_envelope() {
+        let mut chat = ChatChunks::default();
+        assert!(chat
+            .render(Event::Envelope(object(
+                r#"{"id":"first","model":"m","usage":null}"#
+            )))
+            .is_none());
+        chat.render(Event::Envelope(object(
+            r#"{"id":"second","model":"m2","usage":{"total_tokens":1}}"#,
+        )));
+        let text = chat.render(Event::Part(Part::Text("x".into()))).unwrap();
+        assert_eq!(
+            std::str::from_utf8(&text).unwrap(),
+            "data: {\"id\":\"first\",\"model\":\"m2\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"},\"finish_reason\":null}]}\n\n"
+        );
+        let usage = chat
+            .render(Event::Part(Part::Usage(json!({"total_tokens": 5}))))
+            .unwrap();
+        assert!(std::str::from_utf8(&usage)
+            .unwrap()
+            .ends_with("\"choices\":[],\"usage\":{\"total_tokens\":5}}\n\n"));
+    }
+}
