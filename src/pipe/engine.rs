@@ -69,6 +69,12 @@ pub(crate) enum Served {
     Response(Response),
     /// A translated stream's events, for the client's format to render.
     Events(crate::pipe::event::Events),
+    /// A translated whole answer, for the client's format to render.
+    Whole {
+        status: http::StatusCode,
+        headers: http::HeaderMap,
+        completion: crate::openai::RawObject,
+    },
     /// The upstream refused native `tools` for this model: serve again in prompt mode.
     ToolsRejected,
 }

@@ -23,8 +23,8 @@ pub(crate) enum Event {
     /// A choice of an upstream chunk after the engine took out what it handles (its calls; in
     /// prompt mode the text that may hold one), and `parts`, what the other formats read of it.
     Choice { choice: RawObject, parts: Vec<Part> },
-    /// A part of the first choice the engine wrote itself.
-    Part(Part),
+    /// A part of a choice (by index) the engine wrote itself.
+    Part(u64, Part),
     /// Written while a translation runs, so that idle timeouts do not cut the stream.
     KeepAlive,
     /// The upstream's own error event, as it came (scrubbed): the stream ends with it.
@@ -35,7 +35,7 @@ pub(crate) enum Event {
     Done,
 }
 
-/// What the first choice of an answer says, piece by piece.
+/// What a choice of an answer says, piece by piece.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Part {
     Text(String),
@@ -147,7 +147,7 @@ impl ChatChunks {
             }
             Event::Passed { frame, .. } => frame,
             Event::Choice { choice, .. } => self.chunk(openai::to_raw(&[choice]), None),
-            Event::Part(part) => self.part(part),
+            Event::Part(index, part) => self.part(index, part),
             Event::KeepAlive => Bytes::from_static(b": plaincall translating\n\n"),
             Event::UpstreamError(data) => Bytes::from(format!("data: {data}\n\n")),
             Event::Error(error) => crate::sse::error_event(&error),
@@ -155,7 +155,7 @@ impl ChatChunks {
         })
     }
 
-    fn part(&self, part: Part) -> Bytes {
+    fn part(&self, index: u64, part: Part) -> Bytes {
         let (delta, finish) = match part {
             Part::Text(text) => (json!({"content": text}), Value::Null),
             Part::CallBegun {
@@ -175,7 +175,7 @@ impl ChatChunks {
             Part::Finish(reason) => (json!({}), Value::String(reason)),
             Part::Usage(usage) => return self.chunk(openai::to_raw(&[] as &[Value]), Some(usage)),
         };
-        let choice = json!([{"index": 0, "delta": delta, "finish_reason": finish}]);
+        let choice = json!([{"index": index, "delta": delta, "finish_reason": finish}]);
         self.chunk(openai::to_raw(&choice), None)
     }
 
@@ -206,6 +206,152 @@ impl ChatChunks {
             // Serialising values that came from JSON does not fail.
             Err(_) => Bytes::new(),
         }
+    }
+}
+
+/// A whole answer folded from the engine's events, as a client folds a stream: the last
+/// turn's envelope with the first turn's id; per choice its message (text of every turn, then
+/// the calls released), its other fields and its finish reason; the usage, summed over repair
+/// turns (else the upstream's own).
+#[derive(Default)]
+pub(crate) struct Completion {
+    envelope: RawObject,
+    first_id: Option<Box<RawValue>>,
+    choices: Vec<WholeChoice>,
+    usage: Option<Value>,
+}
+
+/// `key` in its place, its value to come.
+fn placeholder(object: &mut RawObject, key: &str) {
+    if !object.contains_key(key) {
+        let _ = openai::set(object, key, &Value::Null);
+    }
+}
+
+struct WholeChoice {
+    index: u64,
+    /// The choice's fields, its message under `message` (without `content` and
+    /// `tool_calls`, which are written at the end).
+    choice: RawObject,
+    message: RawObject,
+    text: String,
+    calls: Vec<Value>,
+    finish: Option<String>,
+}
+
+impl Completion {
+    pub(crate) fn add(&mut self, event: Event) {
+        match event {
+            Event::Envelope(envelope) => {
+                if self.first_id.is_none() {
+                    self.first_id = envelope.get("id").cloned();
+                }
+                self.envelope = envelope;
+            }
+            Event::Choice { choice, .. } => {
+                let index = openai::get(&choice, "index").ok().flatten().unwrap_or(0);
+                let delta: RawObject = openai::get(&choice, "delta")
+                    .ok()
+                    .flatten()
+                    .unwrap_or_default();
+                let whole = self.choice(index);
+                // `message` and `content` keep their places; their values are written last.
+                for (key, value) in choice {
+                    match key.as_str() {
+                        "delta" => placeholder(&mut whole.choice, "message"),
+                        _ => drop(whole.choice.insert(key, value)),
+                    }
+                }
+                for (key, value) in delta {
+                    if key == "content" {
+                        if let Ok(text) = serde_json::from_str::<String>(value.get()) {
+                            whole.text.push_str(&text);
+                        }
+                        placeholder(&mut whole.message, "content");
+                        continue;
+                    }
+                    whole.message.insert(key, value);
+                }
+            }
+            Event::Part(index, part) => self.part(index, part),
+            Event::Passed { .. }
+            | Event::KeepAlive
+            | Event::UpstreamError(_)
+            | Event::Error(_)
+            | Event::Done => {}
+        }
+    }
+
+    fn choice(&mut self, index: u64) -> &mut WholeChoice {
+        let at = match self.choices.iter().position(|c| c.index == index) {
+            Some(at) => at,
+            None => {
+                self.choices.push(WholeChoice {
+                    index,
+                    choice: RawObject::new(),
+                    message: RawObject::new(),
+                    text: String::new(),
+                    calls: Vec::new(),
+                    finish: None,
+                });
+                self.choices.len() - 1
+            }
+        };
+        &mut self.choices[at]
+    }
+
+    fn part(&mut self, index: u64, part: Part) {
+        if let Part::Usage(usage) = part {
+            self.usage = Some(usage);
+            return;
+        }
+        let whole = self.choice(index);
+        match part {
+            Part::Text(text) => whole.text.push_str(&text),
+            Part::CallBegun {
+                id,
+                name,
+                arguments,
+                ..
+            } => whole.calls.push(json!({"id": id, "type": "function",
+                "function": {"name": name, "arguments": arguments}})),
+            Part::CallArguments { index, arguments } => {
+                if let Some(call) = whole.calls.get_mut(index as usize) {
+                    if let Some(Value::String(text)) = call.pointer_mut("/function/arguments") {
+                        text.push_str(&arguments);
+                    }
+                }
+            }
+            Part::Finish(reason) => whole.finish = Some(reason),
+            Part::Usage(_) => {}
+        }
+    }
+
+    /// The completion, as the client reads it.
+    pub(crate) fn finish(self) -> Result<RawObject, serde_json::Error> {
+        let mut completion = self.envelope;
+        if let Some(id) = self.first_id {
+            completion.insert("id".into(), id);
+        }
+        let mut choices = Vec::with_capacity(self.choices.len());
+        for whole in self.choices {
+            let mut message = whole.message;
+            let text = (!whole.text.is_empty()).then_some(whole.text);
+            openai::set(&mut message, "content", &text)?;
+            if !whole.calls.is_empty() {
+                openai::set(&mut message, "tool_calls", &whole.calls)?;
+            }
+            let mut choice = whole.choice;
+            openai::set(&mut choice, "index", &whole.index)?;
+            openai::set(&mut choice, "message", &message)?;
+            openai::set(&mut choice, "finish_reason", &whole.finish)?;
+            choices.push(choice);
+        }
+        openai::set(&mut completion, "choices", &choices)?;
+        if let Some(usage) = self.usage {
+            openai::set(&mut completion, "usage", &usage)?;
+        }
+        Ok(completion)
     }
 }
 
@@ -258,13 +404,13 @@ mod tests {
         chat.render(Event::Envelope(object(
             r#"{"id":"second","model":"m2","usage":{"total_tokens":1}}"#,
         )));
-        let text = chat.render(Event::Part(Part::Text("x".into()))).unwrap();
+        let text = chat.render(Event::Part(0, Part::Text("x".into()))).unwrap();
         assert_eq!(
             std::str::from_utf8(&text).unwrap(),
             "data: {\"id\":\"first\",\"model\":\"m2\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"},\"finish_reason\":null}]}\n\n"
         );
         let usage = chat
-            .render(Event::Part(Part::Usage(json!({"total_tokens": 5}))))
+            .render(Event::Part(0, Part::Usage(json!({"total_tokens": 5}))))
             .unwrap();
         assert!(std::str::from_utf8(&usage)
             .unwrap()

@@ -4,12 +4,13 @@
 //! - [`select`]: which tools are rewritten; [`schema_text`]: the schema in words;
 //! - [`Pipe::plan`]: the request the main model sees (tools and history rewritten);
 //! - [`translate`]: one description to arguments (translator call, validation, retries, cache);
-//! - [`complete`]: the non-streaming response, with repair turns; [`history`]: the next turn.
+//! - [`drive`]: the one turn engine (upstream turns, translations, repair turns), streamed
+//!   or whole; [`event`]: what it emits; [`history`]: the next turn.
 
 pub(crate) mod assemble;
 pub(crate) mod call_form;
-pub(crate) mod complete;
 pub(crate) mod conversation;
+pub(crate) mod drive;
 pub(crate) mod engine;
 pub(crate) mod event;
 pub(crate) mod extract;
@@ -23,7 +24,6 @@ pub(crate) mod resolve;
 pub mod schema_text;
 pub(crate) mod select;
 pub(crate) mod split;
-pub(crate) mod stream;
 pub(crate) mod translate;
 pub(crate) mod translator;
 pub(crate) mod validate;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use http::HeaderMap;
 
 use super::call_form::{read_call, translator_input, CallForm};
-use super::complete::RESPONSE_LIMIT;
+use super::drive::RESPONSE_LIMIT;
 use super::history::{fanout_id, Remembered};
 use super::translate::{calls_key, Outcome, Translated};
 use super::{repair, validate};

@@ -13,12 +13,11 @@ use axum::response::Response;
 use crate::config::CallingMode;
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject};
-use crate::pipe::complete::{self, Completed};
+use crate::pipe::drive::{self, serde_error};
 use crate::pipe::engine::{Served, REJECTION_BODY_LIMIT};
 use crate::pipe::event::{ChatChunks, Events};
 use crate::pipe::prompt_mode::{rejects_tools, tools_checked};
 use crate::pipe::relay::{bytes_response, relay, sse_response};
-use crate::pipe::stream;
 use crate::pipe::{Plan, Rewrite};
 use crate::state::AppState;
 
@@ -45,6 +44,14 @@ pub(crate) async fn chat_completions(
     Ok(match serve_parsed(&state, parts, bytes, parsed).await? {
         Answer::Response(response) => response,
         Answer::Events(events) => chat_stream(events),
+        Answer::Whole {
+            status,
+            headers,
+            completion,
+        } => {
+            let body = serde_json::to_vec(&completion).map_err(serde_error)?;
+            bytes_response(status, &headers, body.into(), &state.secrets)
+        }
     })
 }
 
@@ -53,6 +60,12 @@ pub(crate) async fn chat_completions(
 pub(crate) enum Answer {
     Response(Response),
     Events(Events),
+    /// A translated whole answer, with the upstream's status and headers.
+    Whole {
+        status: axum::http::StatusCode,
+        headers: axum::http::HeaderMap,
+        completion: RawObject,
+    },
 }
 
 /// A translated stream in Chat Completions chunks.
@@ -84,7 +97,7 @@ pub(crate) async fn serve_parsed(
     if let Some(target) = state.config.aliased(&model) {
         tracing::debug!(from = %model, to = %target, "model alias");
         model = target.to_owned();
-        openai::set(&mut parsed, "model", &model).map_err(crate::pipe::complete::serde_error)?;
+        openai::set(&mut parsed, "model", &model).map_err(serde_error)?;
         changed = true;
     }
     for field in &state.config.upstream.drop_params {
@@ -94,7 +107,7 @@ pub(crate) async fn serve_parsed(
         }
     }
     let bytes = if changed {
-        bytes::Bytes::from(serde_json::to_vec(&parsed).map_err(crate::pipe::complete::serde_error)?)
+        bytes::Bytes::from(serde_json::to_vec(&parsed).map_err(serde_error)?)
     } else {
         bytes
     };
@@ -129,34 +142,24 @@ pub(crate) async fn serve_parsed(
             };
         let served = match plan {
             Plan::Forward => forward(state, &parts, bytes.clone(), watch).await?,
-            // Several choices: the whole-answer engine translates every one of them, and the
-            // answer goes out as chunks, so a stream never differs from the whole answer.
-            Plan::Rewrite(rewrite) if rewrite.stream && rewrite.choices > 1 => {
-                let include_usage = stream::include_usage(&rewrite.body);
-                let rewrite = (*rewrite).unstreamed();
-                match complete::complete(&state.engine, rewrite, &parts.headers).await? {
-                    Completed::Reply {
-                        status,
-                        headers: _,
-                        body,
-                    } if status.is_success() => Served::Response(sse_response(Body::from(
-                        stream::as_chunks(&body, include_usage)?,
-                    ))),
-                    other => whole(state, other),
-                }
+            Plan::Rewrite(rewrite) => {
+                drive::serve(state.engine.clone(), *rewrite, parts.headers.clone()).await?
             }
-            Plan::Rewrite(rewrite) if rewrite.stream => {
-                stream::translate_stream(state.engine.clone(), *rewrite, parts.headers.clone())
-                    .await?
-            }
-            Plan::Rewrite(rewrite) => whole(
-                state,
-                complete::complete(&state.engine, *rewrite, &parts.headers).await?,
-            ),
         };
         match served {
             Served::Response(response) => return Ok(Answer::Response(response)),
             Served::Events(events) => return Ok(Answer::Events(events)),
+            Served::Whole {
+                status,
+                headers,
+                completion,
+            } => {
+                return Ok(Answer::Whole {
+                    status,
+                    headers,
+                    completion,
+                })
+            }
             Served::ToolsRejected if !prompt_mode => {
                 if state.modes.learn(&model) {
                     tracing::warn!(%model, "the upstream rejected native tools for this model; using prompt-based tools for it from now on");
@@ -168,18 +171,6 @@ pub(crate) async fn serve_parsed(
                 return Err(ProxyError::Internal("tools rejected in prompt mode".into()))
             }
         }
-    }
-}
-
-/// A whole answer as the response (an upstream error scrubbed of configured keys).
-fn whole(state: &AppState, completed: Completed) -> Served {
-    match completed {
-        Completed::Reply {
-            status,
-            headers,
-            body,
-        } => Served::Response(bytes_response(status, &headers, body, &state.secrets)),
-        Completed::ToolsRejected => Served::ToolsRejected,
     }
 }
 

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use crate::config::WireFormat;
 use crate::error::ProxyError;
 use crate::openai::RawObject;
-use crate::pipe::complete::RESPONSE_LIMIT;
+use crate::pipe::drive::RESPONSE_LIMIT;
 use crate::pipe::relay::{bytes_response, is_event_stream, relay, sse_response, ERROR_BODY_LIMIT};
 use crate::routes::chat::Answer;
 use crate::state::AppState;
@@ -69,6 +69,10 @@ pub(crate) async fn serve<A: Adapter>(
             let events = Box::pin(events.into_stream());
             return Ok(sse_response(Body::from_stream(adapter.stream(events))));
         }
+        Answer::Whole { completion, .. } => {
+            let completion = serde_json::to_value(&completion).map_err(internal)?;
+            return Ok(whole_reply(adapter, &completion).await);
+        }
         Answer::Response(response) => response,
     };
     let (parts, body) = response.into_parts();
@@ -100,14 +104,20 @@ pub(crate) async fn serve<A: Adapter>(
         .map_err(|e| ProxyError::UpstreamProtocol(format!("reading the completion: {e}")))?;
     let completion: Value = serde_json::from_slice(&body)
         .map_err(|e| ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}")))?;
+    Ok(whole_reply(adapter, &completion).await)
+}
+
+/// The client's reply for a whole chat completion, once what it writes to shared state
+/// landed.
+async fn whole_reply<A: Adapter>(adapter: A, completion: &Value) -> Response {
     let written = adapter.written();
-    let reply = adapter.reply(&completion);
+    let reply = adapter.reply(completion);
     written.wait().await;
-    Ok((
+    (
         [(header::CONTENT_TYPE, "application/json")],
         reply.to_string(),
     )
-        .into_response())
+        .into_response()
 }
 
 /// The client's request head as the chat path reads it: the chat route without the client's

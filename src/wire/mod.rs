@@ -461,11 +461,12 @@ pub(crate) fn failure(event: &Event) -> Option<String> {
     }
 }
 
-/// The parts an event carries for the client's format, in order.
+/// The parts of the first choice an event carries for the client's format, in order (the
+/// converted formats have one choice).
 pub(crate) fn parts(event: Event) -> Vec<Part> {
     match event {
         Event::Passed { parts, .. } | Event::Choice { parts, .. } => parts,
-        Event::Part(part) => vec![part],
+        Event::Part(0, part) => vec![part],
         _ => Vec::new(),
     }
 }

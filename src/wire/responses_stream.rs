@@ -13,7 +13,7 @@ use super::responses::{
 use crate::pipe::event::{Event, Part};
 /// The most text and arguments held for `response.completed` (which repeats the whole
 /// output): the pipe's limit for a whole completion.
-const HELD_LIMIT: usize = crate::pipe::complete::RESPONSE_LIMIT as usize;
+const HELD_LIMIT: usize = crate::pipe::drive::RESPONSE_LIMIT as usize;
 
 /// The output item being written.
 enum Open {
@@ -353,7 +353,7 @@ mod tests {
     }
 
     fn text_event(text: &str) -> Event {
-        Event::Part(Part::Text(text.to_owned()))
+        Event::Part(0, Part::Text(text.to_owned()))
     }
 
     #[test]

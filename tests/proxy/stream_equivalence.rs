@@ -285,26 +285,48 @@ async fn prompt_mode_is_the_same_streamed_or_not() {
     assert_eq!(arguments, args);
 }
 
-/// `n` = 2: every choice's call is translated, streamed or not; the stream is the whole
-/// answer as chunks (the upstream is asked for a whole answer).
+/// `n` = 2: every choice's call is translated, streamed or not, by the same engine (the
+/// upstream streams the choices' deltas interleaved).
 #[tokio::test]
 async fn two_choices_are_translated_alike_streamed_or_not() {
     let args = |at: &str| json!({"message": "Check email", "schedule_type": "daily", "at": at});
-    let two_choices = || {
-        let choice = |index: u64, id: &str, description: &str| {
+    let described = [
+        ("call_a", "daily at 09:00 to check email"),
+        ("call_b", "daily at 10:00 to check email"),
+    ];
+    let arguments = |description: &str| json!({"description": description}).to_string();
+    let usage = json!({"prompt_tokens": 10, "completion_tokens": 8, "total_tokens": 18});
+    let two_choices = |stream: bool| {
+        if stream {
+            // The choices' deltas interleaved, as an upstream streams `n: 2`.
+            let chunk = |choices: Value| json!({"id": "chatcmpl-n2", "object": "chat.completion.chunk", "model": "main-model", "choices": choices});
+            let mut events = Vec::new();
+            for (index, (id, _)) in described.iter().enumerate() {
+                events.push(chunk(json!([{"index": index, "delta": {"role": "assistant", "content": null,
+                    "tool_calls": [{"index": 0, "id": id, "type": "function", "function": {"name": "set_reminder", "arguments": ""}}]}, "finish_reason": null}])));
+            }
+            for (index, (_, description)) in described.iter().enumerate() {
+                events.push(chunk(json!([{"index": index, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": arguments(description)}}]}, "finish_reason": null}])));
+            }
+            events.push(chunk(json!([{"index": 0, "delta": {}, "finish_reason": "tool_calls"}, {"index": 1, "delta": {}, "finish_reason": "tool_calls"}])));
+            let mut last = chunk(json!([]));
+            last["usage"] = usage.clone();
+            events.push(last);
+            return Reply::sse(events);
+        }
+        let choice = |index: usize, (id, description): (&str, &str)| {
             json!({"index": index, "finish_reason": "tool_calls",
             "message": {"role": "assistant", "content": null, "tool_calls": [{"id": id, "type": "function",
-                "function": {"name": "set_reminder", "arguments": json!({"description": description}).to_string()}}]}})
+                "function": {"name": "set_reminder", "arguments": arguments(description)}}]}})
         };
         Reply::ok(
             json!({"id": "chatcmpl-n2", "object": "chat.completion", "model": "main-model",
-            "choices": [choice(0, "call_a", "daily at 09:00 to check email"), choice(1, "call_b", "daily at 10:00 to check email")],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 8, "total_tokens": 18}}),
+            "choices": [choice(0, described[0]), choice(1, described[1])], "usage": usage}),
         )
     };
     let mut answers = Vec::new();
     for stream in [false, true] {
-        let main = MockServer::scripted(vec![two_choices()]).await;
+        let main = MockServer::scripted(vec![two_choices(stream)]).await;
         // Both choices are translated concurrently: the translator answers by description.
         let translator = MockServer::start(move |r| {
             let asked = r.last_message()["content"]
@@ -361,11 +383,9 @@ async fn two_choices_are_translated_alike_streamed_or_not() {
                 (json!(calls), c["finish_reason"].clone())
             }).collect()
         };
+        // One engine for both: a stream is asked of the upstream as a stream.
         let seen = main.chat_requests()[0].json();
-        assert!(
-            seen.get("stream").is_none() && seen.get("stream_options").is_none(),
-            "{seen}"
-        );
+        assert_eq!(seen.get("stream") == Some(&json!(true)), stream, "{seen}");
         answers.push(choices);
     }
     assert_eq!(answers[0], answers[1], "streamed and whole answers");

@@ -398,23 +398,6 @@ pub(crate) fn convert_history(
     Ok(out)
 }
 
-/// Turns calls written in a message's text into native `tool_calls`. Returns whether any
-/// were found.
-pub(crate) fn calls_from_message(
-    message: &mut RawObject,
-    tools: &PromptTools,
-) -> Result<bool, serde_json::Error> {
-    let text = content_text(message.get("content").map(AsRef::as_ref));
-    let (content, calls) = tools.parse(&text);
-    if calls.is_empty() {
-        return Ok(false);
-    }
-    let content = (!content.is_empty()).then_some(content);
-    openai::set(message, "content", &content)?;
-    openai::set(message, "tool_calls", &calls)?;
-    Ok(true)
-}
-
 /// Whether an error answer to a request with `tools` says the upstream cannot take them
 /// (llama-server without `--jinja`: 500 "tools param requires --jinja flag"; vLLM without a
 /// tool parser: 400 "auto tool choice requires --enable-auto-tool-choice").

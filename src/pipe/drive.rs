@@ -1,0 +1,1018 @@
+//! The one turn engine: it drives the upstream, the translations, the repair turns and the
+//! usage once, for a streamed and a whole answer alike, and emits [`Event`]s. A stream's
+//! events go to the client's format as they come (content as it arrives; plain-English calls
+//! translated as soon as their arguments are complete, while the upstream still streams); a
+//! whole answer's events are folded into one completion ([`Completion`]). Every choice is
+//! translated; repair turns run when there is one. Until a call plaincall handles shows up, a
+//! stream's events pass through untouched, and a whole answer without one goes out as read.
+
+use std::sync::Arc;
+use tracing::Instrument;
+
+use bytes::Bytes;
+use http::{header, HeaderMap, StatusCode};
+use serde_json::value::RawValue;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::error::ProxyError;
+use crate::openai::{self, RawObject, ToolCall, Usage};
+use crate::pipe::assemble::{Assembly, Release};
+use crate::pipe::call_form::{read_call, CallForm};
+use crate::pipe::conversation::{Conversation, Next};
+use crate::pipe::engine::{Engine, Served, REJECTION_BODY_LIMIT};
+use crate::pipe::event::{self, Completion, Event, Events, Part};
+use crate::pipe::prompt_mode::holdback::HoldBack;
+use crate::pipe::prompt_mode::PromptTools;
+use crate::pipe::relay::{bytes_response, relay};
+use crate::pipe::resolve::Resolver;
+use crate::pipe::Rewrite;
+use crate::sse;
+
+/// The largest main-model response read when plaincall must look inside it.
+pub(crate) const RESPONSE_LIMIT: u64 = 64 * 1024 * 1024;
+/// The largest single SSE event accepted from the upstream.
+const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
+/// Events buffered towards a slow client before the upstream is read more slowly.
+const CHANNEL_CAPACITY: usize = 32;
+/// The most choices translated in one answer (OpenAI's own bound on `n`); an upstream's
+/// choice past it goes on as it came.
+const MAX_CHOICES: u64 = 128;
+
+pub(crate) fn serde_error(error: serde_json::Error) -> ProxyError {
+    ProxyError::Internal(format!("JSON: {error}"))
+}
+
+/// Appends `extra` messages to the request's `messages`, as text in prompt mode.
+pub(crate) fn append_messages(
+    body: &mut RawObject,
+    extra: &[Value],
+    prompt_mode: bool,
+) -> Result<(), ProxyError> {
+    let mut messages: Vec<Box<RawValue>> = openai::get(body, "messages")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let mut added = Vec::with_capacity(extra.len());
+    for message in extra {
+        added.push(openai::to_raw(message).map_err(serde_error)?);
+    }
+    if prompt_mode {
+        added = crate::pipe::prompt_mode::convert_history(added).map_err(serde_error)?;
+    }
+    messages.extend(added);
+    openai::set(body, "messages", &messages).map_err(serde_error)
+}
+
+/// Serves a rewritten request: its first upstream turn here (a rejection of native tools, an
+/// upstream error and an answer with nothing to handle go back as they are), the rest in the
+/// engine.
+pub(crate) async fn serve(
+    engine: Arc<Engine>,
+    mut rewrite: Rewrite,
+    headers: HeaderMap,
+) -> Result<Served, ProxyError> {
+    let sent = Rewrite::turn_bytes(&mut rewrite.original, &rewrite.body).map_err(serde_error)?;
+    if rewrite.stream {
+        return serve_stream(engine, rewrite, headers, sent).await;
+    }
+    let (status, upstream_headers, bytes) =
+        ask_whole(&engine, sent.clone(), &rewrite, &headers).await?;
+    let as_read = |bytes| {
+        Served::Response(bytes_response(
+            status,
+            &upstream_headers,
+            bytes,
+            &engine.secrets,
+        ))
+    };
+    if !status.is_success() {
+        if rewrite.watch_rejection
+            && crate::pipe::prompt_mode::rejects_tools(status.as_u16(), &bytes, &sent)
+        {
+            return Ok(Served::ToolsRejected);
+        }
+        // The upstream's own errors reach the client unchanged.
+        return Ok(as_read(bytes));
+    }
+    // Most replies need no change: found without copying the body, they go out as read.
+    let split = engine.pipe.settings().split_actions;
+    if rewrite.prompt.is_none() && !peek_has_nl_call(&rewrite, &bytes, split) {
+        return Ok(as_read(bytes));
+    }
+    let response: RawObject = serde_json::from_slice(&bytes)
+        .map_err(|e| ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}")))?;
+    let mut driver = Driver::new(
+        engine.clone(),
+        rewrite,
+        headers,
+        Out::Whole(Completion::default()),
+    );
+    let outcome = driver.drive(Turn0::Whole(response)).await;
+    if outcome.is_ok() && driver.changed_nothing() {
+        // Prompt mode with no call in the text: the answer goes on as it came.
+        return Ok(as_read(bytes));
+    }
+    match outcome {
+        Ok(()) | Err(Stop::ClientGone) | Err(Stop::UpstreamError) => {}
+        Err(Stop::Error(error)) => return Err(error),
+        Err(Stop::Upstream(answer)) => {
+            let (status, headers, bytes) = *answer;
+            return Ok(Served::Response(bytes_response(
+                status,
+                &headers,
+                bytes,
+                &engine.secrets,
+            )));
+        }
+    }
+    let Out::Whole(completion) = driver.out else {
+        return Err(ProxyError::Internal(
+            "a whole answer without its completion".into(),
+        ));
+    };
+    Ok(Served::Whole {
+        status,
+        headers: upstream_headers,
+        completion: completion.finish().map_err(serde_error)?,
+    })
+}
+
+async fn serve_stream(
+    engine: Arc<Engine>,
+    rewrite: Rewrite,
+    headers: HeaderMap,
+    sent: Bytes,
+) -> Result<Served, ProxyError> {
+    let response = open_stream(&engine, sent.clone(), rewrite.query.as_deref(), &headers).await?;
+    if !response.status().is_success() && rewrite.watch_rejection {
+        let status = response.status();
+        let upstream_headers = response.headers().clone();
+        let bytes = engine
+            .upstream
+            .read_limited(response, REJECTION_BODY_LIMIT)
+            .await?;
+        if crate::pipe::prompt_mode::rejects_tools(status.as_u16(), &bytes, &sent) {
+            return Ok(Served::ToolsRejected);
+        }
+        return Ok(Served::Response(bytes_response(
+            status,
+            &upstream_headers,
+            bytes,
+            &engine.secrets,
+        )));
+    }
+    if !response.status().is_success() || !is_event_stream(response.headers()) {
+        // Upstream errors (and a non-streamed answer) reach the client unchanged.
+        return Ok(Served::Response(relay(
+            &engine,
+            response,
+            ProxyError::chat_event,
+        )));
+    }
+    let (tx, rx) = mpsc::channel::<Event>(CHANNEL_CAPACITY);
+    let on_panic = tx.clone();
+    let driver = Driver::new(engine, rewrite, headers, Out::Stream(tx));
+    // In the request's span, so its log lines (the per-translation one) carry the request id.
+    tokio::spawn(guarded(driver.run(response), on_panic).in_current_span());
+    Ok(Served::Events(Events(rx)))
+}
+
+/// Runs a stream's task; should it panic, the stream still ends with an `error` event rather
+/// than a silent cut, and the panic is logged.
+async fn guarded(task: impl std::future::Future<Output = ()>, tx: mpsc::Sender<Event>) {
+    use futures_util::FutureExt;
+    if std::panic::AssertUnwindSafe(task)
+        .catch_unwind()
+        .await
+        .is_err()
+    {
+        let error = ProxyError::Internal("the stream's task panicked".into());
+        tracing::error!(
+            code = error.code(),
+            "a stream's task panicked; the stream ends with an error event"
+        );
+        let _ = tx.send(Event::Error(error)).await;
+    }
+}
+
+/// One whole upstream turn.
+async fn ask_whole(
+    engine: &Engine,
+    bytes: Bytes,
+    rewrite: &Rewrite,
+    client_headers: &HeaderMap,
+) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
+    let request = engine.upstream.post_turn(
+        "chat/completions",
+        rewrite.query.as_deref(),
+        bytes,
+        client_headers,
+        engine.forward_client_auth(),
+    )?;
+    engine
+        .upstream
+        .send_and_read(request, RESPONSE_LIMIT)
+        .await
+        .inspect_err(|e| engine.metrics.upstream_error(e.code()))
+}
+
+async fn open_stream(
+    engine: &Engine,
+    bytes: Bytes,
+    query: Option<&str>,
+    headers: &HeaderMap,
+) -> Result<reqwest::Response, ProxyError> {
+    let request = engine
+        .upstream
+        .post_turn(
+            "chat/completions",
+            query,
+            bytes,
+            headers,
+            engine.forward_client_auth(),
+        )?
+        .header(header::ACCEPT, "text/event-stream");
+    engine
+        .upstream
+        .send(request)
+        .await
+        .inspect_err(|e| engine.metrics.upstream_error(e.code()))
+}
+
+fn is_event_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}
+
+/// Whether a reply holds a call plaincall must handle (see [`is_nl_call`]), read in place:
+/// only the calls' names and arguments are looked at, the rest (a long `content`, say) is
+/// skipped without a copy. `true` when the reply does not parse this way, so that the full
+/// parse reports it.
+fn peek_has_nl_call(rewrite: &Rewrite, bytes: &[u8], split: bool) -> bool {
+    use std::borrow::Cow;
+    #[derive(serde::Deserialize)]
+    struct Reply<'a> {
+        #[serde(borrow, default)]
+        choices: Vec<Choice<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Choice<'a> {
+        #[serde(borrow, default)]
+        message: Option<Message<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow, default)]
+        tool_calls: Option<Vec<Call<'a>>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Call<'a> {
+        #[serde(borrow, default)]
+        function: Option<Function<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Function<'a> {
+        #[serde(borrow, default)]
+        name: Cow<'a, str>,
+        #[serde(borrow, default)]
+        arguments: Cow<'a, str>,
+    }
+    let Ok(reply) = serde_json::from_slice::<Reply<'_>>(bytes) else {
+        return true;
+    };
+    reply
+        .choices
+        .iter()
+        .filter_map(|c| c.message.as_ref()?.tool_calls.as_ref())
+        .flatten()
+        .filter_map(|call| call.function.as_ref())
+        .any(|f| is_nl_call(rewrite, &f.name, &f.arguments, split))
+}
+
+/// A call plaincall must handle: to a tool it handles, and not already valid real arguments
+/// (any such call, when `split`: its actions are looked at).
+fn is_nl_call(rewrite: &Rewrite, name: &str, arguments: &str, split: bool) -> bool {
+    rewrite
+        .tools
+        .handled(name)
+        .is_some_and(|tool| split || read_call(tool, arguments) != CallForm::Valid)
+}
+
+/// Where the engine's events go.
+enum Out {
+    /// To the client as they come.
+    Stream(mpsc::Sender<Event>),
+    /// Into one whole completion.
+    Whole(Completion),
+}
+
+/// The first upstream turn, already opened or read by [`serve`].
+enum Turn0 {
+    Stream(reqwest::Response),
+    Whole(RawObject),
+}
+
+/// Why the engine stops early.
+enum Stop {
+    ClientGone,
+    Error(ProxyError),
+    /// The upstream sent its own error event, already forwarded.
+    UpstreamError,
+    /// A whole repair turn got an error answer: it goes to the client as it came.
+    Upstream(Box<(StatusCode, HeaderMap, Bytes)>),
+}
+
+/// What one upstream turn said besides its choices.
+#[derive(Default)]
+struct TurnState {
+    usage: Option<Usage>,
+    done: bool,
+}
+
+/// One choice over the whole answer: its calls, and what its turns said.
+struct ChoiceState {
+    /// The calls, assembled and resolved the same way for both renderings.
+    assembly: Assembly,
+    /// This turn's text.
+    content: String,
+    /// This turn's finish reason, as the upstream gave it.
+    finish: Option<String>,
+    /// Prompt mode: this turn's text held back once it may hold a call.
+    holdback: HoldBack,
+    /// Text other than white space went to the client.
+    wrote_text: bool,
+    role_sent: bool,
+}
+
+struct Driver {
+    engine: Arc<Engine>,
+    resolver: Resolver,
+    out: Out,
+    prompt: Option<Arc<PromptTools>>,
+    /// No call plaincall handles seen yet: a stream's events go out exactly as they came.
+    raw_mode: bool,
+    /// By upstream choice index, created as they show up.
+    choices: Vec<Option<ChoiceState>>,
+    /// Repair turns, summed usage and the finish rule.
+    conversation: Conversation,
+    /// An envelope went out (the first chunk's, which carries the answer's id).
+    envelope_sent: bool,
+    /// A note about calls that could not be made went out.
+    noted: bool,
+}
+
+impl Driver {
+    fn new(engine: Arc<Engine>, rewrite: Rewrite, headers: HeaderMap, out: Out) -> Driver {
+        let conversation =
+            Conversation::new(engine.config.translation.repair_turns).until(rewrite.deadline);
+        let prompt = rewrite.prompt.clone();
+        // A whole answer reaches the engine only when it has something to handle.
+        let raw_mode = prompt.is_none() && matches!(out, Out::Stream(_));
+        Driver {
+            resolver: Resolver {
+                engine: engine.clone(),
+                rewrite: Arc::new(rewrite),
+                headers: Arc::new(headers),
+            },
+            engine,
+            out,
+            prompt,
+            raw_mode,
+            choices: Vec::new(),
+            conversation,
+            envelope_sent: false,
+            noted: false,
+        }
+    }
+
+    /// Nothing of the answer changed: one turn, no call released, no note.
+    fn changed_nothing(&self) -> bool {
+        self.conversation.turn() == 0
+            && !self.noted
+            && self
+                .choices
+                .iter()
+                .flatten()
+                .all(|c| c.assembly.released() == 0)
+    }
+
+    /// A stream's task: the engine, its shutdown, and how it ends.
+    async fn run(mut self, first: reqwest::Response) {
+        let drain = self.engine.drain.clone();
+        let outcome = tokio::select! {
+            outcome = self.drive(Turn0::Stream(first)) => outcome,
+            () = drain.expired() => Err(Stop::Error(ProxyError::ShuttingDown)),
+        };
+        match outcome {
+            Ok(()) | Err(Stop::ClientGone) => {}
+            Err(Stop::UpstreamError) => self.engine.metrics.stream_error("upstream_error_event"),
+            Err(Stop::Upstream(answer)) => {
+                let status = answer.0;
+                let error = ProxyError::UpstreamProtocol(format!(
+                    "the repair turn got HTTP {} from the upstream",
+                    status.as_u16()
+                ));
+                self.fail(error).await;
+            }
+            Err(Stop::Error(error)) => self.fail(error).await,
+        }
+    }
+
+    async fn fail(&mut self, error: ProxyError) {
+        self.engine.metrics.stream_error(error.code());
+        tracing::warn!(code = error.code(), %error, "stream ended with an error");
+        let _ = self.send(Event::Error(error)).await;
+    }
+
+    /// Every upstream turn of the answer, then its end.
+    async fn drive(&mut self, first: Turn0) -> Result<(), Stop> {
+        let mut next = first;
+        let mut body = self.resolver.rewrite.body.clone();
+        let every = self.engine.config.translation.keepalive_interval;
+        // The first comment one interval in, not at once.
+        let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let mut turn = TurnState::default();
+            match next {
+                Turn0::Stream(mut response) => {
+                    self.read_stream(&mut response, &mut turn, &mut ticker)
+                        .await?
+                }
+                Turn0::Whole(response) => self.read_whole(response, &mut turn).await?,
+            }
+            if self.raw_mode {
+                // No call to handle at all: everything, `[DONE]` included, went out as is.
+                return Ok(());
+            }
+            self.finish_turn(&mut ticker).await?;
+            self.conversation.add_usage(turn.usage.take());
+            let single = self.choices.len() <= 1;
+            let mut notes = Vec::with_capacity(self.choices.len());
+            let mut repair = None;
+            for state in self.choices.iter_mut() {
+                let Some(state) = state.as_mut() else {
+                    notes.push(None);
+                    continue;
+                };
+                let failed = state.assembly.failures();
+                let content = (!state.content.is_empty()).then_some(state.content.as_str());
+                match self.conversation.after_turn(content, failed, single) {
+                    Next::Repair(messages) => {
+                        state.assembly.next_turn();
+                        state.content.clear();
+                        state.finish = None;
+                        state.holdback = HoldBack::default();
+                        repair = Some(messages);
+                        break;
+                    }
+                    Next::Finish(note) => notes.push(note),
+                }
+            }
+            let Some(messages) = repair else {
+                return self.finish_answer(notes).await;
+            };
+            self.engine.metrics.repair_turns.inc();
+            append_messages(&mut body, &messages, self.prompt.is_some()).map_err(Stop::Error)?;
+            tracing::info!(
+                turn = self.conversation.turn(),
+                "translation failed or needs clarification; asking the main model again"
+            );
+            next = self.reopen(&body).await?;
+        }
+    }
+
+    /// The repair turn's answer, as the first turn's came.
+    async fn reopen(&self, body: &RawObject) -> Result<Turn0, Stop> {
+        let bytes = Bytes::from(serde_json::to_vec(body).map_err(|e| Stop::Error(serde_error(e)))?);
+        let rewrite = &self.resolver.rewrite;
+        let headers = &self.resolver.headers;
+        if matches!(self.out, Out::Whole(_)) {
+            let (status, upstream_headers, bytes) =
+                ask_whole(&self.engine, bytes, rewrite, headers)
+                    .await
+                    .map_err(Stop::Error)?;
+            if !status.is_success() {
+                return Err(Stop::Upstream(Box::new((status, upstream_headers, bytes))));
+            }
+            let response = serde_json::from_slice(&bytes).map_err(|e| {
+                Stop::Error(ProxyError::UpstreamProtocol(format!(
+                    "the completion is not JSON: {e}"
+                )))
+            })?;
+            return Ok(Turn0::Whole(response));
+        }
+        let response = open_stream(&self.engine, bytes, rewrite.query.as_deref(), headers)
+            .await
+            .map_err(Stop::Error)?;
+        if !response.status().is_success() || !is_event_stream(response.headers()) {
+            return Err(Stop::Error(ProxyError::UpstreamProtocol(format!(
+                "the repair turn got HTTP {} from the upstream",
+                response.status().as_u16()
+            ))));
+        }
+        Ok(Turn0::Stream(response))
+    }
+
+    /// A whole answer's turn: its envelope, then each choice as one chunk's choice whose delta
+    /// is the whole message.
+    async fn read_whole(
+        &mut self,
+        mut response: RawObject,
+        turn: &mut TurnState,
+    ) -> Result<(), Stop> {
+        let choices: Vec<RawObject> = openai::get(&response, "choices")
+            .map_err(|e| {
+                Stop::Error(ProxyError::UpstreamProtocol(format!(
+                    "`choices` is malformed: {e}"
+                )))
+            })?
+            .unwrap_or_default();
+        turn.usage = openai::get::<Usage>(&response, "usage").ok().flatten();
+        response.shift_remove("choices");
+        self.send(Event::Envelope(response)).await?;
+        for mut choice in choices {
+            if let Some(message) = choice.shift_remove("message") {
+                choice.insert("delta".into(), message);
+            }
+            self.on_choice(choice, true).await?;
+        }
+        turn.done = true;
+        Ok(())
+    }
+
+    /// Reads one upstream stream to its end, passing on what can go now.
+    async fn read_stream(
+        &mut self,
+        response: &mut reqwest::Response,
+        turn: &mut TurnState,
+        ticker: &mut tokio::time::Interval,
+    ) -> Result<(), Stop> {
+        let mut parser = sse::Parser::new(MAX_EVENT_BYTES);
+        loop {
+            let pending = self.pending_choice();
+            tokio::select! {
+                biased;
+                () = closed(&self.out) => return Err(Stop::ClientGone),
+                settled = settle(&mut self.choices, pending) => {
+                    settled.map_err(Stop::Error)?;
+                    self.flush().await?;
+                }
+                chunk = self.engine.upstream.next_chunk(response) => {
+                    let chunk = chunk.map_err(Stop::Error)?;
+                    let Some(chunk) = chunk else {
+                        // A finish reason without `[DONE]` may still be cut before the
+                        // usage chunk: only `[DONE]` says the stream is whole.
+                        if turn.done {
+                            return Ok(());
+                        }
+                        return Err(Stop::Error(ProxyError::UpstreamProtocol(
+                            "the upstream's stream ended before its `[DONE]`".into(),
+                        )));
+                    };
+                    let events = parser
+                        .push(&chunk)
+                        .map_err(|e| Stop::Error(ProxyError::UpstreamProtocol(e.to_string())))?;
+                    for event in events {
+                        self.on_event(turn, event).await?;
+                        if turn.done {
+                            return Ok(());
+                        }
+                    }
+                }
+                _ = ticker.tick(), if pending.is_some() => self.send(Event::KeepAlive).await?,
+            }
+        }
+    }
+
+    /// The first choice with resolutions still running.
+    fn pending_choice(&self) -> Option<usize> {
+        self.choices
+            .iter()
+            .position(|c| c.as_ref().is_some_and(|c| c.assembly.pending()))
+    }
+
+    async fn on_event(&mut self, turn: &mut TurnState, event: sse::Event) -> Result<(), Stop> {
+        let data = event.data.trim();
+        if data == "[DONE]" {
+            turn.done = true;
+            if self.raw_mode {
+                self.send(Event::Done).await?;
+            }
+            return Ok(());
+        }
+        let chunk: RawObject = serde_json::from_str(data).map_err(|e| {
+            Stop::Error(ProxyError::UpstreamProtocol(format!(
+                "a stream chunk is not JSON: {e}"
+            )))
+        })?;
+        if chunk.contains_key("error") || event.event.as_deref() == Some("error") {
+            let data = self.engine.secrets.scrub_known(Bytes::from(event.data));
+            let data = String::from_utf8_lossy(&data).into_owned();
+            self.send(Event::UpstreamError(data)).await?;
+            return Err(Stop::UpstreamError);
+        }
+        let choices: Vec<RawObject> = openai::get(&chunk, "choices")
+            .map_err(|e| {
+                Stop::Error(ProxyError::UpstreamProtocol(format!(
+                    "`choices` is malformed: {e}"
+                )))
+            })?
+            .unwrap_or_default();
+        let usage = openai::get::<Value>(&chunk, "usage").ok().flatten();
+        if let Some(usage) = usage.as_ref().filter(|u| u.is_object()) {
+            turn.usage = serde_json::from_value::<Usage>(usage.clone()).ok();
+        }
+        let raw = self.raw_mode && !choices.iter().any(|c| self.opens_nl_call(c));
+        // The envelope of the answer's first chunk (its id), and of every chunk the engine
+        // writes from.
+        if !raw || !self.envelope_sent {
+            self.envelope_sent = true;
+            let mut envelope = chunk;
+            envelope.shift_remove("choices");
+            self.send(Event::Envelope(envelope)).await?;
+        }
+        if raw {
+            let mut parts = Vec::new();
+            for choice in &choices {
+                self.track_raw(choice, &mut parts)?;
+            }
+            if let Some(usage) = usage.filter(|u| u.is_object()) {
+                parts.push(Part::Usage(usage));
+            }
+            let frame = Bytes::from(format!("data: {}\n\n", event.data));
+            let frame = self.engine.secrets.scrub_known(frame);
+            return self.send(Event::Passed { frame, parts }).await;
+        }
+        self.raw_mode = false;
+        for choice in choices {
+            self.on_choice(choice, false).await?;
+        }
+        self.flush().await
+    }
+
+    /// The state of the choice at `index`, made on first sight; `None` past [`MAX_CHOICES`].
+    fn choice(&mut self, index: u64) -> Option<&mut ChoiceState> {
+        if index >= MAX_CHOICES {
+            return None;
+        }
+        let index = index as usize;
+        if self.choices.len() <= index {
+            self.choices.resize_with(index + 1, || None);
+        }
+        let resolver = &self.resolver;
+        Some(self.choices[index].get_or_insert_with(|| ChoiceState {
+            assembly: Assembly::new(resolver.clone()),
+            content: String::new(),
+            finish: None,
+            holdback: HoldBack::default(),
+            wrote_text: false,
+            role_sent: false,
+        }))
+    }
+
+    /// One choice of a chunk (or of a whole answer, `whole`): its text goes on (held back in
+    /// prompt mode), its calls are assembled, the rest of its delta goes on unchanged.
+    async fn on_choice(&mut self, mut choice: RawObject, whole: bool) -> Result<(), Stop> {
+        let index: u64 = openai::get(&choice, "index").ok().flatten().unwrap_or(0);
+        // Prompt mode holds a stream's text once it may hold a call, a whole answer's all of
+        // it: parsed whole, as the model wrote it.
+        let hold = match (self.prompt.is_some(), whole) {
+            (false, _) => Hold::Nothing,
+            (true, false) => Hold::FromMarker,
+            (true, true) => Hold::All,
+        };
+        let Some(state) = self.choice(index) else {
+            let parts = Vec::new();
+            return self.send(Event::Choice { choice, parts }).await;
+        };
+        let mut delta: RawObject = openai::get(&choice, "delta")
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let calls = delta.shift_remove("tool_calls");
+        if let Ok(Some(finish)) = openai::get::<String>(&choice, "finish_reason") {
+            state.finish = Some(finish);
+        }
+        let sent = pass_text(state, &mut delta, hold).map_err(Stop::Error)?;
+        // A repair turn's role delta would repeat the one already sent.
+        if state.role_sent {
+            delta.shift_remove("role");
+        } else if delta.contains_key("role") {
+            state.role_sent = true;
+        }
+        let mut releases = Vec::new();
+        if let Some(calls) = calls.filter(|c| c.get() != "null") {
+            if whole {
+                let calls: Vec<ToolCall> = serde_json::from_str(calls.get()).map_err(|e| {
+                    Stop::Error(ProxyError::UpstreamProtocol(format!(
+                        "`tool_calls` is malformed: {e}"
+                    )))
+                })?;
+                for call in calls {
+                    state.assembly.push_call(call);
+                }
+            } else {
+                let deltas: Vec<Value> = serde_json::from_str(calls.get()).unwrap_or_default();
+                for delta in deltas {
+                    if let Some(release) = state.assembly.push_delta(&delta).map_err(Stop::Error)? {
+                        releases.push(release);
+                    }
+                }
+            }
+        }
+        let logprobs = openai::get::<Value>(&choice, "logprobs").ok().flatten();
+        if whole || delta.iter().any(|(_, v)| v.get() != "null") || logprobs.is_some() {
+            openai::set(&mut choice, "delta", &delta).map_err(|e| Stop::Error(serde_error(e)))?;
+            openai::set(&mut choice, "finish_reason", &Value::Null)
+                .map_err(|e| Stop::Error(serde_error(e)))?;
+            // What the other formats read: the first choice's text.
+            let parts = sent
+                .filter(|_| index == 0)
+                .map(Part::Text)
+                .into_iter()
+                .collect();
+            self.send(Event::Choice { choice, parts }).await?;
+        }
+        self.send_releases(index, releases).await
+    }
+
+    /// Whether a choice starts a call to a tool plaincall handles.
+    fn opens_nl_call(&self, choice: &RawObject) -> bool {
+        let delta: Option<RawObject> = openai::get(choice, "delta").ok().flatten();
+        let deltas: Vec<Value> = delta
+            .and_then(|d| openai::get(&d, "tool_calls").ok().flatten())
+            .unwrap_or_default();
+        deltas.iter().any(|d| {
+            d.pointer("/function/name")
+                .and_then(Value::as_str)
+                .is_some_and(|name| self.resolver.holds(name))
+        })
+    }
+
+    /// Records calls that went out untouched, so that later indices follow on from them; the
+    /// first choice's parts go into `parts`.
+    fn track_raw(&mut self, choice: &RawObject, parts: &mut Vec<Part>) -> Result<(), Stop> {
+        let index = openai::get::<u64>(choice, "index")
+            .ok()
+            .flatten()
+            .unwrap_or(0);
+        let finish = openai::get::<String>(choice, "finish_reason")
+            .ok()
+            .flatten();
+        let delta: Option<RawObject> = openai::get(choice, "delta").ok().flatten();
+        let first = index == 0;
+        let Some(state) = self.choice(index) else {
+            return Ok(());
+        };
+        if let Some(finish) = &finish {
+            state.finish = Some(finish.clone());
+        }
+        if let Some(delta) = delta {
+            if delta.contains_key("role") {
+                state.role_sent = true;
+            }
+            if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
+                state.wrote_text |= !text.trim().is_empty();
+                state.content.push_str(&text);
+                if first && !text.is_empty() {
+                    parts.push(Part::Text(text));
+                }
+            }
+            let deltas: Vec<Value> = openai::get(&delta, "tool_calls")
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            for d in deltas {
+                state.assembly.passed_as_is(&d).map_err(Stop::Error)?;
+                if first {
+                    parts.push(event::call_part(&d));
+                }
+            }
+        }
+        if let (true, Some(finish)) = (first, finish) {
+            parts.push(Part::Finish(finish));
+        }
+        Ok(())
+    }
+
+    /// Sends every call that is ready, in upstream order.
+    async fn flush(&mut self) -> Result<(), Stop> {
+        for index in 0..self.choices.len() {
+            let released = match self.choices[index].as_mut() {
+                Some(state) => state.assembly.release(),
+                None => continue,
+            };
+            self.send_releases(index as u64, released).await?;
+        }
+        Ok(())
+    }
+
+    /// What an assembly released, as call parts: a call's first carries its id and name,
+    /// later ones only argument text.
+    async fn send_releases(&mut self, choice: u64, released: Vec<Release>) -> Result<(), Stop> {
+        for release in released {
+            let part = match release {
+                Release::Open { index, call } => Part::CallBegun {
+                    index: index as u64,
+                    id: call.id,
+                    name: call.function.name,
+                    arguments: call.function.arguments,
+                },
+                Release::More { index, arguments } => Part::CallArguments {
+                    index: index as u64,
+                    arguments,
+                },
+            };
+            self.send(Event::Part(choice, part)).await?;
+        }
+        Ok(())
+    }
+
+    /// After the upstream's last event: prompt mode's held text becomes calls and text; what
+    /// is left is translated, waited for and emitted.
+    async fn finish_turn(&mut self, ticker: &mut tokio::time::Interval) -> Result<(), Stop> {
+        let whole = matches!(self.out, Out::Whole(_));
+        for index in 0..self.choices.len() {
+            let Some(prompt) = self.prompt.clone() else {
+                break;
+            };
+            let Some(state) = self.choices[index].as_mut() else {
+                continue;
+            };
+            let held = match whole {
+                true => state.content.clone(),
+                false => state.holdback.held().to_owned(),
+            };
+            if held.is_empty() {
+                continue;
+            }
+            let (content, calls) = prompt.parse(&held);
+            let text = if calls.is_empty() { held } else { content };
+            state.wrote_text |= !text.trim().is_empty();
+            for call in calls {
+                state.assembly.push_call(call);
+            }
+            if !text.is_empty() {
+                self.send(Event::Part(index as u64, Part::Text(text)))
+                    .await?;
+            }
+        }
+        for state in self.choices.iter_mut().flatten() {
+            state.assembly.input_done();
+        }
+        self.flush().await?;
+        while let Some(pending) = self.pending_choice() {
+            tokio::select! {
+                biased;
+                () = closed(&self.out) => return Err(Stop::ClientGone),
+                settled = settle(&mut self.choices, Some(pending)) => {
+                    settled.map_err(Stop::Error)?;
+                    self.flush().await?;
+                }
+                _ = ticker.tick() => self.send(Event::KeepAlive).await?,
+            }
+        }
+        self.flush().await
+    }
+
+    /// Each choice's note and finish reason, the usage, the end.
+    async fn finish_answer(&mut self, notes: Vec<Option<String>>) -> Result<(), Stop> {
+        for (index, note) in notes.into_iter().enumerate() {
+            let Some(state) = self.choices[index].as_ref() else {
+                continue;
+            };
+            let finish = Conversation::finish_reason(
+                state.assembly.released() > 0,
+                note.is_some(),
+                state.finish.as_deref(),
+            );
+            if let Some(note) = note.as_ref() {
+                self.noted = true;
+                // After the answer's own text, as a whole answer has it.
+                let text = match state.wrote_text {
+                    true => format!("\n\n{note}"),
+                    false => note.clone(),
+                };
+                self.send(Event::Part(index as u64, Part::Text(text)))
+                    .await?;
+            }
+            self.send(Event::Part(index as u64, Part::Finish(finish)))
+                .await?;
+        }
+        let usage = match &self.out {
+            Out::Stream(_) => include_usage(&self.resolver.rewrite.body),
+            // A whole answer keeps the upstream's usage unless there were repair turns.
+            Out::Whole(_) => self.conversation.turn() > 0,
+        };
+        if let Some(total) = self.conversation.usage().filter(|_| usage) {
+            let total = serde_json::to_value(total).map_err(|e| Stop::Error(serde_error(e)))?;
+            self.send(Event::Part(0, Part::Usage(total))).await?;
+        }
+        self.send(Event::Done).await
+    }
+
+    async fn send(&mut self, event: Event) -> Result<(), Stop> {
+        match &mut self.out {
+            Out::Stream(tx) => tx.send(event).await.map_err(|_| Stop::ClientGone),
+            Out::Whole(completion) => {
+                completion.add(event);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// What of a choice's text prompt mode holds back to parse for calls.
+#[derive(Clone, Copy)]
+enum Hold {
+    Nothing,
+    /// From the first thing that may start a call.
+    FromMarker,
+    All,
+}
+
+/// The delta's text as it may go now: all of it, or in prompt mode what cannot be a call.
+/// Returns that text, when there is some.
+fn pass_text(
+    state: &mut ChoiceState,
+    delta: &mut RawObject,
+    hold: Hold,
+) -> Result<Option<String>, ProxyError> {
+    let Ok(Some(text)) = openai::get::<String>(delta, "content") else {
+        return Ok(None);
+    };
+    state.content.push_str(&text);
+    let sent = match hold {
+        Hold::Nothing => text,
+        Hold::FromMarker => state.holdback.push(&text),
+        Hold::All => String::new(),
+    };
+    state.wrote_text |= !sent.trim().is_empty();
+    if sent.is_empty() {
+        delta.shift_remove("content");
+        return Ok(None);
+    }
+    openai::set(delta, "content", &sent).map_err(serde_error)?;
+    Ok(Some(sent))
+}
+
+/// Whether the request asked for the usage chunk at the end of a stream.
+fn include_usage(body: &RawObject) -> bool {
+    openai::get::<Value>(body, "stream_options")
+        .ok()
+        .flatten()
+        .and_then(|o| o.get("include_usage").and_then(Value::as_bool))
+        .unwrap_or(false)
+}
+
+/// Resolves once the client is gone (never for a whole answer: its request's future is
+/// dropped instead).
+async fn closed(out: &Out) {
+    match out {
+        Out::Stream(tx) => tx.closed().await,
+        Out::Whole(_) => std::future::pending().await,
+    }
+}
+
+/// The next settled resolution of choice `pending`'s calls (never, without one).
+async fn settle(
+    choices: &mut [Option<ChoiceState>],
+    pending: Option<usize>,
+) -> Result<(), ProxyError> {
+    match pending
+        .and_then(|i| choices.get_mut(i))
+        .and_then(Option::as_mut)
+    {
+        Some(state) => state.assembly.settle_next().await,
+        None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)]
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panicking_stream_task_ends_with_an_error_event() {
+        let (tx, mut rx) = mpsc::channel(4);
+        let sender = tx.clone();
+        guarded(
+            async move {
+                let _ = sender.send(Event::KeepAlive).await;
+                panic!("a bug");
+            },
+            tx,
+        )
+        .await;
+        assert!(matches!(rx.recv().await.unwrap(), Event::KeepAlive));
+        match rx.recv().await.unwrap() {
+            Event::Error(error) => assert_eq!(error.code(), "internal_error"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
