@@ -456,7 +456,7 @@ impl Default for TranslationSection {
             split_actions: false,
             min_properties: 6,
             rewrite_nested: true,
-            rewrite_optional_nested: true,
+            rewrite_optional_nested: false,
             rewrite_conditionals: true,
             rewrite_refs: true,
             attempts: 2,

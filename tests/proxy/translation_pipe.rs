@@ -655,6 +655,33 @@ async fn auto_selection_on_the_shared_fixtures() {
     }
 }
 
+/// BFCL's `find_card_in_deck`: the request gives `rank` and `suit`; only the optional `deck`
+/// is an array of objects. Shown as one string field, the 0.5B picked another tool; so by
+/// default it stays native (its calls still checked), and `rewrite_optional_nested` brings
+/// the old rule back.
+#[tokio::test]
+async fn a_tool_whose_only_nested_property_is_optional_stays_native() {
+    let tool = json!({"type": "function", "function": {"name": "find_card_in_deck",
+        "description": "Locate a particular card in a deck.",
+        "parameters": {"type": "object", "properties": {
+            "rank": {"type": "string"}, "suit": {"type": "string"},
+            "deck": {"type": "array", "items": {"type": "object", "properties": {
+                "rank": {"type": "string"}, "suit": {"type": "string"}}}}},
+        "required": ["rank", "suit"]}}});
+    for (settings, rewritten) in [
+        ("", false),
+        ("[translation]\nrewrite_optional_nested = true\n", true),
+    ] {
+        let main =
+            MockServer::scripted(vec![Reply::ok(completion(text_message("ok"), "stop"))]).await;
+        let proxy = Proxy::start(&main.url(), settings).await;
+        chat(&proxy, &request(vec![tool.clone()], vec![user("x")])).await;
+        let seen = main.chat_requests()[0].json();
+        let shown = tool_named(&seen, "find_card_in_deck");
+        assert_eq!(shown != &tool, rewritten, "{settings:?}: {shown}");
+    }
+}
+
 #[tokio::test]
 async fn per_tool_modes_and_the_header_switch() {
     let main = MockServer::start(|_| Reply::ok(completion(text_message("ok"), "stop"))).await;
