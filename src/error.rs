@@ -8,6 +8,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+/// How an event stream that plaincall ends early ends, in the client's wire format.
+pub(crate) type ErrorEvent = fn(&ProxyError) -> bytes::Bytes;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ProxyError {
     #[error("request body is not valid JSON: {0}")]

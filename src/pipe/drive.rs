@@ -24,7 +24,6 @@ use crate::pipe::engine::{Engine, Served, REJECTION_BODY_LIMIT};
 use crate::pipe::event::{self, Completion, Event, Events, Part};
 use crate::pipe::prompt_mode::holdback::HoldBack;
 use crate::pipe::prompt_mode::PromptTools;
-use crate::pipe::relay::{bytes_response, relay};
 use crate::pipe::resolve::Resolver;
 use crate::pipe::Rewrite;
 use crate::sse;
@@ -78,13 +77,10 @@ pub(crate) async fn serve(
     }
     let (status, upstream_headers, bytes) =
         ask_whole(&engine, sent.clone(), &rewrite, &headers).await?;
-    let as_read = |bytes| {
-        Served::Response(bytes_response(
-            status,
-            &upstream_headers,
-            bytes,
-            &engine.secrets,
-        ))
+    let as_read = |body| Served::AsRead {
+        status,
+        headers: upstream_headers.clone(),
+        body,
     };
     if !status.is_success() {
         if rewrite.watch_rejection
@@ -117,13 +113,12 @@ pub(crate) async fn serve(
         Ok(()) | Err(Stop::ClientGone) | Err(Stop::UpstreamError) => {}
         Err(Stop::Error(error)) => return Err(error),
         Err(Stop::Upstream(answer)) => {
-            let (status, headers, bytes) = *answer;
-            return Ok(Served::Response(bytes_response(
+            let (status, headers, body) = *answer;
+            return Ok(Served::AsRead {
                 status,
-                &headers,
-                bytes,
-                &engine.secrets,
-            )));
+                headers,
+                body,
+            });
         }
     }
     let Out::Whole(completion) = driver.out else {
@@ -155,20 +150,15 @@ async fn serve_stream(
         if crate::pipe::prompt_mode::rejects_tools(status.as_u16(), &bytes, &sent) {
             return Ok(Served::ToolsRejected);
         }
-        return Ok(Served::Response(bytes_response(
+        return Ok(Served::AsRead {
             status,
-            &upstream_headers,
-            bytes,
-            &engine.secrets,
-        )));
+            headers: upstream_headers,
+            body: bytes,
+        });
     }
     if !response.status().is_success() || !is_event_stream(response.headers()) {
         // Upstream errors (and a non-streamed answer) reach the client unchanged.
-        return Ok(Served::Response(relay(
-            &engine,
-            response,
-            ProxyError::chat_event,
-        )));
+        return Ok(Served::Relay(response));
     }
     let (tx, rx) = mpsc::channel::<Event>(CHANNEL_CAPACITY);
     let on_panic = tx.clone();

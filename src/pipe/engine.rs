@@ -2,8 +2,6 @@
 //! client, the pipe, the metrics, the mode selector, the secrets to scrub, the shutdown signal
 //! and the shared state. Built once at start-up.
 
-use axum::response::Response;
-
 use crate::config::Config;
 use crate::drain::Drain;
 use crate::error::StartupError;
@@ -66,7 +64,16 @@ impl Engine {
 
 /// What serving a chat request came to.
 pub(crate) enum Served {
-    Response(Response),
+    /// The upstream's answer, read whole: an error, or one with nothing to change (the
+    /// serving layer scrubs an error of the configured keys).
+    AsRead {
+        status: http::StatusCode,
+        headers: http::HeaderMap,
+        body: bytes::Bytes,
+    },
+    /// The upstream's answer to pass on as it streams: an error, or a whole answer to a
+    /// streamed request.
+    Relay(reqwest::Response),
     /// A translated stream's events, for the client's format to render.
     Events(crate::pipe::event::Events),
     /// A translated whole answer, for the client's format to render.

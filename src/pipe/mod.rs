@@ -18,7 +18,6 @@ pub mod grammar;
 pub(crate) mod grounding;
 pub(crate) mod history;
 pub(crate) mod prompt_mode;
-pub(crate) mod relay;
 pub(crate) mod repair;
 pub(crate) mod resolve;
 pub mod schema_text;

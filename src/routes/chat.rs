@@ -17,8 +17,8 @@ use crate::pipe::drive::{self, serde_error};
 use crate::pipe::engine::{Served, REJECTION_BODY_LIMIT};
 use crate::pipe::event::{ChatChunks, Events};
 use crate::pipe::prompt_mode::{rejects_tools, tools_checked};
-use crate::pipe::relay::{bytes_response, relay, sse_response};
 use crate::pipe::{Plan, Rewrite};
+use crate::routes::relay::{bytes_response, relay, sse_response};
 use crate::state::AppState;
 
 /// `x-plaincall-translate: off` turns translation off for one request.
@@ -147,7 +147,18 @@ pub(crate) async fn serve_parsed(
             }
         };
         match served {
-            Served::Response(response) => return Ok(Answer::Response(response)),
+            Served::AsRead {
+                status,
+                headers,
+                body,
+            } => {
+                let response = bytes_response(status, &headers, body, &state.secrets);
+                return Ok(Answer::Response(response));
+            }
+            Served::Relay(response) => {
+                let response = relay(state, response, ProxyError::chat_event);
+                return Ok(Answer::Response(response));
+            }
             Served::Events(events) => return Ok(Answer::Events(events)),
             Served::Whole {
                 status,
@@ -207,16 +218,11 @@ async fn forward(
         if rejects_tools(status.as_u16(), &body, &bytes) {
             return Ok(Served::ToolsRejected);
         }
-        return Ok(Served::Response(bytes_response(
+        return Ok(Served::AsRead {
             status,
-            &headers,
+            headers,
             body,
-            &state.secrets,
-        )));
+        });
     }
-    Ok(Served::Response(relay(
-        state,
-        response,
-        ProxyError::chat_event,
-    )))
+    Ok(Served::Relay(response))
 }

@@ -14,8 +14,10 @@ use crate::config::WireFormat;
 use crate::error::ProxyError;
 use crate::openai::RawObject;
 use crate::pipe::drive::RESPONSE_LIMIT;
-use crate::pipe::relay::{bytes_response, is_event_stream, relay, sse_response, ERROR_BODY_LIMIT};
 use crate::routes::chat::Answer;
+use crate::routes::relay::{
+    bytes_response, is_event_stream, relay, sse_response, ERROR_BODY_LIMIT,
+};
 use crate::state::AppState;
 use crate::wire::{self, Adapter, Wire};
 

@@ -5,6 +5,7 @@ pub(crate) mod converted;
 pub(crate) mod messages;
 pub(crate) mod ops;
 pub(crate) mod passthrough;
+pub(crate) mod relay;
 pub(crate) mod responses;
 
 use std::sync::{Arc, Mutex};

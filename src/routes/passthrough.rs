@@ -8,7 +8,7 @@ use axum::response::Response;
 
 use super::{content_length, limited_stream, BodyFault};
 use crate::error::ProxyError;
-use crate::pipe::relay::relay;
+use crate::routes::relay::relay;
 use crate::state::AppState;
 use crate::wire::Wire;
 use crate::wire::WireError;

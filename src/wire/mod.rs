@@ -51,7 +51,7 @@ impl Wire {
 
 impl Wire {
     /// How an event stream of this format that plaincall ends early ends.
-    pub(crate) fn error_event(self) -> crate::pipe::relay::ErrorEvent {
+    pub(crate) fn error_event(self) -> crate::error::ErrorEvent {
         match self {
             Wire::Chat => ProxyError::chat_event,
             Wire::Responses => |error| error.stream_event(Wire::Responses),

@@ -156,3 +156,27 @@ fn no_modules_use_each_other_in_a_circle() {
         );
     }
 }
+
+/// The engine is driven by the serving layer and never reaches into it: no file of
+/// `src/pipe` names axum (responses, bodies and extractors are built above it).
+#[test]
+fn the_engine_does_not_use_the_web_framework() {
+    let pipe = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/pipe");
+    let mut files = vec![pipe];
+    let mut wrong = Vec::new();
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let uses = text
+            .lines()
+            .filter(|line| line.split("//").next().unwrap_or_default().contains("axum"))
+            .count();
+        if uses > 0 {
+            wrong.push(format!("{} ({uses} lines)", path.display()));
+        }
+    }
+    assert!(wrong.is_empty(), "axum in the engine: {}", wrong.join(", "));
+}

@@ -9,13 +9,10 @@ use bytes::{Bytes, BytesMut};
 use futures_util::{Stream, StreamExt, TryStreamExt};
 
 use crate::drain::Drain;
-use crate::error::ProxyError;
+use crate::error::{ErrorEvent, ProxyError};
 use crate::pipe::engine::Engine;
 use crate::redact::Secrets;
 use crate::upstream::end_to_end_headers;
-
-/// How an event stream that plaincall ends early ends, in the client's wire format.
-pub(crate) type ErrorEvent = fn(&ProxyError) -> Bytes;
 
 /// The headers of an event stream plaincall writes itself.
 pub(crate) fn sse_response(body: Body) -> Response {
