@@ -417,6 +417,8 @@ pub struct TranslationSection {
     /// After the main model's first turn with calls, ask the translator which actions of the
     /// user's message the calls left out, and add a call for each.
     pub split_actions: bool,
+    /// Send each rewritten tool's translator prompt ahead while the main model answers.
+    pub warm_prefixes: bool,
     pub min_properties: usize,
     pub rewrite_nested: bool,
     /// `rewrite_nested` also for a nested property the schema does not require.
@@ -454,6 +456,7 @@ impl Default for TranslationSection {
             grounding: Grounding::Optional,
             grounding_tools: BTreeMap::new(),
             split_actions: false,
+            warm_prefixes: true,
             min_properties: 6,
             rewrite_nested: true,
             rewrite_optional_nested: false,

@@ -178,6 +178,7 @@ pub struct TranslationConfig {
     pub grounding: Grounding,
     pub grounding_tools: BTreeMap<String, Grounding>,
     pub split_actions: bool,
+    pub warm_prefixes: bool,
     pub thresholds: ComplexityThresholds,
     pub attempts: u32,
     pub repair_turns: u32,

@@ -87,6 +87,7 @@ fn translation_form(t: &TranslationConfig) -> TranslationSection {
         grounding: t.grounding,
         grounding_tools: t.grounding_tools.clone(),
         split_actions: t.split_actions,
+        warm_prefixes: t.warm_prefixes,
         min_properties: t.thresholds.min_properties,
         rewrite_nested: t.thresholds.nested,
         rewrite_optional_nested: t.thresholds.optional_nested,

@@ -290,6 +290,7 @@ fn translation(t: TranslationSection) -> Result<TranslationConfig, ConfigError> 
         grounding: t.grounding,
         grounding_tools: t.grounding_tools,
         split_actions: t.split_actions,
+        warm_prefixes: t.warm_prefixes,
         timezone_name: t.timezone,
         prompts_dir: t.prompts_dir,
     })

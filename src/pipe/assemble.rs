@@ -102,6 +102,11 @@ impl Assembly {
         self.turn_calls.clear();
     }
 
+    /// The tools this turn's calls name.
+    pub(crate) fn tool_names(&self) -> impl Iterator<Item = &str> {
+        self.slots.iter().map(|s| s.call.function.name.as_str())
+    }
+
     /// How many calls went to the client.
     pub(crate) fn released(&self) -> usize {
         self.next_index

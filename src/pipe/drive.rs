@@ -25,6 +25,7 @@ use crate::pipe::event::{self, Completion, Event, Events, Part};
 use crate::pipe::prompt_mode::holdback::HoldBack;
 use crate::pipe::prompt_mode::PromptTools;
 use crate::pipe::resolve::Resolver;
+use crate::pipe::warm::Warming;
 use crate::pipe::Rewrite;
 use crate::sse;
 
@@ -72,8 +73,10 @@ pub(crate) async fn serve(
     headers: HeaderMap,
 ) -> Result<Served, ProxyError> {
     let sent = Rewrite::turn_bytes(&mut rewrite.original, &rewrite.body).map_err(serde_error)?;
+    // Before the main model is asked, so that the translator reads while it writes.
+    let warming = Warming::start(&engine, rewrite.tools.rewritten());
     if rewrite.stream {
-        return serve_stream(engine, rewrite, headers, sent).await;
+        return serve_stream(engine, rewrite, headers, sent, warming).await;
     }
     let (status, upstream_headers, bytes) =
         ask_whole(&engine, sent.clone(), &rewrite, &headers).await?;
@@ -103,6 +106,7 @@ pub(crate) async fn serve(
         rewrite,
         headers,
         Out::Whole(Completion::default()),
+        warming,
     );
     let outcome = driver.drive(Turn0::Whole(response)).await;
     if outcome.is_ok() && driver.changed_nothing() {
@@ -138,6 +142,7 @@ async fn serve_stream(
     rewrite: Rewrite,
     headers: HeaderMap,
     sent: Bytes,
+    warming: Warming,
 ) -> Result<Served, ProxyError> {
     let response = open_stream(&engine, sent.clone(), rewrite.query.as_deref(), &headers).await?;
     if !response.status().is_success() && rewrite.watch_rejection {
@@ -162,7 +167,7 @@ async fn serve_stream(
     }
     let (tx, rx) = mpsc::channel::<Event>(CHANNEL_CAPACITY);
     let on_panic = tx.clone();
-    let driver = Driver::new(engine, rewrite, headers, Out::Stream(tx));
+    let driver = Driver::new(engine, rewrite, headers, Out::Stream(tx), warming);
     // In the request's span, so its log lines (the per-translation one) carry the request id.
     tokio::spawn(guarded(driver.run(response), on_panic).in_current_span());
     Ok(Served::Events(Events(rx)))
@@ -352,10 +357,18 @@ struct Driver {
     envelope_sent: bool,
     /// A note about calls that could not be made went out.
     noted: bool,
+    /// The translator prompts read ahead for this request.
+    warming: Warming,
 }
 
 impl Driver {
-    fn new(engine: Arc<Engine>, rewrite: Rewrite, headers: HeaderMap, out: Out) -> Driver {
+    fn new(
+        engine: Arc<Engine>,
+        rewrite: Rewrite,
+        headers: HeaderMap,
+        out: Out,
+        warming: Warming,
+    ) -> Driver {
         let conversation =
             Conversation::new(engine.config.translation.repair_turns).until(rewrite.deadline);
         let prompt = rewrite.prompt.clone();
@@ -375,6 +388,7 @@ impl Driver {
             conversation,
             envelope_sent: false,
             noted: false,
+            warming,
         }
     }
 
@@ -851,6 +865,13 @@ impl Driver {
                     .await?;
             }
         }
+        // The prompts of tools not called need not be read.
+        let called = self
+            .choices
+            .iter()
+            .flatten()
+            .flat_map(|c| c.assembly.tool_names());
+        self.warming.keep_only(called);
         for state in self.choices.iter_mut().flatten() {
             state.assembly.input_done();
         }

@@ -26,6 +26,7 @@ pub(crate) mod split;
 pub(crate) mod translate;
 pub(crate) mod translator;
 pub(crate) mod validate;
+pub(crate) mod warm;
 
 pub(crate) use crate::json::canonical;
 
@@ -91,6 +92,10 @@ impl ToolSet {
     }
     pub fn is_empty(&self) -> bool {
         self.by_name.is_empty()
+    }
+    /// The rewritten tools.
+    pub fn rewritten(&self) -> impl Iterator<Item = &Arc<NlTool>> {
+        self.by_name.values()
     }
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.by_name.keys().map(String::as_str)
@@ -293,6 +298,8 @@ pub struct Pipe {
     pub(crate) translator: translator::Translator,
     pub(crate) cache: translate::TranslationCache,
     pub(crate) memory: history::Memory,
+    /// Translator prompts read recently (see [`warm`]).
+    pub(crate) warmed: warm::Warmed,
     prompt_grammar: bool,
 }
 
@@ -321,6 +328,7 @@ impl Pipe {
             ),
             memory: history::Memory::new(settings.cache_capacity, settings.cache_ttl, shared),
             validators: validate::Validators::new(1024),
+            warmed: warm::Warmed::default(),
             prompt_grammar: config.tool_calling.grammar,
             translator,
             prompts,

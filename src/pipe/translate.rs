@@ -424,6 +424,7 @@ impl Pipe {
                 return Outcome::Failed(format!("the translator prompt failed to render: {error}"))
             }
         };
+        let read = self.prompt_key(&system);
         let response_schema = grammar::response_schema(&tool.parameters);
         let mut messages = vec![
             json!({"role": "system", "content": system}),
@@ -453,6 +454,8 @@ impl Pipe {
                 Err(error) => return Outcome::Failed(error),
             };
             tracing::debug!(tool = %tool.name, backend = %reply.backend, attempt, "translator replied");
+            // The backend has read this prompt: no warm-up needs to send it for a while.
+            self.warmed.mark(read);
             let cut_off = reply.cut_off;
             let judged = judge(tool, &reply.text, attempt, said);
             attempts.push(AttemptRecord::of(reply, &judged));
@@ -491,6 +494,41 @@ impl Pipe {
             if self.settings.attempts == 1 { "" } else { "s" },
             last_errors.join("; ")
         ))
+    }
+
+    /// The key under which `tool`'s prompt today counts as read by the first backend (see
+    /// [`super::warm`]); `None` when it does not render.
+    pub(crate) fn warm_key(&self, tool: &NlTool) -> Option<u64> {
+        let (date, weekday) = today(&self.settings.timezone);
+        let system = self.system_prompt(tool, date, weekday).ok()?;
+        Some(self.prompt_key(&system))
+    }
+
+    fn prompt_key(&self, system: &str) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.translator.first_backend().hash(&mut hasher);
+        system.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// Has the first backend read `tool`'s prompt (`key`, from [`Pipe::warm_key`]).
+    pub(crate) async fn warm_up(&self, tool: &NlTool, key: u64) {
+        let (date, weekday) = today(&self.settings.timezone);
+        let Ok(system) = self.system_prompt(tool, date, weekday) else {
+            return;
+        };
+        let started = std::time::Instant::now();
+        match self.translator.warm(&system).await {
+            Ok(()) => {
+                self.warmed.mark(key);
+                let ms = started.elapsed().as_millis() as u64;
+                tracing::debug!(tool = %tool.name, ms, "translator prompt read ahead");
+            }
+            Err(error) => {
+                tracing::debug!(tool = %tool.name, %error, "translator prompt not read ahead")
+            }
+        }
     }
 
     /// The translator's system prompt for `tool`: constant instructions first, so that an

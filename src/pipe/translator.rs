@@ -112,6 +112,52 @@ impl Translator {
         }
     }
 
+    /// Whether a translator backend is configured (not the upstream translating itself).
+    pub(crate) fn has_backend(&self) -> bool {
+        self.backends.first().is_some_and(|b| b.model.is_some())
+    }
+
+    /// The label of the backend a translation goes to first.
+    pub(crate) fn first_backend(&self) -> &str {
+        self.order().first().map_or("", |b| b.label.as_str())
+    }
+
+    /// Sends the first healthy backend `system` with an empty request and `max_tokens: 1`:
+    /// an engine with a prompt cache then holds the prompt's prefix (see [`super::warm`]).
+    pub(crate) async fn warm(&self, system: &str) -> Result<(), String> {
+        let Some(backend) = self.order().into_iter().next() else {
+            return Ok(());
+        };
+        let Some(model) = backend.model.as_deref() else {
+            return Ok(());
+        };
+        let body = json!({
+            "model": model,
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": ""}],
+            "temperature": self.temperature,
+            "max_tokens": 1,
+            "stream": false,
+        });
+        let request = backend
+            .client
+            .post_json(
+                "chat/completions",
+                Bytes::from(body.to_string()),
+                &HeaderMap::new(),
+                false,
+            )
+            .map_err(|e| e.detail())?;
+        let (status, _, _) = backend
+            .client
+            .send_and_read(request, REPLY_LIMIT)
+            .await
+            .map_err(|e| e.detail())?;
+        if !status.is_success() {
+            return Err(format!("HTTP {}", status.as_u16()));
+        }
+        Ok(())
+    }
+
     /// Healthy backends first, in configured order, then the rest as a last resort.
     fn order(&self) -> Vec<&Backend> {
         let now = now_ms();

@@ -39,4 +39,5 @@ mod translation_log;
 mod translation_pipe;
 mod upstream_params;
 mod upstream_timeouts;
+mod warm_prefixes;
 mod weak_main_model;

@@ -111,6 +111,7 @@ type Responder = Arc<dyn Fn(&Recorded) -> Reply + Send + Sync>;
 pub struct MockServer {
     pub addr: SocketAddr,
     requests: Arc<Mutex<Vec<Recorded>>>,
+    warm_ups: WarmUps,
     /// Set when a streamed body was dropped before its end (the client went away).
     pub stream_dropped: Arc<AtomicBool>,
     pub streams_finished: Arc<AtomicUsize>,
@@ -120,9 +121,36 @@ pub struct MockServer {
     _shutdown: oneshot::Sender<()>,
 }
 
+/// A translator's warm-ups (plaincall sending a tool's prompt ahead, `max_tokens: 1` and an
+/// empty request): answered by the mock itself, after `delay`, and kept apart from
+/// `requests()`, so that a test about anything else sees only the translations it scripts.
+#[derive(Clone, Default)]
+struct WarmUps {
+    seen: Arc<Mutex<Vec<Recorded>>>,
+    delay: Arc<Mutex<Duration>>,
+    /// Warm-ups answered in full (not given up by plaincall first).
+    answered: Arc<AtomicUsize>,
+    /// Warm-ups still waiting for their answer (plaincall's cancel drops them).
+    open: Arc<AtomicUsize>,
+}
+
+fn is_warm_up(recorded: &Recorded) -> bool {
+    let Ok(body) = serde_json::from_slice::<Value>(&recorded.body) else {
+        return false;
+    };
+    let messages = body["messages"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    body["max_tokens"] == 1
+        && matches!(messages, [system, user] if system["role"] == "system"
+            && user["role"] == "user" && user["content"] == "")
+}
+
 #[derive(Clone)]
 struct MockState {
     requests: Arc<Mutex<Vec<Recorded>>>,
+    warm_ups: WarmUps,
     responder: Responder,
     stream_dropped: Arc<AtomicBool>,
     streams_finished: Arc<AtomicUsize>,
@@ -140,8 +168,10 @@ impl MockServer {
         let streams_finished = Arc::new(AtomicUsize::new(0));
         let max_in_flight = Arc::new(AtomicUsize::new(0));
         let in_flight = Arc::new(AtomicUsize::new(0));
+        let warm_ups = WarmUps::default();
         let state = MockState {
             requests: requests.clone(),
+            warm_ups: warm_ups.clone(),
             responder: Arc::new(responder),
             stream_dropped: stream_dropped.clone(),
             streams_finished: streams_finished.clone(),
@@ -163,6 +193,7 @@ impl MockServer {
         MockServer {
             addr,
             requests,
+            warm_ups,
             stream_dropped,
             streams_finished,
             max_in_flight,
@@ -189,6 +220,22 @@ impl MockServer {
 
     pub fn requests(&self) -> Vec<Recorded> {
         self.requests.lock().unwrap().clone()
+    }
+
+    /// The warm-ups plaincall sent (see [`WarmUps`]), and how many were answered in full.
+    pub fn warm_ups(&self) -> (Vec<Recorded>, usize) {
+        let seen = self.warm_ups.seen.lock().unwrap().clone();
+        (seen, self.warm_ups.answered.load(Ordering::SeqCst))
+    }
+
+    /// Warm-ups still waiting for their answer.
+    pub fn open_warm_ups(&self) -> usize {
+        self.warm_ups.open.load(Ordering::SeqCst)
+    }
+
+    /// Warm-ups are answered after `delay` from now on.
+    pub fn delay_warm_ups(&self, delay: Duration) {
+        *self.warm_ups.delay.lock().unwrap() = delay;
     }
 
     /// Requests still being answered (a client that went away no longer counts).
@@ -240,6 +287,21 @@ async fn handle(State(state): State<MockState>, request: Request) -> Response {
         headers: parts.headers,
         body,
     };
+    if is_warm_up(&recorded) {
+        state.warm_ups.seen.lock().unwrap().push(recorded);
+        let delay = *state.warm_ups.delay.lock().unwrap();
+        state.warm_ups.open.fetch_add(1, Ordering::SeqCst);
+        let waiting = InFlight(state.warm_ups.open.clone());
+        tokio::time::sleep(delay).await;
+        drop(waiting);
+        state.warm_ups.answered.fetch_add(1, Ordering::SeqCst);
+        let body = json!({"id": "warm", "object": "chat.completion", "created": 1, "model": "translator",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "{"}, "finish_reason": "length"}]});
+        return Response::builder()
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap();
+    }
     state.requests.lock().unwrap().push(recorded.clone());
     let now = state.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
     state.max_in_flight.fetch_max(now, Ordering::SeqCst);

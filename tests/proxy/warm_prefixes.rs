@@ -1,0 +1,162 @@
+//! `translation.warm_prefixes`: each rewritten tool's translator prompt is sent ahead while the
+//! main model answers, once in a while, and cancelled for the tools it does not call.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::time::Duration;
+
+use crate::support;
+
+use serde_json::{json, Value};
+use support::{
+    backend_toml, calls_message, chat, completion, fixture_tool, nl_call, text_message,
+    translator_reply, MockServer, Proxy, Reply,
+};
+
+fn request(tools: &[&str]) -> Value {
+    let tools: Vec<Value> = tools.iter().map(|t| fixture_tool(t)).collect();
+    json!({"model": "main-model", "messages": [{"role": "user", "content": "remind me"}], "tools": tools})
+}
+
+fn text_reply() -> Reply {
+    Reply::ok(completion(text_message("ok"), "stop"))
+}
+
+fn reminder_call() -> Reply {
+    Reply::ok(completion(
+        calls_message(vec![nl_call(
+            "call_1",
+            "set_reminder",
+            "daily at 09:00 to check email",
+        )]),
+        "tool_calls",
+    ))
+}
+
+const REMINDER: &str = r#"{"message": "Check email", "schedule_type": "daily", "at": "09:00"}"#;
+
+/// Waits until `done` holds, for at most `limit`.
+async fn until(limit: Duration, done: impl Fn() -> bool) -> bool {
+    let start = tokio::time::Instant::now();
+    while !done() {
+        if start.elapsed() > limit {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    true
+}
+
+#[tokio::test]
+async fn a_tools_prompt_is_read_ahead_once_and_is_the_one_translated_with() {
+    // The main model takes a moment, as a model does: the warm-up is answered meanwhile.
+    let main = MockServer::scripted(vec![
+        Reply::Delayed(Duration::from_millis(300), Box::new(text_reply())),
+        reminder_call(),
+    ])
+    .await;
+    let translator = MockServer::start(|_| translator_reply(REMINDER)).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+
+    let (status, _) = chat(&proxy, &request(&["set_reminder"])).await;
+    assert_eq!(status, 200);
+    let (warm_ups, answered) = translator.warm_ups();
+    assert_eq!((warm_ups.len(), answered), (1, 1));
+    let warm_up = warm_ups[0].json();
+    assert_eq!(warm_up["model"], "translator-model");
+    assert!(translator.requests().is_empty(), "no translation yet");
+
+    // The next request translates a call: with the very prompt read ahead, and no second
+    // warm-up (the prompt was read a moment ago).
+    let (status, body) = chat(&proxy, &request(&["set_reminder"])).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(translator.warm_ups().0.len(), 1);
+    let translation = translator.requests()[0].json();
+    assert_eq!(translation["messages"][0], warm_up["messages"][0]);
+    assert!(warm_up["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .contains("set_reminder"));
+}
+
+#[tokio::test]
+async fn the_warm_ups_of_tools_not_called_are_cancelled_when_the_turn_ends() {
+    let main = MockServer::scripted(vec![reminder_call()]).await;
+    // The translation comes after the warm-ups would have been answered.
+    let translator = MockServer::start(|_| {
+        Reply::Delayed(
+            Duration::from_millis(1500),
+            Box::new(translator_reply(REMINDER)),
+        )
+    })
+    .await;
+    translator.delay_warm_ups(Duration::from_millis(700));
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+
+    let (status, body) = chat(&proxy, &request(&["set_reminder", "task"])).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["choices"][0]["message"]["tool_calls"][0]["function"]["name"],
+        "set_reminder"
+    );
+    let (warm_ups, answered) = translator.warm_ups();
+    assert_eq!(warm_ups.len(), 2, "both rewritten tools were read ahead");
+    // `task` was not called: its warm-up was given up when the main model's turn ended;
+    // `set_reminder`'s went on, and was answered before the translation.
+    assert_eq!(answered, 1);
+    let prompts: Vec<String> = warm_ups
+        .iter()
+        .map(|w| {
+            w.json()["messages"][0]["content"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        prompts
+            .iter()
+            .filter(|p| p.contains("set_reminder"))
+            .count(),
+        1,
+        "one warm-up a tool"
+    );
+}
+
+#[tokio::test]
+async fn a_warm_up_still_running_when_the_request_ends_is_cancelled_and_sent_again() {
+    let main = MockServer::start(|_| text_reply()).await;
+    let translator = MockServer::start(|_| translator_reply(REMINDER)).await;
+    translator.delay_warm_ups(Duration::from_secs(30));
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+
+    chat(&proxy, &request(&["set_reminder"])).await;
+    assert_eq!(translator.warm_ups().0.len(), 1);
+    // Not left to run for its 30 s: the connection is dropped.
+    assert!(
+        until(Duration::from_secs(5), || translator.open_warm_ups() == 0).await,
+        "the warm-up is still open"
+    );
+    // Never answered, so never counted as read: the next request sends it again.
+    chat(&proxy, &request(&["set_reminder"])).await;
+    let (warm_ups, answered) = translator.warm_ups();
+    assert_eq!((warm_ups.len(), answered), (2, 0));
+}
+
+#[tokio::test]
+async fn nothing_is_read_ahead_when_off_or_when_the_upstream_translates() {
+    // No backend: the upstream translates, and a warm-up would queue before the main model.
+    let main = MockServer::start(|_| text_reply()).await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    chat(&proxy, &request(&["set_reminder"])).await;
+    assert!(main.warm_ups().0.is_empty());
+
+    let translator = MockServer::start(|_| translator_reply(REMINDER)).await;
+    let settings = format!(
+        "[translation]\nwarm_prefixes = false\n{}",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &settings).await;
+    chat(&proxy, &request(&["set_reminder"])).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(translator.warm_ups().0.is_empty());
+}
