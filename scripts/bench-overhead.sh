@@ -12,6 +12,8 @@
 #   BENCH_MISSES    requests in the cache-miss loop (default 200)
 #   BENCH_BASELINE  1 (default): also measure a minimal relay on the same stack (axum + reqwest,
 #                   no middleware), the floor for any proxy built this way; 0: skip it
+#   BENCH_NGINX     1 (default when nginx is installed): also measure nginx as a reverse proxy
+#                   (keep-alive to the mock, no buffering, no access log), the yardstick of #24
 #   BENCH_OUT       where raw wrk output and logs are kept (default target/bench-overhead)
 #   BENCH_SKIP_BUILD=1  use the binaries already in target/release
 set -euo pipefail
@@ -93,6 +95,48 @@ if [[ $BASELINE == 1 ]]; then
 fi
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+NGINX_ADDR=
+if [[ ${BENCH_NGINX:-1} == 1 ]] && command -v nginx >/dev/null 2>&1; then
+    for p in $(seq 19787 19987); do
+        if port_free "$p"; then NGINX_ADDR=127.0.0.1:$p; break; fi
+    done
+    mkdir -p "$OUT/nginx"
+    cat >"$OUT/nginx/nginx.conf" <<CONF
+worker_processes auto;
+daemon off;
+pid $OUT/nginx/nginx.pid;
+error_log $OUT/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $OUT/nginx/body;
+    proxy_temp_path $OUT/nginx/proxy;
+    fastcgi_temp_path $OUT/nginx/fastcgi;
+    uwsgi_temp_path $OUT/nginx/uwsgi;
+    scgi_temp_path $OUT/nginx/scgi;
+    upstream mock { server $MOCK_ADDR; keepalive 128; }
+    server {
+        listen $NGINX_ADDR;
+        location / {
+            proxy_pass http://mock;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_buffering off;
+        }
+    }
+}
+CONF
+    nginx -c "$OUT/nginx/nginx.conf" -p "$OUT/nginx" 2>"$OUT/nginx.err" &
+    NGINX_PID=$!
+    PIDS+=("$NGINX_PID")
+    nginx_up() { [[ $(curl -s -o /dev/null -w '%{http_code}' "http://$NGINX_ADDR/v1/models") != 000 ]]; }
+    for _ in $(seq 100); do
+        nginx_up && break
+        sleep 0.05
+    done
+    nginx_up || die "nginx did not start: $(cat "$OUT/nginx.err")"
+fi
 PROXY_PORT=${BENCH_PROXY_PORT:-}
 if [[ -z $PROXY_PORT ]]; then
     for p in $(seq 18787 18987); do
@@ -260,6 +304,10 @@ for kind in chat stream; do
             log "$kind c=$c: through the minimal relay (baseline)"
             measure "$kind-$c-relay" "$kind-c$c-relay" "$RELAY_ADDR" "$c" "${!lua}" "$RELAY_PID"
         fi
+        if [[ -n $NGINX_ADDR ]]; then
+            log "$kind c=$c: through nginx"
+            measure "$kind-$c-nginx" "$kind-c$c-nginx" "$NGINX_ADDR" "$c" "${!lua}"
+        fi
     done
 done
 
@@ -342,6 +390,22 @@ RSS_END_KB=$(awk '/^VmRSS/ { print $2 }' "/proc/$PROXY_PID/status")
                 read -r _ _ prps <<<"${R[$kind-$c-proxy]}"
                 awk -v l="$label" -v a="$dp50" -v b="$rp50" -v c="$dp99" -v d="$rp99" -v e="$drps" -v f="$rrps" -v g="$prps" \
                     'BEGIN { printf "%-22s %12d %9d %12d %9d %11.0f %6.0f%% %17.0f%%\n", l, b, b - a, d, d - c, f, 100 * f / e, 100 * g / f }'
+            done
+        done
+    fi
+    if [[ -n $NGINX_ADDR ]]; then
+        echo
+        echo "beside nginx $(nginx -v 2>&1 | sed 's/.*nginx\///') as a reverse proxy (same mock, same run): what each adds to direct"
+        printf '%-22s %11s %15s %11s %15s %18s\n' \
+            scenario "nginx +p50" "plaincall +p50" "nginx r/s" "plaincall r/s" "plaincall/nginx"
+        for kind in chat stream; do
+            for c in 1 64; do
+                label="$([[ $kind == chat ]] && echo non-streaming || echo "streaming ($CHUNKS ch)") c=$c"
+                read -r dp50 _ _ <<<"${R[$kind-$c-direct]}"
+                read -r np50 _ nrps <<<"${R[$kind-$c-nginx]}"
+                read -r pp50 _ prps <<<"${R[$kind-$c-proxy]}"
+                awk -v l="$label" -v d="$dp50" -v n="$np50" -v p="$pp50" -v a="$nrps" -v b="$prps" \
+                    'BEGIN { printf "%-22s %11d %15d %11.0f %15.0f %17.0f%%\n", l, n - d, p - d, a, b, 100 * b / a }'
             done
         done
     fi

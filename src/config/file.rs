@@ -456,7 +456,7 @@ impl Default for TranslationSection {
             grounding: Grounding::Optional,
             grounding_tools: BTreeMap::new(),
             split_actions: false,
-            warm_prefixes: true,
+            warm_prefixes: false,
             min_properties: 6,
             rewrite_nested: true,
             rewrite_optional_nested: false,

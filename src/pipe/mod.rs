@@ -93,9 +93,12 @@ impl ToolSet {
     pub fn is_empty(&self) -> bool {
         self.by_name.is_empty()
     }
-    /// The rewritten tools.
+    /// The rewritten tools, by name (an order that does not change from one request to the
+    /// next).
     pub fn rewritten(&self) -> impl Iterator<Item = &Arc<NlTool>> {
-        self.by_name.values()
+        let mut tools: Vec<&Arc<NlTool>> = self.by_name.values().collect();
+        tools.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        tools.into_iter()
     }
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.by_name.keys().map(String::as_str)

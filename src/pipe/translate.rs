@@ -424,7 +424,7 @@ impl Pipe {
                 return Outcome::Failed(format!("the translator prompt failed to render: {error}"))
             }
         };
-        let read = self.prompt_key(&system);
+        let read = self.warm_key(tool);
         let response_schema = grammar::response_schema(&tool.parameters);
         let mut messages = vec![
             json!({"role": "system", "content": system}),
@@ -497,23 +497,23 @@ impl Pipe {
     }
 
     /// The key under which `tool`'s prompt today counts as read by the first backend (see
-    /// [`super::warm`]); `None` when it does not render.
-    pub(crate) fn warm_key(&self, tool: &NlTool) -> Option<u64> {
-        let (date, weekday) = today(&self.settings.timezone);
-        let system = self.system_prompt(tool, date, weekday).ok()?;
-        Some(self.prompt_key(&system))
-    }
-
-    fn prompt_key(&self, system: &str) -> u64 {
+    /// [`super::warm`]): what the prompt is made of, without rendering it.
+    pub(crate) fn warm_key(&self, tool: &NlTool) -> u64 {
         use std::hash::{Hash, Hasher};
+        let (date, _) = today(&self.settings.timezone);
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         self.translator.first_backend().hash(&mut hasher);
-        system.hash(&mut hasher);
+        (&tool.name, tool.schema_hash, &tool.description, date).hash(&mut hasher);
         hasher.finish()
     }
 
     /// Has the first backend read `tool`'s prompt (`key`, from [`Pipe::warm_key`]).
     pub(crate) async fn warm_up(&self, tool: &NlTool, key: u64) {
+        let _turn = self.warmed.turn().await;
+        // Read meanwhile (by a translation, or another request's warm-up).
+        if self.warmed.contains(key) {
+            return;
+        }
         let (date, weekday) = today(&self.settings.timezone);
         let Ok(system) = self.system_prompt(tool, date, weekday) else {
             return;

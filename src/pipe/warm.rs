@@ -6,6 +6,11 @@
 //! [`WARM_FOR`] is not sent again. Once the main model's turn ends, the warm-ups of tools it
 //! did not call are cancelled, and whatever is left when the request ends.
 //!
+//! One warm-up is sent at a time, process-wide: an engine with one slot reads one prompt at a
+//! time anyway, and a queue of them at the engine would hold a translation up behind prompts
+//! nobody asked for, while here a warm-up still waiting is dropped without a trace. Measured
+//! on a 2-core CPU with four rewritten tools, four at once starved the main model.
+//!
 //! Only a configured translator backend is warmed: when the upstream translates for itself,
 //! a warm-up would queue before the main model's own request.
 
@@ -25,27 +30,37 @@ pub(crate) const WARM_FOR: Duration = Duration::from_secs(300);
 /// The most prompts remembered as read.
 const REMEMBERED: u64 = 4096;
 
-/// The prompts read recently, by hash of the backend and the prompt.
-pub(crate) struct Warmed(moka::sync::Cache<u64, ()>);
+/// The prompts read recently, by hash of the backend and what the prompt is made of, and the
+/// one warm-up allowed out at a time.
+pub(crate) struct Warmed {
+    read: moka::sync::Cache<u64, ()>,
+    one_at_a_time: tokio::sync::Semaphore,
+}
 
 impl Default for Warmed {
     fn default() -> Warmed {
-        Warmed(
-            moka::sync::Cache::builder()
+        Warmed {
+            read: moka::sync::Cache::builder()
                 .max_capacity(REMEMBERED)
                 .time_to_live(WARM_FOR)
                 .build(),
-        )
+            one_at_a_time: tokio::sync::Semaphore::new(1),
+        }
     }
 }
 
 impl Warmed {
     pub(crate) fn contains(&self, key: u64) -> bool {
-        self.0.contains_key(&key)
+        self.read.contains_key(&key)
     }
 
     pub(crate) fn mark(&self, key: u64) {
-        self.0.insert(key, ());
+        self.read.insert(key, ());
+    }
+
+    /// Waits for the turn to send a warm-up (fair: in the order asked).
+    pub(crate) async fn turn(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
+        self.one_at_a_time.acquire().await.ok()
     }
 }
 
@@ -65,9 +80,7 @@ impl Warming {
             return Warming::default();
         }
         for tool in tools.filter(|t| t.rewritten) {
-            let Some(key) = engine.pipe.warm_key(tool) else {
-                continue;
-            };
+            let key = engine.pipe.warm_key(tool);
             if engine.pipe.warmed.contains(key) {
                 continue;
             }

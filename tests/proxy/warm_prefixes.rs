@@ -1,5 +1,6 @@
-//! `translation.warm_prefixes`: each rewritten tool's translator prompt is sent ahead while the
-//! main model answers, once in a while, and cancelled for the tools it does not call.
+//! `translation.warm_prefixes` (off by default): each rewritten tool's translator prompt is
+//! sent ahead while the main model answers, one at a time, once in a while, and cancelled for
+//! the tools it does not call.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::time::Duration;
@@ -15,6 +16,11 @@ use support::{
 fn request(tools: &[&str]) -> Value {
     let tools: Vec<Value> = tools.iter().map(|t| fixture_tool(t)).collect();
     json!({"model": "main-model", "messages": [{"role": "user", "content": "remind me"}], "tools": tools})
+}
+
+/// The translator backend of the tests, with warm-ups on (they are off by default).
+fn warm_backend(url: &str) -> String {
+    format!("[translation]\nwarm_prefixes = true\n{}", backend_toml(url))
 }
 
 fn text_reply() -> Reply {
@@ -55,7 +61,7 @@ async fn a_tools_prompt_is_read_ahead_once_and_is_the_one_translated_with() {
     ])
     .await;
     let translator = MockServer::start(|_| translator_reply(REMINDER)).await;
-    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let proxy = Proxy::start(&main.url(), &warm_backend(&translator.url())).await;
 
     let (status, _) = chat(&proxy, &request(&["set_reminder"])).await;
     assert_eq!(status, 200);
@@ -78,10 +84,15 @@ async fn a_tools_prompt_is_read_ahead_once_and_is_the_one_translated_with() {
         .contains("set_reminder"));
 }
 
+/// Warm-ups go out one at a time, by tool name: `add_recurring_task`'s is out when the main
+/// model's turn ends with a call to `set_reminder`, so it is dropped there and then, and
+/// `set_reminder`'s goes next and is answered before the translation.
 #[tokio::test]
 async fn the_warm_ups_of_tools_not_called_are_cancelled_when_the_turn_ends() {
-    let main = MockServer::scripted(vec![reminder_call()]).await;
-    // The translation comes after the warm-ups would have been answered.
+    let main = MockServer::start(|_| {
+        Reply::Delayed(Duration::from_millis(200), Box::new(reminder_call()))
+    })
+    .await;
     let translator = MockServer::start(|_| {
         Reply::Delayed(
             Duration::from_millis(1500),
@@ -90,36 +101,56 @@ async fn the_warm_ups_of_tools_not_called_are_cancelled_when_the_turn_ends() {
     })
     .await;
     translator.delay_warm_ups(Duration::from_millis(700));
-    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let proxy = Proxy::start(&main.url(), &warm_backend(&translator.url())).await;
 
-    let (status, body) = chat(&proxy, &request(&["set_reminder", "task"])).await;
+    let (status, body) = chat(&proxy, &request(&["set_reminder", "add_recurring_task"])).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         body["choices"][0]["message"]["tool_calls"][0]["function"]["name"],
         "set_reminder"
     );
     let (warm_ups, answered) = translator.warm_ups();
-    assert_eq!(warm_ups.len(), 2, "both rewritten tools were read ahead");
-    // `task` was not called: its warm-up was given up when the main model's turn ended;
-    // `set_reminder`'s went on, and was answered before the translation.
-    assert_eq!(answered, 1);
-    let prompts: Vec<String> = warm_ups
+    let read: Vec<bool> = warm_ups
         .iter()
         .map(|w| {
             w.json()["messages"][0]["content"]
                 .as_str()
                 .unwrap()
-                .to_owned()
+                .contains("set_reminder")
         })
         .collect();
     assert_eq!(
-        prompts
-            .iter()
-            .filter(|p| p.contains("set_reminder"))
-            .count(),
-        1,
-        "one warm-up a tool"
+        read,
+        [false, true],
+        "add_recurring_task's first, then set_reminder's"
     );
+    assert_eq!(
+        answered, 1,
+        "add_recurring_task's was dropped before its answer"
+    );
+    assert_eq!(translator.open_warm_ups(), 0);
+}
+
+/// At most one warm-up is out at a time, whatever the number of tools.
+#[tokio::test]
+async fn warm_ups_go_out_one_at_a_time() {
+    let main =
+        MockServer::start(|_| Reply::Delayed(Duration::from_millis(600), Box::new(text_reply())))
+            .await;
+    let translator = MockServer::start(|_| translator_reply(REMINDER)).await;
+    translator.delay_warm_ups(Duration::from_millis(100));
+    let proxy = Proxy::start(&main.url(), &warm_backend(&translator.url())).await;
+    let tools = [
+        "set_reminder",
+        "task",
+        "spawn_sub_session",
+        "add_recurring_task",
+    ];
+    chat(&proxy, &request(&tools)).await;
+    let (warm_ups, answered) = translator.warm_ups();
+    assert!(warm_ups.len() >= 3, "{} warm-ups in 600 ms", warm_ups.len());
+    assert!(answered >= 3);
+    assert_eq!(translator.max_open_warm_ups(), 1);
 }
 
 #[tokio::test]
@@ -127,7 +158,7 @@ async fn a_warm_up_still_running_when_the_request_ends_is_cancelled_and_sent_aga
     let main = MockServer::start(|_| text_reply()).await;
     let translator = MockServer::start(|_| translator_reply(REMINDER)).await;
     translator.delay_warm_ups(Duration::from_secs(30));
-    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let proxy = Proxy::start(&main.url(), &warm_backend(&translator.url())).await;
 
     chat(&proxy, &request(&["set_reminder"])).await;
     assert_eq!(translator.warm_ups().0.len(), 1);
@@ -144,19 +175,17 @@ async fn a_warm_up_still_running_when_the_request_ends_is_cancelled_and_sent_aga
 
 #[tokio::test]
 async fn nothing_is_read_ahead_when_off_or_when_the_upstream_translates() {
-    // No backend: the upstream translates, and a warm-up would queue before the main model.
     let main = MockServer::start(|_| text_reply()).await;
-    let proxy = Proxy::start(&main.url(), "").await;
-    chat(&proxy, &request(&["set_reminder"])).await;
-    assert!(main.warm_ups().0.is_empty());
 
+    // Off by default.
     let translator = MockServer::start(|_| translator_reply(REMINDER)).await;
-    let settings = format!(
-        "[translation]\nwarm_prefixes = false\n{}",
-        backend_toml(&translator.url())
-    );
-    let proxy = Proxy::start(&main.url(), &settings).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
     chat(&proxy, &request(&["set_reminder"])).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(translator.warm_ups().0.is_empty());
+    // On, but with the upstream translating for itself.
+    let proxy = Proxy::start(&main.url(), "[translation]\nwarm_prefixes = true\n").await;
+    chat(&proxy, &request(&["set_reminder"])).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(main.warm_ups().0.is_empty());
 }

@@ -132,6 +132,8 @@ struct WarmUps {
     answered: Arc<AtomicUsize>,
     /// Warm-ups still waiting for their answer (plaincall's cancel drops them).
     open: Arc<AtomicUsize>,
+    /// The most warm-ups waiting at the same time.
+    max_open: Arc<AtomicUsize>,
 }
 
 fn is_warm_up(recorded: &Recorded) -> bool {
@@ -233,6 +235,11 @@ impl MockServer {
         self.warm_ups.open.load(Ordering::SeqCst)
     }
 
+    /// The most warm-ups that were waiting for their answer at the same time.
+    pub fn max_open_warm_ups(&self) -> usize {
+        self.warm_ups.max_open.load(Ordering::SeqCst)
+    }
+
     /// Warm-ups are answered after `delay` from now on.
     pub fn delay_warm_ups(&self, delay: Duration) {
         *self.warm_ups.delay.lock().unwrap() = delay;
@@ -290,7 +297,8 @@ async fn handle(State(state): State<MockState>, request: Request) -> Response {
     if is_warm_up(&recorded) {
         state.warm_ups.seen.lock().unwrap().push(recorded);
         let delay = *state.warm_ups.delay.lock().unwrap();
-        state.warm_ups.open.fetch_add(1, Ordering::SeqCst);
+        let now = state.warm_ups.open.fetch_add(1, Ordering::SeqCst) + 1;
+        state.warm_ups.max_open.fetch_max(now, Ordering::SeqCst);
         let waiting = InFlight(state.warm_ups.open.clone());
         tokio::time::sleep(delay).await;
         drop(waiting);
