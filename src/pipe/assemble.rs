@@ -2,8 +2,8 @@
 //! as stream deltas. Calls that plaincall resolves (see [`Resolver::holds`]) are held until
 //! their arguments are complete and resolved concurrently; the others go on as they come.
 //! Calls are released in upstream order with client indices contiguous from 0 across repair
-//! turns. The whole answer and the stream are two renderers of what is released, so both get
-//! the same calls, ids and order by construction.
+//! turns. The engine ([`super::drive`]) emits what is released as events, which a stream and
+//! a whole answer render alike, so both get the same calls, ids and order by construction.
 
 use serde_json::Value;
 use tokio::task::{AbortHandle, JoinSet};

@@ -1,7 +1,7 @@
-//! One conversation with the main model, turn by turn, shared by the streaming and the
-//! non-streaming path: after each upstream turn it decides whether to ask again (a repair
-//! turn, and with which messages) or to finish (with which finish reason, summed usage and
-//! note), so that both paths decide alike.
+//! One conversation with the main model, turn by turn, as the engine ([`super::drive`]) runs
+//! it for whole and streamed answers alike: after each upstream turn it decides whether to ask
+//! again (a repair turn, and with which messages) or to finish (with which finish reason,
+//! summed usage and note).
 
 use serde_json::{json, Value};
 

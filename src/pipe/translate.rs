@@ -124,7 +124,7 @@ enum Attempt {
 impl Pipe {
     /// Translates `description` for `tool`, grounds the result in `evidence` (what the
     /// conversation said, beside the description), and logs one `info` line saying how it
-    /// went (the streaming and non-streaming paths both come here). Never fails: problems
+    /// went (every call the engine resolves comes here, streamed or not). Never fails: problems
     /// become an [`Outcome`].
     pub async fn translate(
         &self,
