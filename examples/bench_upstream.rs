@@ -21,7 +21,7 @@
 //! `BENCH_MOCK_THREADS` sets the runtime's worker threads (default: the number of CPUs).
 //!
 //! `bench_upstream relay PORT UPSTREAM` (UPSTREAM like `http://127.0.0.1:40123`) runs instead a
-//! minimal relay built like plaincall (axum server, reqwest client, body streamed back) but
+//! minimal relay built like plaincall (axum server, hyper-util client, body streamed back) but
 //! with no middleware, parsing or logging: the floor for what a proxy on this stack costs.
 
 use std::io::Write;
@@ -30,10 +30,12 @@ use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use hyper_util::client::legacy::{connect::HttpConnector, Client};
+use hyper_util::rt::TokioExecutor;
 use serde_json::{json, Value};
 
 const TRANSLATOR_MARKER: &str = "You convert a request into the JSON arguments";
@@ -224,32 +226,29 @@ async fn models(State(canned): State<Arc<Canned>>) -> Response {
 
 #[derive(Clone)]
 struct Relay {
-    client: reqwest::Client,
+    client: Client<HttpConnector, Body>,
     upstream: String,
 }
 
 /// The whole request body is read and forwarded, the response streamed back: what plaincall
 /// does for a request it does not change, minus everything else.
 async fn relay(State(relay): State<Relay>, request: axum::extract::Request) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let Ok(body) = axum::body::to_bytes(body, usize::MAX).await else {
         return StatusCode::BAD_REQUEST.into_response();
     };
-    let url = format!("{}{}", relay.upstream, parts.uri.path());
-    let mut forward = relay.client.request(parts.method, url).body(body);
-    if let Some(value) = parts.headers.get(header::CONTENT_TYPE) {
-        forward = forward.header(header::CONTENT_TYPE, value);
-    }
-    match forward.send().await {
+    let Ok(uri) = format!("{}{}", relay.upstream, parts.uri.path()).parse::<Uri>() else {
+        return StatusCode::BAD_REQUEST.into_response();
+    };
+    parts.uri = uri;
+    parts.headers.remove(header::HOST);
+    let forward = axum::http::Request::from_parts(parts, Body::from(body));
+    match relay.client.request(forward).await {
         Ok(upstream) => {
-            let status = upstream.status();
-            let mut headers = upstream.headers().clone();
-            headers.remove(header::TRANSFER_ENCODING);
-            headers.remove(header::CONNECTION);
-            let mut response = Response::new(Body::from_stream(upstream.bytes_stream()));
-            *response.status_mut() = status;
-            *response.headers_mut() = headers;
-            response
+            let (mut parts, body) = upstream.into_parts();
+            parts.headers.remove(header::TRANSFER_ENCODING);
+            parts.headers.remove(header::CONNECTION);
+            Response::from_parts(parts, Body::new(body))
         }
         Err(error) => (StatusCode::BAD_GATEWAY, error.to_string()).into_response(),
     }
@@ -302,13 +301,9 @@ fn main() -> std::io::Result<()> {
     runtime.block_on(async move {
         let app = match relay_to {
             Some((_, upstream)) => {
-                // reqwest is built with rustls and no default provider; plaincall's is ring.
-                plaincall::install_crypto_provider();
-                let client = reqwest::Client::builder()
-                    .tcp_nodelay(true)
-                    .no_proxy()
-                    .build()
-                    .map_err(std::io::Error::other)?;
+                let mut connector = HttpConnector::new();
+                connector.set_nodelay(true);
+                let client = Client::builder(TokioExecutor::new()).build(connector);
                 Router::new()
                     .fallback(relay)
                     .with_state(Relay { client, upstream })

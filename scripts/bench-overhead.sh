@@ -10,7 +10,7 @@
 #   BENCH_WARMUP    seconds of warm-up before each run, not measured (default 1; 0 = none)
 #   BENCH_CHUNKS    SSE content chunks per streamed response (default 32)
 #   BENCH_MISSES    requests in the cache-miss loop (default 200)
-#   BENCH_BASELINE  1 (default): also measure a minimal relay on the same stack (axum + reqwest,
+#   BENCH_BASELINE  1 (default): also measure a minimal relay on the same stack (axum + hyper-util,
 #                   no middleware), the floor for any proxy built this way; 0: skip it
 #   BENCH_NGINX     1 (default when nginx is installed): also measure nginx as a reverse proxy
 #                   (keep-alive to the mock, no buffering, no access log), the yardstick of #24
@@ -379,7 +379,7 @@ RSS_END_KB=$(awk '/^VmRSS/ { print $2 }' "/proc/$PROXY_PID/status")
     done
     if [[ -n $RELAY_ADDR ]]; then
         echo
-        echo "floor: a minimal relay on the same stack (axum + reqwest, no middleware, parsing or logging)"
+        echo "floor: a minimal relay on the same stack (axum + hyper-util, no middleware, parsing or logging)"
         printf '%-22s %12s %9s %12s %9s %11s %7s %18s\n' \
             scenario "relay p50" "+p50" "relay p99" "+p99" "relay r/s" ratio "plaincall/relay"
         for kind in chat stream; do

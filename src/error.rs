@@ -200,28 +200,6 @@ impl ProxyError {
         })
     }
 
-    /// Maps a reqwest failure; the URL is named without credentials or query. Timeouts are
-    /// plaincall's own (see `UpstreamClient`), except reqwest's connect timeout.
-    pub fn from_upstream(error: reqwest::Error, connect: (Duration, &Arc<str>)) -> ProxyError {
-        let url = error.url().map(shown_url);
-        let error = error.without_url();
-        if error.is_connect() && error.is_timeout() {
-            return ProxyError::UpstreamTimeout {
-                kind: TimeoutKind::Connect,
-                after: connect.0,
-                setting: connect.1.clone(),
-            };
-        }
-        if error.is_body() || error.is_decode() {
-            return ProxyError::UpstreamProtocol(root_cause(&error));
-        }
-        let cause = root_cause(&error);
-        ProxyError::UpstreamUnreachable(match url {
-            Some(url) => format!("{url}: {cause}"),
-            None => cause,
-        })
-    }
-
     /// The message without the hint about `upstream.url`, for failures of a client that may
     /// not be the upstream's (a translator backend).
     pub fn detail(&self) -> String {

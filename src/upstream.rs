@@ -1,18 +1,52 @@
 //! The one HTTP client type: the main upstream and every translator backend are instances.
+//! It is hyper-util's connection pool over rustls, not reqwest: on the forward path reqwest
+//! parsed each request's URL twice and ran a redirect layer plaincall does not use (about 4%
+//! of the CPU a forwarded request costs, `docs/measurements.md`).
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use bytes::Bytes;
-use futures_util::Stream;
+use futures_util::{Stream, TryStreamExt};
+use http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
+use http_body::Frame;
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::{BodyExt, Empty, Full, StreamBody};
+use hyper::body::Incoming;
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
 use url::Url;
 
 use crate::config::Secret;
 use crate::error::{ProxyError, TimeoutKind};
 
+/// A request on its way upstream: built whole, sent by [`UpstreamClient::send`].
+pub type UpstreamRequest = http::Request<Body>;
+/// A request body: bytes in memory, or a client's body streamed on ([`streamed`]).
+pub type Body = UnsyncBoxBody<Bytes, BoxError>;
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+fn whole(bytes: Bytes) -> Body {
+    Full::new(bytes)
+        .map_err(|never| match never {})
+        .boxed_unsync()
+}
+
+/// A body sent as `chunks` arrive; an error in them ends the request.
+pub fn streamed<S, E>(chunks: S) -> Body
+where
+    S: Stream<Item = Result<Bytes, E>> + Send + 'static,
+    E: Into<BoxError> + 'static,
+{
+    StreamBody::new(chunks.map_ok(Frame::data).map_err(Into::into)).boxed_unsync()
+}
+/// The upstream's answer: its head, and its body read chunk by chunk
+/// ([`UpstreamClient::next_chunk`]).
+pub type UpstreamResponse = http::Response<Incoming>;
+
 /// Headers that describe one connection, not the message (RFC 9110 §7.6.1), plus `host`,
-/// which reqwest sets from the upstream URL.
+/// which the client sets from the upstream URL.
 const HOP_BY_HOP: &[&str] = &[
     "connection",
     "keep-alive",
@@ -51,11 +85,29 @@ const X_API_KEY: HeaderName = HeaderName::from_static("x-api-key");
 /// Idle keep-alive connections kept per upstream host.
 const IDLE_CONNECTIONS: usize = 32;
 
+/// Routes whose upstream URI is made once, at start-up: the paths every request takes.
+const KNOWN_ROUTES: &[&str] = &[
+    "chat/completions",
+    "completions",
+    "responses",
+    "messages",
+    "models",
+    "embeddings",
+];
+
+type Pool = hyper_util::client::legacy::Client<HttpsConnector<HttpConnector>, Body>;
+
 #[derive(Clone)]
 pub struct UpstreamClient {
-    http: reqwest::Client,
+    http: Pool,
+    /// The configured URL, credentials removed (they go as `basic`).
     base: Url,
+    /// [`KNOWN_ROUTES`] under `base`, without a query.
+    known: Arc<[(&'static str, Uri)]>,
     api_key: Option<Secret>,
+    /// `Authorization: Basic` from credentials written into the URL, sent when nothing else
+    /// authorizes the request.
+    basic: Option<HeaderValue>,
     connect_timeout: Duration,
     timeout: Duration,
     read_timeout: Duration,
@@ -81,33 +133,48 @@ impl std::fmt::Debug for UpstreamClient {
 impl UpstreamClient {
     /// `connect_timeout` bounds establishing the connection; `timeout` the wait from sending
     /// the request to its response headers; `read_timeout` each silence between two chunks
-    /// of the response body, on every path (see [`UpstreamClient::next_chunk`]). reqwest's
-    /// own `timeout` would cut long streams and its `read_timeout` also runs while waiting
-    /// for headers, so neither is used.
+    /// of the response body, on every path (see [`UpstreamClient::next_chunk`]).
     pub fn new(
-        base: Url,
+        mut base: Url,
         api_key: Option<Secret>,
         connect_timeout: Duration,
         read_timeout: Duration,
         timeout: Duration,
     ) -> Result<UpstreamClient, ProxyError> {
-        let http = reqwest::Client::builder()
-            .connect_timeout(connect_timeout)
-            .tcp_nodelay(true)
+        let internal = |what: &str, e: &dyn std::fmt::Display| {
+            ProxyError::Internal(format!("building the HTTP client: {what}: {e}"))
+        };
+        let tls = rustls_platform_verifier::BuilderVerifierExt::with_platform_verifier(
+            rustls::ClientConfig::builder(),
+        )
+        .map_err(|e| internal("the platform's certificate verifier", &e))?
+        .with_no_client_auth();
+        let mut tcp = HttpConnector::new();
+        tcp.enforce_http(false);
+        tcp.set_nodelay(true);
+        tcp.set_connect_timeout(Some(connect_timeout));
+        let connector = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config(tls)
+            .https_or_http()
+            .enable_http1()
+            .wrap_connector(tcp);
+        let http = hyper_util::client::legacy::Client::builder(TokioExecutor::new())
+            .pool_timer(TokioTimer::new())
             .pool_idle_timeout(Duration::from_secs(60))
             // A burst of streams would otherwise leave as many idle connections (and their
             // buffers) in the pool for a minute.
             .pool_max_idle_per_host(IDLE_CONNECTIONS)
-            // A redirect would carry the upstream key and the conversation to whatever host it
-            // names: it is answered as an error instead (see `send`).
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
-            .build()
-            .map_err(|e| ProxyError::Internal(format!("building the HTTP client: {e}")))?;
-        Ok(UpstreamClient {
+            .build(connector);
+        let basic = basic_auth(&base);
+        // Neither the URL a request goes to nor one an error names carries the credentials.
+        let _ = base.set_username("");
+        let _ = base.set_password(None);
+        let mut client = UpstreamClient {
             http,
             base,
+            known: Arc::new([]),
             api_key,
+            basic,
             connect_timeout,
             timeout,
             read_timeout,
@@ -116,7 +183,13 @@ impl UpstreamClient {
                 headers: "upstream.timeout".into(),
                 read: "upstream.read_timeout".into(),
             }),
-        })
+        };
+        let known: Vec<(&'static str, Uri)> = KNOWN_ROUTES
+            .iter()
+            .filter_map(|&route| Some((route, client.make_endpoint(route, None).ok()?)))
+            .collect();
+        client.known = known.into();
+        Ok(client)
     }
 
     /// Names the configuration keys that timeout errors cite (translator backends).
@@ -142,10 +215,6 @@ impl UpstreamClient {
         }
     }
 
-    fn failed(&self, error: reqwest::Error) -> ProxyError {
-        ProxyError::from_upstream(error, (self.connect_timeout, &self.settings.connect))
-    }
-
     pub fn base_url(&self) -> &Url {
         &self.base
     }
@@ -158,7 +227,16 @@ impl UpstreamClient {
     /// its raw query. Each client segment is decoded, checked and appended to the configured
     /// base as one encoded segment, so no path can change the scheme, host or port, or climb
     /// out of the base path (`Url::join` would let `http://elsewhere/x` or `..` do both).
-    pub fn endpoint(&self, rest: &str, query: Option<&str>) -> Result<Url, ProxyError> {
+    pub fn endpoint(&self, rest: &str, query: Option<&str>) -> Result<Uri, ProxyError> {
+        if query.is_none() {
+            if let Some((_, uri)) = self.known.iter().find(|(route, _)| *route == rest) {
+                return Ok(uri.clone());
+            }
+        }
+        self.make_endpoint(rest, query)
+    }
+
+    fn make_endpoint(&self, rest: &str, query: Option<&str>) -> Result<Uri, ProxyError> {
         let mut url = self.base.clone();
         {
             let mut segments = url
@@ -171,19 +249,21 @@ impl UpstreamClient {
         }
         url.set_query(query);
         url.set_fragment(None);
-        Ok(url)
+        Uri::try_from(url.as_str())
+            .map_err(|e| ProxyError::Internal(format!("the upstream URL `{url}`: {e}")))
     }
 
     /// Builds the upstream request from the client's headers: end-to-end headers only, and
     /// the configured key instead of the client's `Authorization` when there is one.
     /// `forward_client_auth` is false when the client's key was one of plaincall's own.
+    /// The body is empty; the caller sets its own.
     pub fn request(
         &self,
         method: Method,
-        url: Url,
+        uri: Uri,
         client_headers: &HeaderMap,
         forward_client_auth: bool,
-    ) -> reqwest::RequestBuilder {
+    ) -> UpstreamRequest {
         let mut headers = end_to_end_headers(client_headers);
         // An Anthropic client sends its key as `x-api-key`: the configured key goes out the
         // same way as well, and the client's own key follows the `Authorization` rule.
@@ -202,7 +282,17 @@ impl UpstreamClient {
                 headers.insert(X_API_KEY, value);
             }
         }
-        self.http.request(method, url).headers(headers)
+        if let Some(basic) = &self.basic {
+            if !headers.contains_key(header::AUTHORIZATION) {
+                headers.insert(header::AUTHORIZATION, basic.clone());
+            }
+        }
+        let mut request =
+            http::Request::new(Empty::new().map_err(|never| match never {}).boxed_unsync());
+        *request.method_mut() = method;
+        *request.uri_mut() = uri;
+        *request.headers_mut() = headers;
+        request
     }
 
     /// A POST of a whole body (as it came, or changed by plaincall): the client's headers as
@@ -211,18 +301,17 @@ impl UpstreamClient {
     /// body (the upstream would wait for bytes that never come).
     pub(crate) fn post_whole(
         &self,
-        url: Url,
+        uri: Uri,
         client_headers: &HeaderMap,
         forward_client_auth: bool,
         body: Bytes,
-    ) -> reqwest::RequestBuilder {
-        // `request` copied the client's length; the body's replaces it (`headers` replaces a
-        // name it is given, where `header` would add a second value).
-        let mut length = HeaderMap::with_capacity(1);
-        length.insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
-        self.request(Method::POST, url, client_headers, forward_client_auth)
-            .headers(length)
-            .body(body)
+    ) -> UpstreamRequest {
+        let mut request = self.request(Method::POST, uri, client_headers, forward_client_auth);
+        request
+            .headers_mut()
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+        *request.body_mut() = whole(body);
+        request
     }
 
     /// A main-model turn of the pipe: the client's end-to-end headers and query go with it, as
@@ -234,7 +323,7 @@ impl UpstreamClient {
         body: Bytes,
         client_headers: &HeaderMap,
         forward_client_auth: bool,
-    ) -> Result<reqwest::RequestBuilder, ProxyError> {
+    ) -> Result<UpstreamRequest, ProxyError> {
         let mut headers = client_headers.clone();
         headers.remove(header::CONTENT_LENGTH);
         headers.remove(header::CONTENT_ENCODING);
@@ -249,7 +338,7 @@ impl UpstreamClient {
         body: Bytes,
         client_headers: &HeaderMap,
         forward_client_auth: bool,
-    ) -> Result<reqwest::RequestBuilder, ProxyError> {
+    ) -> Result<UpstreamRequest, ProxyError> {
         let mut headers = HeaderMap::new();
         for name in [
             header::AUTHORIZATION,
@@ -270,8 +359,8 @@ impl UpstreamClient {
         body: Bytes,
         mut headers: HeaderMap,
         forward_client_auth: bool,
-    ) -> Result<reqwest::RequestBuilder, ProxyError> {
-        let url = self.endpoint(rest, query)?;
+    ) -> Result<UpstreamRequest, ProxyError> {
+        let uri = self.endpoint(rest, query)?;
         headers.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
@@ -280,17 +369,13 @@ impl UpstreamClient {
             header::ACCEPT_ENCODING,
             HeaderValue::from_static("identity"),
         );
-        Ok(self
-            .request(Method::POST, url, &headers, forward_client_auth)
-            .body(body))
+        Ok(self.post_whole(uri, &headers, forward_client_auth, body))
     }
 
     /// Sends and waits for the response headers, within `timeout`.
-    pub async fn send(
-        &self,
-        request: reqwest::RequestBuilder,
-    ) -> Result<reqwest::Response, ProxyError> {
-        match tokio::time::timeout(self.timeout, request.send()).await {
+    pub async fn send(&self, request: UpstreamRequest) -> Result<UpstreamResponse, ProxyError> {
+        let shown = shown_uri(request.uri());
+        match tokio::time::timeout(self.timeout, self.http.request(request)).await {
             Ok(Ok(response)) if is_redirect(response.status()) => {
                 Err(ProxyError::UpstreamRedirect {
                     status: response.status().as_u16(),
@@ -298,28 +383,48 @@ impl UpstreamClient {
                 })
             }
             Ok(Ok(response)) => Ok(response),
-            Ok(Err(error)) => Err(self.failed(error)),
+            Ok(Err(error)) => Err(self.send_failed(&error, &shown)),
             Err(_) => Err(self.timed_out(TimeoutKind::Headers)),
         }
     }
 
+    /// A request that got no answer: the connect timeout is plaincall's own setting; anything
+    /// else names the URL (no credentials, no query) and the innermost cause.
+    fn send_failed(&self, error: &hyper_util::client::legacy::Error, shown: &str) -> ProxyError {
+        if error.is_connect() && io_kind(error) == Some(std::io::ErrorKind::TimedOut) {
+            return self.timed_out(TimeoutKind::Connect);
+        }
+        ProxyError::UpstreamUnreachable(format!("{shown}: {}", crate::error::root_cause(error)))
+    }
+
     /// The next chunk of a response body, within `read_timeout`: the one place that bounds
-    /// silence in a response body.
+    /// silence in a response body. Trailers are skipped.
     pub async fn next_chunk(
         &self,
-        response: &mut reqwest::Response,
+        response: &mut UpstreamResponse,
     ) -> Result<Option<Bytes>, ProxyError> {
-        match tokio::time::timeout(self.read_timeout, response.chunk()).await {
-            Ok(Ok(chunk)) => Ok(chunk),
-            Ok(Err(error)) => Err(self.failed(error)),
-            Err(_) => Err(self.timed_out(TimeoutKind::Stalled)),
+        loop {
+            match tokio::time::timeout(self.read_timeout, response.body_mut().frame()).await {
+                Ok(None) => return Ok(None),
+                Ok(Some(Ok(frame))) => {
+                    if let Ok(data) = frame.into_data() {
+                        return Ok(Some(data));
+                    }
+                }
+                Ok(Some(Err(error))) => {
+                    return Err(ProxyError::UpstreamProtocol(crate::error::root_cause(
+                        &error,
+                    )))
+                }
+                Err(_) => return Err(self.timed_out(TimeoutKind::Stalled)),
+            }
         }
     }
 
     /// A response body as a stream of chunks, each within `read_timeout`.
     pub fn body_stream(
         &self,
-        response: reqwest::Response,
+        response: UpstreamResponse,
     ) -> impl Stream<Item = Result<Bytes, ProxyError>> + Send + 'static {
         let client = self.clone();
         futures_util::stream::try_unfold(response, move |mut response| {
@@ -334,26 +439,38 @@ impl UpstreamClient {
     /// Sends, waits for the headers within `timeout`, then reads the whole body.
     pub async fn send_and_read(
         &self,
-        request: reqwest::RequestBuilder,
+        request: UpstreamRequest,
         limit: u64,
-    ) -> Result<(reqwest::StatusCode, HeaderMap, Bytes), ProxyError> {
+    ) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
         let mut response = self.send(request).await?;
         let status = response.status();
         let headers = std::mem::take(response.headers_mut());
-        let body = self.read_limited(response, limit).await?;
+        let expected = content_length(&headers);
+        let body = self.read_body(response, expected, limit).await?;
         Ok((status, headers, body))
     }
 
-    /// Reads a whole response body, refusing more than `limit` bytes. Sized up front from
-    /// `Content-Length` so that a large body is not copied while it grows.
+    /// Reads a whole response body, refusing more than `limit` bytes.
     pub async fn read_limited(
         &self,
-        mut response: reqwest::Response,
+        response: UpstreamResponse,
+        limit: u64,
+    ) -> Result<Bytes, ProxyError> {
+        let expected = content_length(response.headers());
+        self.read_body(response, expected, limit).await
+    }
+
+    /// Sized up front from `Content-Length` (`expected`) so that a large body is not copied
+    /// while it grows.
+    async fn read_body(
+        &self,
+        mut response: UpstreamResponse,
+        expected: Option<u64>,
         limit: u64,
     ) -> Result<Bytes, ProxyError> {
         let too_large =
             || ProxyError::UpstreamProtocol(format!("response body exceeds {limit} bytes"));
-        let expected = response.content_length().unwrap_or(0);
+        let expected = expected.unwrap_or(0);
         if expected > limit {
             return Err(too_large());
         }
@@ -368,8 +485,63 @@ impl UpstreamClient {
     }
 }
 
+/// A response's `Content-Length`, when it has a valid one.
+pub(crate) fn content_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
+}
+
+/// `Authorization: Basic` for credentials written into the URL (`http://user:pass@host`),
+/// as clients that take a URL send them.
+fn basic_auth(url: &Url) -> Option<HeaderValue> {
+    use base64::Engine as _;
+    if url.username().is_empty() && url.password().is_none() {
+        return None;
+    }
+    let decode = |s: &str| {
+        percent_encoding::percent_decode_str(s)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    let pair = format!(
+        "{}:{}",
+        decode(url.username()),
+        decode(url.password().unwrap_or(""))
+    );
+    let encoded = base64::engine::general_purpose::STANDARD.encode(pair);
+    let mut value = HeaderValue::from_str(&format!("Basic {encoded}")).ok()?;
+    value.set_sensitive(true);
+    Some(value)
+}
+
+/// A request URI as errors name it: scheme, host, port and path.
+fn shown_uri(uri: &Uri) -> String {
+    format!(
+        "{}://{}{}",
+        uri.scheme_str().unwrap_or("http"),
+        uri.authority().map_or("", |a| a.as_str()),
+        uri.path()
+    )
+}
+
+/// The kind of the I/O error somewhere in `error`'s chain.
+fn io_kind(error: &(dyn std::error::Error + 'static)) -> Option<std::io::ErrorKind> {
+    let mut current = Some(error);
+    while let Some(error) = current {
+        if let Some(io) = error.downcast_ref::<std::io::Error>() {
+            return Some(io.kind());
+        }
+        current = error.source();
+    }
+    None
+}
+
 /// A status that asks the client to go elsewhere; `304 Not Modified` is an answer.
-fn is_redirect(status: reqwest::StatusCode) -> bool {
+fn is_redirect(status: StatusCode) -> bool {
     matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308)
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use tracing::Instrument;
 
 use bytes::Bytes;
-use http::{header, HeaderMap, StatusCode};
+use http::{header, HeaderMap, HeaderValue, StatusCode};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -28,6 +28,7 @@ use crate::pipe::resolve::Resolver;
 use crate::pipe::warm::Warming;
 use crate::pipe::Rewrite;
 use crate::sse;
+use crate::upstream::UpstreamResponse;
 
 /// The largest main-model response read when plaincall must look inside it.
 pub(crate) const RESPONSE_LIMIT: u64 = 64 * 1024 * 1024;
@@ -217,17 +218,18 @@ async fn open_stream(
     bytes: Bytes,
     query: Option<&str>,
     headers: &HeaderMap,
-) -> Result<reqwest::Response, ProxyError> {
-    let request = engine
-        .upstream
-        .post_turn(
-            "chat/completions",
-            query,
-            bytes,
-            headers,
-            engine.forward_client_auth(),
-        )?
-        .header(header::ACCEPT, "text/event-stream");
+) -> Result<UpstreamResponse, ProxyError> {
+    let mut request = engine.upstream.post_turn(
+        "chat/completions",
+        query,
+        bytes,
+        headers,
+        engine.forward_client_auth(),
+    )?;
+    request.headers_mut().insert(
+        header::ACCEPT,
+        HeaderValue::from_static("text/event-stream"),
+    );
     engine
         .upstream
         .send(request)
@@ -306,7 +308,7 @@ enum Out {
 
 /// The first upstream turn, already opened or read by [`serve`].
 enum Turn0 {
-    Stream(reqwest::Response),
+    Stream(UpstreamResponse),
     Whole(RawObject),
 }
 
@@ -404,7 +406,7 @@ impl Driver {
     }
 
     /// A stream's task: the engine, its shutdown, and how it ends.
-    async fn run(mut self, first: reqwest::Response) {
+    async fn run(mut self, first: UpstreamResponse) {
         let drain = self.engine.drain.clone();
         let outcome = tokio::select! {
             outcome = self.drive(Turn0::Stream(first)) => outcome,
@@ -551,7 +553,7 @@ impl Driver {
     /// Reads one upstream stream to its end, passing on what can go now.
     async fn read_stream(
         &mut self,
-        response: &mut reqwest::Response,
+        response: &mut UpstreamResponse,
         turn: &mut TurnState,
         ticker: &mut tokio::time::Interval,
     ) -> Result<(), Stop> {

@@ -73,7 +73,7 @@ pub(crate) enum Served {
     },
     /// The upstream's answer to pass on as it streams: an error, or a whole answer to a
     /// streamed request.
-    Relay(reqwest::Response),
+    Relay(crate::upstream::UpstreamResponse),
     /// A translated stream's events, for the client's format to render.
     Events(crate::pipe::event::Events),
     /// A translated whole answer, for the client's format to render.

@@ -222,7 +222,7 @@ pub(crate) async fn forward_unless_unserved(
     wire: Wire,
 ) -> Result<Option<Response>, ProxyError> {
     let response = super::send_as_is(state, parts, route, bytes).await?;
-    if response.status() == reqwest::StatusCode::NOT_FOUND {
+    if response.status() == axum::http::StatusCode::NOT_FOUND {
         state.unserved.learn(format);
         tracing::warn!(
             route,

@@ -215,7 +215,7 @@ pub(crate) async fn send_as_is(
     parts: &axum::http::request::Parts,
     route: &str,
     bytes: Bytes,
-) -> Result<reqwest::Response, ProxyError> {
+) -> Result<crate::upstream::UpstreamResponse, ProxyError> {
     let url = state.upstream.endpoint(route, parts.uri.query())?;
     // The body is whole: its length goes with it, never the client's `Content-Length`, which
     // no longer holds once a model alias or `drop_params` changed the body (the upstream

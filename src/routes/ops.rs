@@ -66,14 +66,17 @@ async fn probe(state: &AppState) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let request = state
         .upstream
-        .request(Method::GET, url, &HeaderMap::new(), false)
-        .timeout(PROBE_TIMEOUT);
-    match state.upstream.send(request).await {
-        Ok(response) if response.status().is_server_error() => {
+        .request(Method::GET, url, &HeaderMap::new(), false);
+    match tokio::time::timeout(PROBE_TIMEOUT, state.upstream.send(request)).await {
+        Err(_) => Err(format!(
+            "upstream did not answer within {}",
+            humantime::format_duration(PROBE_TIMEOUT)
+        )),
+        Ok(Ok(response)) if response.status().is_server_error() => {
             Err(format!("upstream answered {}", response.status().as_u16()))
         }
-        Ok(_) => Ok(()),
-        Err(error) => Err(error.to_string()),
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(error)) => Err(error.to_string()),
     }
 }
 

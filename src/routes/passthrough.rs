@@ -50,7 +50,7 @@ async fn forward(
     if has_body {
         let timeouts = super::BodyTimeouts::of(&state.config.server);
         let (stream, body_fault) = limited_stream(body, limit, timeouts, state.drain.clone());
-        builder = builder.body(reqwest::Body::wrap_stream(stream));
+        *builder.body_mut() = crate::upstream::streamed(stream);
         fault = Some(body_fault);
     }
     match state.upstream.send(builder).await {

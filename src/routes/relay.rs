@@ -57,7 +57,7 @@ pub(crate) fn bytes_response(
 /// a truncated body is all HTTP/1.1 has to say that it failed.
 pub(crate) fn relay(
     engine: &Engine,
-    response: reqwest::Response,
+    response: crate::upstream::UpstreamResponse,
     error_event: ErrorEvent,
 ) -> Response {
     let status = response.status();
