@@ -148,6 +148,10 @@ fn sse_relay(
                     next = chunks.next() => next,
                 };
                 match next {
+                    // Most chunks are whole events: they go on as they came, uncopied.
+                    Some(Ok(chunk)) if pending.is_empty() && ends_an_event(&chunk) => {
+                        return Some((Ok(secrets.scrub_known(chunk)), (chunks, pending, false)));
+                    }
                     Some(Ok(chunk)) => {
                         pending.extend_from_slice(&chunk);
                         let end = event_boundary(&pending).or_else(|| {
@@ -173,6 +177,10 @@ fn sse_relay(
             }
         }
     })
+}
+
+fn ends_an_event(chunk: &[u8]) -> bool {
+    chunk.ends_with(b"\n\n") || chunk.ends_with(b"\r\n\r\n")
 }
 
 /// The end of the last complete event in `buffer`.
@@ -266,6 +274,15 @@ mod tests {
         let out = relayed(vec![Ok(big), Ok(b"\n\n")]).await;
         assert_eq!(out[0].len(), MAX_PENDING_EVENT + 1);
         assert_eq!(out[1], Bytes::from_static(b"\n\n"));
+    }
+
+    #[tokio::test]
+    async fn a_chunk_of_whole_events_goes_on_uncopied_and_a_split_one_is_joined() {
+        static WHOLE: &[u8] = b"data: a\n\ndata: b\n\n";
+        let out = relayed(vec![Ok(WHOLE), Ok(b"data: c"), Ok(b"\n\n")]).await;
+        assert_eq!(out[0].as_ptr(), WHOLE.as_ptr());
+        assert_eq!(out[1], Bytes::from_static(b"data: c\n\n"));
+        assert_eq!(out.len(), 2);
     }
 
     #[test]
