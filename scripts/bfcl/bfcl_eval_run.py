@@ -583,6 +583,9 @@ def parse_args():
                    metavar="ID_OR_CATEGORY,...",
                    help="run only these cases of the sample, by id or category (a rerun of some cases)")
     p.add_argument("--list", action="store_true", help="print the sample and exit (no model servers)")
+    p.add_argument("--exclude", type=Path, action="append", default=[], metavar="CASES_JSONL",
+                   help="leave the cases of an earlier sample (its cases.jsonl) out of this one, "
+                        "so that a second sample is data the first never saw (repeatable)")
     p.add_argument("--plaincall-env", action="append", default=[], metavar="PLAINCALL_X=VALUE",
                    help="a setting for plaincall in the through mode, e.g. "
                         "PLAINCALL_TRANSLATION_SPLIT_ACTIONS=true (repeatable)")
@@ -638,6 +641,9 @@ def main() -> None:
         work = args.work = Path(tmp)
         args.config = write_config(work, args.timeout)
         all_cases = load_cases(bfcl)
+        excluded = {json.loads(line)["id"] for path in args.exclude
+                    for line in path.read_text().splitlines() if line.strip()}
+        all_cases = [c for c in all_cases if c["id"] not in excluded]
         # The rule only: explain needs no servers, so any URL will do.
         classify(all_cases, args.plaincall_bin, args.config, plaincall_env("http://127.0.0.1:9/v1", "http://127.0.0.1:9/v1"))
         cases = sample(all_cases, args)

@@ -8,6 +8,8 @@
 #       --complex 40 --controls 10 --irrelevance 10   group sizes (defaults shown)
 #       --per-category N    at most N cases per category in each group
 #       --seed 13           sample seed (same options + same rule = same cases)
+#       --exclude FILE      leave out the cases of an earlier sample (its cases.jsonl): a second
+#                           sample of data the first never saw
 #       --modes direct-0.5b,direct-1.5b,plaincall,plaincall-1.5b-self
 #       --timeout 600       seconds per request
 #       --out docs/bfcl     results.json, cases.jsonl, report.md, chart.svg, plaincall.log
