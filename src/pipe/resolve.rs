@@ -144,16 +144,11 @@ pub(crate) async fn resolve_call(
                 && rewrite.prompt.is_none()
                 && rewrite.tried.first_direct(&tool.name) =>
         {
-            match direct_call(engine, rewrite, tool, client_headers).await {
-                Some(args) => {
-                    tracing::info!(tool = %tool.name, after = %error, "translation failed; the main model's own call, asked with the full schema, is delivered");
-                    Outcome::Calls(Arc::new(Translated::single(args)))
-                }
-                None => {
-                    tracing::info!(tool = %tool.name, "the main model's direct call failed too; the failure goes back to it");
-                    Outcome::Failed(error)
-                }
-            }
+            after_failure(
+                tool,
+                error,
+                direct_call(engine, rewrite, tool, client_headers).await,
+            )
         }
         other => other,
     };
@@ -179,7 +174,8 @@ pub(crate) async fn resolve_call(
 
 /// The translation, within the request's budget (`translation.budget`). Past it, the main
 /// model is asked for the call directly while the translation goes on: the first valid of the
-/// two is delivered, so a slow translator costs no call that it would have made.
+/// two is delivered, so a slow translator costs no call that it would have made, and a
+/// translation that fails while the direct ask is out waits for that answer.
 async fn within_budget(
     engine: &Engine,
     rewrite: &Rewrite,
@@ -201,7 +197,11 @@ async fn within_budget(
     let direct = direct_call(engine, rewrite, tool, client_headers);
     tokio::pin!(direct);
     tokio::select! {
-        outcome = &mut translation => outcome,
+        outcome = &mut translation => match outcome {
+            // The direct ask is this tool's one: dropping it here would leave nothing.
+            Outcome::Failed(error) => after_failure(tool, error, direct.await),
+            other => other,
+        },
         args = &mut direct => match args {
             Some(args) => {
                 tracing::info!(tool = %tool.name, "the main model's own call, asked with the full schema, is delivered");
@@ -209,6 +209,20 @@ async fn within_budget(
             }
             None => translation.await,
         },
+    }
+}
+
+/// A failed translation's outcome once the direct ask has answered: its call, or the failure.
+fn after_failure(tool: &NlTool, error: String, direct: Option<serde_json::Value>) -> Outcome {
+    match direct {
+        Some(args) => {
+            tracing::info!(tool = %tool.name, after = %error, "translation failed; the main model's own call, asked with the full schema, is delivered");
+            Outcome::Calls(Arc::new(Translated::single(args)))
+        }
+        None => {
+            tracing::info!(tool = %tool.name, "the main model's direct call failed too; the failure goes back to it");
+            Outcome::Failed(error)
+        }
     }
 }
 

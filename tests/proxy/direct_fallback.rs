@@ -203,3 +203,54 @@ async fn past_the_budget_a_slow_translation_still_counts_when_the_direct_ask_fai
         "the first turn and the direct ask"
     );
 }
+
+/// Past the budget the direct ask goes out; when the translation then fails before that ask
+/// is answered, the ask is waited for, not dropped with the request ending in no call.
+#[tokio::test]
+async fn a_translation_failing_while_the_direct_ask_is_out_waits_for_it() {
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "set_reminder", ASKED)]),
+            "tool_calls",
+        )),
+        // Asked directly, it answers after the translation has failed.
+        Reply::Delayed(
+            std::time::Duration::from_millis(900),
+            Box::new(Reply::ok(completion(
+                calls_message(vec![tool_call("call_direct", "set_reminder", &own_call())]),
+                "tool_calls",
+            ))),
+        ),
+    ])
+    .await;
+    // Past the budget, both attempts come back unreadable.
+    let slow = |text: &str| {
+        Reply::Delayed(
+            std::time::Duration::from_millis(150),
+            Box::new(translator_reply(text)),
+        )
+    };
+    let translator = MockServer::scripted(vec![slow("no idea"), slow("still no idea")]).await;
+    let toml = format!(
+        "[translation]\nbudget = \"100ms\"\n{}",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let (status, body) = chat(&proxy, &request(false)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        translator.requests().len(),
+        2,
+        "both attempts ran out first"
+    );
+    let call = &body["choices"][0]["message"]["tool_calls"][0];
+    assert_eq!(call["id"], "call_1", "{body}");
+    let args: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(args, own_call(), "the direct call, not a dead end: {body}");
+    assert_eq!(
+        main.chat_requests().len(),
+        2,
+        "the first turn and one direct ask"
+    );
+}
