@@ -374,7 +374,8 @@ impl UpstreamClient {
 
     /// Sends and waits for the response headers, within `timeout`.
     pub async fn send(&self, request: UpstreamRequest) -> Result<UpstreamResponse, ProxyError> {
-        let shown = shown_uri(request.uri());
+        // Kept to name it in an error; a `Uri` clone shares its bytes.
+        let uri = request.uri().clone();
         match tokio::time::timeout(self.timeout, self.http.request(request)).await {
             Ok(Ok(response)) if is_redirect(response.status()) => {
                 Err(ProxyError::UpstreamRedirect {
@@ -383,18 +384,22 @@ impl UpstreamClient {
                 })
             }
             Ok(Ok(response)) => Ok(response),
-            Ok(Err(error)) => Err(self.send_failed(&error, &shown)),
+            Ok(Err(error)) => Err(self.send_failed(&error, &uri)),
             Err(_) => Err(self.timed_out(TimeoutKind::Headers)),
         }
     }
 
     /// A request that got no answer: the connect timeout is plaincall's own setting; anything
     /// else names the URL (no credentials, no query) and the innermost cause.
-    fn send_failed(&self, error: &hyper_util::client::legacy::Error, shown: &str) -> ProxyError {
+    fn send_failed(&self, error: &hyper_util::client::legacy::Error, uri: &Uri) -> ProxyError {
         if error.is_connect() && io_kind(error) == Some(std::io::ErrorKind::TimedOut) {
             return self.timed_out(TimeoutKind::Connect);
         }
-        ProxyError::UpstreamUnreachable(format!("{shown}: {}", crate::error::root_cause(error)))
+        ProxyError::UpstreamUnreachable(format!(
+            "{}: {}",
+            shown_uri(uri),
+            crate::error::root_cause(error)
+        ))
     }
 
     /// The next chunk of a response body, within `read_timeout`: the one place that bounds

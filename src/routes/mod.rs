@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::http::{header, HeaderMap, Method, Uri};
+use axum::http::{HeaderMap, Method, Uri};
 use bytes::{Bytes, BytesMut};
 use futures_util::{Stream, StreamExt};
 use http_body_util::BodyExt;
@@ -29,12 +29,7 @@ pub(crate) async fn not_found(method: Method, uri: Uri) -> ProxyError {
     }
 }
 
-pub(crate) fn content_length(headers: &HeaderMap) -> Option<u64> {
-    headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse().ok())
-}
+pub(crate) use crate::upstream::content_length;
 
 /// Reads a whole request body, refusing more than `limit` bytes and a silence longer than
 /// `idle` between two chunks. A body still arriving when shutdown begins is refused, so that
