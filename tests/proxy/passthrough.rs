@@ -132,3 +132,39 @@ async fn a_tool_call_the_proxy_does_not_translate_is_passed_through() {
     assert_eq!(status, 200);
     assert_eq!(body, reply);
 }
+
+/// The upstream connections of a burst are kept for the next one: a pool that kept fewer
+/// than the requests in flight would close some and open them again, a connection set up
+/// and torn down for a share of all requests under steady load.
+#[tokio::test]
+async fn steady_concurrency_reuses_upstream_connections() {
+    const AT_ONCE: usize = 48;
+    let upstream = MockServer::start(|_| {
+        Reply::Delayed(
+            std::time::Duration::from_millis(150),
+            Box::new(Reply::ok(support::completion(
+                json!({"role": "assistant", "content": "hi"}),
+                "stop",
+            ))),
+        )
+    })
+    .await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let body = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]});
+    let burst = || async {
+        let all = (0..AT_ONCE).map(|_| support::chat(&proxy, &body));
+        for (status, _) in futures_util::future::join_all(all).await {
+            assert_eq!(status, 200);
+        }
+    };
+    burst().await;
+    let first = upstream.accepted_connections();
+    assert!(first >= AT_ONCE / 2, "the burst overlapped: {first}");
+    burst().await;
+    burst().await;
+    assert_eq!(
+        upstream.accepted_connections(),
+        first,
+        "the same upstream connections serve the later bursts"
+    );
+}

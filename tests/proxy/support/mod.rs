@@ -118,6 +118,7 @@ pub struct MockServer {
     /// The most requests it was answering at the same time.
     pub max_in_flight: Arc<AtomicUsize>,
     in_flight: Arc<AtomicUsize>,
+    accepted: Arc<AtomicUsize>,
     _shutdown: oneshot::Sender<()>,
 }
 
@@ -183,6 +184,14 @@ impl MockServer {
         let app = Router::new().fallback(handle).with_state(state);
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let listener = {
+            use axum::serve::ListenerExt;
+            let accepted = accepted.clone();
+            listener.tap_io(move |_| {
+                accepted.fetch_add(1, Ordering::SeqCst);
+            })
+        };
         let (tx, rx) = oneshot::channel::<()>();
         tokio::spawn(async move {
             axum::serve(listener, app)
@@ -200,6 +209,7 @@ impl MockServer {
             streams_finished,
             max_in_flight,
             in_flight,
+            accepted,
             _shutdown: tx,
         }
     }
@@ -243,6 +253,11 @@ impl MockServer {
     /// Warm-ups are answered after `delay` from now on.
     pub fn delay_warm_ups(&self, delay: Duration) {
         *self.warm_ups.delay.lock().unwrap() = delay;
+    }
+
+    /// TCP connections accepted so far.
+    pub fn accepted_connections(&self) -> usize {
+        self.accepted.load(Ordering::SeqCst)
     }
 
     /// Requests still being answered (a client that went away no longer counts).
