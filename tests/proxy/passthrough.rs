@@ -168,3 +168,34 @@ async fn steady_concurrency_reuses_upstream_connections() {
         "the same upstream connections serve the later bursts"
     );
 }
+
+/// An upstream connection's read buffer is bounded (16 KiB, what a response head must fit
+/// in): a head within it passes, a bigger one is a 502 in the client's format, not a buffer
+/// that grows with whatever the upstream sends.
+#[tokio::test]
+async fn upstream_response_heads_are_read_into_a_bounded_buffer() {
+    let upstream = MockServer::start(|r| {
+        let size = if r.body.windows(5).any(|w| w == b"small") {
+            8 * 1024
+        } else {
+            32 * 1024
+        };
+        Reply::WithHeader(
+            "x-padding",
+            "p".repeat(size),
+            Box::new(Reply::ok(support::completion(
+                json!({"role": "assistant", "content": "hi"}),
+                "stop",
+            ))),
+        )
+    })
+    .await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let ask =
+        |content: &str| json!({"model": "m", "messages": [{"role": "user", "content": content}]});
+    let (status, body) = support::chat(&proxy, &ask("small")).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = support::chat(&proxy, &ask("large")).await;
+    assert_eq!(status, 502, "{body}");
+    assert!(body["error"]["message"].is_string(), "{body}");
+}

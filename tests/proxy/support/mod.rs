@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
 use axum::Router;
 use futures_util::StreamExt;
@@ -73,6 +73,8 @@ pub enum Reply {
     Hang,
     /// Answers after a pause (without blocking the mock's other requests).
     Delayed(Duration, Box<Reply>),
+    /// The inner reply with one more response header.
+    WithHeader(&'static str, String, Box<Reply>),
     /// A redirect (`302`, `307`, ...) to `location`.
     Redirect {
         status: u16,
@@ -332,16 +334,26 @@ async fn handle(State(state): State<MockState>, request: Request) -> Response {
     // closed the connection).
     let answering = InFlight(state.in_flight.clone());
     let mut reply = (state.responder)(&recorded);
-    while let Reply::Delayed(pause, inner) = reply {
-        tokio::time::sleep(pause).await;
-        reply = *inner;
+    let mut extra_headers = Vec::new();
+    loop {
+        match reply {
+            Reply::Delayed(pause, inner) => {
+                tokio::time::sleep(pause).await;
+                reply = *inner;
+            }
+            Reply::WithHeader(name, value, inner) => {
+                extra_headers.push((name, value));
+                reply = *inner;
+            }
+            _ => break,
+        }
     }
     if let Reply::Hang = reply {
         tokio::time::sleep(Duration::from_secs(3600)).await;
     }
     drop(answering);
-    match reply {
-        Reply::Delayed(..) => unreachable!("unwrapped above"),
+    let mut response = match reply {
+        Reply::Delayed(..) | Reply::WithHeader(..) => unreachable!("unwrapped above"),
         Reply::Json { status, body } => Response::builder()
             .status(StatusCode::from_u16(status).unwrap())
             .header("content-type", "application/json")
@@ -403,7 +415,13 @@ async fn handle(State(state): State<MockState>, request: Request) -> Response {
             );
             sse(Body::from_stream(stream))
         }
+    };
+    for (name, value) in extra_headers {
+        response
+            .headers_mut()
+            .insert(name, HeaderValue::from_str(&value).unwrap());
     }
+    response
 }
 
 fn sse(body: Body) -> Response {
