@@ -1,10 +1,11 @@
 //! plaincall: an OpenAI-compatible proxy that lets small LLMs call complex tools.
 //!
-//! A request's path through the crate: [`server`] (router and layers) → [`routes`] (`chat`
-//! for chat completions, `messages` for Anthropic Messages via [`wire`], `passthrough` for
-//! every other `/v1/*` route) → [`pipe`] (tools
-//! rewritten into plain-English form, calls translated back; [`stream`] for SSE) →
-//! [`upstream`] (the HTTP client for the main model and the translator backends).
+//! A request's path through the crate: `server` (the layers around the router, and
+//! admission: metrics, the in-flight limit, access keys) → `routes` (`chat` for chat
+//! completions, `messages` and `responses` for the other wire formats via `wire`,
+//! `passthrough` for every other `/v1/*` route) → `pipe` (tools rewritten into
+//! plain-English form, calls translated back, whole or streamed) → `upstream` (the HTTP
+//! client for the main model and the translator backends).
 
 pub(crate) mod auth;
 pub(crate) mod budget;
@@ -18,7 +19,6 @@ pub(crate) mod explain;
 pub(crate) mod json;
 pub(crate) mod memory;
 pub(crate) mod metrics;
-pub(crate) mod metrics_layer;
 pub(crate) mod openai;
 pub(crate) mod owner;
 pub(crate) mod pipe;
@@ -35,7 +35,7 @@ pub(crate) mod wire;
 
 pub use config::Config;
 pub use metrics::CLIENT_LABELS;
-pub use server::{router, serve, AppState, Stopped};
+pub use server::{serve, AppState, Stopped};
 pub use upstream::UpstreamClient;
 
 /// The parts of the pipe that fuzz targets, property tests and benchmarks drive directly:

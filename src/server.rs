@@ -4,6 +4,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::body::Body;
 use axum::http::{HeaderName, Request};
 use axum::routing::{any, get, post};
 use axum::Router;
@@ -16,69 +17,113 @@ use tower_http::trace::{DefaultOnFailure, TraceLayer};
 use crate::routes;
 pub use crate::state::AppState;
 
+mod admission;
 mod conn;
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
-/// The router with its layers, outermost first: request id, tracing span (which carries the
-/// id onto every log line of the request), id propagation to the response, metrics, and the
-/// access-key check on `/v1`.
-pub fn router(state: Arc<AppState>) -> Router {
-    let v1 = Router::new()
-        .route("/v1/chat/completions", post(routes::chat::chat_completions))
-        .route("/v1/messages", post(routes::messages::messages))
+/// The router's paths. Each is also its requests' metric label ([`Route::label`]).
+const CHAT: &str = "/v1/chat/completions";
+const MESSAGES: &str = "/v1/messages";
+const RESPONSES: &str = "/v1/responses";
+const V1_REST: &str = "/v1/{*rest}";
+const OPS: [&str; 4] = ["/healthz", "/health", "/readyz", "/metrics"];
+const UNMATCHED: &str = "unmatched";
+
+/// The route a path reaches, known before routing so that the layers around the router can
+/// label and admit a request by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Route(&'static str);
+
+impl Route {
+    pub(crate) fn of(path: &str) -> Route {
+        if let Some(&known) = [CHAT, MESSAGES, RESPONSES]
+            .iter()
+            .chain(OPS.iter())
+            .find(|&&route| route == path)
+        {
+            return Route(known);
+        }
+        // `{*rest}` takes one character or more.
+        match path.strip_prefix("/v1/") {
+            Some(rest) if !rest.is_empty() => Route(V1_REST),
+            _ => Route(UNMATCHED),
+        }
+    }
+
+    /// The metric label: the route's pattern, so that the label set stays bounded.
+    pub(crate) fn label(self) -> &'static str {
+        self.0
+    }
+
+    /// `/v1` routes are limited in flight and need an access key; ops routes are not.
+    pub(crate) fn is_v1(self) -> bool {
+        self.0.starts_with("/v1/")
+    }
+}
+
+/// The routes alone; [`app`] puts the layers around them.
+fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route(CHAT, post(routes::chat::chat_completions))
+        .route(MESSAGES, post(routes::messages::messages))
         .route(
-            "/v1/responses",
+            RESPONSES,
             post(routes::responses::responses).get(routes::responses::websocket),
         )
-        .route("/v1/{*rest}", any(routes::passthrough::passthrough))
-        .route_layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            crate::auth::require_access_key,
-        ))
-        // Outside the key check: shedding load must cost little. Ops routes are not limited.
-        .route_layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            crate::metrics_layer::limit_in_flight,
-        ));
-    let ops = Router::new()
-        .route("/healthz", get(routes::ops::healthz))
+        .route(V1_REST, any(routes::passthrough::passthrough))
         // The name load balancers and some clients probe by default.
-        .route("/health", get(routes::ops::healthz))
-        .route("/readyz", get(routes::ops::readyz))
-        .route("/metrics", get(routes::ops::metrics));
-    v1.merge(ops)
+        .route(OPS[0], get(routes::ops::healthz))
+        .route(OPS[1], get(routes::ops::healthz))
+        .route(OPS[2], get(routes::ops::readyz))
+        .route(OPS[3], get(routes::ops::metrics))
         .fallback(routes::not_found)
-        .layer(
-            ServiceBuilder::new()
-                .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
-                .layer(
-                    // A failed request is logged once, where the error is made (ProxyError);
-                    // the trace layer's own line, ERROR by default, would repeat it, and would
-                    // flood logs with failed readiness probes.
-                    TraceLayer::new_for_http()
-                        .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG))
-                        .make_span_with(|request: &Request<_>| {
-                            let id = request
-                                .headers()
-                                .get(&REQUEST_ID)
-                                .and_then(|v| v.to_str().ok())
-                                .unwrap_or("-");
-                            tracing::info_span!(
-                                "request",
-                                request_id = %id,
-                                method = %request.method(),
-                                path = %request.uri().path(),
-                            )
-                        }),
-                )
-                .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-                .layer(axum::middleware::from_fn_with_state(
-                    state.clone(),
-                    crate::metrics_layer::track,
-                )),
-        )
         .with_state(state)
+}
+
+/// The router inside its layers, outermost first: request id, tracing span (which carries the
+/// id onto every log line of the request), id propagation to the response, then admission
+/// (metrics, the in-flight limit and the access-key check on `/v1`). The layers wrap the
+/// router as a whole, not each route, so a request pays for each of them once.
+pub(crate) fn app(
+    state: Arc<AppState>,
+) -> impl tower::Service<
+    Request<Body>,
+    Response = axum::http::Response<
+        impl http_body::Body<Data = bytes::Bytes, Error = axum::Error> + Send + 'static,
+    >,
+    Error = std::convert::Infallible,
+    Future = impl Future + Send + 'static,
+> + Clone
+       + Send
+       + 'static {
+    ServiceBuilder::new()
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .layer(
+            // A failed request is logged once, where the error is made (ProxyError);
+            // the trace layer's own line, ERROR by default, would repeat it, and would
+            // flood logs with failed readiness probes.
+            TraceLayer::new_for_http()
+                .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG))
+                .make_span_with(request_span as fn(&Request<Body>) -> tracing::Span),
+        )
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(admission::AdmissionLayer(state.clone()))
+        .service(router(state))
+}
+
+fn request_span(request: &Request<Body>) -> tracing::Span {
+    let id = request
+        .headers()
+        .get(&REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("-");
+    tracing::info_span!(
+        "request",
+        request_id = %id,
+        method = %request.method(),
+        path = %request.uri().path(),
+    )
 }
 
 /// How serving ended.
@@ -111,7 +156,7 @@ pub async fn serve(
         .server
         .max_connections
         .clamp(1, MOST_CONNECTIONS);
-    let app = router(state.clone());
+    let app = app(state.clone());
     let slots = Arc::new(Semaphore::new(max));
     let (phase, phase_rx) = watch::channel(conn::Phase::Serving);
     tokio::pin!(shutdown);
@@ -182,5 +227,25 @@ pub(crate) async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = term => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_is_labelled_by_the_route_that_takes_it() {
+        for route in [CHAT, MESSAGES, RESPONSES].iter().chain(OPS.iter()) {
+            assert_eq!(Route::of(route).label(), *route);
+        }
+        assert_eq!(Route::of("/v1/models").label(), V1_REST);
+        assert_eq!(Route::of("/v1/chat/completions/").label(), V1_REST);
+        assert_eq!(Route::of("/v1/files/a/b").label(), V1_REST);
+        for path in ["/v1/", "/v1", "/", "/v1x/y", "/healthz/", "/metricsx", ""] {
+            assert_eq!(Route::of(path).label(), UNMATCHED, "{path}");
+        }
+        assert!(Route::of("/v1/models").is_v1() && Route::of(CHAT).is_v1());
+        assert!(!Route::of("/metrics").is_v1() && !Route::of("/v1/").is_v1());
     }
 }

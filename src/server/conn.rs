@@ -15,16 +15,17 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::Router;
+use axum::http::{Request, Response};
+use bytes::Bytes;
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::sync::{watch, Notify, OwnedSemaphorePermit};
-use tower::ServiceExt;
+use tower::{Service, ServiceExt};
 
+use super::admission::GuardedBody;
 use crate::config::ServerSection;
-use crate::metrics_layer::GuardedBody;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Phase {
@@ -53,13 +54,17 @@ impl Limits {
 
 /// Serves one connection until it closes, a limit runs out, or shutdown closes it. The slot
 /// (one of `max_connections`) is given back when this returns.
-pub(super) async fn serve_connection(
+pub(super) async fn serve_connection<A, B>(
     tcp: TcpStream,
-    app: Router,
+    app: A,
     limits: Limits,
     mut phase: watch::Receiver<Phase>,
     _slot: OwnedSemaphorePermit,
-) {
+) where
+    A: Service<Request<Body>, Response = Response<B>, Error = Infallible> + Clone + Send + 'static,
+    A::Future: Send + 'static,
+    B: http_body::Body<Data = Bytes, Error = axum::Error> + Send + 'static,
+{
     let activity = Arc::new(Activity::new());
     let io = TokioIo::new(Watched {
         inner: tcp,
@@ -72,7 +77,8 @@ pub(super) async fn serve_connection(
             let call = app.clone().oneshot(request.map(Body::new));
             async move {
                 let response = call.await?;
-                Ok::<_, Infallible>(response.map(|body| Body::new(GuardedBody::new(body, busy))))
+                // The one box of the response body, whoever made it.
+                Ok::<_, Infallible>(response.map(|body| GuardedBody::new(Body::new(body), busy)))
             }
         })
     };

@@ -30,17 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("clients", &["upstream"]),
     ("engine", &["pipe"]),
     ("wire formats", &["wire"]),
-    (
-        "serving",
-        &[
-            "auth",
-            "metrics_layer",
-            "routes",
-            "server",
-            "startup",
-            "state",
-        ],
-    ),
+    ("serving", &["auth", "routes", "server", "startup", "state"]),
     ("tools", &["cli", "eval", "explain"]),
 ];
 

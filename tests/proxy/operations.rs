@@ -93,6 +93,48 @@ async fn metrics_count_requests_by_route_and_status() {
     assert!(text.contains("plaincall_http_requests_in_flight"), "{text}");
 }
 
+/// Requests are labelled by the route that serves them, known before routing: refusals
+/// (a missing key) count under their route, and paths no route takes share one label.
+#[tokio::test]
+async fn every_request_is_labelled_by_its_route_and_unknown_paths_share_one_label() {
+    let upstream = MockServer::start(|_| Reply::ok(json!({}))).await;
+    let proxy = Proxy::start(&upstream.url(), "[server]\naccess_keys = [\"pk-one\"]\n").await;
+    let post = |path: &str| {
+        client()
+            .post(proxy.url(path))
+            .json(&json!({"messages": []}))
+    };
+    assert_eq!(post("/v1/messages").send().await.unwrap().status(), 401);
+    let answered = post("/v1/chat/completions")
+        .bearer_auth("pk-one")
+        .send()
+        .await;
+    assert_eq!(answered.unwrap().status(), 200);
+    for path in ["/v1/", "/v1", "/nowhere", "/v1x/chat", "/healthz/more"] {
+        let response = client().get(proxy.url(path)).send().await.unwrap();
+        assert_eq!(
+            response.status(),
+            404,
+            "{path}: no route, and no key asked for"
+        );
+    }
+    let nested = client()
+        .get(proxy.url("/v1/files/abc"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(nested.status(), 401, "every /v1 route needs the key");
+    let text = proxy.metrics();
+    for line in [
+        r#"plaincall_http_requests_total{route="/v1/messages",status="401"} 1"#,
+        r#"plaincall_http_requests_total{route="/v1/chat/completions",status="200"} 1"#,
+        r#"plaincall_http_requests_total{route="unmatched",status="404"} 5"#,
+        r#"plaincall_http_requests_total{route="/v1/{*rest}",status="401"} 1"#,
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+}
+
 #[tokio::test]
 async fn request_ids_are_propagated_or_generated() {
     let upstream = MockServer::start(|_| Reply::ok(json!({}))).await;
