@@ -131,52 +131,73 @@ fn sse_relay(
     secrets: Secrets,
     error_event: ErrorEvent,
 ) -> impl Stream<Item = Result<Bytes, std::convert::Infallible>> + Send + 'static {
-    let span = tracing::Span::current();
-    let state = (Box::pin(chunks), BytesMut::new(), false);
-    futures_util::stream::unfold(state, move |(mut chunks, mut pending, done)| {
-        let drain = drain.clone();
-        let span = span.clone();
-        let secrets = secrets.clone();
-        async move {
-            if done {
-                return None;
-            }
-            loop {
-                let next = tokio::select! {
-                    biased;
-                    () = drain.expired() => Some(Err(ProxyError::ShuttingDown)),
-                    next = chunks.next() => next,
-                };
-                match next {
-                    // Most chunks are whole events: they go on as they came, uncopied.
-                    Some(Ok(chunk)) if pending.is_empty() && ends_an_event(&chunk) => {
-                        return Some((Ok(secrets.scrub_known(chunk)), (chunks, pending, false)));
+    // Everything a chunk needs lives in the stream's state, made once per stream: the grace
+    // period's end is one future polled on every chunk, not one made and dropped per chunk.
+    let relay = SseRelay {
+        chunks: Box::pin(chunks),
+        expired: Box::pin(async move { drain.expired().await }),
+        pending: BytesMut::new(),
+        done: false,
+        span: tracing::Span::current(),
+        secrets,
+        error_event,
+    };
+    futures_util::stream::unfold(relay, |mut relay| async move {
+        let out = relay.next_event().await?;
+        Some((Ok(out), relay))
+    })
+}
+
+struct SseRelay<S> {
+    chunks: std::pin::Pin<Box<S>>,
+    expired: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
+    pending: BytesMut,
+    done: bool,
+    span: tracing::Span,
+    secrets: Secrets,
+    error_event: ErrorEvent,
+}
+
+impl<S: Stream<Item = Result<Bytes, ProxyError>>> SseRelay<S> {
+    async fn next_event(&mut self) -> Option<Bytes> {
+        if self.done {
+            return None;
+        }
+        loop {
+            let next = tokio::select! {
+                biased;
+                () = &mut self.expired => Some(Err(ProxyError::ShuttingDown)),
+                next = self.chunks.next() => next,
+            };
+            let pending = &mut self.pending;
+            match next {
+                // Most chunks are whole events: they go on as they came, uncopied.
+                Some(Ok(chunk)) if pending.is_empty() && ends_an_event(&chunk) => {
+                    return Some(self.secrets.scrub_known(chunk));
+                }
+                Some(Ok(chunk)) => {
+                    pending.extend_from_slice(&chunk);
+                    let end = event_boundary(pending)
+                        .or_else(|| (pending.len() > MAX_PENDING_EVENT).then_some(pending.len()));
+                    if let Some(end) = end {
+                        return Some(self.secrets.scrub_known(pending.split_to(end).freeze()));
                     }
-                    Some(Ok(chunk)) => {
-                        pending.extend_from_slice(&chunk);
-                        let end = event_boundary(&pending).or_else(|| {
-                            (pending.len() > MAX_PENDING_EVENT).then_some(pending.len())
-                        });
-                        if let Some(end) = end {
-                            let out = secrets.scrub_known(pending.split_to(end).freeze());
-                            return Some((Ok(out), (chunks, pending, false)));
-                        }
-                    }
-                    None if pending.is_empty() => return None,
-                    None => {
-                        let out = secrets.scrub_known(pending.split().freeze());
-                        return Some((Ok(out), (chunks, pending, true)));
-                    }
-                    Some(Err(error)) => {
-                        span.in_scope(|| {
-                            tracing::warn!(code = error.code(), %error, "event stream ended early");
-                        });
-                        return Some((Ok(error_event(&error)), (chunks, pending, true)));
-                    }
+                }
+                None if pending.is_empty() => return None,
+                None => {
+                    self.done = true;
+                    return Some(self.secrets.scrub_known(pending.split().freeze()));
+                }
+                Some(Err(error)) => {
+                    self.span.in_scope(|| {
+                        tracing::warn!(code = error.code(), %error, "event stream ended early");
+                    });
+                    self.done = true;
+                    return Some((self.error_event)(&error));
                 }
             }
         }
-    })
+    }
 }
 
 fn ends_an_event(chunk: &[u8]) -> bool {
