@@ -43,6 +43,24 @@ async fn malformed_json_is_400() {
     );
 }
 
+/// A body that is JSON but not an object is refused, never forwarded (a typed look at the body
+/// would read a struct from an array); a malformed `messages` is named.
+#[tokio::test]
+async fn chat_bodies_that_are_not_objects_or_have_malformed_messages_are_400() {
+    let upstream = MockServer::start(|_| Reply::ok(json!({}))).await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    for body in [r#"["m", null, [{"role": "user"}]]"#, r#" "text" "#, "42", "null"] {
+        let (status, answer) = post_raw(&proxy, "/v1/chat/completions", body).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert_openai_error(&answer, "invalid_json");
+    }
+    let (status, answer) =
+        post_raw(&proxy, "/v1/chat/completions", r#"{"model": "m", "messages": "hi"}"#).await;
+    assert_eq!(status, 400, "{answer}");
+    assert_eq!(answer["error"]["param"], "messages", "{answer}");
+    assert!(upstream.requests().is_empty(), "nothing reached the upstream");
+}
+
 #[tokio::test]
 async fn bodies_over_the_limit_are_413_on_every_route() {
     let upstream = MockServer::start(|_| Reply::ok(json!({}))).await;
