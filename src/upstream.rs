@@ -115,6 +115,42 @@ pub struct UpstreamClient {
     settings: Arc<Settings>,
 }
 
+/// The silence allowed between two chunks of a response body, and the setting that says so.
+struct Stall {
+    after: Duration,
+    setting: Arc<str>,
+}
+
+impl Stall {
+    async fn next_chunk(
+        &self,
+        response: &mut UpstreamResponse,
+    ) -> Result<Option<Bytes>, ProxyError> {
+        loop {
+            match tokio::time::timeout(self.after, response.body_mut().frame()).await {
+                Ok(None) => return Ok(None),
+                Ok(Some(Ok(frame))) => {
+                    if let Ok(data) = frame.into_data() {
+                        return Ok(Some(data));
+                    }
+                }
+                Ok(Some(Err(error))) => {
+                    return Err(ProxyError::UpstreamProtocol(crate::error::root_cause(
+                        &error,
+                    )))
+                }
+                Err(_) => {
+                    return Err(ProxyError::UpstreamTimeout {
+                        kind: TimeoutKind::Stalled,
+                        after: self.after,
+                        setting: self.setting.clone(),
+                    })
+                }
+            }
+        }
+    }
+}
+
 /// The configuration keys behind the three timeouts, named in timeout errors.
 struct Settings {
     connect: Arc<str>,
@@ -415,37 +451,29 @@ impl UpstreamClient {
         &self,
         response: &mut UpstreamResponse,
     ) -> Result<Option<Bytes>, ProxyError> {
-        loop {
-            match tokio::time::timeout(self.read_timeout, response.body_mut().frame()).await {
-                Ok(None) => return Ok(None),
-                Ok(Some(Ok(frame))) => {
-                    if let Ok(data) = frame.into_data() {
-                        return Ok(Some(data));
-                    }
-                }
-                Ok(Some(Err(error))) => {
-                    return Err(ProxyError::UpstreamProtocol(crate::error::root_cause(
-                        &error,
-                    )))
-                }
-                Err(_) => return Err(self.timed_out(TimeoutKind::Stalled)),
-            }
+        self.stall().next_chunk(response).await
+    }
+
+    fn stall(&self) -> Stall {
+        Stall {
+            after: self.read_timeout,
+            setting: self.settings.read.clone(),
         }
     }
 
-    /// A response body as a stream of chunks, each within `read_timeout`.
+    /// A response body as a stream of chunks, each within `read_timeout`. The stream holds
+    /// only what reading needs, not a clone of the client (its URL and key) per chunk.
     pub fn body_stream(
         &self,
         response: UpstreamResponse,
     ) -> impl Stream<Item = Result<Bytes, ProxyError>> + Send + 'static {
-        let client = self.clone();
-        futures_util::stream::try_unfold(response, move |mut response| {
-            let client = client.clone();
-            async move {
-                let chunk = client.next_chunk(&mut response).await?;
-                Ok(chunk.map(|chunk| (chunk, response)))
-            }
-        })
+        futures_util::stream::try_unfold(
+            (response, self.stall()),
+            |(mut response, stall)| async move {
+                let chunk = stall.next_chunk(&mut response).await?;
+                Ok(chunk.map(|chunk| (chunk, (response, stall))))
+            },
+        )
     }
 
     /// Sends, waits for the headers within `timeout`, then reads the whole body.

@@ -49,16 +49,28 @@ async fn malformed_json_is_400() {
 async fn chat_bodies_that_are_not_objects_or_have_malformed_messages_are_400() {
     let upstream = MockServer::start(|_| Reply::ok(json!({}))).await;
     let proxy = Proxy::start(&upstream.url(), "").await;
-    for body in [r#"["m", null, [{"role": "user"}]]"#, r#" "text" "#, "42", "null"] {
+    for body in [
+        r#"["m", null, [{"role": "user"}]]"#,
+        r#" "text" "#,
+        "42",
+        "null",
+    ] {
         let (status, answer) = post_raw(&proxy, "/v1/chat/completions", body).await;
         assert_eq!(status, 400, "{body}: {answer}");
         assert_openai_error(&answer, "invalid_json");
     }
-    let (status, answer) =
-        post_raw(&proxy, "/v1/chat/completions", r#"{"model": "m", "messages": "hi"}"#).await;
+    let (status, answer) = post_raw(
+        &proxy,
+        "/v1/chat/completions",
+        r#"{"model": "m", "messages": "hi"}"#,
+    )
+    .await;
     assert_eq!(status, 400, "{answer}");
     assert_eq!(answer["error"]["param"], "messages", "{answer}");
-    assert!(upstream.requests().is_empty(), "nothing reached the upstream");
+    assert!(
+        upstream.requests().is_empty(),
+        "nothing reached the upstream"
+    );
 }
 
 #[tokio::test]
