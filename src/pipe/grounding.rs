@@ -5,7 +5,8 @@
 //! value counts as said when it appears there, when the schema gives it (`default`, `const`),
 //! when the text names an `enum` member, or when a rule derives it from the text (relative
 //! dates against today, times, number words, units, country and currency codes, phone
-//! numbers and codes written with other separators).
+//! numbers and codes written with other separators). An optional value said only as a piece
+//! of a longer value the call carries whole (a host out of its URL) is not said on its own.
 //!
 //! Deterministic and cheap: the evidence is indexed once per call, each leaf is a few set
 //! lookups.
@@ -28,6 +29,8 @@ pub struct Evidence {
     dates: HashSet<Date>,
     /// (hour, minute) the text mentions.
     times: HashSet<(i8, i8)>,
+    /// The day relative dates were read against, to read a narrowed text again.
+    today: Date,
 }
 
 /// What grounding found in one call.
@@ -268,6 +271,7 @@ impl Evidence {
             numbers: Vec::new(),
             dates: HashSet::new(),
             times: HashSet::new(),
+            today,
         };
         for word in &words {
             evidence.words.insert(word.clone());
@@ -831,6 +835,10 @@ struct Walk<'a> {
     evidence: &'a Evidence,
     raw: &'a str,
     root: &'a Value,
+    /// Every string value of the call, as the translator wrote it.
+    strings: Vec<String>,
+    /// Narrowed texts already indexed (see `only_inside_another`).
+    narrowed: Vec<(String, Evidence)>,
     report: Report,
 }
 
@@ -870,21 +878,58 @@ impl Walk<'_> {
                 !items.is_empty()
             }
             leaf => {
-                let found = traced(
-                    &Leaf {
-                        value: leaf,
-                        schema,
-                        key,
-                    },
-                    self.evidence,
-                    self.raw,
-                );
+                let leaf = Leaf {
+                    value: leaf,
+                    schema,
+                    key,
+                };
+                let found = traced(&leaf, self.evidence, self.raw)
+                    && (required || !self.only_inside_another(&leaf));
                 if !found && required {
                     self.report.missing.push(path.to_owned());
                 }
                 found
             }
         }
+    }
+
+    /// Whether an optional value is said only as a piece of a longer value the request gives
+    /// and the call already carries whole: a host copied out of the URL it came in, a name cut
+    /// out of an email address. The request gave one value there, not two. Only a whole of
+    /// one token counts (an address, a path, an id): a phrase ("3 apples") is made of words
+    /// that may each be said for a field of their own.
+    fn only_inside_another(&mut self, leaf: &Leaf) -> bool {
+        let text = match leaf.value {
+            Value::String(text) => text.trim().to_owned(),
+            Value::Number(number) => number.to_string(),
+            _ => return false,
+        };
+        let piece = compact(&text);
+        if piece.is_empty() {
+            return false;
+        }
+        let mut narrowed = self.raw.to_lowercase();
+        for whole in &self.strings {
+            let whole = whole.trim().to_lowercase();
+            if whole.contains(char::is_whitespace) {
+                continue;
+            }
+            let whole_compact = compact(&whole);
+            if whole_compact.len() > piece.len() && whole_compact.contains(&piece) {
+                narrowed = narrowed.replace(&whole, " ");
+            }
+        }
+        if narrowed == self.raw.to_lowercase() {
+            return false;
+        }
+        if !self.narrowed.iter().any(|(text, _)| *text == narrowed) {
+            let rest = Evidence::new(&narrowed, self.evidence.today);
+            self.narrowed.push((narrowed.clone(), rest));
+        }
+        self.narrowed
+            .iter()
+            .find(|(text, _)| *text == narrowed)
+            .is_some_and(|(text, rest)| !traced(leaf, rest, text))
     }
 
     fn object(
@@ -922,13 +967,26 @@ impl Walk<'_> {
     }
 }
 
+fn collect_strings(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(text) => out.push(text.clone()),
+        Value::Array(items) => items.iter().for_each(|item| collect_strings(item, out)),
+        Value::Object(object) => object.values().for_each(|item| collect_strings(item, out)),
+        _ => {}
+    }
+}
+
 /// Takes out of `args` the optional values no evidence traces, and reports them with the
 /// required values no evidence traces. `raw` is the evidence's text (currency symbols).
 pub fn ground(args: &mut Value, schema: &Value, evidence: &Evidence, raw: &str) -> Report {
+    let mut strings = Vec::new();
+    collect_strings(args, &mut strings);
     let mut walk = Walk {
         evidence,
         raw,
         root: schema,
+        strings,
+        narrowed: Vec::new(),
         report: Report::default(),
     };
     match args {
@@ -984,6 +1042,76 @@ mod tests {
             "book a flight to Rome",
             json!("Window seat, vegetarian meal")
         ));
+    }
+
+    #[test]
+    fn a_piece_of_a_value_the_call_carries_whole_is_not_said_again() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "url": {"type": "string"},
+                "params": {"type": "object", "properties": {
+                    "advisoryId": {"type": "string"},
+                    "ip": {"type": "string"},
+                    "port": {"type": "integer"}
+                }}
+            },
+            "required": ["url"]
+        });
+        let text = "Get the recommendations of advisory dac from https://api.example.com:8443/recommendations";
+        let (args, report) = grounded(
+            text,
+            json!({"url": "https://api.example.com:8443/recommendations",
+                   "params": {"advisoryId": "dac", "ip": "api.example.com", "port": 8443}}),
+            schema.clone(),
+        );
+        assert_eq!(report.dropped, vec!["params.ip", "params.port"]);
+        assert_eq!(
+            args,
+            json!({"url": "https://api.example.com:8443/recommendations", "params": {"advisoryId": "dac"}})
+        );
+        // Said on its own as well: it stays.
+        let (args, report) = grounded(
+            "Ping api.example.com, then get https://api.example.com/recommendations",
+            json!({"url": "https://api.example.com/recommendations", "params": {"ip": "api.example.com"}}),
+            schema,
+        );
+        assert!(report.dropped.is_empty(), "{report:?}");
+        assert_eq!(args["params"]["ip"], "api.example.com");
+        // A name cut out of the address the call sends to.
+        let mail = json!({"type": "object", "properties": {
+            "to": {"type": "string"}, "name": {"type": "string"}}, "required": ["to"]});
+        let (args, _) = grounded(
+            "email john.doe@example.com about the launch",
+            json!({"to": "john.doe@example.com", "name": "john.doe"}),
+            mail,
+        );
+        assert_eq!(args, json!({"to": "john.doe@example.com"}));
+        // A phrase is words, each of which may be said for a field of its own.
+        let order = json!({"type": "object", "properties": {
+            "item": {"type": "string"}, "count": {"type": "integer"}}, "required": ["item"]});
+        let (args, report) = grounded(
+            "buy 3 apples",
+            json!({"item": "3 apples", "count": 3}),
+            order,
+        );
+        assert!(report.dropped.is_empty(), "{report:?}");
+        assert_eq!(args["count"], 3);
+    }
+
+    #[test]
+    fn a_required_piece_of_a_whole_value_stays_and_is_not_asked_for() {
+        let schema = json!({"type": "object", "properties": {
+            "url": {"type": "string"}, "owner": {"type": "string"}, "repo": {"type": "string"}},
+            "required": ["url", "owner", "repo"]});
+        let (args, report) = grounded(
+            "clone https://github.com/rust-lang/regex",
+            json!({"url": "https://github.com/rust-lang/regex", "owner": "rust-lang", "repo": "regex"}),
+            schema,
+        );
+        assert_eq!(report, Report::default());
+        assert_eq!(args["owner"], "rust-lang");
+        assert_eq!(args["repo"], "regex");
     }
 
     #[test]
