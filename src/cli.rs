@@ -9,9 +9,8 @@ use tracing_subscriber::EnvFilter;
 use crate::config::{Config, LogFormat};
 use crate::error::shown_url;
 use crate::openai::RawObject;
+use crate::pipe::grammar;
 use crate::pipe::translate::{today, AttemptRecord, Outcome};
-use crate::pipe::{grammar, schema_text};
-use crate::prompts::TranslatorContext;
 use crate::server::{self, AppState};
 
 #[derive(Parser)]
@@ -649,16 +648,8 @@ fn prompts_show(path: Option<&Path>, tool: &Path, json: bool) -> ExitCode {
         Err(code) => return code,
     };
     let (date, weekday) = today(&state.config.translation.timezone);
-    let system = state.pipe.prompts().translator_system(&TranslatorContext {
-        tool_name: &nl_tool.name,
-        tool_description: &nl_tool.description,
-        schema: serde_json::to_string_pretty(&nl_tool.parameters).unwrap_or_default(),
-        rules: schema_text::translator_rules(&nl_tool.parameters),
-        examples: state.pipe.prompts().examples(&nl_tool.name),
-        today: date,
-        weekday,
-        timezone: &state.config.translation.timezone_name,
-    });
+    // The very prompt a translation sends (compact schema), not a prettier copy of it.
+    let system = state.pipe.system_prompt(&nl_tool, date, weekday);
     let system = match system {
         Ok(text) => text,
         Err(error) => {

@@ -533,7 +533,7 @@ impl Pipe {
 
     /// The translator's system prompt for `tool`: constant instructions first, so that an
     /// engine's prefix cache reuses them across tools.
-    fn system_prompt(
+    pub(crate) fn system_prompt(
         &self,
         tool: &NlTool,
         today: String,

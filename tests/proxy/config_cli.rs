@@ -1411,4 +1411,7 @@ async fn explain_translate_and_prompts_show_speak_json() {
         .as_array()
         .unwrap()
         .is_empty());
+    // `prompts show` prints the very prompt a translation sends (the schema compact).
+    let sent = translator.chat_requests()[0].json()["messages"][0]["content"].clone();
+    assert_eq!(sent, shown["translator_system_prompt"]);
 }
