@@ -139,14 +139,16 @@ impl Stall {
                         &error,
                     )))
                 }
-                Err(_) => {
-                    return Err(ProxyError::UpstreamTimeout {
-                        kind: TimeoutKind::Stalled,
-                        after: self.after,
-                        setting: self.setting.clone(),
-                    })
-                }
+                Err(_) => return Err(self.timed_out()),
             }
+        }
+    }
+
+    fn timed_out(&self) -> ProxyError {
+        ProxyError::UpstreamTimeout {
+            kind: TimeoutKind::Stalled,
+            after: self.after,
+            setting: self.setting.clone(),
         }
     }
 }
@@ -249,7 +251,7 @@ impl UpstreamClient {
         let (after, setting) = match kind {
             TimeoutKind::Connect => (self.connect_timeout, &self.settings.connect),
             TimeoutKind::Headers => (self.timeout, &self.settings.headers),
-            TimeoutKind::Stalled => (self.read_timeout, &self.settings.read),
+            TimeoutKind::Stalled => return self.stall().timed_out(),
         };
         ProxyError::UpstreamTimeout {
             kind,
