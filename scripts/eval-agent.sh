@@ -8,6 +8,11 @@
 #
 #   scripts/eval-agent.sh [OUT]        report.md, chart.svg, results.json (default docs/eval)
 #
+# EVAL_PASSES=2 runs the whole eval a second time against the same model servers, report in
+# OUT/pass-2: the steady state of an agent session, where every tool's translator prompt has
+# been read once (llama-server's prompt cache) and the main model's prompt is warm too. Each
+# pass starts a fresh plaincall, so no translation is answered from plaincall's own cache.
+#
 # Environment: PLAINCALL_DEV_BIN (the binary; else target/debug/plaincall is built),
 # REAL_UPSTREAM_THREADS (llama-server threads, default 2), PLAINCALL_* settings for the
 # through mode (e.g. PLAINCALL_TRANSLATION_GROUNDING=strict).
@@ -37,10 +42,15 @@ translator_port=$(free_port)
 bash scripts/real-upstream.sh start eval-translator 1.5b "$translator_port"
 
 mkdir -p "$out"
-log "plaincall eval: $PLAINCALL_DEV_BIN, report in $out"
-PLAINCALL_UPSTREAM_URL=http://127.0.0.1:$main_port/v1 \
-PLAINCALL_TRANSLATOR_URL=http://127.0.0.1:$translator_port/v1 \
-PLAINCALL_TRANSLATOR_MODEL=qwen2.5-coder-1.5b \
-    "$PLAINCALL_DEV_BIN" eval --tools tests/fixtures/tools \
-    --cases tests/fixtures/cases.jsonl --model qwen2.5-coder-0.5b \
-    --report "$out" --json "$out/results.json"
+passes=${EVAL_PASSES:-1}
+for pass in $(seq 1 "$passes"); do
+    dir=$out
+    [[ $pass -gt 1 ]] && dir=$out/pass-$pass && mkdir -p "$dir"
+    log "plaincall eval, pass $pass of $passes: $PLAINCALL_DEV_BIN, report in $dir"
+    PLAINCALL_UPSTREAM_URL=http://127.0.0.1:$main_port/v1 \
+    PLAINCALL_TRANSLATOR_URL=http://127.0.0.1:$translator_port/v1 \
+    PLAINCALL_TRANSLATOR_MODEL=qwen2.5-coder-1.5b \
+        "$PLAINCALL_DEV_BIN" eval --tools tests/fixtures/tools \
+        --cases tests/fixtures/cases.jsonl --model qwen2.5-coder-0.5b \
+        --report "$dir" --json "$dir/results.json"
+done

@@ -9,8 +9,8 @@ use tracing_subscriber::EnvFilter;
 use crate::config::{Config, LogFormat};
 use crate::error::shown_url;
 use crate::openai::RawObject;
-use crate::pipe::grammar;
 use crate::pipe::translate::{today, AttemptRecord, Outcome};
+use crate::pipe::{gbnf, grammar};
 use crate::server::{self, AppState};
 
 #[derive(Parser)]
@@ -669,6 +669,7 @@ fn prompts_show(path: Option<&Path>, tool: &Path, json: bool) -> ExitCode {
                 "main_model_sees": definition,
                 "translator_system_prompt": system,
                 "response_schema": response_schema,
+                "grammar": gbnf::gbnf(&response_schema),
             }))
             .unwrap_or_default()
         );
@@ -690,6 +691,10 @@ fn prompts_show(path: Option<&Path>, tool: &Path, json: bool) -> ExitCode {
     say!(
         "== The response schema sent with json_schema output ==\n{}",
         serde_json::to_string_pretty(&response_schema).unwrap_or_default()
+    );
+    say!(
+        "\n== The grammar sent with grammar output (llama-server) ==\n{}",
+        gbnf::gbnf(&response_schema)
     );
     ExitCode::SUCCESS
 }

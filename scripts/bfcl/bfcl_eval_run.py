@@ -211,12 +211,16 @@ class Servers:
         self.started.clear()
 
 
-def plaincall_env(upstream: str, translator: str | None) -> dict:
-    """No translator: the upstream model translates its own descriptions (one model)."""
+def plaincall_env(upstream: str, translator: str | None, output: str = "json_schema") -> dict:
+    """No translator: the upstream model translates its own descriptions (one model).
+    `output`: how the translating model is asked for JSON (`grammar` for llama-server)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLAINCALL_") and k != "RUST_LOG"}
     env.update(PLAINCALL_UPSTREAM_URL=upstream)
     if translator is not None:
-        env.update(PLAINCALL_TRANSLATOR_URL=translator, PLAINCALL_TRANSLATOR_MODEL="qwen2.5-coder-1.5b")
+        env.update(PLAINCALL_TRANSLATOR_URL=translator, PLAINCALL_TRANSLATOR_MODEL="qwen2.5-coder-1.5b",
+                   PLAINCALL_TRANSLATOR_OUTPUT=output)
+    else:
+        env.update(PLAINCALL_TRANSLATION_UPSTREAM_OUTPUT=output)
     return env
 
 
@@ -444,7 +448,8 @@ def run_modes(bfcl, modes: list[str], cases: list[dict], args, work: Path, log) 
                 main = servers.start("bfcl-big", "1.5b", True) if alone else servers.start("bfcl-main", "0.5b", True)
                 translator = None if alone else servers.start("bfcl-translator", "1.5b", False)
                 recorder = Recorder(main, args.timeout + 60)
-                env = dict(plaincall_env(recorder.url, translator), **dict(args.plaincall_env))
+                env = dict(plaincall_env(recorder.url, translator, args.translator_output),
+                           **dict(args.plaincall_env))
                 log_file = args.out / ("plaincall-self.log" if alone else "plaincall.log")
                 try:
                     with plaincall(args.plaincall_bin, args.config, env, log_file) as url:
@@ -574,6 +579,10 @@ def parse_args():
     p.add_argument("--per-category", type=int, default=None, help="at most N cases per category and group")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--timeout", type=int, default=600, help="seconds per request (default 600)")
+    p.add_argument("--translator-output", default="json_schema",
+                   choices=["json_schema", "grammar", "json_object", "none"],
+                   help="how the translating model is asked for JSON (plaincall's `output`; default "
+                        "json_schema, plaincall's default; `grammar` is llama-server's GBNF without free whitespace)")
     p.add_argument("--plaincall-bin", type=Path,
                    default=Path(os.environ.get("PLAINCALL_DEV_BIN") or REPO / "target" / "debug" / "plaincall"))
     p.add_argument("--keep-other-modes", action="store_true",
@@ -669,6 +678,7 @@ def main() -> None:
     meta = {"bfcl_eval_version": version("bfcl-eval"), "seed": args.seed, "timeout_s": args.timeout,
             "per_category": args.per_category, "wall_s": wall, "plaincall": binaries,
             "plaincall_env": dict(args.plaincall_env),
+            "translator_output": args.translator_output,
             "llama_threads": os.environ.get("REAL_UPSTREAM_THREADS", "2"),
             "llama_ctx": os.environ.get("REAL_UPSTREAM_CTX", "4096")}
     (args.out / "results.json").write_text(json.dumps(

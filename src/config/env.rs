@@ -22,6 +22,7 @@ const ENV_SPECIAL: &[&str] = &[
     "translator_url",
     "translator_model",
     "translator_api_key",
+    "translator_output",
     "upstream_api_key",
     "server_access_keys",
     "redis_password",
@@ -116,7 +117,8 @@ pub(super) fn env_provider() -> Env {
         })
 }
 
-/// `PLAINCALL_TRANSLATOR_URL`/`_MODEL`/`_API_KEY`: one backend, as containers are configured.
+/// `PLAINCALL_TRANSLATOR_URL`/`_MODEL`/`_API_KEY`/`_OUTPUT`: one backend, as containers are
+/// configured.
 /// It replaces the backend list from the file.
 pub(super) fn apply_translator_env(
     translation: &mut TranslationConfig,
@@ -131,23 +133,39 @@ pub(super) fn apply_translator_env(
     let url = get("PLAINCALL_TRANSLATOR_URL");
     let model = get("PLAINCALL_TRANSLATOR_MODEL");
     let api_key = get("PLAINCALL_TRANSLATOR_API_KEY");
+    let output = get("PLAINCALL_TRANSLATOR_OUTPUT");
     match (url, model) {
         (None, None) => {
-            if api_key.is_some() {
-                return Err(invalid(
-                    "PLAINCALL_TRANSLATOR_API_KEY",
-                    "needs PLAINCALL_TRANSLATOR_URL and PLAINCALL_TRANSLATOR_MODEL",
-                ));
+            for (name, given) in [
+                ("PLAINCALL_TRANSLATOR_API_KEY", api_key.is_some()),
+                ("PLAINCALL_TRANSLATOR_OUTPUT", output.is_some()),
+            ] {
+                if given {
+                    return Err(invalid(
+                        name,
+                        "needs PLAINCALL_TRANSLATOR_URL and PLAINCALL_TRANSLATOR_MODEL",
+                    ));
+                }
             }
             Ok(())
         }
         (Some(url), Some(model)) => {
-            translation.backends = vec![single_backend(
+            let mut backend = single_backend(
                 "PLAINCALL_TRANSLATOR_URL",
                 &url,
                 model,
                 api_key.map(Secret::new),
-            )?];
+            )?;
+            if let Some(output) = output {
+                backend.output = serde_json::from_value(serde_json::Value::String(output))
+                    .map_err(|_| {
+                        invalid(
+                            "PLAINCALL_TRANSLATOR_OUTPUT",
+                            "must be json_schema, grammar, json_object or none",
+                        )
+                    })?;
+            }
+            translation.backends = vec![backend];
             Ok(())
         }
         (Some(_), None) => Err(invalid(

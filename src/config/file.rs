@@ -397,6 +397,8 @@ pub enum Grounding {
 #[serde(rename_all = "snake_case")]
 pub enum OutputMode {
     JsonSchema,
+    /// llama.cpp's `grammar` field: the schema as GBNF, with no free whitespace.
+    Grammar,
     JsonObject,
     None,
 }

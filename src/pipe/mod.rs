@@ -14,6 +14,7 @@ pub(crate) mod drive;
 pub(crate) mod engine;
 pub(crate) mod event;
 pub(crate) mod extract;
+pub mod gbnf;
 pub mod grammar;
 pub(crate) mod grounding;
 pub(crate) mod history;

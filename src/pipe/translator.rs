@@ -8,6 +8,7 @@ use bytes::Bytes;
 use http::HeaderMap;
 use serde_json::{json, Value};
 
+use super::gbnf;
 use crate::config::{Config, OutputMode, TranslationConfig};
 use crate::error::ProxyError;
 use crate::metrics::Metrics;
@@ -240,6 +241,7 @@ impl Translator {
                     "json_schema": {"name": schema_name(tool), "schema": response_schema, "strict": false}
                 });
             }
+            OutputMode::Grammar => body["grammar"] = Value::String(gbnf::gbnf(response_schema)),
             OutputMode::JsonObject => body["response_format"] = json!({"type": "json_object"}),
             OutputMode::None => {}
         }

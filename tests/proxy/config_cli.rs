@@ -833,6 +833,35 @@ fn translator_environment_variables_give_one_backend() {
         effective(&text, "translation.backends", "model").as_deref(),
         Some("\"tiny-translator\"")
     );
+    assert_eq!(
+        effective(&text, "translation.backends", "output").as_deref(),
+        Some("\"json_schema\"")
+    );
+
+    // How that backend is asked for JSON: a known mode, and only beside the URL and model.
+    let pair = [
+        ("PLAINCALL_TRANSLATOR_URL", "http://translator:8081/v1"),
+        ("PLAINCALL_TRANSLATOR_MODEL", "tiny-translator"),
+    ];
+    let out = check_with(
+        None,
+        &[pair[0], pair[1], ("PLAINCALL_TRANSLATOR_OUTPUT", "grammar")],
+    );
+    assert_success(&out);
+    assert_eq!(
+        effective(&stdout(&out), "translation.backends", "output").as_deref(),
+        Some("\"grammar\"")
+    );
+    let out = check_with(
+        None,
+        &[pair[0], pair[1], ("PLAINCALL_TRANSLATOR_OUTPUT", "gbnf")],
+    );
+    assert_config_error(&out, &["PLAINCALL_TRANSLATOR_OUTPUT", "grammar"]);
+    let out = check_with(None, &[("PLAINCALL_TRANSLATOR_OUTPUT", "grammar")]);
+    assert_config_error(
+        &out,
+        &["PLAINCALL_TRANSLATOR_OUTPUT", "PLAINCALL_TRANSLATOR_URL"],
+    );
 
     // They replace the file's backend list.
     let file = "[[translation.backends]]\nbase_url = \"http://one:1/v1\"\nmodel = \"one\"\n\

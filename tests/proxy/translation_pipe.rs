@@ -111,6 +111,42 @@ async fn a_single_nl_call_comes_back_structured() {
 }
 
 #[tokio::test]
+async fn grammar_output_sends_llama_cpp_a_grammar_without_free_whitespace() {
+    let main = MockServer::scripted(vec![Reply::ok(completion(
+        calls_message(vec![nl_call("call_a", "set_reminder", EMAIL)]),
+        "tool_calls",
+    ))])
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(&email_args().to_string())]).await;
+    let config = format!("{}output = \"grammar\"\n", backend_toml(&translator.url()));
+    let proxy = Proxy::start(&main.url(), &config).await;
+    let tools = vec![fixture_tool("set_reminder")];
+    let (status, body) = chat(&proxy, &request(tools, vec![user("remind me")])).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        args_of(&body["choices"][0]["message"]["tool_calls"][0]),
+        email_args()
+    );
+
+    let asked = translator.chat_requests()[0].json();
+    assert!(asked.get("response_format").is_none(), "{asked}");
+    let grammar = asked["grammar"].as_str().unwrap();
+    assert!(grammar.starts_with("root ::= "), "{grammar}");
+    // Every member and value as the schema has it, and no rule that lets whitespace in.
+    for piece in [
+        r#""\"message\":" string"#,
+        r#""\"schedule_type\":" ("\"once\"" | "\"daily\"""#,
+        r#""\"day_of_month\":" integer"#,
+        r#""\"error\":" "\"missing_info\"""#,
+    ] {
+        assert!(grammar.contains(piece), "{piece} in\n{grammar}");
+    }
+    for whitespace in ["ws ", "space", "\\n", "[ ", "\" \" |", "\"\\t\""] {
+        assert!(!grammar.contains(whitespace), "{whitespace} in\n{grammar}");
+    }
+}
+
+#[tokio::test]
 async fn an_nl_call_beside_a_plain_call() {
     let weather = tool_call("call_w", "get_weather", &json!({"city": "Paris"}));
     let main = MockServer::scripted(vec![Reply::ok(completion(

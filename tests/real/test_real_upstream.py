@@ -6,10 +6,12 @@ the session as a whole must have produced translated calls."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 
 import jsonschema
 
-from conftest import tool
+from conftest import TOOLS, plaincall_bin, tool
 
 SYSTEM = "You are a helpful assistant. Use the tools when they fit the request."
 TRANSLATED_CALLS: list[str] = []
@@ -137,3 +139,50 @@ def test_prompt_mode_with_a_translated_tool(prompt):
 
 def test_zz_the_session_produced_translated_calls():
     assert TRANSLATED_CALLS, "no translated call in the whole session"
+
+
+
+def whitespace_outside_strings(text: str) -> list[int]:
+    """Offsets of whitespace in JSON text that is not inside a string."""
+    found, in_string, escaped = [], False, False
+    for i, c in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c.isspace():
+            found.append(i)
+    return found
+
+
+def test_grammar_output_gets_compact_valid_arguments_from_llama_server(servers, tmp_path):
+    """`output = "grammar"`: llama-server takes the GBNF plaincall writes (it answers 400 to
+    one it cannot parse) and the translator answers without whitespace between tokens."""
+    config = tmp_path / "proxy.toml"
+    config.write_text(
+        f'[upstream]\nurl = "{servers["test-main"]}"\n'
+        f'[[translation.backends]]\nurl = "{servers["test-translator"]}"\n'
+        'model = "qwen2.5-coder-1.5b"\ntimeout = "10m"\noutput = "grammar"\n'
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PLAINCALL_")}
+    out = subprocess.run(
+        [str(plaincall_bin()), "translate", "--json", "--config", str(config),
+         "--tool", str(TOOLS / "spawn_sub_session.json"),
+         "research the asyncio docs and write a cheatsheet to notes/asyncio.md, at most 2 hours"],
+        capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, timeout=900,
+    )
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    first = result["attempts"][0]
+    assert not first["errors"], result
+    json.loads(first["reply"])
+    assert whitespace_outside_strings(first["reply"]) == [], first["reply"]
+    assert result["outcome"] in ("calls", "clarification"), result
+    for call in result.get("calls", []):
+        jsonschema.validate(call["arguments"], full_schema("spawn_sub_session"),
+                            cls=jsonschema.Draft202012Validator)
