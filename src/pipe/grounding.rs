@@ -307,7 +307,16 @@ impl Evidence {
             .filter(|t| !t.is_empty())
             .collect();
         for (i, token) in tokens.iter().enumerate() {
-            let token = token.trim_matches(|c| c == '.' || c == ',');
+            let token = token.trim_matches(|c| c == '.' || c == ',' || c == ':');
+            // A value after its key ("math:90", "'math':90"): the number is after the colon.
+            let token = match token.rsplit_once(':') {
+                Some((key, value))
+                    if !key.is_empty() && key.chars().all(|c| c.is_alphabetic() || c == '_') =>
+                {
+                    value
+                }
+                _ => token,
+            };
             let (digits, suffix) = token.split_at(
                 token
                     .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
@@ -963,6 +972,11 @@ impl Walk<'_> {
                 self.report.dropped.push(child_path);
             }
         }
+        // A required object whose every member was left out says nothing the request gave,
+        // as a required array emptied does.
+        if object.is_empty() && required && !path.is_empty() {
+            self.report.missing.push(path.to_owned());
+        }
         any
     }
 }
@@ -1097,6 +1111,45 @@ mod tests {
         );
         assert!(report.dropped.is_empty(), "{report:?}");
         assert_eq!(args["count"], 3);
+    }
+
+    #[test]
+    fn numbers_written_after_their_key_are_said() {
+        let schema = json!({"type": "object", "properties": {"grades": {"type": "object"}}, "required": ["grades"]});
+        for text in [
+            "average of these scores {'math':90, 'science':75.5}",
+            "average of math:90 and science:75.5",
+            "average of {\"math\": 90, \"science\": 75.5}",
+        ] {
+            let (args, report) = grounded(
+                text,
+                json!({"grades": {"math": 90, "science": 75.5}}),
+                schema.clone(),
+            );
+            assert_eq!(report, Report::default(), "{text}");
+            assert_eq!(
+                args["grades"],
+                json!({"math": 90, "science": 75.5}),
+                "{text}"
+            );
+        }
+        // A time stays a time.
+        assert!(kept("call at 9:30", json!("09:30")));
+        assert!(kept("call at 10:30:00", json!("10:30")));
+        assert!(!kept("call at 9:30", json!(30)));
+    }
+
+    #[test]
+    fn a_required_object_left_with_no_member_is_missing() {
+        let schema = json!({"type": "object", "properties": {"grades": {"type": "object"}}, "required": ["grades"]});
+        let (args, report) = grounded(
+            "average my grades",
+            json!({"grades": {"math": 90, "science": 75}}),
+            schema,
+        );
+        assert_eq!(report.dropped, vec!["grades.math", "grades.science"]);
+        assert_eq!(report.missing, vec!["grades"]);
+        assert_eq!(args, json!({"grades": {}}));
     }
 
     #[test]
