@@ -161,7 +161,7 @@ pub(super) fn apply_translator_env(
                     .map_err(|_| {
                         invalid(
                             "PLAINCALL_TRANSLATOR_OUTPUT",
-                            "must be json_schema, grammar, json_object or none",
+                            "must be auto, json_schema, grammar, json_object or none",
                         )
                     })?;
             }

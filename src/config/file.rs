@@ -396,6 +396,8 @@ pub enum Grounding {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OutputMode {
+    /// `grammar` where the backend's first answer shows llama.cpp, else `json_schema`.
+    Auto,
     JsonSchema,
     /// llama.cpp's `grammar` field: the schema as GBNF, with no free whitespace.
     Grammar,
@@ -475,7 +477,7 @@ impl Default for TranslationSection {
             budget: Duration::from_secs(60),
             temperature: 0.0,
             max_tokens: 1024,
-            upstream_output: OutputMode::JsonSchema,
+            upstream_output: OutputMode::Auto,
             backends: Vec::new(),
         }
     }
@@ -500,5 +502,5 @@ pub(super) fn default_backend_timeout() -> Duration {
     Duration::from_secs(60)
 }
 pub(super) fn default_output_mode() -> OutputMode {
-    OutputMode::JsonSchema
+    OutputMode::Auto
 }

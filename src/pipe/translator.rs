@@ -2,6 +2,7 @@
 //! to the next. With none configured, the upstream translates with the request's model.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
@@ -26,6 +27,8 @@ pub(crate) struct Backend {
     /// `None`: the request's own model (the upstream acting as translator).
     model: Option<String>,
     output: OutputMode,
+    /// With `output = "auto"`: what the backend's first answer showed it to be.
+    detected: OnceLock<OutputMode>,
     label: String,
     /// Whether the client's `Authorization` goes along (only to the main upstream).
     client_auth: bool,
@@ -80,6 +83,7 @@ impl Translator {
                 .with_settings(connect, &setting, &setting),
                 model: Some(b.model.clone()),
                 output: b.output,
+                detected: OnceLock::new(),
                 label: b.model.clone(),
                 client_auth: false,
                 unhealthy_until_ms: AtomicU64::new(0),
@@ -90,6 +94,7 @@ impl Translator {
                 client: upstream,
                 model: None,
                 output: settings.upstream_output,
+                detected: OnceLock::new(),
                 label: "upstream".into(),
                 client_auth: config.server.access_keys.is_empty(),
                 unhealthy_until_ms: AtomicU64::new(0),
@@ -203,7 +208,9 @@ impl Translator {
                         cut_off,
                     });
                 }
-                Err(CallError { message, unhealthy }) => {
+                Err(CallError {
+                    message, unhealthy, ..
+                }) => {
                     tracing::warn!(backend = %backend.label, %tool, error = %message, "translator call failed");
                     if unhealthy {
                         backend
@@ -226,6 +233,44 @@ impl Translator {
         request_model: &str,
         client_headers: &HeaderMap,
     ) -> Result<(String, bool), CallError> {
+        let output = backend.output_now();
+        let ask = |output| {
+            self.exchange(
+                backend,
+                messages,
+                response_schema,
+                tool,
+                request_model,
+                client_headers,
+                output,
+            )
+        };
+        match ask(output).await {
+            // A grammar the engine refuses (a feature of the schema its parser lacks) costs
+            // one call, not the translation: the schema goes the usual way.
+            Err(CallError {
+                refused: true,
+                message,
+                ..
+            }) if output == OutputMode::Grammar && backend.output == OutputMode::Auto => {
+                tracing::warn!(backend = %backend.label, %tool, error = %message, "translator refused the grammar; asking with json_schema");
+                ask(OutputMode::JsonSchema).await
+            }
+            other => other,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn exchange(
+        &self,
+        backend: &Backend,
+        messages: &[Value],
+        response_schema: &Value,
+        tool: &str,
+        request_model: &str,
+        client_headers: &HeaderMap,
+        output: OutputMode,
+    ) -> Result<(String, bool), CallError> {
         let model = backend.model.as_deref().unwrap_or(request_model);
         let mut body = json!({
             "model": model,
@@ -234,8 +279,8 @@ impl Translator {
             "max_tokens": self.max_tokens,
             "stream": false,
         });
-        match backend.output {
-            OutputMode::JsonSchema => {
+        match output {
+            OutputMode::JsonSchema | OutputMode::Auto => {
                 body["response_format"] = json!({
                     "type": "json_schema",
                     "json_schema": {"name": schema_name(tool), "schema": response_schema, "strict": false}
@@ -274,10 +319,12 @@ impl Translator {
             return Err(CallError {
                 message: summarize_http_error(status.as_u16(), &bytes, &secrets),
                 unhealthy: status.is_server_error() || status.as_u16() == 429,
+                refused: status.as_u16() == 400,
             });
         }
         let response: RawObject = serde_json::from_slice(&bytes)
             .map_err(|e| CallError::unhealthy(format!("the reply is not JSON: {e}")))?;
+        backend.learn(&response);
         let choices: Vec<RawObject> = openai::get(&response, "choices")
             .ok()
             .flatten()
@@ -297,9 +344,43 @@ impl Translator {
             return Err(CallError {
                 message: "the reply has no content".into(),
                 unhealthy: false,
+                refused: false,
             });
         }
         Ok((text, cut_off))
+    }
+}
+
+impl Backend {
+    /// How this backend is asked for JSON now: as configured, or for `auto` what its first
+    /// answer showed (`json_schema` until one came).
+    fn output_now(&self) -> OutputMode {
+        match self.output {
+            OutputMode::Auto => self
+                .detected
+                .get()
+                .copied()
+                .unwrap_or(OutputMode::JsonSchema),
+            configured => configured,
+        }
+    }
+
+    /// With `output = "auto"`, the first answer tells what serves this backend: llama.cpp's
+    /// llama-server puts its `timings` in every completion, and takes a GBNF `grammar`
+    /// without free whitespace ([`gbnf`]); anything else keeps `json_schema`.
+    fn learn(&self, response: &RawObject) {
+        if self.output != OutputMode::Auto || self.detected.get().is_some() {
+            return;
+        }
+        let llama_cpp = response.contains_key("timings");
+        let mode = if llama_cpp {
+            OutputMode::Grammar
+        } else {
+            OutputMode::JsonSchema
+        };
+        if self.detected.set(mode).is_ok() && llama_cpp {
+            tracing::info!(backend = %self.label, "the translator is llama.cpp: its answers are asked for as a grammar without free whitespace (output = \"auto\")");
+        }
     }
 }
 
@@ -315,6 +396,8 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 struct CallError {
     message: String,
     unhealthy: bool,
+    /// The backend answered 400: it refused the request as sent.
+    refused: bool,
 }
 
 impl CallError {
@@ -322,6 +405,7 @@ impl CallError {
         CallError {
             message,
             unhealthy: true,
+            refused: false,
         }
     }
 }

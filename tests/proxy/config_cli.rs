@@ -835,7 +835,7 @@ fn translator_environment_variables_give_one_backend() {
     );
     assert_eq!(
         effective(&text, "translation.backends", "output").as_deref(),
-        Some("\"json_schema\"")
+        Some("\"auto\"")
     );
 
     // How that backend is asked for JSON: a known mode, and only beside the URL and model.

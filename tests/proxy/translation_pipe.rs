@@ -146,6 +146,150 @@ async fn grammar_output_sends_llama_cpp_a_grammar_without_free_whitespace() {
     }
 }
 
+/// A translator reply as llama.cpp's llama-server writes it: with its `timings`.
+fn llama_cpp_reply(content: &str) -> Reply {
+    Reply::ok(json!({
+        "id": "chatcmpl-translator",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "translator",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "timings": {"prompt_n": 12, "predicted_n": 20, "predicted_per_second": 9.5}
+    }))
+}
+
+/// Two requests through plaincall, each with one NL call to `set_reminder`; the translator's
+/// requests and the arguments delivered.
+async fn two_translations(
+    translator_replies: Vec<Reply>,
+    backend: &str,
+) -> (Vec<Value>, Vec<Value>) {
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_a", "set_reminder", EMAIL)]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(
+            calls_message(vec![nl_call(
+                "call_b",
+                "set_reminder",
+                "daily at 10:00 to stretch",
+            )]),
+            "tool_calls",
+        )),
+    ])
+    .await;
+    let translator = MockServer::scripted(translator_replies).await;
+    let config = backend.replace("{url}", &translator.url());
+    let proxy = Proxy::start(&main.url(), &config).await;
+    let mut delivered = Vec::new();
+    for text in ["remind me", "remind me to stretch"] {
+        let (status, body) = chat(
+            &proxy,
+            &request(vec![fixture_tool("set_reminder")], vec![user(text)]),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        delivered.push(args_of(&body["choices"][0]["message"]["tool_calls"][0]));
+    }
+    let asked = translator
+        .chat_requests()
+        .iter()
+        .map(|r| r.json())
+        .collect();
+    (asked, delivered)
+}
+
+fn stretch_args() -> Value {
+    json!({"message": "Stretch", "schedule_type": "daily", "at": "10:00"})
+}
+
+const AUTO: &str = "[[translation.backends]]\nurl = \"{url}\"\nmodel = \"translator-model\"\n";
+
+#[tokio::test]
+async fn auto_output_asks_llama_cpp_for_a_grammar_once_it_has_answered() {
+    let (asked, delivered) = two_translations(
+        vec![
+            llama_cpp_reply(&email_args().to_string()),
+            llama_cpp_reply(&stretch_args().to_string()),
+        ],
+        AUTO,
+    )
+    .await;
+    assert_eq!(delivered, vec![email_args(), stretch_args()]);
+    assert_eq!(asked.len(), 2);
+    // Before its first answer nothing is known: the schema goes as `response_format`.
+    assert_eq!(
+        asked[0]["response_format"]["type"], "json_schema",
+        "{}",
+        asked[0]
+    );
+    assert!(asked[0].get("grammar").is_none());
+    // The answer carried llama.cpp's `timings`: from then on, a grammar.
+    assert!(asked[1].get("response_format").is_none(), "{}", asked[1]);
+    assert!(asked[1]["grammar"]
+        .as_str()
+        .unwrap()
+        .starts_with("root ::= "));
+}
+
+#[tokio::test]
+async fn auto_output_keeps_json_schema_for_other_servers_and_as_configured() {
+    // A server that is not llama.cpp.
+    let (asked, delivered) = two_translations(
+        vec![
+            translator_reply(&email_args().to_string()),
+            translator_reply(&stretch_args().to_string()),
+        ],
+        AUTO,
+    )
+    .await;
+    assert_eq!(delivered, vec![email_args(), stretch_args()]);
+    for request in &asked {
+        assert_eq!(
+            request["response_format"]["type"], "json_schema",
+            "{request}"
+        );
+        assert!(request.get("grammar").is_none());
+    }
+    // llama.cpp, but `json_schema` configured.
+    let configured = format!("{AUTO}output = \"json_schema\"\n");
+    let (asked, _) = two_translations(
+        vec![
+            llama_cpp_reply(&email_args().to_string()),
+            llama_cpp_reply(&stretch_args().to_string()),
+        ],
+        &configured,
+    )
+    .await;
+    for request in &asked {
+        assert_eq!(
+            request["response_format"]["type"], "json_schema",
+            "{request}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_grammar_llama_cpp_refuses_costs_one_call_not_the_translation() {
+    let (asked, delivered) = two_translations(
+        vec![
+            llama_cpp_reply(&email_args().to_string()),
+            Reply::text(400, r#"{"error":{"code":400,"message":"Failed to parse grammar","type":"invalid_request_error"}}"#),
+            llama_cpp_reply(&stretch_args().to_string()),
+        ],
+        AUTO,
+    )
+    .await;
+    assert_eq!(delivered, vec![email_args(), stretch_args()]);
+    assert_eq!(asked.len(), 3);
+    assert!(asked[1].get("grammar").is_some());
+    // The same call again at once, the schema as `response_format`, same messages.
+    assert!(asked[2].get("grammar").is_none());
+    assert_eq!(asked[2]["response_format"]["type"], "json_schema");
+    assert_eq!(asked[2]["messages"], asked[1]["messages"]);
+}
+
 #[tokio::test]
 async fn an_nl_call_beside_a_plain_call() {
     let weather = tool_call("call_w", "get_weather", &json!({"city": "Paris"}));

@@ -587,13 +587,13 @@ pub fn text_message(text: &str) -> Value {
     json!({"role": "assistant", "content": text})
 }
 
-/// A translator backend's reply carrying `content`.
 /// The main model's answer when plaincall asks it for a call directly (after a translation
 /// failed): no call, so the failure goes back to it as a repair turn.
 pub fn no_direct_call() -> Reply {
     Reply::ok(completion(text_message("(no call)"), "stop"))
 }
 
+/// A translator backend's reply carrying `content`.
 pub fn translator_reply(content: &str) -> Reply {
     translator_reply_ending(content, "stop")
 }
