@@ -17,6 +17,10 @@ Configurations:
 
     python3 scripts/translator-speed.py --out docs/translator-speed
 
+`--outputs json_schema,grammar` runs each configuration once per way plaincall asks the
+translator for JSON (its `output` setting: `json_schema` lets the model indent, `grammar` is a
+GBNF without free whitespace); the rows then show the output tokens and generation time of each.
+
 Needs `bash scripts/real-upstream.sh install` (done on first use) and a built plaincall
 (target/debug/plaincall, or PLAINCALL_DEV_BIN). Stdlib only.
 """
@@ -133,12 +137,13 @@ def plaincall_bin() -> Path:
 
 
 @contextlib.contextmanager
-def plaincall(upstream: str, translator: str, log_path: Path):
+def plaincall(upstream: str, translator: str, log_path: Path, output: str = "json_schema"):
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLAINCALL_") and k != "RUST_LOG"}
     env.update(PLAINCALL_LISTEN="127.0.0.1:0", PLAINCALL_LOG_FORMAT="json")
     config = log_path.with_suffix(".toml")
     config.write_text(f'[upstream]\nurl = "{upstream}"\ntimeout = "11m"\nread_timeout = "11m"\n'
-                      f'[[translation.backends]]\nurl = "{translator}"\nmodel = "qwen2.5-coder-1.5b"\ntimeout = "10m"\n')
+                      f'[[translation.backends]]\nurl = "{translator}"\nmodel = "qwen2.5-coder-1.5b"\ntimeout = "10m"\n'
+                      f'output = "{output}"\n')
     env["PLAINCALL_CONFIG"] = str(config)
     proc = subprocess.Popen([str(plaincall_bin()), "serve"], env=env, cwd=REPO, stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -183,7 +188,7 @@ def ask(base_url: str, tool: dict, text: str) -> tuple[float, bool]:
     return elapsed, translated
 
 
-def run_config(name: str, flags: list[str], work: Path) -> list[dict]:
+def run_config(name: str, flags: list[str], work: Path, output: str = "json_schema") -> list[dict]:
     env = dict(os.environ, REAL_UPSTREAM_RUN_DIR=str(work / "run"))
     instance = f"speed-{name}"
     started = subprocess.run(["bash", str(REAL_UPSTREAM), "start", instance, "1.5b", str(free_port()), *flags],
@@ -195,14 +200,16 @@ def run_config(name: str, flags: list[str], work: Path) -> list[dict]:
     tools = {name: json.loads((TOOLS / f"{name}.json").read_text()) for name in REQUESTS}
     rows: list[dict] = []
     try:
-        with plaincall(main_url, relay_url, work / f"plaincall-{name}.log") as base_url:
+        label = name if output == "json_schema" else f"{name}, {output}"
+        with plaincall(main_url, relay_url, work / f"plaincall-{name}-{output}.log", output) as base_url:
             for round_number in range(3):
                 for tool_name, texts in REQUESTS.items():
                     before = len(timings)
                     elapsed, translated = ask(base_url, tools[tool_name], texts[round_number])
                     spent = timings[before:]
                     rows.append({
-                        "config": name, "tool": tool_name, "round": round_number,
+                        "config": label, "flags": " ".join(flags), "output": output,
+                        "tool": tool_name, "round": round_number,
                         "kind": "cold" if round_number == 0 else "warm",
                         "latency_s": round(elapsed, 2), "translated": translated,
                         "translator_calls": len(spent),
@@ -210,6 +217,7 @@ def run_config(name: str, flags: list[str], work: Path) -> list[dict]:
                         "cached_tokens": sum(t.get("cache_n", 0) for t in spent),
                         "prompt_ms": round(sum(t.get("prompt_ms", 0) for t in spent)),
                         "generation_ms": round(sum(t.get("predicted_ms", 0) for t in spent)),
+                        "output_tokens": sum(t.get("predicted_n", 0) for t in spent),
                     })
                     print(json.dumps(rows[-1]), flush=True)
     finally:
@@ -222,10 +230,8 @@ def run_config(name: str, flags: list[str], work: Path) -> list[dict]:
 
 def summarize(rows: list[dict]) -> dict:
     summary = {}
-    for config in CONFIGS:
+    for config in dict.fromkeys(r["config"] for r in rows):
         mine = [r for r in rows if r["config"] == config]
-        if not mine:
-            continue
         cold = [r["latency_s"] for r in mine if r["kind"] == "cold"]
         warm = [r["latency_s"] for r in mine if r["kind"] == "warm"]
         summary[config] = {
@@ -235,6 +241,9 @@ def summarize(rows: list[dict]) -> dict:
                 sum(r["cached_tokens"] for r in mine if r["kind"] == "warm")
                 / max(1, sum(r["prompt_tokens"] for r in mine if r["kind"] == "warm")), 2),
             "translated": f'{sum(r["translated"] for r in mine)}/{len(mine)}',
+            "flags": mine[0]["flags"],
+            "output_tokens_mean": round(statistics.mean(r["output_tokens"] for r in mine), 1),
+            "generation_ms_mean": round(statistics.mean(r["generation_ms"] for r in mine)),
         }
     return summary
 
@@ -245,16 +254,17 @@ def markdown(rows: list[dict], summary: dict, meta: dict) -> str:
              f"{meta['cpus']} CPUs, load average {meta['load']} at the start. Three tools translated in turn "
              "(A B C A B C A B C), a new description each time; the first call of each tool is cold. "
              "Rerun: `python3 scripts/translator-speed.py --out docs/translator-speed`.", "",
-             "| configuration | llama-server flags | cold, mean | warm, mean | warm / cold | warm prompt tokens from cache | translated |",
-             "|---|---|---|---|---|---|---|"]
+             "| configuration | llama-server flags | cold, mean | warm, mean | warm / cold | warm prompt tokens from cache | output tokens, mean | generation, mean | translated |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for config, s in summary.items():
-        lines.append(f"| {config} | `{' '.join(CONFIGS[config])}` | {s['cold_mean_s']} s | {s['warm_mean_s']} s | "
-                     f"{s['warm_over_cold']} | {round(100 * s['warm_cached_token_share'])}% | {s['translated']} |")
-    lines += ["", "Per call:", "", "| configuration | tool | round | latency | prompt tokens | from cache | prompt ms | generation ms |",
-              "|---|---|---|---|---|---|---|---|"]
+        lines.append(f"| {config} | `{s['flags']}` | {s['cold_mean_s']} s | {s['warm_mean_s']} s | "
+                     f"{s['warm_over_cold']} | {round(100 * s['warm_cached_token_share'])}% | "
+                     f"{s['output_tokens_mean']} | {s['generation_ms_mean']} ms | {s['translated']} |")
+    lines += ["", "Per call:", "", "| configuration | tool | round | latency | prompt tokens | from cache | prompt ms | output tokens | generation ms |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['config']} | {r['tool']} | {r['round']} ({r['kind']}) | {r['latency_s']} s | "
-                     f"{r['prompt_tokens']} | {r['cached_tokens']} | {r['prompt_ms']} | {r['generation_ms']} |")
+                     f"{r['prompt_tokens']} | {r['cached_tokens']} | {r['prompt_ms']} | {r['output_tokens']} | {r['generation_ms']} |")
     return "\n".join(lines) + "\n"
 
 
@@ -262,6 +272,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=REPO / "target" / "translator-speed")
     parser.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated subset of " + ", ".join(CONFIGS))
+    parser.add_argument("--outputs", default="json_schema",
+                        help="comma-separated ways to ask for JSON (plaincall's `output`): json_schema, grammar")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     if not plaincall_bin().is_file():
@@ -274,7 +286,8 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
     for name in args.configs.split(","):
-        rows += run_config(name, CONFIGS[name], work)
+        for output in args.outputs.split(","):
+            rows += run_config(name, CONFIGS[name], work, output)
     summary = summarize(rows)
     (args.out / "results.json").write_text(json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=2) + "\n")
     (args.out / "report.md").write_text(markdown(rows, summary, meta))

@@ -252,7 +252,7 @@ impl Translator {
                 refused: true,
                 message,
                 ..
-            }) if output == OutputMode::Grammar && backend.output == OutputMode::Auto => {
+            }) if output == OutputMode::Grammar => {
                 tracing::warn!(backend = %backend.label, %tool, error = %message, "translator refused the grammar; asking with json_schema");
                 ask(OutputMode::JsonSchema).await
             }
