@@ -248,11 +248,13 @@ class Recorder:
                     calls.append({"content": message.get("content"), "tool_calls": [
                         {"name": c["function"]["name"], "arguments": c["function"]["arguments"]}
                         for c in message.get("tool_calls") or []]})
-                self.send_response(status)
-                self.send_header("Content-Type", kind or "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                # plaincall may have stopped waiting (its translation budget ran out).
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.send_response(status)
+                    self.send_header("Content-Type", kind or "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
 
             do_GET = do_POST = relay
 
