@@ -477,7 +477,7 @@ impl Default for TranslationSection {
             budget: Duration::from_secs(60),
             temperature: 0.0,
             max_tokens: 1024,
-            upstream_output: OutputMode::Auto,
+            upstream_output: OutputMode::JsonSchema,
             backends: Vec::new(),
         }
     }
@@ -502,5 +502,5 @@ pub(super) fn default_backend_timeout() -> Duration {
     Duration::from_secs(60)
 }
 pub(super) fn default_output_mode() -> OutputMode {
-    OutputMode::Auto
+    OutputMode::JsonSchema
 }

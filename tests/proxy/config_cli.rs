@@ -835,7 +835,7 @@ fn translator_environment_variables_give_one_backend() {
     );
     assert_eq!(
         effective(&text, "translation.backends", "output").as_deref(),
-        Some("\"auto\"")
+        Some("\"json_schema\"")
     );
 
     // How that backend is asked for JSON: a known mode, and only beside the URL and model.
@@ -1419,6 +1419,7 @@ async fn explain_translate_and_prompts_show_speak_json() {
         .unwrap()
         .contains("set_reminder"));
     assert!(shown["response_schema"].is_object());
+    assert!(shown["grammar"].as_str().unwrap().starts_with("root ::= "));
 
     let answer = json!({"message": "Check email.", "schedule_type": "daily", "at": "09:00"});
     let translator = MockServer::scripted(vec![

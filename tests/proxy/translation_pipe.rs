@@ -204,7 +204,8 @@ fn stretch_args() -> Value {
     json!({"message": "Stretch", "schedule_type": "daily", "at": "10:00"})
 }
 
-const AUTO: &str = "[[translation.backends]]\nurl = \"{url}\"\nmodel = \"translator-model\"\n";
+const AUTO: &str =
+    "[[translation.backends]]\nurl = \"{url}\"\nmodel = \"translator-model\"\noutput = \"auto\"\n";
 
 #[tokio::test]
 async fn auto_output_asks_llama_cpp_for_a_grammar_once_it_has_answered() {
@@ -252,8 +253,8 @@ async fn auto_output_keeps_json_schema_for_other_servers_and_as_configured() {
         );
         assert!(request.get("grammar").is_none());
     }
-    // llama.cpp, but `json_schema` configured.
-    let configured = format!("{AUTO}output = \"json_schema\"\n");
+    // llama.cpp, but `json_schema`, the default.
+    let configured = backend_toml("{url}");
     let (asked, _) = two_translations(
         vec![
             llama_cpp_reply(&email_args().to_string()),

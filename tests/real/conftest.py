@@ -5,7 +5,7 @@ tests, or by hand with `bash scripts/test-real.sh`.
 Servers (started once per session, on free loopback ports):
 - main:       Qwen2.5-Coder-0.5B with the JSON-tools chat template (native tool_calls)
 - stock:      Qwen2.5-Coder-0.5B with its stock template (calls come back as text)
-- translator: Qwen2.5-Coder-1.5B (output "auto": json_schema for its first answer, then a GBNF grammar)
+- translator: Qwen2.5-Coder-1.5B (json_schema output, enforced by llama-server's grammar)
 """
 
 from __future__ import annotations
