@@ -211,7 +211,7 @@ class Servers:
         self.started.clear()
 
 
-def plaincall_env(upstream: str, translator: str | None, output: str = "auto") -> dict:
+def plaincall_env(upstream: str, translator: str | None, output: str = "json_schema") -> dict:
     """No translator: the upstream model translates its own descriptions (one model).
     `output`: how the translating model is asked for JSON (`grammar` for llama-server)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLAINCALL_") and k != "RUST_LOG"}
@@ -581,10 +581,10 @@ def parse_args():
     p.add_argument("--per-category", type=int, default=None, help="at most N cases per category and group")
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--timeout", type=int, default=600, help="seconds per request (default 600)")
-    p.add_argument("--translator-output", default="auto",
+    p.add_argument("--translator-output", default="json_schema",
                    choices=["auto", "json_schema", "grammar", "json_object", "none"],
                    help="how the translating model is asked for JSON (plaincall's `output`; default "
-                        "auto, plaincall's default: a GBNF grammar once llama-server has answered)")
+                        "json_schema, plaincall's default; auto: a GBNF grammar once llama-server has answered)")
     p.add_argument("--plaincall-bin", type=Path,
                    default=Path(os.environ.get("PLAINCALL_DEV_BIN") or REPO / "target" / "debug" / "plaincall"))
     p.add_argument("--keep-other-modes", action="store_true",

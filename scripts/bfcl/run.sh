@@ -12,7 +12,7 @@
 #                           sample of data the first never saw
 #       --modes direct-0.5b,direct-1.5b,plaincall,plaincall-1.5b-self
 #       --timeout 600       seconds per request
-#       --translator-output auto   how the translating model is asked for JSON (plaincall's
+#       --translator-output json_schema   how the translating model is asked for JSON (plaincall's
 #                           `output`; auto: llama-server gets a GBNF grammar after its first answer)
 #       --out docs/bfcl     results.json, cases.jsonl, report.md, chart.svg, plaincall.log
 #       --keep-other-modes  keep the other modes' rows from OUT (rerun one mode only)
