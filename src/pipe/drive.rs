@@ -26,7 +26,7 @@ use crate::pipe::prompt_mode::holdback::HoldBack;
 use crate::pipe::prompt_mode::PromptTools;
 use crate::pipe::resolve::Resolver;
 use crate::pipe::warm::Warming;
-use crate::pipe::Rewrite;
+use crate::pipe::{Pipe, Rewrite};
 use crate::sse;
 use crate::upstream::UpstreamResponse;
 
@@ -97,7 +97,7 @@ pub(crate) async fn serve(
     }
     // Most replies need no change: found without copying the body, they go out as read.
     let split = engine.pipe.settings().split_actions;
-    if rewrite.prompt.is_none() && !peek_has_nl_call(&rewrite, &bytes, split) {
+    if rewrite.prompt.is_none() && !peek_has_nl_call(&engine.pipe, &rewrite, &bytes, split) {
         return Ok(as_read(bytes));
     }
     let response: RawObject = serde_json::from_slice(&bytes)
@@ -248,7 +248,7 @@ fn is_event_stream(headers: &HeaderMap) -> bool {
 /// only the calls' names and arguments are looked at, the rest (a long `content`, say) is
 /// skipped without a copy. `true` when the reply does not parse this way, so that the full
 /// parse reports it.
-fn peek_has_nl_call(rewrite: &Rewrite, bytes: &[u8], split: bool) -> bool {
+fn peek_has_nl_call(pipe: &Pipe, rewrite: &Rewrite, bytes: &[u8], split: bool) -> bool {
     use std::borrow::Cow;
     #[derive(serde::Deserialize)]
     struct Reply<'a> {
@@ -286,16 +286,19 @@ fn peek_has_nl_call(rewrite: &Rewrite, bytes: &[u8], split: bool) -> bool {
         .filter_map(|c| c.message.as_ref()?.tool_calls.as_ref())
         .flatten()
         .filter_map(|call| call.function.as_ref())
-        .any(|f| is_nl_call(rewrite, &f.name, &f.arguments, split))
+        .any(|f| is_nl_call(pipe, rewrite, &f.name, &f.arguments, split))
 }
 
 /// A call plaincall must handle: to a tool it handles, and not already valid real arguments
-/// (any such call, when `split`: its actions are looked at).
-fn is_nl_call(rewrite: &Rewrite, name: &str, arguments: &str, split: bool) -> bool {
-    rewrite
-        .tools
-        .handled(name)
-        .is_some_and(|tool| split || read_call(tool, arguments) != CallForm::Valid)
+/// that carry only values the conversation gave (any such call, when `split`: its actions
+/// are looked at).
+fn is_nl_call(pipe: &Pipe, rewrite: &Rewrite, name: &str, arguments: &str, split: bool) -> bool {
+    rewrite.tools.handled(name).is_some_and(|tool| {
+        split
+            || read_call(tool, arguments) != CallForm::Valid
+            || serde_json::from_str(arguments)
+                .is_ok_and(|args| pipe.ground_own(tool, &args, &rewrite.evidence).is_some())
+    })
 }
 
 /// Where the engine's events go.

@@ -100,10 +100,9 @@ pub(crate) async fn resolve_call(
             }
         }
         CallForm::Invalid(text) => text,
-        CallForm::Valid => return Resolved::Kept(call),
+        CallForm::Valid => return own_call(engine, rewrite, tool, call, None),
         CallForm::Repaired(arguments) => {
-            call.function.arguments = arguments.to_string();
-            return Resolved::Kept(call);
+            return own_call(engine, rewrite, tool, call, Some(arguments))
         }
         CallForm::Unreadable => return unreadable(tool, call),
     };
@@ -289,6 +288,44 @@ async fn direct_call(
     engine
         .pipe
         .ground_one(tool, args, &rewrite.evidence, &engine.metrics)
+}
+
+/// A valid call the main model wrote itself (`repaired`: its arguments after the unambiguous
+/// fixes): delivered as it is, less the optional values nobody said (see
+/// [`crate::pipe::Pipe::ground_own`]).
+fn own_call(
+    engine: &Engine,
+    rewrite: &Rewrite,
+    tool: &NlTool,
+    mut call: ToolCall,
+    repaired: Option<serde_json::Value>,
+) -> Resolved {
+    let was_repaired = repaired.is_some();
+    let args = match repaired {
+        Some(args) => args,
+        None => match serde_json::from_str(&call.function.arguments) {
+            Ok(args) => args,
+            Err(_) => return Resolved::Kept(call),
+        },
+    };
+    match engine.pipe.ground_own(tool, &args, &rewrite.evidence) {
+        Some((grounded, dropped)) => {
+            engine
+                .metrics
+                .grounding_dropped
+                .inc_by(dropped.len() as u64);
+            tracing::info!(
+                tool = %tool.name,
+                left_out_unsaid = %dropped.join(", "),
+                "the main model's own call is delivered without values the conversation never gave"
+            );
+            call.function.arguments = grounded.to_string();
+        }
+        // Untouched, a valid call keeps the model's own text.
+        None if was_repaired => call.function.arguments = args.to_string(),
+        None => {}
+    }
+    Resolved::Kept(call)
 }
 
 /// A call whose arguments cannot be read: the main model is asked for it again.

@@ -262,6 +262,27 @@ impl Pipe {
         grounded.calls.into_iter().next().map(|(_, args)| args)
     }
 
+    /// A valid call the main model wrote itself (to a tool only checked, or real arguments
+    /// for a rewritten one), with the optional values nobody said left out, as a translation's
+    /// are: `Some` with the new arguments and the paths left out when grounding changes it.
+    /// Its required values stay in every mode: the model's own valid call beats a question.
+    pub(crate) fn ground_own(
+        &self,
+        tool: &NlTool,
+        args: &Value,
+        evidence: &str,
+    ) -> Option<(Value, Vec<String>)> {
+        if self.settings.grounding_for(&tool.name) == Grounding::Off || !args.is_object() {
+            return None;
+        }
+        let (date, _) = today(&self.settings.timezone);
+        let facts = grounding::Evidence::new(evidence, date.parse().unwrap_or_default());
+        let mut candidate = args.clone();
+        let report = grounding::ground(&mut candidate, &tool.parameters, &facts, evidence);
+        (!report.dropped.is_empty() && validate::errors(&tool.validator, &candidate).is_empty())
+            .then_some((candidate, report.dropped))
+    }
+
     /// Each call with its untraced optional values left out, and the required values no
     /// evidence traces.
     fn ground_calls(

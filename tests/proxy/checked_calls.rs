@@ -1,7 +1,8 @@
 //! Calls to tools plaincall does not rewrite are checked against the tool's own schema before
 //! the client sees them: unambiguous mistakes are fixed in place, the rest by the translator
 //! with the errors or by a repair turn (`translation.check_calls`, per tool
-//! `[translation.checks]`), streamed or not; valid calls and their requests go as they came.
+//! `[translation.checks]`), streamed or not; a valid call loses the optional values the
+//! conversation never gave (`translation.grounding`); the rest go as they came.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::support;
@@ -25,7 +26,7 @@ fn book_table() -> Value {
 
 fn request(stream: bool) -> Value {
     json!({"model": "main-model", "stream": stream,
-        "messages": [{"role": "user", "content": "A table for four on 2026-12-01, outside."}],
+        "messages": [{"role": "user", "content": "A VIP table for four on 2026-12-01, outside."}],
         "tools": [book_table()]})
 }
 
@@ -251,4 +252,138 @@ async fn off_leaves_calls_as_the_model_wrote_them() {
     assert_eq!(status, 200);
     assert_eq!(arguments_of(&body["choices"][0]["message"]), written);
     assert_eq!(main.chat_requests().len(), 1);
+}
+
+/// The main model's own valid call, with an optional value the user never gave (`seating`:
+/// nobody said where to sit) beside one the user did (`vip`).
+fn own_call_reply() -> Reply {
+    Reply::ok(completion(
+        calls_message(vec![tool_call(
+            "call_o",
+            "book_table",
+            &json!({"party": 4, "date": "2026-12-01", "vip": true, "seating": "indoor"}),
+        )]),
+        "tool_calls",
+    ))
+}
+
+fn unsaid_seating(stream: bool) -> Value {
+    let mut request = request(stream);
+    request["messages"][0]["content"] = json!("A VIP table for 4 on 2026-12-01, please.");
+    request
+}
+
+#[tokio::test]
+async fn a_valid_call_loses_the_optional_values_nobody_said() {
+    let main = MockServer::scripted(vec![own_call_reply()]).await;
+    let translator = MockServer::scripted(vec![]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (status, body) = chat(&proxy, &unsaid_seating(false)).await;
+    assert_eq!(status, 200, "{body}");
+    let message = &body["choices"][0]["message"];
+    assert_eq!(message["tool_calls"][0]["id"], "call_o");
+    assert_eq!(
+        arguments_of(message),
+        json!({"party": 4, "date": "2026-12-01", "vip": true})
+    );
+    assert!(translator.requests().is_empty());
+    assert_eq!(main.chat_requests().len(), 1);
+    let metrics = client()
+        .get(proxy.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.contains("plaincall_grounding_dropped_total 1"),
+        "{metrics}"
+    );
+
+    // Said, the same value stays, and the answer goes out as it came.
+    let main = MockServer::scripted(vec![own_call_reply()]).await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let mut said = unsaid_seating(false);
+    said["messages"][0]["content"] = json!("A VIP table for 4 on 2026-12-01, indoors.");
+    let (status, body) = chat(&proxy, &said).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        arguments_of(&body["choices"][0]["message"]),
+        json!({"party": 4, "date": "2026-12-01", "vip": true, "seating": "indoor"})
+    );
+}
+
+#[tokio::test]
+async fn a_streamed_valid_call_loses_them_too_and_off_keeps_them() {
+    let arguments = r#"{"party":4,"date":"2026-12-01","vip":true,"seating":"indoor"}"#;
+    let script = || {
+        let mut chunks = vec![chunk(
+            json!({"role": "assistant", "tool_calls": [{"index": 0, "id": "call_s",
+                "type": "function", "function": {"name": "book_table", "arguments": ""}}]}),
+            None,
+        )];
+        for piece in arguments.as_bytes().chunks(7) {
+            chunks.push(chunk(
+                json!({"tool_calls": [{"index": 0, "function": {"arguments": String::from_utf8_lossy(piece)}}]}),
+                None,
+            ));
+        }
+        chunks.push(chunk(json!({}), Some("tool_calls")));
+        vec![Reply::sse(chunks)]
+    };
+    for (grounding, expected) in [
+        (
+            "optional",
+            json!({"party": 4, "date": "2026-12-01", "vip": true}),
+        ),
+        (
+            "off",
+            json!({"party": 4, "date": "2026-12-01", "vip": true, "seating": "indoor"}),
+        ),
+    ] {
+        let main = MockServer::scripted(script()).await;
+        let config = format!("[translation]\ngrounding = \"{grounding}\"\n");
+        let proxy = Proxy::start(&main.url(), &config).await;
+        let response = client()
+            .post(proxy.url("/v1/chat/completions"))
+            .json(&unsaid_seating(true))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let raw = response.text().await.unwrap();
+        let folded = fold_stream(&raw);
+        assert_eq!(folded["tool_calls"][0]["id"], "call_s", "{raw}");
+        assert_eq!(
+            arguments_of(&folded),
+            expected,
+            "grounding {grounding}: {raw}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_value_some_condition_requires_stays_in_the_model_s_own_call() {
+    // `seating` is optional, but a VIP booking must say it: leaving it out would break the call.
+    let tool = json!({"type": "function", "function": {"name": "book_table",
+        "parameters": {"type": "object", "properties": {
+            "party": {"type": "integer"}, "vip": {"type": "boolean"},
+            "seating": {"enum": ["indoor", "outdoor"]}, "date": {"type": "string"}},
+        "required": ["party", "date"],
+        "dependentRequired": {"vip": ["seating"]}}}});
+    let main = MockServer::scripted(vec![own_call_reply()]).await;
+    let proxy = Proxy::start(
+        &main.url(),
+        "[translation.tools]\nbook_table = \"passthrough\"\n",
+    )
+    .await;
+    let mut asked = unsaid_seating(false);
+    asked["tools"] = json!([tool]);
+    let (status, body) = chat(&proxy, &asked).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        arguments_of(&body["choices"][0]["message"]),
+        json!({"party": 4, "date": "2026-12-01", "vip": true, "seating": "indoor"})
+    );
 }
