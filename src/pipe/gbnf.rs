@@ -158,7 +158,12 @@ impl Builder {
             ),
             None => (None, None),
         };
-        for (is_required, member) in properties.into_iter().rev() {
+        // The members before which none is required: only there can a member be the first.
+        let leading_optional = properties
+            .iter()
+            .position(|(is_required, _)| *is_required)
+            .map_or(properties.len(), |at| at + 1);
+        for (at, (is_required, member)) in properties.into_iter().enumerate().rev() {
             let rest = after.clone().unwrap_or_default();
             let new_after = if is_required {
                 format!("\",\" {member} {rest}")
@@ -173,8 +178,14 @@ impl Builder {
                     None => format!("({member} {rest})?"),
                 }
             };
-            after = Some(self.rule(new_after.trim_end().to_owned()));
-            first = Some(self.rule(new_first.trim_end().to_owned()));
+            // Rules nothing would use are not written: no member comes before the first one,
+            // and none is first after a required one.
+            if at > 0 {
+                after = Some(self.rule(new_after.trim_end().to_owned()));
+            }
+            if at < leading_optional {
+                first = Some(self.rule(new_first.trim_end().to_owned()));
+            }
         }
         let body = match first {
             Some(members) => format!("\"{{\" {members} \"}}\""),
@@ -469,6 +480,29 @@ mod tests {
 
     fn grammar_of(parameters: Value) -> Grammar {
         Grammar::parse(&gbnf(&response_schema(&parameters)))
+    }
+
+    #[test]
+    fn every_rule_written_is_used() {
+        let text = gbnf(&response_schema(&json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "string"}, "b": {"type": "integer"},
+                "c": {"type": "object", "properties": {"d": {"type": "boolean"}, "e": {"type": "string"}}}},
+            "required": ["a"]})));
+        let lines: Vec<(&str, &str)> = text
+            .lines()
+            .filter_map(|line| line.split_once(" ::= "))
+            .collect();
+        for (name, _) in &lines {
+            let used = lines.iter().any(|(other, body)| {
+                other != name
+                    && body
+                        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+                        .any(|word| word == *name)
+            });
+            assert!(*name == "root" || used, "`{name}` is never used:\n{text}");
+        }
     }
 
     #[test]
