@@ -804,6 +804,33 @@ fn branches<'a>(schema: &'a Value, root: &'a Value) -> Vec<&'a Value> {
     out
 }
 
+/// Whether the schema names `key` among its properties (in any branch).
+fn listed(schema: &Value, key: &str, root: &Value) -> bool {
+    branches(schema, root)
+        .into_iter()
+        .any(|branch| branch.get("properties").and_then(|p| p.get(key)).is_some())
+}
+
+/// Whether the schema's own words (its descriptions, in any branch) name `key`: a map's
+/// description may list the keys it takes.
+fn described(schema: &Value, key: &str, root: &Value) -> bool {
+    let words = words_of(key);
+    let mut text = String::new();
+    for branch in branches(schema, root) {
+        for part in [Some(branch), branch.get("additionalProperties")]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(description) = part.get("description").and_then(Value::as_str) {
+                text.push_str(description);
+                text.push(' ');
+            }
+        }
+    }
+    let said: HashSet<String> = words_of(&text).into_iter().collect();
+    !words.is_empty() && words.iter().all(|w| said.contains(w))
+}
+
 fn property_schema<'a>(schema: &'a Value, key: &str, root: &'a Value) -> &'a Value {
     const ANY: &Value = &Value::Null;
     branches(schema, root)
@@ -870,6 +897,8 @@ impl Walk<'_> {
                     return true;
                 }
                 let item_schema = schema.get("items").unwrap_or(&Value::Null);
+                let whole = required.then(|| items.clone());
+                let dropped_before = self.report.dropped.len();
                 let mut kept = Vec::with_capacity(items.len());
                 for (i, mut item) in std::mem::take(items).into_iter().enumerate() {
                     let item_path = format!("{path}[{i}]");
@@ -881,8 +910,12 @@ impl Walk<'_> {
                     }
                 }
                 *items = kept;
-                if items.is_empty() && required {
+                if let (true, Some(whole)) = (items.is_empty(), whole) {
+                    // A required value stays as written, as a required leaf does: missing.
+                    *items = whole;
+                    self.report.dropped.truncate(dropped_before);
                     self.report.missing.push(path.to_owned());
+                    return false;
                 }
                 !items.is_empty()
             }
@@ -951,6 +984,10 @@ impl Walk<'_> {
         if object.is_empty() {
             return true;
         }
+        // A required object (not the call itself) is put back whole should nothing in it be
+        // said, as a required leaf stays: reported missing, never emptied.
+        let whole = (required && !path.is_empty()).then(|| object.clone());
+        let dropped_before = self.report.dropped.len();
         let required_here = required_keys(schema, self.root);
         let mut any = false;
         let keys: Vec<String> = object.keys().cloned().collect();
@@ -961,6 +998,17 @@ impl Walk<'_> {
             } else {
                 format!("{path}.{key}")
             };
+            // A key the schema does not list (a map's, a free object's) is a value the
+            // translator chose: said, or in the schema's own words, or it goes with its value.
+            if !required_here.contains(&key)
+                && !listed(schema, &key, self.root)
+                && !named(&key, self.evidence)
+                && !described(schema, &key, self.root)
+            {
+                object.remove(&key);
+                self.report.dropped.push(child_path);
+                continue;
+            }
             let child_schema = property_schema(schema, &key, self.root);
             let Some(child) = object.get_mut(&key) else {
                 continue;
@@ -972,10 +1020,11 @@ impl Walk<'_> {
                 self.report.dropped.push(child_path);
             }
         }
-        // A required object whose every member was left out says nothing the request gave,
-        // as a required array emptied does.
-        if object.is_empty() && required && !path.is_empty() {
+        if let (true, Some(whole)) = (object.is_empty(), whole) {
+            *object = whole;
+            self.report.dropped.truncate(dropped_before);
             self.report.missing.push(path.to_owned());
+            return false;
         }
         any
     }
@@ -1147,9 +1196,57 @@ mod tests {
             json!({"grades": {"math": 90, "science": 75}}),
             schema,
         );
-        assert_eq!(report.dropped, vec!["grades.math", "grades.science"]);
+        // Never emptied: `strict` asks for it, `optional` delivers it as written.
+        assert_eq!(report.dropped, Vec::<String>::new());
         assert_eq!(report.missing, vec!["grades"]);
-        assert_eq!(args, json!({"grades": {}}));
+        assert_eq!(args, json!({"grades": {"math": 90, "science": 75}}));
+        let schema = json!({"type": "object", "properties": {"names": {"type": "array"}}, "required": ["names"]});
+        let (args, report) = grounded("invite them", json!({"names": ["Ana", "Bo"]}), schema);
+        assert_eq!(report.missing, vec!["names"]);
+        assert!(report.dropped.is_empty());
+        assert_eq!(args, json!({"names": ["Ana", "Bo"]}));
+    }
+
+    #[test]
+    fn a_map_s_keys_are_values_that_must_be_said() {
+        let schema = json!({"type": "object", "properties": {"grades": {"type": "object",
+            "description": "Scores by subject.", "additionalProperties": {"type": "integer"}}},
+            "required": ["grades"]});
+        let (args, report) = grounded(
+            "John's scores: math 90, science 75, music 89.",
+            json!({"grades": {"math": 90, "science": 75, "music": 89,
+                "description": "John's score in music is 89."}}),
+            schema.clone(),
+        );
+        assert_eq!(report.dropped, vec!["grades.description"]);
+        assert_eq!(
+            args,
+            json!({"grades": {"math": 90, "science": 75, "music": 89}})
+        );
+        // Said in other words or spellings, or named by the schema's own description.
+        let (args, report) = grounded(
+            "Math score 90, and for SCIENCE-LAB 75.",
+            json!({"grades": {"math_score": 90, "scienceLab": 75}}),
+            schema,
+        );
+        assert_eq!(report, Report::default(), "{args}");
+        let headers = json!({"type": "object", "properties": {"headers": {"type": "object",
+            "description": "HTTP headers, such as Content-Type or Accept."}}});
+        let (args, report) = grounded(
+            "send it as JSON, in English",
+            json!({"headers": {"Content-Type": "application/json", "Accept-Language": "en"}}),
+            headers,
+        );
+        assert_eq!(report.dropped, vec!["headers.Accept-Language"]);
+        assert_eq!(
+            args,
+            json!({"headers": {"Content-Type": "application/json"}})
+        );
+        // Listed and required keys are the schema's, not the translator's.
+        let listed = json!({"type": "object", "properties": {"unit": {"type": "string"}},
+            "required": ["unit"]});
+        let (_, report) = grounded("in celsius", json!({"unit": "celsius"}), listed);
+        assert_eq!(report, Report::default());
     }
 
     #[test]
