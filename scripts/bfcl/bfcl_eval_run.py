@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import json
 import math
 import os
 import random
+import select
 import signal
 import socket
 import subprocess
@@ -35,6 +37,7 @@ import threading
 import time
 import types
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -233,16 +236,24 @@ class Recorder:
         self.calls: list[dict] = []
         target, calls = upstream.rstrip("/").removesuffix("/v1"), self.calls
 
+        host = urllib.parse.urlsplit(target)
+
         class Relay(BaseHTTPRequestHandler):
             def relay(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0)) or None
-                req = urllib.request.Request(target + self.path, data=body, method=self.command,
-                                             headers={"Content-Type": "application/json"})
+                upstream = http.client.HTTPConnection(host.hostname, host.port, timeout=timeout_s)
+                done = threading.Event()
+                threading.Thread(target=self.cancel_when_gone, args=(upstream, done), daemon=True).start()
                 try:
-                    with urllib.request.urlopen(req, timeout=timeout_s) as r:
-                        status, data, kind = r.status, r.read(), r.headers.get("Content-Type", "")
-                except urllib.error.HTTPError as e:
-                    status, data, kind = e.code, e.read(), e.headers.get("Content-Type", "")
+                    upstream.request(self.command, host.path + self.path, body=body,
+                                     headers={"Content-Type": "application/json"})
+                    r = upstream.getresponse()
+                    status, data, kind = r.status, r.read(), r.getheader("Content-Type", "")
+                except (OSError, http.client.HTTPException):
+                    return  # cut below: plaincall stopped waiting
+                finally:
+                    done.set()
+                    upstream.close()
                 with contextlib.suppress(ValueError, AttributeError, IndexError, KeyError, TypeError):
                     message = json.loads(data)["choices"][0]["message"]
                     calls.append({"content": message.get("content"), "tool_calls": [
@@ -255,6 +266,18 @@ class Recorder:
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
+
+            def cancel_when_gone(self, upstream: http.client.HTTPConnection, done: threading.Event) -> None:
+                """plaincall drops a request it no longer waits for (a direct ask the translation
+                beat): the model server must see that too, as it would without this relay, or
+                it generates on for a request nobody reads and the next case waits behind it."""
+                while not done.wait(0.5):
+                    with contextlib.suppress(OSError, ValueError):
+                        readable, _, _ = select.select([self.connection], [], [], 0)
+                        if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                            if upstream.sock is not None:
+                                upstream.sock.shutdown(socket.SHUT_RDWR)
+                            return
 
             do_GET = do_POST = relay
 

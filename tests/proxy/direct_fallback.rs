@@ -69,7 +69,35 @@ async fn the_main_model_s_own_call_is_delivered_when_translation_fails() {
         &fixture_tool("set_reminder")["function"]["parameters"]
     );
     assert_eq!(direct["stream"], false);
+    // One call's arguments: no longer than a translator may write (`translation.max_tokens`).
+    assert_eq!(direct["max_tokens"], 1024);
     assert_eq!(translator.chat_requests().len(), 2);
+}
+
+#[tokio::test]
+async fn the_direct_ask_keeps_the_client_s_lower_limit_under_its_own_name() {
+    for (key, asked, sent) in [
+        ("max_completion_tokens", 200, 200),
+        ("max_completion_tokens", 5000, 300),
+        ("max_tokens", 5000, 300),
+    ] {
+        let (_, main) = nl_call_then_own_call().await;
+        let translator = MockServer::scripted(garbage_translator()).await;
+        let config = format!(
+            "[translation]\nmax_tokens = 300\n{}",
+            backend_toml(&translator.url())
+        );
+        let proxy = Proxy::start(&main.url(), &config).await;
+        let mut asking = request(false);
+        asking[key] = json!(asked);
+        let (status, body) = chat(&proxy, &asking).await;
+        assert_eq!(status, 200, "{body}");
+        let direct = main.chat_requests()[1].json();
+        assert_eq!(direct[key], sent, "{key} {asked}");
+        if key == "max_completion_tokens" {
+            assert!(direct.get("max_tokens").is_none(), "{direct}");
+        }
+    }
 }
 
 #[tokio::test]

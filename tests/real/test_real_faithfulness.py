@@ -1,6 +1,6 @@
-"""Faithfulness with real small models: a translated call carries no value the request never
-gave (grounding), and a call the translator cannot make is asked of the main model directly
-before anything fails (the direct ask). Assertions hold whatever the models write: they are
+"""Faithfulness with real small models: a translated call, and a call the main model writes
+itself, carries no value the request never gave (grounding), and a call the translator cannot
+make is asked of the main model directly before anything fails (the direct ask). Assertions hold whatever the models write: they are
 about what plaincall lets through."""
 
 from __future__ import annotations
@@ -47,6 +47,36 @@ def test_a_translated_call_carries_nothing_the_request_did_not_say(native):
         for key in UNSAID:
             assert key not in args, f"{key} was never said: {args}"
         assert args.get("flexible_dates") in (None, False), args
+
+
+# Five flat properties: `auto` leaves it as it is, so the 0.5B writes its calls itself and
+# plaincall only checks them. Shown alone, the 0.5B fills the meal and the date unasked.
+LOG_FOOD = {"type": "function", "function": {
+    "name": "log_food", "description": "Log a food item in the user's food diary.",
+    "parameters": {"type": "object", "required": ["food_name", "portion_amount", "portion_unit"],
+                   "properties": {
+                       "food_name": {"type": "string"},
+                       "portion_amount": {"type": "number"},
+                       "portion_unit": {"type": "string", "enum": ["cup", "piece", "slice", "gram"]},
+                       "meal_type": {"type": "string", "enum": ["breakfast", "lunch", "dinner", "snack"]},
+                       "log_date": {"type": "string", "description": "When it was eaten, ISO 8601."}}}}}
+
+
+def test_the_main_model_s_own_call_loses_what_nobody_said(native):
+    response = native.client.chat.completions.create(
+        model="qwen2.5-coder-0.5b", temperature=0,
+        messages=[{"role": "system", "content": SYSTEM},
+                  {"role": "user", "content": "Log 2 slices of pepperoni pizza."}],
+        tools=[LOG_FOOD], tool_choice="required")
+    choice = response.choices[0]
+    if not choice.message.tool_calls:
+        assert choice.message.content and choice.message.content.strip(), "neither a call nor text"
+        return
+    for call in choice.message.tool_calls:
+        args = json.loads(call.function.arguments)
+        jsonschema.validate(args, LOG_FOOD["function"]["parameters"], cls=jsonschema.Draft202012Validator)
+        for key in ("meal_type", "log_date"):
+            assert key not in args, f"{key} was never said: {args}"
 
 
 def closed_port() -> int:
