@@ -106,7 +106,8 @@ def test_simple_tool_call_passes_through_beside_a_rewritten_tool(
     client = client_for(translating_proxy)
     response = client.chat.completions.create(
         model="main-model",
-        messages=[{"role": "user", "content": "Weather in Paris?"}],
+        # The note is said: plaincall leaves out of a model's own call what nobody said.
+        messages=[{"role": "user", "content": "Weather in Paris? Note: ünïcödé."}],
         tools=[tools["set_reminder"], tools["get_weather"]],
     )
 
