@@ -631,24 +631,53 @@ fn code_named(code: &str, evidence: &Evidence, raw: &str) -> bool {
 /// Words that put one thing after another: what a flag about order rests on.
 const SEQUENCE_WORDS: &[&str] = &["then", "after", "afterwards", "once", "next", "finished"];
 
+/// Words of a field's name that say nothing of its subject on their own: "type" in a request
+/// is no word about `meal_type`.
+const GENERIC_NAME_WORDS: &[&str] = &[
+    "type", "mode", "kind", "value", "option", "setting", "status", "flag", "enabled", "name",
+];
+
+/// Whether the text speaks of a field's subject: a word of its name (`generic` words
+/// included or not) or a longer word of its description.
+fn subject_said(key: &str, schema: &Value, evidence: &Evidence, generic: bool) -> bool {
+    let name_said = words_of(key).iter().any(|w| {
+        w.len() > 2
+            && (generic || !GENERIC_NAME_WORDS.contains(&w.as_str()))
+            && evidence.has_word(w)
+    });
+    name_said
+        || words_of(description_of(schema))
+            .iter()
+            .any(|w| w.len() >= 5 && !STOPWORDS.contains(&w.as_str()) && evidence.has_word(w))
+}
+
+fn description_of(schema: &Value) -> &str {
+    schema
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// An enum member chosen for a subject the text speaks of, in words no member spells:
+/// "the strongest wind" is a choice of `windStrength` among `LOW`, `MID` and `HIGH`. The
+/// schema bounds the choice, the user asked for one; a text that names a member has already
+/// chosen, and no other member is traced by this rule.
+fn enum_choice_said(key: &str, schema: &Value, members: &[Value], evidence: &Evidence) -> bool {
+    let any_member_named = members
+        .iter()
+        .filter_map(Value::as_str)
+        .any(|m| named(m, evidence) || frequency_named(m, evidence));
+    !any_member_named && subject_said(key, schema, evidence, false)
+}
+
 /// Whether a `true` flag's subject is in the text: a word of its name or of its description,
 /// or, for a flag about order (`depends_on_previous`, `wait_for`), a word that sequences.
 fn flag_said(key: &str, schema: &Value, evidence: &Evidence) -> bool {
-    let described = schema
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+    if subject_said(key, schema, evidence, true) {
+        return true;
+    }
     let name = words_of(key);
-    if name.iter().any(|w| w.len() > 2 && evidence.has_word(w)) {
-        return true;
-    }
-    let subject = words_of(described);
-    if subject
-        .iter()
-        .any(|w| w.len() >= 5 && !STOPWORDS.contains(&w.as_str()) && evidence.has_word(w))
-    {
-        return true;
-    }
+    let subject = words_of(description_of(schema));
     let about_order = name.iter().chain(&subject).any(|w| {
         ["depend", "previous", "after", "wait", "sequential", "order"]
             .iter()
@@ -739,7 +768,8 @@ fn traced(leaf: &Leaf, evidence: &Evidence, raw: &str) -> bool {
                 return true;
             }
             if let Some(members) = schema.get("enum").and_then(Value::as_array) {
-                return prefix_named(text, members, evidence);
+                return prefix_named(text, members, evidence)
+                    || enum_choice_said(key, schema, members, evidence);
             }
             let digits: String = text.chars().filter(char::is_ascii_digit).collect();
             if digits.len() >= 5 && digits.len() * 10 >= compact(text).len() * 6 {
@@ -1336,6 +1366,59 @@ mod tests {
             seating.clone()
         ));
         assert!(!kept_with("a table for four", json!("outdoor"), seating));
+    }
+
+    #[test]
+    fn an_enum_choice_for_a_subject_the_text_speaks_of() {
+        let wind = json!({"type": "string", "enum": ["LOW", "HIGH", "MID"],
+            "description": "The strength of the air flow."});
+        let kept_as = |text: &str, key: &str, value: &str, schema: &Value| {
+            let (args, report) = grounded(
+                text,
+                json!({ key: value }),
+                optional(json!({ key: schema.clone() })),
+            );
+            report.dropped.is_empty() && args.get(key).is_some()
+        };
+        // The user asks for a wind strength in words no member spells.
+        assert!(kept_as(
+            "set it to AIR_CLEAN with the strongest wind strength",
+            "windStrength",
+            "HIGH",
+            &wind
+        ));
+        // ... or speaks of the subject through the description's words.
+        let fan = json!({"type": "string", "enum": ["LOW", "HIGH"],
+            "description": "How strongly the ventilation runs."});
+        assert!(kept_as("maximum ventilation please", "level", "HIGH", &fan));
+        assert!(!kept_as("maximum please", "level", "HIGH", &fan));
+        // A text that names a member has chosen it: another member is not the user's.
+        assert!(!kept_as(
+            "a low wind strength",
+            "windStrength",
+            "HIGH",
+            &wind
+        ));
+        // Nobody spoke of the meal, and "type" alone is no word about it.
+        let meal = json!({"type": "string", "enum": ["breakfast", "lunch", "dinner", "snack"]});
+        assert!(!kept_as(
+            "log 2 slices of pepperoni pizza",
+            "meal_type",
+            "lunch",
+            &meal
+        ));
+        assert!(!kept_as(
+            "what type of pizza did I log",
+            "meal_type",
+            "lunch",
+            &meal
+        ));
+        assert!(kept_as(
+            "log pizza for my first meal of the day",
+            "meal_type",
+            "breakfast",
+            &meal
+        ));
     }
 
     #[test]
