@@ -53,6 +53,8 @@ pub struct Metrics {
     pub repair_turns: Counter,
     /// Optional values of translated calls that nothing in the conversation traces, left out.
     pub grounding_dropped: Counter,
+    /// Values of the main model's calls put in the format their descriptions ask.
+    pub described_format_fixed: Counter,
     pub prompt_mode_switches: Family<ModelLabel, Counter>,
     /// Redis commands by kind (get, set, ping) and outcome (hit, miss, ok, error, skipped).
     pub shared_state: Family<SharedOp, Counter>,
@@ -141,6 +143,7 @@ impl Metrics {
             cache_misses: Counter::default(),
             repair_turns: Counter::default(),
             grounding_dropped: Counter::default(),
+            described_format_fixed: Counter::default(),
             prompt_mode_switches: Family::default(),
             shared_state: Family::default(),
             shared_state_up: Gauge::default(),
@@ -219,6 +222,11 @@ impl Metrics {
             "grounding_dropped",
             "Values of translated calls left out because nothing in the conversation said them",
             self.grounding_dropped.clone(),
+        );
+        r.register(
+            "described_format_fixed",
+            "Values of the main model's calls rewritten by the translator into the format their descriptions ask",
+            self.described_format_fixed.clone(),
         );
         r.register(
             "repair_turns",

@@ -4,7 +4,9 @@
 
 use serde_json::Value;
 
+use super::described_format::{off_format, OffFormat};
 use super::{repair, validate, NlTool};
+use crate::config::CheckMode;
 use crate::openai::nl_description;
 
 /// The most of the user's latest message given to the translator.
@@ -26,6 +28,9 @@ pub(crate) enum CallForm {
     Repaired(Value),
     /// Real arguments that fail the schema: translated, with the errors, into valid ones.
     Invalid(String),
+    /// Real arguments, valid (`own`, after the unambiguous fixes), with values not in the
+    /// format their descriptions ask (`off`): those values are asked of the translator.
+    OffFormat { own: Value, off: Vec<OffFormat> },
     /// Nothing readable (cut off before the description began, or not JSON).
     Unreadable,
 }
@@ -39,13 +44,13 @@ pub(crate) fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
         Ok(value @ Value::Object(_)) => {
             let errors = validate::errors(&tool.validator, &value);
             if errors.is_empty() {
-                return CallForm::Valid;
+                return described(tool, value, CallForm::Valid);
             }
             let mut repaired = value.clone();
             if !repair::repair(&mut repaired, &tool.parameters).is_empty()
                 && validate::errors(&tool.validator, &repaired).is_empty()
             {
-                return CallForm::Repaired(repaired);
+                return described(tool, repaired.clone(), CallForm::Repaired(repaired));
             }
             if let Some(Value::String(text)) = value.get(&tool.field) {
                 // The one-field form plus stray fields: the description is what counts.
@@ -71,6 +76,20 @@ pub(crate) fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
         Err(_) => cut_off_description(arguments, &tool.field)
             .filter(|_| tool.rewritten)
             .map_or(CallForm::Unreadable, CallForm::Description),
+    }
+}
+
+/// A valid call (`form`), unless a value is not in the format its description asks and the
+/// translator may fix it (`check_calls = "translate"`).
+fn described(tool: &NlTool, own: Value, form: CallForm) -> CallForm {
+    if tool.check != CheckMode::Translate {
+        return form;
+    }
+    let off = off_format(&tool.parameters, &own);
+    if off.is_empty() {
+        form
+    } else {
+        CallForm::OffFormat { own, off }
     }
 }
 

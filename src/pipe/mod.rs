@@ -10,6 +10,7 @@
 pub(crate) mod assemble;
 pub(crate) mod call_form;
 pub(crate) mod conversation;
+pub(crate) mod described_format;
 pub(crate) mod drive;
 pub(crate) mod engine;
 pub(crate) mod event;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use http::HeaderMap;
 
 use super::call_form::{read_call, translator_input, CallForm};
+use super::described_format::{off_format, OffFormat};
 use super::drive::RESPONSE_LIMIT;
 use super::history::{fanout_id, Remembered};
 use super::translate::{calls_key, Outcome, Translated};
@@ -105,6 +106,10 @@ pub(crate) async fn resolve_call(
             return own_call(engine, rewrite, tool, call, Some(arguments))
         }
         CallForm::Unreadable => return unreadable(tool, call),
+        CallForm::OffFormat { own, off } => {
+            let fixed = formats_fixed(engine, rewrite, tool, &own, &off, client_headers).await;
+            return own_call(engine, rewrite, tool, call, Some(fixed.unwrap_or(own)));
+        }
     };
     let request = match translator_input(tool, &description, rewrite.user_message.as_deref()) {
         Ok(request) => request,
@@ -341,6 +346,70 @@ fn own_call(
         None => {}
     }
     Resolved::Kept(call)
+}
+
+/// A valid call's values that are not in the format their descriptions ask (`"Phoenix"` for
+/// `'City, State'`), written again by the translator: the call with those values replaced
+/// where the translator's are in the format, or `None` (the call goes as it is) when none is,
+/// the translation fails, or the request's translation budget runs out first. Nothing else of
+/// the main model's call changes.
+async fn formats_fixed(
+    engine: &Engine,
+    rewrite: &Rewrite,
+    tool: &NlTool,
+    own: &serde_json::Value,
+    off: &[OffFormat],
+    client_headers: &HeaderMap,
+) -> Option<serde_json::Value> {
+    let findings: Vec<String> = off.iter().map(OffFormat::finding).collect();
+    let request = format!(
+        "Call {} with these arguments, with every value in the format its description asks: {own}. {}.",
+        tool.name,
+        findings.join("; ")
+    );
+    let request = translator_input(tool, &request, rewrite.user_message.as_deref()).ok()?;
+    let translation = engine.pipe.translate(
+        tool,
+        &request,
+        &rewrite.evidence,
+        &rewrite.model,
+        client_headers,
+        &engine.metrics,
+    );
+    let Ok(Outcome::Calls(translated)) =
+        tokio::time::timeout_at(rewrite.deadline, translation).await
+    else {
+        tracing::info!(tool = %tool.name, "a value not in its described format could not be fixed in time or at all; the call goes as the main model wrote it");
+        return None;
+    };
+    let (_, theirs) = translated.calls.first()?;
+    let still_off: Vec<String> = off_format(&tool.parameters, theirs)
+        .into_iter()
+        .map(|o| o.pointer)
+        .collect();
+    let mut fixed = own.clone();
+    let mut changed = Vec::new();
+    for value in off {
+        let Some(better) = theirs.pointer(&value.pointer).filter(|v| v.is_string()) else {
+            continue;
+        };
+        if still_off.contains(&value.pointer) {
+            continue;
+        }
+        if let Some(slot) = fixed.pointer_mut(&value.pointer) {
+            *slot = better.clone();
+            changed.push(value.pointer.trim_start_matches('/').to_owned());
+        }
+    }
+    if changed.is_empty() || !validate::errors(&tool.validator, &fixed).is_empty() {
+        return None;
+    }
+    engine
+        .metrics
+        .described_format_fixed
+        .inc_by(changed.len() as u64);
+    tracing::info!(tool = %tool.name, fixed = %changed.join(", "), "values of the main model's call put in the format their descriptions ask");
+    Some(fixed)
 }
 
 /// A call whose arguments cannot be read: the main model is asked for it again.

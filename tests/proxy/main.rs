@@ -10,6 +10,7 @@ mod auth;
 mod checked_calls;
 mod config_cli;
 mod deployment;
+mod described_formats;
 mod direct_fallback;
 mod error_responses;
 mod eval_cli;

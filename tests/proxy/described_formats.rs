@@ -1,0 +1,169 @@
+//! A checked tool's call whose value breaks the format its description asks in words ("in the
+//! format of 'City, State'") has that value written again by the translator; the rest of the
+//! main model's call stays as it wrote it, and a value the translator cannot fix goes as it was.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::support;
+
+use serde_json::{json, Value};
+use support::{
+    backend_toml, calls_message, chat, client, completion, fold_stream, tool_call,
+    translator_reply, MockServer, Proxy, Reply,
+};
+
+/// Three flat properties: `auto` leaves it as it is, so its calls are only checked.
+fn find_provider() -> Value {
+    json!({"type": "function", "function": {"name": "find_provider",
+        "description": "Find a hair stylist in a city.",
+        "parameters": {"type": "object", "properties": {
+            "city": {"type": "string", "description":
+                "The city, in the format of 'City, State', such as 'Berkeley, CA' or 'New York, NY'."},
+            "is_unisex": {"type": "boolean", "description": "Whether the salon is unisex."},
+            "rating": {"type": "number"}},
+        "required": ["city"]}}})
+}
+
+fn request(stream: bool) -> Value {
+    json!({"model": "main-model", "stream": stream,
+        "messages": [{"role": "user", "content": "Find me a unisex salon in Phoenix."}],
+        "tools": [find_provider()]})
+}
+
+fn main_calls(arguments: &Value) -> Reply {
+    Reply::ok(completion(
+        calls_message(vec![tool_call("call_f", "find_provider", arguments)]),
+        "tool_calls",
+    ))
+}
+
+fn arguments_of(message: &Value) -> Value {
+    serde_json::from_str(
+        message["tool_calls"][0]["function"]["arguments"]
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_value_off_its_described_format_is_written_again_by_the_translator() {
+    let main = MockServer::scripted(vec![main_calls(
+        &json!({"city": "Phoenix", "is_unisex": true}),
+    )])
+    .await;
+    // The translator also changes what it was not asked about: only the city is taken.
+    let translator = MockServer::scripted(vec![translator_reply(
+        r#"{"city": "Phoenix, AZ", "is_unisex": false}"#,
+    )])
+    .await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (status, body) = chat(&proxy, &request(false)).await;
+    assert_eq!(status, 200, "{body}");
+    let message = &body["choices"][0]["message"];
+    assert_eq!(message["tool_calls"][0]["id"], "call_f");
+    assert_eq!(
+        arguments_of(message),
+        json!({"city": "Phoenix, AZ", "is_unisex": true})
+    );
+    let asked = translator.requests()[0].user_message();
+    assert!(
+        asked.contains("'City, State'") && asked.contains("Phoenix"),
+        "{asked}"
+    );
+    assert!(
+        proxy
+            .metrics()
+            .contains("plaincall_described_format_fixed_total 1"),
+        "{}",
+        proxy.metrics()
+    );
+}
+
+#[tokio::test]
+async fn a_streamed_call_is_fixed_before_the_client_sees_it() {
+    let chunk = |delta: Value, finish: Option<&str>| {
+        json!({"id": "chatcmpl-s", "object": "chat.completion.chunk", "model": "main-model",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    };
+    let written = r#"{"city":"Phoenix","is_unisex":true}"#;
+    let mut chunks = vec![chunk(
+        json!({"role": "assistant", "tool_calls": [{"index": 0, "id": "call_s",
+            "type": "function", "function": {"name": "find_provider", "arguments": ""}}]}),
+        None,
+    )];
+    for piece in written.as_bytes().chunks(5) {
+        chunks.push(chunk(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": String::from_utf8_lossy(piece)}}]}),
+            None,
+        ));
+    }
+    chunks.push(chunk(json!({}), Some("tool_calls")));
+    let main = MockServer::scripted(vec![Reply::sse(chunks)]).await;
+    let translator =
+        MockServer::scripted(vec![translator_reply(r#"{"city": "Phoenix, AZ"}"#)]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let response = client()
+        .post(proxy.url("/v1/chat/completions"))
+        .json(&request(true))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let raw = response.text().await.unwrap();
+    assert!(
+        !raw.contains(r#"Phoenix\""#),
+        "the value off its format leaked: {raw}"
+    );
+    let folded = fold_stream(&raw);
+    assert_eq!(
+        arguments_of(&folded),
+        json!({"city": "Phoenix, AZ", "is_unisex": true})
+    );
+}
+
+#[tokio::test]
+async fn the_call_goes_as_written_when_the_translator_cannot_fix_it() {
+    let written = json!({"city": "Phoenix", "is_unisex": true});
+    // Still off the format, then a translator that fails: each time the call goes as written.
+    for replies in [
+        vec![translator_reply(r#"{"city": "Phoenix"}"#)],
+        vec![
+            Reply::text(500, r#"{"error":{"message":"down"}}"#),
+            Reply::text(500, r#"{"error":{"message":"down"}}"#),
+        ],
+    ] {
+        let main = MockServer::scripted(vec![main_calls(&written)]).await;
+        let translator = MockServer::scripted(replies).await;
+        let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+        let (status, body) = chat(&proxy, &request(false)).await;
+        assert_eq!(status, 200, "{body}");
+        let message = &body["choices"][0]["message"];
+        assert_eq!(arguments_of(message), written);
+        assert!(!translator.requests().is_empty());
+        assert_eq!(main.chat_requests().len(), 1, "no repair turn");
+        assert!(proxy
+            .metrics()
+            .contains("plaincall_described_format_fixed_total 0"));
+    }
+}
+
+#[tokio::test]
+async fn a_value_in_its_format_or_repair_mode_asks_no_translator() {
+    let cases = [
+        (json!({"city": "Phoenix, AZ", "is_unisex": true}), ""),
+        (
+            json!({"city": "Phoenix", "is_unisex": true}),
+            "[translation.checks]\nfind_provider = \"repair\"\n",
+        ),
+    ];
+    for (written, extra) in cases {
+        let main = MockServer::scripted(vec![main_calls(&written)]).await;
+        let translator = MockServer::scripted(vec![]).await;
+        let config = format!("{}{extra}", backend_toml(&translator.url()));
+        let proxy = Proxy::start(&main.url(), &config).await;
+        let (status, body) = chat(&proxy, &request(false)).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(arguments_of(&body["choices"][0]["message"]), written);
+        assert!(translator.requests().is_empty());
+    }
+}
