@@ -28,15 +28,14 @@ pub(crate) struct OffFormat {
 }
 
 impl OffFormat {
-    /// What the translator is told about it.
-    pub(crate) fn finding(&self) -> String {
-        let formats: Vec<String> = self.formats.iter().map(|f| format!("'{f}'")).collect();
-        format!(
-            "`{}` is {:?}, not in the format its description asks ({})",
-            self.pointer.trim_start_matches('/'),
-            self.value,
-            formats.join(" or ")
-        )
+    /// The property's name as a reader writes it: `city`, `legs.1.date`.
+    pub(crate) fn name(&self) -> String {
+        self.pointer
+            .trim_start_matches('/')
+            .split('/')
+            .map(|part| part.replace("~1", "/").replace("~0", "~"))
+            .collect::<Vec<_>>()
+            .join(".")
     }
 }
 
@@ -200,6 +199,49 @@ fn quoted(text: &str, at: usize) -> Option<(String, usize)> {
         .then(|| (inner.to_owned(), at + 1 + end + 1))
 }
 
+/// The translator's rule for a property whose description asks a format: "city is in the
+/// format 'City, State' (its description asks it): write the State too." Naming the parts
+/// after the first is what gets a small translator to write them (measured with the 1.5B:
+/// "Phoenix, AZ" with it, "Phoenix" without).
+pub(crate) fn rule(name: &str, schema: &Value) -> Option<String> {
+    if !is_free_string(schema) {
+        return None;
+    }
+    let description = schema.get("description").and_then(Value::as_str)?;
+    let formats = templates(description);
+    let first = formats.iter().find(|t| Shape::of(t).is_some())?;
+    let quoted: Vec<String> = formats.iter().map(|f| format!("'{f}'")).collect();
+    let mut rule = format!(
+        "{name} is in the format {} (its description asks it)",
+        quoted.join(" or ")
+    );
+    if let Some(Shape::Separated(..)) = Shape::of(first) {
+        let parts: Vec<&str> = first
+            .split(is_separator)
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect();
+        let words = |p: &&str| p.chars().all(|c| c.is_alphabetic() || c == ' ');
+        if parts.len() >= 2 && parts.iter().all(words) {
+            rule.push_str(&format!(": write the {} too", parts[1..].join(" and the ")));
+        }
+    }
+    rule.push('.');
+    Some(rule)
+}
+
+/// A string property the schema leaves free (no `enum`, `const`, `format` or `pattern`).
+fn is_free_string(schema: &Value) -> bool {
+    !["enum", "const", "format", "pattern"]
+        .iter()
+        .any(|k| schema.get(k).is_some())
+        && schema.get("type").is_none_or(|t| {
+            t == "string"
+                || t.as_array()
+                    .is_some_and(|a| a.iter().any(|x| x == "string"))
+        })
+}
+
 /// The values of `args` not in the format their property's description asks. A property
 /// with an `enum`, `const`, `format` or `pattern` is left to the schema.
 pub(crate) fn off_format(parameters: &Value, args: &Value) -> Vec<OffFormat> {
@@ -234,11 +276,7 @@ fn walk(schema: &Value, value: &Value, pointer: String, depth: usize, out: &mut 
             }
         }
         Value::String(text) => {
-            if ["enum", "const", "format", "pattern"]
-                .iter()
-                .any(|k| schema.get(k).is_some())
-                || text.trim().is_empty()
-            {
+            if !is_free_string(schema) || text.trim().is_empty() {
                 return;
             }
             let Some(description) = schema.get("description").and_then(Value::as_str) else {
@@ -316,15 +354,30 @@ mod tests {
     }
 
     #[test]
+    fn the_translator_s_rule_names_the_parts_to_write() {
+        let schema = |d: &str| json!({"type": "string", "description": d});
+        assert_eq!(
+            rule("city", &schema("The city, in the format 'City, State', such as 'Berkeley, CA'.")).as_deref(),
+            Some("city is in the format 'City, State' (its description asks it): write the State too.")
+        );
+        assert_eq!(
+            rule("date", &schema("The day, in the format 'YYYY-MM-DD'.")).as_deref(),
+            Some("date is in the format 'YYYY-MM-DD' (its description asks it).")
+        );
+        assert_eq!(rule("city", &schema("The city.")), None);
+        let mut listed = schema("The city, in the format of 'City, State'.");
+        listed["enum"] = json!(["Phoenix, AZ"]);
+        assert_eq!(rule("city", &listed), None);
+    }
+
+    #[test]
     fn a_call_s_values_off_their_described_format() {
         let schema = city("The city, in the format of 'City, State', such as 'Berkeley, CA'.");
         let off = off_format(&schema, &json!({"city": "Phoenix"}));
         assert_eq!(off.len(), 1);
         assert_eq!(off[0].pointer, "/city");
-        assert_eq!(
-            off[0].finding(),
-            "`city` is \"Phoenix\", not in the format its description asks ('City, State')"
-        );
+        assert_eq!(off[0].name(), "city");
+        assert_eq!(off[0].formats, vec!["City, State"]);
         assert!(off_format(&schema, &json!({"city": "Phoenix, AZ"})).is_empty());
         // The schema's own rules come first.
         let mut with_enum = schema.clone();
@@ -340,6 +393,7 @@ mod tests {
         );
         assert_eq!(off.len(), 1);
         assert_eq!(off[0].pointer, "/legs/1/date");
+        assert_eq!(off[0].name(), "legs.1.date");
         // No description, no format asked: nothing to say.
         assert!(off_format(&city("The city."), &json!({"city": "Phoenix"})).is_empty());
     }

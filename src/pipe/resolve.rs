@@ -361,12 +361,21 @@ async fn formats_fixed(
     off: &[OffFormat],
     client_headers: &HeaderMap,
 ) -> Option<serde_json::Value> {
-    let findings: Vec<String> = off.iter().map(OffFormat::finding).collect();
-    let request = format!(
-        "Call {} with these arguments, with every value in the format its description asks: {own}. {}.",
-        tool.name,
-        findings.join("; ")
-    );
+    // The values to write again in words, not in the JSON: given as JSON, a small translator
+    // copies them as they are.
+    let mut rest = own.clone();
+    let mut said = Vec::new();
+    for value in off {
+        let (parent, key) = value
+            .pointer
+            .rsplit_once('/')
+            .unwrap_or(("", value.pointer.as_str()));
+        if let Some(serde_json::Value::Object(members)) = rest.pointer_mut(parent) {
+            members.remove(&key.replace("~1", "/").replace("~0", "~"));
+        }
+        said.push(format!("{}: {}", value.name(), value.value));
+    }
+    let request = format!("Call {} with {rest} and {}", tool.name, said.join(", "));
     let request = translator_input(tool, &request, rewrite.user_message.as_deref()).ok()?;
     let translation = engine.pipe.translate(
         tool,

@@ -115,6 +115,7 @@ fn value_rules(name: &str, schema: &Value) -> Vec<String> {
     if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
         rules.push(format!("{name} must match the pattern {pattern}."));
     }
+    rules.extend(super::described_format::rule(name, schema));
     if let Some(max) = schema.get("maxLength") {
         rules.push(format!("{name} has at most {max} characters."));
     }

@@ -65,10 +65,19 @@ async fn a_value_off_its_described_format_is_written_again_by_the_translator() {
         arguments_of(message),
         json!({"city": "Phoenix, AZ", "is_unisex": true})
     );
-    let asked = translator.requests()[0].user_message();
+    // The value to write again in words, the format among the tool's rules.
+    let translation = &translator.requests()[0];
+    let asked = translation.user_message();
     assert!(
-        asked.contains("'City, State'") && asked.contains("Phoenix"),
+        asked.contains("city: Phoenix") && !asked.contains(r#""city""#),
         "{asked}"
+    );
+    let system = translation.json()["messages"][0]["content"].to_string();
+    assert!(
+        system.contains(
+            "city is in the format 'City, State' (its description asks it): write the State too."
+        ),
+        "{system}"
     );
     assert!(
         proxy
