@@ -48,17 +48,7 @@ impl Resolver {
         let user = self.rewrite.user_message.as_deref();
         let request = translator_input(tool, request, user).unwrap_or_else(|_| request.to_owned());
         let engine = &self.engine;
-        let outcome = engine
-            .pipe
-            .translate(
-                tool,
-                &request,
-                &self.rewrite.evidence,
-                &self.rewrite.model,
-                &self.headers,
-                &engine.metrics,
-            )
-            .await;
+        let outcome = translation(engine, &self.rewrite, tool, &request, &self.headers).await;
         resolved_from(engine, tool, call, &request, outcome)
     }
 }
@@ -131,15 +121,8 @@ pub(crate) async fn resolve_call(
             call,
         };
     }
-    let translation = engine.pipe.translate(
-        tool,
-        &request,
-        &rewrite.evidence,
-        &rewrite.model,
-        client_headers,
-        &engine.metrics,
-    );
-    let outcome = within_budget(engine, rewrite, tool, client_headers, translation).await;
+    let pending = translation(engine, rewrite, tool, &request, client_headers);
+    let outcome = within_budget(engine, rewrite, tool, client_headers, pending).await;
     // No dead end: a call the translator could not make is asked of the main model itself,
     // once, with the tool's whole schema; the failure is relayed only when that fails too.
     let outcome = match outcome {
@@ -377,16 +360,8 @@ async fn formats_fixed(
     }
     let request = format!("Call {} with {rest} and {}", tool.name, said.join(", "));
     let request = translator_input(tool, &request, rewrite.user_message.as_deref()).ok()?;
-    let translation = engine.pipe.translate(
-        tool,
-        &request,
-        &rewrite.evidence,
-        &rewrite.model,
-        client_headers,
-        &engine.metrics,
-    );
-    let Ok(Outcome::Calls(translated)) =
-        tokio::time::timeout_at(rewrite.deadline, translation).await
+    let pending = translation(engine, rewrite, tool, &request, client_headers);
+    let Ok(Outcome::Calls(translated)) = tokio::time::timeout_at(rewrite.deadline, pending).await
     else {
         tracing::info!(tool = %tool.name, "a value not in its described format could not be fixed in time or at all; the call goes as the main model wrote it");
         return None;
@@ -419,6 +394,27 @@ async fn formats_fixed(
         .inc_by(changed.len() as u64);
     tracing::info!(tool = %tool.name, fixed = %changed.join(", "), "values of the main model's call put in the format their descriptions ask");
     Some(fixed)
+}
+
+/// The translation of `request` for `tool`, in this request's context.
+async fn translation(
+    engine: &Engine,
+    rewrite: &Rewrite,
+    tool: &NlTool,
+    request: &str,
+    client_headers: &HeaderMap,
+) -> Outcome {
+    engine
+        .pipe
+        .translate(
+            tool,
+            request,
+            &rewrite.evidence,
+            &rewrite.model,
+            client_headers,
+            &engine.metrics,
+        )
+        .await
 }
 
 /// A call whose arguments cannot be read: the main model is asked for it again.

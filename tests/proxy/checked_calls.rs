@@ -9,8 +9,9 @@ use crate::support;
 
 use serde_json::{json, Value};
 use support::{
-    backend_toml, calls_message, chat, client, completion, fold_stream, tool_call,
-    translator_reply, MockServer, Proxy, Reply,
+    backend_toml, calls_message, chat, chat_stream_text, client, completion, first_call_arguments,
+    fold_stream, stream_chunk, streamed_call, tool_call, translator_reply, MockServer, Proxy,
+    Reply,
 };
 
 /// Four flat properties: `auto` leaves it as it is, so its calls are only checked.
@@ -42,15 +43,6 @@ fn valid_second_turn() -> Reply {
     ))
 }
 
-fn arguments_of(message: &Value) -> Value {
-    serde_json::from_str(
-        message["tool_calls"][0]["function"]["arguments"]
-            .as_str()
-            .unwrap(),
-    )
-    .unwrap()
-}
-
 #[tokio::test]
 async fn unambiguous_mistakes_are_fixed_without_a_translator_call() {
     let written = json!({"party": "4", "vip": "true", "seating": "Outdoor", "date": "2026-12-01", "note": "x"});
@@ -66,7 +58,7 @@ async fn unambiguous_mistakes_are_fixed_without_a_translator_call() {
     let message = &body["choices"][0]["message"];
     assert_eq!(message["tool_calls"][0]["id"], "call_b");
     assert_eq!(
-        arguments_of(message),
+        first_call_arguments(message),
         json!({"party": 4, "vip": true, "seating": "outdoor", "date": "2026-12-01"})
     );
     assert!(translator.requests().is_empty());
@@ -92,7 +84,7 @@ async fn the_translator_fixes_what_the_schema_leaves_open() {
     assert_eq!(message["tool_calls"][0]["id"], "call_b");
     // `outdoor`: the user asked to sit outside (grounding keeps what the request names).
     assert_eq!(
-        arguments_of(message),
+        first_call_arguments(message),
         json!({"party": 4, "date": "2026-12-01", "seating": "outdoor"})
     );
     let asked = translator.requests()[0].user_message();
@@ -123,7 +115,7 @@ async fn repair_mode_asks_the_main_model_again_with_the_errors() {
     let (status, body) = chat(&proxy, &request(false)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        arguments_of(&body["choices"][0]["message"]),
+        first_call_arguments(&body["choices"][0]["message"]),
         json!({"party": 4, "date": "2026-12-01"})
     );
     assert!(translator.requests().is_empty());
@@ -192,39 +184,27 @@ async fn a_valid_call_and_its_request_go_as_they_came() {
     assert_eq!(seen.query.as_deref(), Some("api-version=2"));
 }
 
-fn chunk(delta: Value, finish: Option<&str>) -> Value {
-    json!({"id": "chatcmpl-s", "object": "chat.completion.chunk", "model": "main-model",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
-}
-
 #[tokio::test]
 async fn streamed_calls_are_checked_before_the_client_sees_them() {
     let written = r#"{"party":"4","date":"2026-12-01","seating":"OUTDOOR"}"#;
     let mut chunks = vec![
-        chunk(json!({"role": "assistant", "content": "Booking. "}), None),
-        chunk(
+        stream_chunk(json!({"role": "assistant", "content": "Booking. "}), None),
+        stream_chunk(
             json!({"tool_calls": [{"index": 0, "id": "call_s", "type": "function",
                 "function": {"name": "book_table", "arguments": ""}}]}),
             None,
         ),
     ];
     for piece in written.as_bytes().chunks(6) {
-        chunks.push(chunk(
+        chunks.push(stream_chunk(
             json!({"tool_calls": [{"index": 0, "function": {"arguments": String::from_utf8_lossy(piece)}}]}),
             None,
         ));
     }
-    chunks.push(chunk(json!({}), Some("tool_calls")));
+    chunks.push(stream_chunk(json!({}), Some("tool_calls")));
     let main = MockServer::scripted(vec![Reply::sse(chunks)]).await;
     let proxy = Proxy::start(&main.url(), "").await;
-    let response = client()
-        .post(proxy.url("/v1/chat/completions"))
-        .json(&request(true))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let raw = response.text().await.unwrap();
+    let raw = chat_stream_text(&proxy, &request(true)).await;
     assert!(
         !raw.contains("OUTDOOR"),
         "the written arguments leaked: {raw}"
@@ -233,7 +213,7 @@ async fn streamed_calls_are_checked_before_the_client_sees_them() {
     assert_eq!(folded["content"], "Booking. ");
     assert_eq!(folded["tool_calls"][0]["id"], "call_s");
     assert_eq!(
-        arguments_of(&folded),
+        first_call_arguments(&folded),
         json!({"party": 4, "date": "2026-12-01", "seating": "outdoor"})
     );
     assert_eq!(folded["finish_reason"], "tool_calls");
@@ -250,7 +230,10 @@ async fn off_leaves_calls_as_the_model_wrote_them() {
     let proxy = Proxy::start(&main.url(), "[translation]\ncheck_calls = \"off\"\n").await;
     let (status, body) = chat(&proxy, &request(false)).await;
     assert_eq!(status, 200);
-    assert_eq!(arguments_of(&body["choices"][0]["message"]), written);
+    assert_eq!(
+        first_call_arguments(&body["choices"][0]["message"]),
+        written
+    );
     assert_eq!(main.chat_requests().len(), 1);
 }
 
@@ -283,7 +266,7 @@ async fn a_valid_call_loses_the_optional_values_nobody_said() {
     let message = &body["choices"][0]["message"];
     assert_eq!(message["tool_calls"][0]["id"], "call_o");
     assert_eq!(
-        arguments_of(message),
+        first_call_arguments(message),
         json!({"party": 4, "date": "2026-12-01", "vip": true})
     );
     assert!(translator.requests().is_empty());
@@ -309,7 +292,7 @@ async fn a_valid_call_loses_the_optional_values_nobody_said() {
     let (status, body) = chat(&proxy, &said).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        arguments_of(&body["choices"][0]["message"]),
+        first_call_arguments(&body["choices"][0]["message"]),
         json!({"party": 4, "date": "2026-12-01", "vip": true, "seating": "indoor"})
     );
 }
@@ -317,21 +300,7 @@ async fn a_valid_call_loses_the_optional_values_nobody_said() {
 #[tokio::test]
 async fn a_streamed_valid_call_loses_them_too_and_off_keeps_them() {
     let arguments = r#"{"party":4,"date":"2026-12-01","vip":true,"seating":"indoor"}"#;
-    let script = || {
-        let mut chunks = vec![chunk(
-            json!({"role": "assistant", "tool_calls": [{"index": 0, "id": "call_s",
-                "type": "function", "function": {"name": "book_table", "arguments": ""}}]}),
-            None,
-        )];
-        for piece in arguments.as_bytes().chunks(7) {
-            chunks.push(chunk(
-                json!({"tool_calls": [{"index": 0, "function": {"arguments": String::from_utf8_lossy(piece)}}]}),
-                None,
-            ));
-        }
-        chunks.push(chunk(json!({}), Some("tool_calls")));
-        vec![Reply::sse(chunks)]
-    };
+    let script = || vec![streamed_call("call_s", "book_table", arguments, 7)];
     for (grounding, expected) in [
         (
             "optional",
@@ -356,7 +325,7 @@ async fn a_streamed_valid_call_loses_them_too_and_off_keeps_them() {
         let folded = fold_stream(&raw);
         assert_eq!(folded["tool_calls"][0]["id"], "call_s", "{raw}");
         assert_eq!(
-            arguments_of(&folded),
+            first_call_arguments(&folded),
             expected,
             "grounding {grounding}: {raw}"
         );
@@ -383,7 +352,7 @@ async fn a_value_some_condition_requires_stays_in_the_model_s_own_call() {
     let (status, body) = chat(&proxy, &asked).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
-        arguments_of(&body["choices"][0]["message"]),
+        first_call_arguments(&body["choices"][0]["message"]),
         json!({"party": 4, "date": "2026-12-01", "vip": true, "seating": "indoor"})
     );
 }

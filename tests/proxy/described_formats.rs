@@ -7,8 +7,8 @@ use crate::support;
 
 use serde_json::{json, Value};
 use support::{
-    backend_toml, calls_message, chat, client, completion, fold_stream, tool_call,
-    translator_reply, MockServer, Proxy, Reply,
+    backend_toml, calls_message, chat, chat_stream_text, completion, first_call_arguments,
+    fold_stream, streamed_call, tool_call, translator_reply, MockServer, Proxy, Reply,
 };
 
 /// Three flat properties: `auto` leaves it as it is, so its calls are only checked.
@@ -36,15 +36,6 @@ fn main_calls(arguments: &Value) -> Reply {
     ))
 }
 
-fn arguments_of(message: &Value) -> Value {
-    serde_json::from_str(
-        message["tool_calls"][0]["function"]["arguments"]
-            .as_str()
-            .unwrap(),
-    )
-    .unwrap()
-}
-
 #[tokio::test]
 async fn a_value_off_its_described_format_is_written_again_by_the_translator() {
     let main = MockServer::scripted(vec![main_calls(
@@ -62,7 +53,7 @@ async fn a_value_off_its_described_format_is_written_again_by_the_translator() {
     let message = &body["choices"][0]["message"];
     assert_eq!(message["tool_calls"][0]["id"], "call_f");
     assert_eq!(
-        arguments_of(message),
+        first_call_arguments(message),
         json!({"city": "Phoenix, AZ", "is_unisex": true})
     );
     // The value to write again in words, the format among the tool's rules.
@@ -90,42 +81,20 @@ async fn a_value_off_its_described_format_is_written_again_by_the_translator() {
 
 #[tokio::test]
 async fn a_streamed_call_is_fixed_before_the_client_sees_it() {
-    let chunk = |delta: Value, finish: Option<&str>| {
-        json!({"id": "chatcmpl-s", "object": "chat.completion.chunk", "model": "main-model",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
-    };
     let written = r#"{"city":"Phoenix","is_unisex":true}"#;
-    let mut chunks = vec![chunk(
-        json!({"role": "assistant", "tool_calls": [{"index": 0, "id": "call_s",
-            "type": "function", "function": {"name": "find_provider", "arguments": ""}}]}),
-        None,
-    )];
-    for piece in written.as_bytes().chunks(5) {
-        chunks.push(chunk(
-            json!({"tool_calls": [{"index": 0, "function": {"arguments": String::from_utf8_lossy(piece)}}]}),
-            None,
-        ));
-    }
-    chunks.push(chunk(json!({}), Some("tool_calls")));
-    let main = MockServer::scripted(vec![Reply::sse(chunks)]).await;
+    let main =
+        MockServer::scripted(vec![streamed_call("call_s", "find_provider", written, 5)]).await;
     let translator =
         MockServer::scripted(vec![translator_reply(r#"{"city": "Phoenix, AZ"}"#)]).await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    let response = client()
-        .post(proxy.url("/v1/chat/completions"))
-        .json(&request(true))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let raw = response.text().await.unwrap();
+    let raw = chat_stream_text(&proxy, &request(true)).await;
     assert!(
         !raw.contains(r#"Phoenix\""#),
         "the value off its format leaked: {raw}"
     );
     let folded = fold_stream(&raw);
     assert_eq!(
-        arguments_of(&folded),
+        first_call_arguments(&folded),
         json!({"city": "Phoenix, AZ", "is_unisex": true})
     );
 }
@@ -147,7 +116,7 @@ async fn the_call_goes_as_written_when_the_translator_cannot_fix_it() {
         let (status, body) = chat(&proxy, &request(false)).await;
         assert_eq!(status, 200, "{body}");
         let message = &body["choices"][0]["message"];
-        assert_eq!(arguments_of(message), written);
+        assert_eq!(first_call_arguments(message), written);
         assert!(!translator.requests().is_empty());
         assert_eq!(main.chat_requests().len(), 1, "no repair turn");
         assert!(proxy
@@ -172,7 +141,10 @@ async fn a_value_in_its_format_or_repair_mode_asks_no_translator() {
         let proxy = Proxy::start(&main.url(), &config).await;
         let (status, body) = chat(&proxy, &request(false)).await;
         assert_eq!(status, 200, "{body}");
-        assert_eq!(arguments_of(&body["choices"][0]["message"]), written);
+        assert_eq!(
+            first_call_arguments(&body["choices"][0]["message"]),
+            written
+        );
         assert!(translator.requests().is_empty());
     }
 }

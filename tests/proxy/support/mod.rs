@@ -509,6 +509,13 @@ pub async fn chat(proxy: &Proxy, body: &Value) -> (u16, Value) {
 }
 
 /// POSTs `body` as JSON to `url`.
+/// Posts a streamed chat request; asserts a 200 and returns the event stream as text.
+pub async fn chat_stream_text(proxy: &Proxy, body: &Value) -> String {
+    let response = post_json(&proxy.url("/v1/chat/completions"), body).await;
+    assert_eq!(response.status(), 200);
+    response.text().await.unwrap()
+}
+
 pub async fn post_json(url: &str, body: &Value) -> reqwest::Response {
     client().post(url).json(body).send().await.unwrap()
 }
@@ -577,6 +584,39 @@ pub fn tool_call(id: &str, name: &str, arguments: &Value) -> Value {
 
 pub fn nl_call(id: &str, name: &str, description: &str) -> Value {
     tool_call(id, name, &json!({"description": description}))
+}
+
+/// The arguments of a message's first tool call, parsed.
+pub fn first_call_arguments(message: &Value) -> Value {
+    serde_json::from_str(
+        message["tool_calls"][0]["function"]["arguments"]
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap()
+}
+
+/// One Chat Completions stream chunk of choice 0.
+pub fn stream_chunk(delta: Value, finish: Option<&str>) -> Value {
+    json!({"id": "chatcmpl-s", "object": "chat.completion.chunk", "model": "main-model",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+}
+
+/// A streamed answer of one call `id` to `name` whose `arguments` come `piece` bytes a chunk.
+pub fn streamed_call(id: &str, name: &str, arguments: &str, piece: usize) -> Reply {
+    let mut chunks = vec![stream_chunk(
+        json!({"role": "assistant", "tool_calls": [{"index": 0, "id": id,
+            "type": "function", "function": {"name": name, "arguments": ""}}]}),
+        None,
+    )];
+    for part in arguments.as_bytes().chunks(piece) {
+        chunks.push(stream_chunk(
+            json!({"tool_calls": [{"index": 0, "function": {"arguments": String::from_utf8_lossy(part)}}]}),
+            None,
+        ));
+    }
+    chunks.push(stream_chunk(json!({}), Some("tool_calls")));
+    Reply::sse(chunks)
 }
 
 pub fn calls_message(calls: Vec<Value>) -> Value {
