@@ -31,6 +31,10 @@ pub struct Evidence {
     times: HashSet<(i8, i8)>,
     /// The day relative dates were read against, to read a narrowed text again.
     today: Date,
+    /// Words of the conversation alone, when the text also holds the main model's description
+    /// (`None`: all of it is the conversation's). The main model, shown a tool's fields, names
+    /// them unasked; a field's subject counts as spoken only in the conversation's words.
+    spoken: Option<HashSet<String>>,
 }
 
 /// What grounding found in one call.
@@ -272,6 +276,7 @@ impl Evidence {
             dates: HashSet::new(),
             times: HashSet::new(),
             today,
+            spoken: None,
         };
         for word in &words {
             evidence.words.insert(word.clone());
@@ -281,6 +286,26 @@ impl Evidence {
         evidence.read_numbers(&lower, &words);
         evidence.read_dates(&lower, &words, today);
         evidence
+    }
+
+    /// The evidence of the main model's `description` and of the `conversation` beside it.
+    pub fn with_description(description: &str, conversation: &str, today: Date) -> Evidence {
+        let mut evidence = Evidence::new(&format!("{description}\n{conversation}"), today);
+        let mut spoken = HashSet::new();
+        for word in words_of(conversation) {
+            spoken.insert(stem(&word));
+            spoken.insert(word);
+        }
+        evidence.spoken = Some(spoken);
+        evidence
+    }
+
+    /// A word of the conversation itself (not only of the main model's description).
+    fn spoken(&self, word: &str) -> bool {
+        match &self.spoken {
+            None => self.has_word(word),
+            Some(spoken) => spoken.contains(word) || spoken.contains(&stem(word)),
+        }
     }
 
     /// Runs of digits joined across the separators phone numbers and codes are written with.
@@ -637,18 +662,24 @@ const GENERIC_NAME_WORDS: &[&str] = &[
     "type", "mode", "kind", "value", "option", "setting", "status", "flag", "enabled", "name",
 ];
 
-/// Whether the text speaks of a field's subject: a word of its name (`generic` words
-/// included or not) or a longer word of its description.
-fn subject_said(key: &str, schema: &Value, evidence: &Evidence, generic: bool) -> bool {
-    let name_said = words_of(key).iter().any(|w| {
-        w.len() > 2
-            && (generic || !GENERIC_NAME_WORDS.contains(&w.as_str()))
-            && evidence.has_word(w)
-    });
+/// Whether the text speaks of a field's subject: a word of its name or a longer word of its
+/// description. For a choice among enum members (`choice`), generic words of the name do not
+/// count, and only the conversation's own words do.
+fn subject_said(key: &str, schema: &Value, evidence: &Evidence, choice: bool) -> bool {
+    let said = |w: &str| {
+        if choice {
+            evidence.spoken(w)
+        } else {
+            evidence.has_word(w)
+        }
+    };
+    let name_said = words_of(key)
+        .iter()
+        .any(|w| w.len() > 2 && !(choice && GENERIC_NAME_WORDS.contains(&w.as_str())) && said(w));
     name_said
         || words_of(description_of(schema))
             .iter()
-            .any(|w| w.len() >= 5 && !STOPWORDS.contains(&w.as_str()) && evidence.has_word(w))
+            .any(|w| w.len() >= 5 && !STOPWORDS.contains(&w.as_str()) && said(w))
 }
 
 fn description_of(schema: &Value) -> &str {
@@ -667,13 +698,13 @@ fn enum_choice_said(key: &str, schema: &Value, members: &[Value], evidence: &Evi
         .iter()
         .filter_map(Value::as_str)
         .any(|m| named(m, evidence) || frequency_named(m, evidence));
-    !any_member_named && subject_said(key, schema, evidence, false)
+    !any_member_named && subject_said(key, schema, evidence, true)
 }
 
 /// Whether a `true` flag's subject is in the text: a word of its name or of its description,
 /// or, for a flag about order (`depends_on_previous`, `wait_for`), a word that sequences.
 fn flag_said(key: &str, schema: &Value, evidence: &Evidence) -> bool {
-    if subject_said(key, schema, evidence, true) {
+    if subject_said(key, schema, evidence, false) {
         return true;
     }
     let name = words_of(key);
@@ -995,7 +1026,8 @@ impl Walk<'_> {
             return false;
         }
         if !self.narrowed.iter().any(|(text, _)| *text == narrowed) {
-            let rest = Evidence::new(&narrowed, self.evidence.today);
+            let mut rest = Evidence::new(&narrowed, self.evidence.today);
+            rest.spoken.clone_from(&self.evidence.spoken);
             self.narrowed.push((narrowed.clone(), rest));
         }
         self.narrowed
@@ -1399,6 +1431,24 @@ mod tests {
             "HIGH",
             &wind
         ));
+        // The main model's description names the field; the conversation does not.
+        let evidence = Evidence::with_description(
+            "Book a flight to Rome, seat class not given",
+            "Book a flight to Rome for Ana.",
+            today(),
+        );
+        let mut args = json!({"seat_class": "business"});
+        let seat = optional(json!({"seat_class": {"type": "string",
+            "enum": ["economy", "business"]}}));
+        let report = ground(&mut args, &seat, &evidence, "");
+        assert_eq!(report.dropped, vec!["seat_class"]);
+        let evidence = Evidence::with_description(
+            "Book a flight to Rome",
+            "Rome for Ana, and a good seat class please",
+            today(),
+        );
+        let mut args = json!({"seat_class": "business"});
+        assert!(ground(&mut args, &seat, &evidence, "").dropped.is_empty());
         // Nobody spoke of the meal, and "type" alone is no word about it.
         let meal = json!({"type": "string", "enum": ["breakfast", "lunch", "dinner", "snack"]});
         assert!(!kept_as(

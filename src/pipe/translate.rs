@@ -139,12 +139,11 @@ impl Pipe {
         let outcome = self
             .translate_cached(tool, description, request_model, client_headers, metrics)
             .await;
-        let evidence = format!("{description}\n{evidence}");
         let outcome = self
             .grounded(
                 tool,
                 description,
-                &evidence,
+                evidence,
                 outcome,
                 request_model,
                 client_headers,
@@ -187,7 +186,7 @@ impl Pipe {
         &self,
         tool: &NlTool,
         description: &str,
-        evidence: &str,
+        conversation: &str,
         outcome: Outcome,
         request_model: &str,
         client_headers: &HeaderMap,
@@ -201,7 +200,12 @@ impl Pipe {
             return Outcome::Calls(translated);
         }
         let (date, _) = today(&self.settings.timezone);
-        let facts = grounding::Evidence::new(evidence, date.parse().unwrap_or_default());
+        let evidence = &format!("{description}\n{conversation}");
+        let facts = grounding::Evidence::with_description(
+            description,
+            conversation,
+            date.parse().unwrap_or_default(),
+        );
         let (grounded, missing) = self.ground_calls(tool, &translated, &facts, evidence, metrics);
         if mode == Grounding::Optional || missing.is_empty() {
             return Outcome::Calls(Arc::new(grounded));
