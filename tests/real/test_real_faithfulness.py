@@ -103,10 +103,9 @@ def test_a_failed_translation_asks_the_main_model_directly_before_failing(dead_t
         tools=[tool("set_reminder")],
         tool_choice="required", max_tokens=300)
     choice = response.choices[0]
-    direct = [line for line in dead_translator.lines
-              if "the main model's own call" in line or "direct call failed too" in line]
     translated = [line for line in dead_translator.lines if '"message":"translation"' in line]
     if translated:
+        direct = dead_translator.lines_with("the main model's own call", "direct call failed too")
         # The main model was asked for the call in plain English: the direct ask followed.
         assert direct, "\n".join(dead_translator.lines[-20:])
     if choice.message.tool_calls:
