@@ -350,12 +350,14 @@ impl Evidence {
             let Some(number) = digits_number(digits) else {
                 continue;
             };
-            self.numbers.push(number);
             if let Some((h, m)) = token.split_once(':') {
                 if let (Ok(h), Ok(m)) = (h.parse::<i8>(), m.get(..2).unwrap_or(m).parse::<i8>()) {
                     self.add_time(h, m, tokens.get(i + 1).copied());
+                    // "10:30" is a time of day: it says no 10 (an age, a count).
+                    continue;
                 }
             }
+            self.numbers.push(number);
             let unit = if suffix.is_empty() {
                 tokens.get(i + 1).copied().unwrap_or("")
             } else {
@@ -401,12 +403,13 @@ impl Evidence {
         }
     }
 
-    /// `9` is 9:00 and 21:00 unless `am`/`pm` follows.
+    /// `9` is 9:00 and 21:00 unless `am`/`pm` (or `a.m.`/`p.m.`) follows.
     fn add_time(&mut self, hour: i8, minute: i8, after: Option<&str>) {
         if !(0..=24).contains(&hour) || !(0..60).contains(&minute) {
             return;
         }
-        match after {
+        let after = after.map(|word| word.replace('.', ""));
+        match after.as_deref() {
             Some("pm" | "p") if hour < 12 => {
                 self.times.insert((hour + 12, minute));
             }
@@ -745,10 +748,10 @@ fn date_of(value: &str) -> Option<Date> {
     value.get(..10).and_then(|d| d.parse::<Date>().ok())
 }
 
-/// `09:00`, `9:30:00`, the time part of a date-time.
+/// `09:00`, `9:30:00`, the time part of a date-time (`2026-11-25T09:00`, `2026-11-25 09:00`).
 fn time_of(value: &str) -> Option<(i8, i8)> {
-    let time = match value.find('T') {
-        Some(at) if value.len() > 10 => &value[at + 1..],
+    let time = match value.get(10..11) {
+        Some("T" | "t" | " ") if date_of(value).is_some() => &value[11..],
         _ => value,
     };
     let mut parts = time.split(':');
@@ -1371,6 +1374,23 @@ mod tests {
         assert!(kept("tomorrow at 9", json!("2026-11-26T09:00:00")));
         assert!(!kept("at 9", json!("10:00")));
         assert!(!kept("tomorrow at 9", json!("2026-11-26T14:00:00")));
+        // A date-time written with a space, and a.m./p.m. with their dots.
+        let window = "on February 23, 2024, anytime between 10:30 a.m. and 7:00 p.m.";
+        assert!(kept(window, json!("2024-02-23 10:30:00")));
+        assert!(kept(window, json!("2024-02-23 19:00:00")));
+        assert!(kept(window, json!("2024-02-23T19:00")));
+        assert!(!kept(window, json!("2024-02-23 17:00:00")));
+        assert!(!kept(window, json!("22:30")), "10:30 a.m. is not 22:30");
+        assert!(!kept(window, json!("2024-02-24 10:30:00")));
+    }
+
+    #[test]
+    fn the_hour_of_a_time_of_day_is_no_number() {
+        let window = "a cleaner for my condo between 10:30 a.m. and 7:00 p.m.";
+        assert!(!kept(window, json!(10)), "min_age: 10 from 10:30");
+        assert!(!kept(window, json!(30)));
+        assert!(kept("someone at least 10 years old, at 10:30", json!(10)));
+        assert!(kept("scores were 'math':90", json!(90)));
     }
 
     #[test]
