@@ -82,7 +82,8 @@ pub enum Command {
         #[arg(long, default_value = "http://127.0.0.1:8787/healthz")]
         url: String,
     },
-    /// Translate one description with the configured translator and show every attempt.
+    /// Translate one description with the configured translator, show every attempt, and
+    /// print the call the proxy would deliver (values the text does not say left out).
     Translate {
         /// A tool definition: `{"type": "function", "function": {...}}` or the function object.
         #[arg(long)]
@@ -430,6 +431,19 @@ async fn translate(
             &mut attempts,
         )
         .await;
+    // What the proxy would deliver: the same grounding, the request text as the evidence.
+    let outcome = state
+        .pipe
+        .grounded(
+            &nl_tool,
+            description,
+            description,
+            outcome,
+            model,
+            &axum::http::HeaderMap::new(),
+            &state.metrics,
+        )
+        .await;
     if json {
         let attempts: Vec<serde_json::Value> = attempts
             .iter()
@@ -440,7 +454,8 @@ async fn translate(
         let (result, code) = match &outcome {
             Outcome::Calls(translated) => (
                 serde_json::json!({"outcome": "calls", "total": translated.total,
-                    "calls": translated.calls.iter().map(|(position, args)| serde_json::json!({"position": position, "arguments": args})).collect::<Vec<_>>()}),
+                    "calls": translated.calls.iter().map(|(position, args)| serde_json::json!({"position": position, "arguments": args})).collect::<Vec<_>>(),
+                    "left_out_unsaid": translated.ungrounded}),
                 ExitCode::SUCCESS,
             ),
             Outcome::Clarification(question) => (
@@ -478,6 +493,12 @@ async fn translate(
                     say!("call {position} of {}:", translated.total);
                 }
                 say!("{}", serde_json::to_string_pretty(args).unwrap_or_default());
+            }
+            if !translated.ungrounded.is_empty() {
+                eprintln!(
+                    "left out, as the request does not say them: {}",
+                    translated.ungrounded.join(", ")
+                );
             }
             ExitCode::SUCCESS
         }

@@ -1,8 +1,9 @@
 """The translator's own ceiling on a BFCL run's sample: for every complex case whose expected
 answer calls one rewritten tool (once or several times), the 1.5B translator gets the user's own
 message as the description (what a perfect main model would pass on) through `plaincall
-translate`, and BFCL's checker scores the calls. Through plaincall cannot beat this on those
-cases, whatever the main model does.
+translate`, which grounds the calls as the proxy does, and BFCL's checker scores them: what the
+pipe delivers on those cases when the main model chooses the tool right and passes on every
+word, the ceiling of its translation whatever the main model does.
 
     scripts/bfcl/run.sh ...                       # first, a run whose cases.jsonl names the sample
     ~/.cache/plaincall-bfcl/venv/bin/python scripts/bfcl/translator_ceiling.py docs/bfcl

@@ -1097,6 +1097,42 @@ async fn translate_prints_the_structured_arguments() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn translate_prints_what_the_proxy_would_deliver_without_unsaid_values() {
+    // `timezone` is optional and the request never says it: grounding leaves it out, as the
+    // proxy does; the translator's reply is still shown as it came.
+    let answer = json!({"message": "Check email.", "schedule_type": "daily", "at": "09:00",
+        "timezone": "Europe/Paris"});
+    let translator = MockServer::scripted(vec![
+        translator_reply(&answer.to_string()),
+        translator_reply(&answer.to_string()),
+    ])
+    .await;
+    let config = toml_file(&support::backend_toml(&translator.url()));
+
+    let out = output_async(translate_command(&config)).await;
+    assert_success(&out);
+    let text = stdout(&out);
+    assert!(text.contains("Europe/Paris"), "the reply is shown:\n{text}");
+    assert_eq!(
+        printed_arguments(&text),
+        json!({"message": "Check email.", "schedule_type": "daily", "at": "09:00"})
+    );
+    assert!(
+        stderr(&out).contains("left out, as the request does not say them: timezone"),
+        "{}",
+        describe(&out)
+    );
+
+    let mut json_command = translate_command(&config);
+    json_command.arg("--json");
+    let out = output_async(json_command).await;
+    assert_success(&out);
+    let printed: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(printed["calls"][0]["arguments"].get("timezone"), None);
+    assert_eq!(printed["left_out_unsaid"], json!(["timezone"]));
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn translate_shows_a_failed_attempt_and_the_retry() {
     let invalid = json!({"message": "Check email.", "schedule_type": "weekly", "at": "09:00"});
     let valid = json!({"message": "Check email.", "schedule_type": "daily", "at": "09:00"});
