@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use plaincall::parts::{ground, Evidence};
+use plaincall::parts::{ground, Evidence, Rules};
 use serde_json::json;
 
 fn main() {
@@ -37,14 +37,18 @@ fn main() {
     for _ in 0..runs {
         let evidence = Evidence::new(&text, today);
         let mut args = call.clone();
-        kept += ground(&mut args, &schema, &evidence, &text).dropped.len();
+        kept += ground(&mut args, &schema, &evidence, Rules::default())
+            .dropped
+            .len();
     }
     let whole = started.elapsed() / runs;
     let evidence = Evidence::new(&text, today);
     let started = Instant::now();
     for _ in 0..runs {
         let mut args = call.clone();
-        kept += ground(&mut args, &schema, &evidence, &text).dropped.len();
+        kept += ground(&mut args, &schema, &evidence, Rules::default())
+            .dropped
+            .len();
     }
     let check = started.elapsed() / runs;
     println!(

@@ -455,7 +455,9 @@ async fn translate(
             Outcome::Calls(translated) => (
                 serde_json::json!({"outcome": "calls", "total": translated.total,
                     "calls": translated.calls.iter().map(|(position, args)| serde_json::json!({"position": position, "arguments": args})).collect::<Vec<_>>(),
-                    "left_out_unsaid": translated.ungrounded}),
+                    "left_out_unsaid": translated.ungrounded,
+                    "grounding": translated.grounding.iter().map(|d| serde_json::json!({
+                        "path": d.path, "rule": d.rule.name(), "outcome": d.outcome.name()})).collect::<Vec<_>>()}),
                 ExitCode::SUCCESS,
             ),
             Outcome::Clarification(question) => (
@@ -498,6 +500,12 @@ async fn translate(
                 eprintln!(
                     "left out, as the request does not say them: {}",
                     translated.ungrounded.join(", ")
+                );
+            }
+            if !translated.grounding.is_empty() {
+                eprintln!(
+                    "grounding (value=rule:outcome): {}",
+                    translated.grounding_line()
                 );
             }
             ExitCode::SUCCESS

@@ -1,5 +1,5 @@
-//! JSON helpers with one home each: a value found inside text, a schema's required keys, and
-//! canonical (sorted-key) text.
+//! JSON helpers with one home each: a value found inside text, a schema's required keys, its
+//! local `$ref`s followed, and canonical (sorted-key) text.
 
 use serde_json::Value;
 
@@ -19,6 +19,55 @@ pub(crate) fn required(schema: &Value) -> Vec<&str> {
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
+}
+
+/// The schema a local reference points to (`#/$defs/x`, `#/definitions/x`, `#`, any JSON
+/// pointer into the root); `None` for a remote or broken one.
+pub(crate) fn resolve_ref<'a>(reference: &str, root: &'a Value) -> Option<&'a Value> {
+    let pointer = reference.strip_prefix('#')?;
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    root.pointer(pointer)
+}
+
+/// `schema` with its `$ref` followed, a chain of them at most 8 deep (a client's schema is
+/// untrusted: a reference to itself must not loop).
+pub(crate) fn resolved<'a>(schema: &'a Value, root: &'a Value) -> &'a Value {
+    let mut current = schema;
+    for _ in 0..8 {
+        match current
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| resolve_ref(r, root))
+        {
+            Some(target) => current = target,
+            None => return current,
+        }
+    }
+    current
+}
+
+/// The schema and the branches its keywords combine (`allOf`, `anyOf`, `oneOf`, `then`,
+/// `else`), references followed; at most 64.
+pub(crate) fn branches<'a>(schema: &'a Value, root: &'a Value) -> Vec<&'a Value> {
+    let mut out = vec![resolved(schema, root)];
+    let mut i = 0;
+    while i < out.len() && out.len() < 64 {
+        let current = out[i];
+        for keyword in ["allOf", "anyOf", "oneOf"] {
+            if let Some(list) = current.get(keyword).and_then(Value::as_array) {
+                out.extend(list.iter().map(|s| resolved(s, root)));
+            }
+        }
+        for keyword in ["then", "else"] {
+            if let Some(branch) = current.get(keyword) {
+                out.push(resolved(branch, root));
+            }
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Sorted-key JSON text: the same value always gives the same text, whatever its key order.

@@ -53,6 +53,8 @@ pub struct Metrics {
     pub repair_turns: Counter,
     /// Optional values of translated calls that nothing in the conversation traces, left out.
     pub grounding_dropped: Counter,
+    /// Grounding's decisions by rule and outcome (both from fixed sets of names).
+    pub grounding_decisions: Family<GroundingLabel, Counter>,
     /// Values of the main model's calls put in the format their descriptions ask.
     pub described_format_fixed: Counter,
     pub prompt_mode_switches: Family<ModelLabel, Counter>,
@@ -104,6 +106,14 @@ impl BoundedLabels {
     }
 }
 
+/// A grounding rule's name and what became of the value: both `&'static str`s of fixed sets,
+/// so no client input becomes a label.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct GroundingLabel {
+    pub rule: &'static str,
+    pub outcome: &'static str,
+}
+
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct SharedOp {
     pub op: String,
@@ -123,6 +133,13 @@ fn latency_histogram() -> Histogram {
 }
 
 impl Metrics {
+    /// One grounding decision, by rule and outcome.
+    pub fn count_grounding(&self, rule: &'static str, outcome: &'static str) {
+        self.grounding_decisions
+            .get_or_create(&GroundingLabel { rule, outcome })
+            .inc();
+    }
+
     pub fn new() -> Metrics {
         Metrics::with_configured(Vec::new())
     }
@@ -143,6 +160,7 @@ impl Metrics {
             cache_misses: Counter::default(),
             repair_turns: Counter::default(),
             grounding_dropped: Counter::default(),
+            grounding_decisions: Family::default(),
             described_format_fixed: Counter::default(),
             prompt_mode_switches: Family::default(),
             shared_state: Family::default(),
@@ -222,6 +240,11 @@ impl Metrics {
             "grounding_dropped",
             "Values of translated calls left out because nothing in the conversation said them",
             self.grounding_dropped.clone(),
+        );
+        r.register(
+            "grounding_decisions",
+            "Grounding's decisions on the values of calls, by the rule that decided and the outcome (kept, left_out, missing, unverified)",
+            self.grounding_decisions.clone(),
         );
         r.register(
             "described_format_fixed",

@@ -392,6 +392,25 @@ pub enum Grounding {
     Off,
 }
 
+/// A grounding rule that can be switched off, by the name its decisions are logged with
+/// (see `pipe/grounding/rules.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroundingRule {
+    Schema,
+    Verbatim,
+    Number,
+    Quantity,
+    Date,
+    Time,
+    Code,
+    Digits,
+    Choice,
+    Flag,
+    Text,
+    Unread,
+}
+
 /// How a translator backend is asked for JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -419,6 +438,8 @@ pub struct TranslationSection {
     pub grounding: Grounding,
     /// Per-tool `grounding`, by function name.
     pub grounding_tools: BTreeMap<String, Grounding>,
+    /// Grounding rules switched off: values only they trace are unsaid.
+    pub grounding_rules_off: Vec<GroundingRule>,
     /// After the main model's first turn with calls, ask the translator which actions of the
     /// user's message the calls left out, and add a call for each.
     pub split_actions: bool,
@@ -460,6 +481,7 @@ impl Default for TranslationSection {
             checks: BTreeMap::new(),
             grounding: Grounding::Optional,
             grounding_tools: BTreeMap::new(),
+            grounding_rules_off: Vec::new(),
             split_actions: false,
             warm_prefixes: false,
             min_properties: 6,

@@ -177,6 +177,7 @@ pub struct TranslationConfig {
     pub checks: BTreeMap<String, CheckMode>,
     pub grounding: Grounding,
     pub grounding_tools: BTreeMap<String, Grounding>,
+    pub grounding_rules_off: Vec<GroundingRule>,
     pub split_actions: bool,
     pub warm_prefixes: bool,
     pub thresholds: ComplexityThresholds,

@@ -86,6 +86,7 @@ fn translation_form(t: &TranslationConfig) -> TranslationSection {
         checks: t.checks.clone(),
         grounding: t.grounding,
         grounding_tools: t.grounding_tools.clone(),
+        grounding_rules_off: t.grounding_rules_off.clone(),
         split_actions: t.split_actions,
         warm_prefixes: t.warm_prefixes,
         min_properties: t.thresholds.min_properties,

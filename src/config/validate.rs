@@ -289,6 +289,7 @@ fn translation(t: TranslationSection) -> Result<TranslationConfig, ConfigError> 
         checks: t.checks,
         grounding: t.grounding,
         grounding_tools: t.grounding_tools,
+        grounding_rules_off: t.grounding_rules_off,
         split_actions: t.split_actions,
         warm_prefixes: t.warm_prefixes,
         timezone_name: t.timezone,

@@ -35,7 +35,7 @@ pub(crate) enum CallForm {
     Unreadable,
 }
 
-pub(crate) fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
+pub(crate) fn read_call(tool: &NlTool, arguments: &str, tz: &jiff::tz::TimeZone) -> CallForm {
     // The one-field form means something only for a tool shown in it.
     if let Some(description) = nl_description(arguments, &tool.field).filter(|_| tool.rewritten) {
         return CallForm::Description(description);
@@ -47,7 +47,7 @@ pub(crate) fn read_call(tool: &NlTool, arguments: &str) -> CallForm {
                 return described(tool, value, CallForm::Valid);
             }
             let mut repaired = value.clone();
-            if !repair::repair(&mut repaired, &tool.parameters).is_empty()
+            if !repair::repair(&mut repaired, &tool.parameters, tz).is_empty()
                 && validate::errors(&tool.validator, &repaired).is_empty()
             {
                 return described(tool, repaired.clone(), CallForm::Repaired(repaired));
@@ -174,6 +174,8 @@ mod tests {
 
     use super::*;
 
+    const UTC: jiff::tz::TimeZone = jiff::tz::TimeZone::UTC;
+
     fn tool() -> Result<NlTool, String> {
         let parameters = json!({
             "type": "object",
@@ -204,18 +206,18 @@ mod tests {
             ..tool()?
         };
         assert!(matches!(
-            read_call(&t, r#"{"description":"Rome, 3 days"}"#),
+            read_call(&t, r#"{"description":"Rome, 3 days"}"#, &UTC),
             CallForm::Invalid(_)
         ));
         assert_eq!(
-            read_call(&t, r#"{"description":"Rome"#),
+            read_call(&t, r#"{"description":"Rome"#, &UTC),
             CallForm::Unreadable
         );
         assert_eq!(
-            read_call(&t, r#"{"city":"Rome","days":"3"}"#),
+            read_call(&t, r#"{"city":"Rome","days":"3"}"#, &UTC),
             CallForm::Repaired(serde_json::json!({"city": "Rome", "days": 3}))
         );
-        assert_eq!(read_call(&t, r#"{"city":"Rome"}"#), CallForm::Valid);
+        assert_eq!(read_call(&t, r#"{"city":"Rome"}"#, &UTC), CallForm::Valid);
         Ok(())
     }
 
@@ -223,18 +225,18 @@ mod tests {
     fn each_form_is_recognised() -> Result<(), String> {
         let t = tool()?;
         assert_eq!(
-            read_call(&t, r#"{"description":"Rome, 3 days"}"#),
+            read_call(&t, r#"{"description":"Rome, 3 days"}"#, &UTC),
             CallForm::Description("Rome, 3 days".into())
         );
         assert_eq!(
-            read_call(&t, r#"{"city":"Rome","days":3}"#),
+            read_call(&t, r#"{"city":"Rome","days":3}"#, &UTC),
             CallForm::Valid
         );
         assert_eq!(
-            read_call(&t, r#"{"city":"Rome","days":"3"}"#),
+            read_call(&t, r#"{"city":"Rome","days":"3"}"#, &UTC),
             CallForm::Repaired(json!({"city": "Rome", "days": 3}))
         );
-        let form = read_call(&t, r#"{"city":"Rome","days":"three"}"#);
+        let form = read_call(&t, r#"{"city":"Rome","days":"three"}"#, &UTC);
         let CallForm::Invalid(text) = form else {
             return Err(format!("invalid arguments are translated, not {form:?}"));
         };
@@ -243,12 +245,15 @@ mod tests {
             "{text}"
         );
         assert_eq!(
-            read_call(&t, r#"{"description":"Rome","days":3}"#),
+            read_call(&t, r#"{"description":"Rome","days":3}"#, &UTC),
             CallForm::Description("Rome".into())
         );
-        assert_eq!(read_call(&t, "[1,2]"), CallForm::Unreadable);
-        assert_eq!(read_call(&t, r#"{"descr"#), CallForm::Unreadable);
-        assert_eq!(read_call(&t, r#"{"description": ""#), CallForm::Unreadable);
+        assert_eq!(read_call(&t, "[1,2]", &UTC), CallForm::Unreadable);
+        assert_eq!(read_call(&t, r#"{"descr"#, &UTC), CallForm::Unreadable);
+        assert_eq!(
+            read_call(&t, r#"{"description": ""#, &UTC),
+            CallForm::Unreadable
+        );
         Ok(())
     }
 
@@ -301,7 +306,7 @@ mod tests {
             ("{\"description\":\"caf\u{e9} at 9", "caf\u{e9} at 9"),
         ] {
             assert_eq!(
-                read_call(&t, cut),
+                read_call(&t, cut, &UTC),
                 CallForm::Description(expected.into()),
                 "{cut}"
             );

@@ -134,7 +134,7 @@ fn is_separator(c: char) -> bool {
 
 /// The quoted formats a description gives right after "format" (`formatted as`, `in the
 /// format of`, `24-hour format (e.g., '18:30')`), alternatives joined by "or" included.
-fn templates(description: &str) -> Vec<String> {
+pub(crate) fn templates(description: &str) -> Vec<String> {
     let lower = description.to_ascii_lowercase();
     let mut found = Vec::new();
     let mut from = 0;
@@ -231,7 +231,7 @@ pub(crate) fn rule(name: &str, schema: &Value) -> Option<String> {
 }
 
 /// A string property the schema leaves free (no `enum`, `const`, `format` or `pattern`).
-fn is_free_string(schema: &Value) -> bool {
+pub(crate) fn is_free_string(schema: &Value) -> bool {
     !["enum", "const", "format", "pattern"]
         .iter()
         .any(|k| schema.get(k).is_some())

@@ -295,9 +295,11 @@ fn peek_has_nl_call(pipe: &Pipe, rewrite: &Rewrite, bytes: &[u8], split: bool) -
 fn is_nl_call(pipe: &Pipe, rewrite: &Rewrite, name: &str, arguments: &str, split: bool) -> bool {
     rewrite.tools.handled(name).is_some_and(|tool| {
         split
-            || read_call(tool, arguments) != CallForm::Valid
-            || serde_json::from_str(arguments)
-                .is_ok_and(|args| pipe.ground_own(tool, &args, &rewrite.evidence).is_some())
+            || read_call(tool, arguments, &pipe.settings().timezone) != CallForm::Valid
+            || serde_json::from_str(arguments).is_ok_and(|args| {
+                pipe.ground_own(tool, &args, &rewrite.evidence, None)
+                    .is_some()
+            })
     })
 }
 

@@ -151,7 +151,7 @@ fn simplify<'a>(
         if expanding.len() > MAX_REF_DEPTH || expanding.contains(&reference) {
             return json!({});
         }
-        return match resolve(reference, root) {
+        return match crate::json::resolve_ref(reference, root) {
             Some(target) => {
                 expanding.push(reference);
                 let out = simplify(target, root, expanding, budget);
@@ -209,15 +209,6 @@ fn simplify<'a>(
         }
     }
     Value::Object(out)
-}
-
-/// Local references only (`#/$defs/x`, `#/definitions/x`, any JSON pointer into the root).
-fn resolve<'a>(reference: &str, root: &'a Value) -> Option<&'a Value> {
-    let pointer = reference.strip_prefix('#')?;
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    root.pointer(pointer)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 pub(crate) mod assemble;
 pub(crate) mod call_form;
 pub(crate) mod conversation;
+pub(crate) mod dates;
 pub(crate) mod described_format;
 pub(crate) mod drive;
 pub(crate) mod engine;
@@ -195,11 +196,12 @@ fn latest_user_text(messages: &[Box<serde_json::value::RawValue>]) -> Option<Str
     })
 }
 
-/// The most of a conversation's words grounding reads: its latest user and tool messages.
+/// The most of a conversation's words grounding reads: its latest messages first.
 const EVIDENCE_LIMIT: usize = 32 * 1024;
 
-/// The text of the conversation's user and tool messages, newest first, at most
-/// [`EVIDENCE_LIMIT`] bytes: what the values of a translated call must come from.
+/// The text of the conversation's user, tool and system messages, newest first, at most
+/// [`EVIDENCE_LIMIT`] bytes: what the values of a translated call must come from. The
+/// assistant's own turns are not: what the main model wrote is its claim, not the user's.
 fn conversation_evidence(messages: &[Box<serde_json::value::RawValue>]) -> String {
     #[derive(serde::Deserialize)]
     struct Message<'a> {
@@ -212,7 +214,10 @@ fn conversation_evidence(messages: &[Box<serde_json::value::RawValue>]) -> Strin
         let Ok(message) = serde_json::from_str::<Message>(raw.get()) else {
             continue;
         };
-        if !matches!(message.role.as_deref(), Some("user" | "tool")) {
+        if !matches!(
+            message.role.as_deref(),
+            Some("user" | "tool" | "system" | "developer")
+        ) {
             continue;
         }
         let text = without_client_boilerplate(&openai::content_text(message.content));

@@ -1,20 +1,30 @@
 //! Deterministic repairs of call arguments, made only where the schema leaves one reading:
 //! `"2"` to `2` for a number, `"true"` to `true` for a boolean, an enum value in the wrong
 //! case, `null` for a field that strict mode requires and that allows null, and an unknown
-//! field dropped under `additionalProperties: false`. Each repair is named, so it can be
-//! logged; nothing else is touched. Strict schemas as pydantic writes them are read through:
-//! `Optional[X]` as `anyOf: [X, {"type": "null"}]`, nested models as `$ref` into `$defs`.
+//! field dropped under `additionalProperties: false`. Strings keep their value in the layout
+//! asked: a date or time to RFC 3339 for its `format` (a date-time without an offset gets the
+//! configured zone's) or to the layout its description spells ('DD/MM/YYYY'), and a string
+//! that breaks its `pattern` only by separators written without them (`+44 20 7946 0958` to
+//! `+442079460958`). Each repair is named, so it can be logged; nothing else is touched.
+//! Strict schemas as pydantic writes them are read through: `Optional[X]` as
+//! `anyOf: [X, {"type": "null"}]`, nested models as `$ref` into `$defs`.
 
+use jiff::tz::TimeZone;
 use serde_json::{Map, Value};
+
+use super::dates::{self, Layout};
+use super::described_format;
 
 /// The most nesting levels repaired (a client's schema can nest without end).
 const MAX_DEPTH: usize = 16;
 
-/// Repairs `value` in place against `schema`; returns what was changed, one line each.
-pub(crate) fn repair(value: &mut Value, schema: &Value) -> Vec<String> {
+/// Repairs `value` in place against `schema`; returns what was changed, one line each. `tz`
+/// (`[translation] timezone`) gives a date-time without an offset the user's.
+pub(crate) fn repair(value: &mut Value, schema: &Value, tz: &TimeZone) -> Vec<String> {
     let mut done = Vec::new();
     let at_root = Spot {
         root: schema,
+        tz,
         path: String::new(),
         depth: 0,
     };
@@ -22,9 +32,10 @@ pub(crate) fn repair(value: &mut Value, schema: &Value) -> Vec<String> {
     done
 }
 
-/// Where a repair is: the root schema (for `$ref`), the path for the log, the depth.
+/// Where a repair is: the root schema (for `$ref`), the zone, the path for the log, the depth.
 struct Spot<'a> {
     root: &'a Value,
+    tz: &'a TimeZone,
     path: String,
     depth: usize,
 }
@@ -33,6 +44,7 @@ impl<'a> Spot<'a> {
     fn child(&self, name: impl std::fmt::Display) -> Spot<'a> {
         Spot {
             root: self.root,
+            tz: self.tz,
             path: format!("{}/{name}", self.path),
             depth: self.depth + 1,
         }
@@ -76,7 +88,11 @@ fn repair_at(value: &mut Value, schema: &Value, spot: &Spot, done: &mut Vec<Stri
         return;
     }
     let schema = effective(schema, spot.root, value);
-    if let Some(fixed) = scalar(value, schema) {
+    let fixed = match value {
+        Value::String(text) => string(text, schema, spot.tz).map(Value::String),
+        _ => None,
+    };
+    if let Some(fixed) = fixed.or_else(|| scalar(value, schema)) {
         done.push(format!("{} {value} -> {fixed}", at(&spot.path)));
         *value = fixed;
         return;
@@ -204,6 +220,71 @@ fn scalar(value: &Value, schema: &Value) -> Option<Value> {
     None
 }
 
+/// A string in the layout its schema asks, where only the layout was wrong: a date or time
+/// (`format`, or a layout its description spells), then the separators of a `pattern`.
+fn string(text: &str, schema: &Value, tz: &TimeZone) -> Option<String> {
+    let typed = schema.get("type").is_none() || allows(schema, "string");
+    if !typed || schema.get("enum").is_some() || schema.get("const").is_some() {
+        return None;
+    }
+    let dated = dated(text, schema, tz);
+    let current = dated.as_deref().unwrap_or(text);
+    schema
+        .get("pattern")
+        .and_then(Value::as_str)
+        .and_then(|pattern| unseparated(current, pattern))
+        .or(dated)
+}
+
+/// A date or time written again as its `format` asks (RFC 3339), or, for a string the schema
+/// leaves free, in the first layout its description spells that can carry it. `None` for a
+/// value already so written, or one with two readings or none.
+fn dated(text: &str, schema: &Value, tz: &TimeZone) -> Option<String> {
+    let written = match schema.get("format").and_then(Value::as_str) {
+        Some("date-time") => dates::read(text)?.date_time(tz)?,
+        Some("date") => dates::read(text)?.date()?,
+        Some("time") => dates::read(text)?.time(tz)?,
+        Some(_) => return None,
+        None if described_format::is_free_string(schema) => {
+            let description = schema.get("description").and_then(Value::as_str)?;
+            let layouts: Vec<Layout> = described_format::templates(description)
+                .iter()
+                .filter_map(|t| Layout::of(t))
+                .collect();
+            if layouts.iter().any(|l| l.fits(text)) {
+                return None;
+            }
+            let moment = dates::read(text)?;
+            layouts.iter().find_map(|l| l.write(&moment))?
+        }
+        None => return None,
+    };
+    // `t` and `z` are RFC 3339 too.
+    (!written.eq_ignore_ascii_case(text)).then_some(written)
+}
+
+/// What only separates a string's digits and letters; the one thing a `pattern` repair drops.
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '-' | '.' | '(' | ')' | '/')
+}
+
+/// `text` without its white space, else without any separator, when that and not `text`
+/// matches `pattern` (compiled by jsonschema, so it reads it as validation does).
+fn unseparated(text: &str, pattern: &str) -> Option<String> {
+    if !text.chars().any(is_separator) {
+        return None;
+    }
+    let check = jsonschema::validator_for(&serde_json::json!({ "pattern": pattern })).ok()?;
+    if check.is_valid(&Value::from(text)) {
+        return None;
+    }
+    let spaceless: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let bare: String = text.chars().filter(|c| !is_separator(*c)).collect();
+    [spaceless, bare]
+        .into_iter()
+        .find(|c| !c.is_empty() && c != text && check.is_valid(&Value::from(c.as_str())))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -231,7 +312,7 @@ mod tests {
     fn unambiguous_mistakes_are_repaired() {
         let mut value = json!({"count": "2", "ratio": " 0.5", "on": "true", "unit": "Celsius",
             "id": "42", "items": [{"n": "7"}], "extra": 1});
-        let done = repair(&mut value, &schema());
+        let done = repair(&mut value, &schema(), &TimeZone::UTC);
         assert_eq!(
             value,
             json!({"count": 2, "ratio": 0.5, "on": true, "unit": "celsius", "id": "42",
@@ -264,7 +345,7 @@ mod tests {
         });
         let mut value = json!({"city": "Paris", "days": "3", "unit": "Celsius",
                                "window": {"start": "09:00", "extra": 1}});
-        let done = repair(&mut value, &schema);
+        let done = repair(&mut value, &schema, &TimeZone::UTC);
         assert_eq!(
             value,
             json!({"city": "Paris", "days": 3, "unit": "celsius",
@@ -272,7 +353,7 @@ mod tests {
         );
         assert_eq!(done.len(), 4, "{done:?}");
         let mut absent = json!({"city": "Rome"});
-        repair(&mut absent, &schema);
+        repair(&mut absent, &schema, &TimeZone::UTC);
         assert_eq!(
             absent,
             json!({"city": "Rome", "days": null, "unit": null, "window": null})
@@ -287,11 +368,167 @@ mod tests {
         let mut value =
             json!({"count": "two", "ratio": "1,5", "on": "yes", "unit": "kelvin", "note": "x"});
         let before = value.clone();
-        assert!(repair(&mut value, &schema()).is_empty());
+        assert!(repair(&mut value, &schema(), &TimeZone::UTC).is_empty());
         assert_eq!(value, before);
         // Two enum values equal but for case: no single reading.
         let s = json!({"properties": {"m": {"enum": ["Auto", "AUTO"]}}});
         let mut v = json!({"m": "auto"});
-        assert!(repair(&mut v, &s).is_empty());
+        assert!(repair(&mut v, &s, &TimeZone::UTC).is_empty());
+    }
+
+    fn one(schema: Value, value: &str, tz: &TimeZone) -> (Value, Vec<String>) {
+        let schema = json!({"type": "object", "properties": {"v": schema}});
+        let mut args = json!({ "v": value });
+        let done = repair(&mut args, &schema, tz);
+        (args["v"].clone(), done)
+    }
+
+    #[test]
+    fn a_date_time_without_an_offset_gets_the_zone_s() -> Result<(), String> {
+        let paris = TimeZone::get("Europe/Paris").map_err(|e| e.to_string())?;
+        let format = |f: &str| json!({"type": "string", "format": f});
+        for written in [
+            "2026-11-25T09:00:00",
+            "2026-11-25 09:00",
+            "2026-11-25T09:00",
+        ] {
+            let (fixed, done) = one(format("date-time"), written, &paris);
+            assert_eq!(fixed, "2026-11-25T09:00:00+01:00", "{written}");
+            assert_eq!(
+                done,
+                vec![format!(
+                    "at /v: \"{written}\" -> \"2026-11-25T09:00:00+01:00\""
+                )]
+            );
+        }
+        // Summer time, by the date's own offset.
+        let (fixed, _) = one(format("date-time"), "2026-07-01 09:00", &paris);
+        assert_eq!(fixed, "2026-07-01T09:00:00+02:00");
+        let (fixed, _) = one(format("date"), "2026-11-25T09:00:00", &paris);
+        assert_eq!(fixed, "2026-11-25");
+        let (fixed, _) = one(format("time"), "9:00", &TimeZone::UTC);
+        assert_eq!(fixed, "09:00:00+00:00");
+        // What validation says of the results.
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&json!({"format": "time"}))
+            .map_err(|e| e.to_string())?;
+        assert!(validator.is_valid(&fixed));
+        Ok(())
+    }
+
+    #[test]
+    fn a_date_time_with_an_offset_or_no_reading_is_left_alone() -> Result<(), String> {
+        let paris = TimeZone::get("Europe/Paris").map_err(|e| e.to_string())?;
+        let format = |f: &str| json!({"type": "string", "format": f});
+        for (f, written) in [
+            ("date-time", "2026-11-25T09:00:00-05:00"),
+            ("date-time", "2026-11-25t09:00:00z"),
+            ("date-time", "tomorrow at 9"),
+            ("date-time", "2026-11-25"),
+            ("date-time", "03/04/2026 09:00"),
+            // No 02:30 that day in Paris: the clocks go from 02:00 to 03:00.
+            ("date-time", "2026-03-29T02:30:00"),
+            ("date", "2026-11-25"),
+            ("date", "next Friday"),
+            ("time", "09:00:00+01:00"),
+            ("time", "nine"),
+            ("email", "2026-11-25 09:00"),
+        ] {
+            let (fixed, done) = one(format(f), written, &paris);
+            assert_eq!(fixed, written, "{f}");
+            assert!(done.is_empty(), "{done:?}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_layout_the_description_spells_is_written() {
+        let described = |layout: &str| json!({"type": "string", "description": format!("The day, in the format '{layout}'.")});
+        let utc = TimeZone::UTC;
+        for (layout, written, fixed) in [
+            (
+                "YYYY-MM-DD HH:mm:ss",
+                "2026-11-25T09:00",
+                "2026-11-25 09:00:00",
+            ),
+            ("DD/MM/YYYY", "2026-11-05", "05/11/2026"),
+            ("DD/MM/YYYY", "11/25/2026", "25/11/2026"),
+            ("MM-DD-YYYY", "Nov 5, 2026", "11-05-2026"),
+            ("HH:MM", "9:30 PM", "21:30"),
+            (
+                "YYYY-MM-DDTHH:MM:SS",
+                "2026-11-25 09:00",
+                "2026-11-25T09:00:00",
+            ),
+        ] {
+            assert_eq!(one(described(layout), written, &utc).0, fixed, "{layout}");
+        }
+        for (layout, written) in [
+            // In the layout already; two readings; no date; an offset the layout cannot carry.
+            ("DD/MM/YYYY", "05/11/2026"),
+            ("YYYY-MM-DD", "03/04/2026"),
+            ("YYYY-MM-DD", "soon"),
+            ("HH:MM", "09:30+02:00"),
+            ("City, State", "2026-11-25"),
+        ] {
+            let (fixed, done) = one(described(layout), written, &utc);
+            assert_eq!(fixed, written, "{layout}");
+            assert!(done.is_empty(), "{done:?}");
+        }
+        // The schema's own rules come first.
+        let mut listed = described("YYYY-MM-DD");
+        listed["enum"] = json!(["11/25/2026"]);
+        assert_eq!(one(listed, "11/25/2026", &utc).0, "11/25/2026");
+    }
+
+    #[test]
+    fn separators_a_pattern_does_not_take_are_dropped() {
+        let utc = TimeZone::UTC;
+        let phone = json!({"type": "string", "pattern": "^\\+[1-9][0-9]{6,14}$"});
+        let (fixed, done) = one(phone.clone(), "+44 20 7946 0958", &utc);
+        assert_eq!(fixed, "+442079460958");
+        assert_eq!(
+            done,
+            vec!["at /v: \"+44 20 7946 0958\" -> \"+442079460958\""]
+        );
+        assert_eq!(
+            one(phone.clone(), "+1 (555) 123-4567", &utc).0,
+            "+15551234567"
+        );
+        let card = json!({"type": "string", "pattern": "^[0-9]{16}$"});
+        assert_eq!(
+            one(card.clone(), "4111 1111 1111 1111", &utc).0,
+            "4111111111111111"
+        );
+        assert_eq!(
+            one(card.clone(), "4111-1111-1111-1111", &utc).0,
+            "4111111111111111"
+        );
+        // Only white space goes where the pattern keeps the dashes.
+        let dashed = json!({"type": "string", "pattern": "^[A-Z]{2}-[0-9]{4}$"});
+        assert_eq!(one(dashed, "AB - 1234", &utc).0, "AB-1234");
+        for (schema, written) in [
+            // A letter or a digit would have to change: left alone.
+            (phone.clone(), "+44 20 7946 095O"),
+            (phone.clone(), "0044 20 7946 0958"),
+            (card.clone(), "4111 1111 1111 111"),
+            // Matching already, or nothing to drop.
+            (phone.clone(), "+442079460958"),
+            (card, "41111111111111112"),
+            // An invalid pattern is validation's to report.
+            (json!({"type": "string", "pattern": "(["}), "1 2"),
+        ] {
+            let (fixed, done) = one(schema, written, &utc);
+            assert_eq!(fixed, written);
+            assert!(done.is_empty(), "{done:?}");
+        }
+    }
+
+    /// A `format` and a `pattern` together: the date first, then the pattern on the result.
+    #[test]
+    fn a_date_is_written_before_its_pattern_is_checked() {
+        let schema = json!({"type": "string", "format": "date", "pattern": "^2026-"});
+        assert_eq!(one(schema, "Nov 25, 2026", &TimeZone::UTC).0, "2026-11-25");
     }
 }

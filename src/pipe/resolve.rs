@@ -79,7 +79,8 @@ pub(crate) async fn resolve_call(
     if call.id.is_empty() {
         call.id = format!("call_{}", uuid::Uuid::new_v4().simple());
     }
-    let description = match read_call(tool, &call.function.arguments) {
+    let tz = &engine.pipe.settings().timezone;
+    let description = match read_call(tool, &call.function.arguments, tz) {
         CallForm::Description(text) => text,
         // A tool that is only checked, set to fix what is unambiguous: the rest goes back to
         // the main model with the errors.
@@ -284,7 +285,8 @@ async fn direct_call(
     if crate::openai::nl_description(arguments, &tool.field).is_some() {
         return None;
     }
-    repair::repair(&mut args, &tool.parameters);
+    let tz = &engine.pipe.settings().timezone;
+    repair::repair(&mut args, &tool.parameters, tz);
     if !validate::errors(&tool.validator, &args).is_empty() {
         return None;
     }
@@ -311,7 +313,10 @@ fn own_call(
             Err(_) => return Resolved::Kept(call),
         },
     };
-    match engine.pipe.ground_own(tool, &args, &rewrite.evidence) {
+    match engine
+        .pipe
+        .ground_own(tool, &args, &rewrite.evidence, Some(&engine.metrics))
+    {
         Some((grounded, dropped)) => {
             engine
                 .metrics

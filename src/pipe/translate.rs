@@ -41,6 +41,9 @@ pub struct Translated {
     /// Optional values nothing in the conversation traces, left out (their paths).
     #[serde(skip)]
     pub ungrounded: Vec<String>,
+    /// Grounding's decision on each value, with the rule that made it.
+    #[serde(skip)]
+    pub grounding: Vec<grounding::Decision>,
 }
 
 impl Translated {
@@ -53,7 +56,17 @@ impl Translated {
             attempts: 0,
             from_cache: false,
             ungrounded: Vec::new(),
+            grounding: Vec::new(),
         }
+    }
+
+    /// Grounding's decisions as the log line shows them: `path=rule:outcome`, joined.
+    pub fn grounding_line(&self) -> String {
+        self.grounding
+            .iter()
+            .map(|d| format!("{}={}:{}", d.path, d.rule.name(), d.outcome.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -151,28 +164,20 @@ impl Pipe {
             )
             .await;
         let ms = started.elapsed().as_millis() as u64;
-        let (label, attempts, detail, ungrounded) = match &outcome {
-            Outcome::Calls(t) if t.from_cache => (
-                "cached",
-                Some(t.attempts),
-                String::new(),
-                t.ungrounded.join(", "),
-            ),
-            Outcome::Calls(t) => (
-                "ok",
-                Some(t.attempts),
-                t.dropped.join("; "),
-                t.ungrounded.join(", "),
-            ),
+        let (label, attempts, detail) = match &outcome {
+            Outcome::Calls(t) if t.from_cache => ("cached", Some(t.attempts), String::new()),
+            Outcome::Calls(t) => ("ok", Some(t.attempts), t.dropped.join("; ")),
             // The error says how many attempts it took where that is known.
-            Outcome::Clarification(question) => {
-                ("clarification", None, question.clone(), String::new())
-            }
-            Outcome::Failed(error) => ("failed", None, error.clone(), String::new()),
+            Outcome::Clarification(question) => ("clarification", None, question.clone()),
+            Outcome::Failed(error) => ("failed", None, error.clone()),
+        };
+        let (ungrounded, decisions) = match &outcome {
+            Outcome::Calls(t) => (t.ungrounded.join(", "), t.grounding_line()),
+            _ => (String::new(), String::new()),
         };
         tracing::info!(
             tool = %tool.name, why = %tool.reason, outcome = label, attempts, ms, detail,
-            left_out_unsaid = %ungrounded,
+            left_out_unsaid = %ungrounded, grounding = %decisions,
             "translation"
         );
         outcome
@@ -200,13 +205,9 @@ impl Pipe {
             return Outcome::Calls(translated);
         }
         let (date, _) = today(&self.settings.timezone);
-        let evidence = &format!("{description}\n{conversation}");
-        let facts = grounding::Evidence::with_description(
-            description,
-            conversation,
-            date.parse().unwrap_or_default(),
-        );
-        let (grounded, missing) = self.ground_calls(tool, &translated, &facts, evidence, metrics);
+        // The conversation alone: the description is the main model's claim about it.
+        let facts = grounding::Evidence::new(conversation, date.parse().unwrap_or_default());
+        let (grounded, missing) = self.ground_calls(tool, &translated, &facts, metrics);
         if mode == Grounding::Optional || missing.is_empty() {
             return Outcome::Calls(Arc::new(grounded));
         }
@@ -228,7 +229,7 @@ impl Pipe {
             )
             .await;
         if let Outcome::Calls(again) = &retried {
-            let (grounded, still) = self.ground_calls(tool, again, &facts, evidence, metrics);
+            let (grounded, still) = self.ground_calls(tool, again, &facts, metrics);
             if still.is_empty() {
                 return Outcome::Calls(Arc::new(grounded));
             }
@@ -259,7 +260,7 @@ impl Pipe {
         let (date, _) = today(&self.settings.timezone);
         let facts = grounding::Evidence::new(evidence, date.parse().unwrap_or_default());
         let single = Translated::single(args);
-        let (grounded, missing) = self.ground_calls(tool, &single, &facts, evidence, metrics);
+        let (grounded, missing) = self.ground_calls(tool, &single, &facts, metrics);
         if mode == Grounding::Strict && !missing.is_empty() {
             return None;
         }
@@ -275,6 +276,7 @@ impl Pipe {
         tool: &NlTool,
         args: &Value,
         evidence: &str,
+        metrics: Option<&Metrics>,
     ) -> Option<(Value, Vec<String>)> {
         if self.settings.grounding_for(&tool.name) == Grounding::Off || !args.is_object() {
             return None;
@@ -282,9 +284,18 @@ impl Pipe {
         let (date, _) = today(&self.settings.timezone);
         let facts = grounding::Evidence::new(evidence, date.parse().unwrap_or_default());
         let mut candidate = args.clone();
-        let report = grounding::ground(&mut candidate, &tool.parameters, &facts, evidence);
-        (!report.dropped.is_empty() && validate::errors(&tool.validator, &candidate).is_empty())
-            .then_some((candidate, report.dropped))
+        let report = grounding::ground(&mut candidate, &tool.parameters, &facts, self.rules());
+        let changed =
+            !report.dropped.is_empty() && validate::errors(&tool.validator, &candidate).is_empty();
+        if let Some(metrics) = metrics {
+            count_decisions(metrics, &report.decisions, changed);
+        }
+        changed.then_some((candidate, report.dropped))
+    }
+
+    /// The grounding rules in force (all but those `grounding_rules_off` names).
+    fn rules(&self) -> grounding::Rules {
+        grounding::Rules::from_config(&self.settings.grounding_rules_off)
     }
 
     /// Each call with its untraced optional values left out, and the required values no
@@ -294,25 +305,28 @@ impl Pipe {
         tool: &NlTool,
         translated: &Translated,
         facts: &grounding::Evidence,
-        evidence: &str,
         metrics: &Metrics,
     ) -> (Translated, Vec<String>) {
         let mut out = translated.clone();
         let mut missing = Vec::new();
+        out.grounding.clear();
         for (_, args) in &mut out.calls {
             let mut candidate = args.clone();
-            let report = grounding::ground(&mut candidate, &tool.parameters, facts, evidence);
+            let report = grounding::ground(&mut candidate, &tool.parameters, facts, self.rules());
             // A value some condition of the schema requires stays: leaving it out would break
             // the call.
-            if !report.dropped.is_empty()
-                && validate::errors(&tool.validator, &candidate).is_empty()
-            {
+            let applied = !report.dropped.is_empty()
+                && validate::errors(&tool.validator, &candidate).is_empty();
+            count_decisions(metrics, &report.decisions, applied);
+            if applied {
                 *args = candidate;
                 metrics
                     .grounding_dropped
                     .inc_by(report.dropped.len() as u64);
                 out.ungrounded.extend(report.dropped);
             }
+            out.grounding
+                .extend(decisions_as_applied(report.decisions, applied));
             missing.extend(report.missing);
         }
         missing.sort();
@@ -459,7 +473,7 @@ impl Pipe {
         // exclusive minimum) is fixed by leaving that value out, not by asking again.
         let facts = (self.settings.grounding_for(&tool.name) != Grounding::Off)
             .then(|| grounding::Evidence::new(description, date));
-        let said = facts.as_ref().map(|facts| (facts, description));
+        let said = facts.as_ref().map(|facts| (facts, self.rules()));
         let mut last_errors = Vec::new();
         for attempt in 1..=self.settings.attempts {
             let reply = match self
@@ -482,7 +496,7 @@ impl Pipe {
             // The backend has read this prompt: no warm-up needs to send it for a while.
             self.warmed.mark(read);
             let cut_off = reply.cut_off;
-            let judged = judge(tool, &reply.text, attempt, said);
+            let judged = judge(tool, &reply.text, attempt, said, &self.settings.timezone);
             attempts.push(AttemptRecord::of(reply, &judged));
             match judged {
                 Attempt::Done(outcome) => return outcome,
@@ -579,12 +593,39 @@ impl Pipe {
     }
 }
 
+/// Counts each decision by rule and outcome; a left-out value grounding could not take out
+/// (the call would break without it) counts as kept.
+fn count_decisions(metrics: &Metrics, decisions: &[grounding::Decision], applied: bool) {
+    for decision in decisions {
+        let outcome = match decision.outcome {
+            grounding::Outcome::LeftOut if !applied => grounding::Outcome::Kept,
+            other => other,
+        };
+        metrics.count_grounding(decision.rule.name(), outcome.name());
+    }
+}
+
+/// The decisions as delivered: when leaving the untraced values out would break the call,
+/// they stay, and say so.
+fn decisions_as_applied(
+    decisions: Vec<grounding::Decision>,
+    applied: bool,
+) -> impl Iterator<Item = grounding::Decision> {
+    decisions.into_iter().map(move |mut d| {
+        if !applied && d.outcome == grounding::Outcome::LeftOut {
+            d.outcome = grounding::Outcome::Kept;
+        }
+        d
+    })
+}
+
 /// Reads one translator answer: a call, several, a question, or what is wrong with it.
 fn judge(
     tool: &NlTool,
     text: &str,
     attempt: u32,
-    said: Option<(&grounding::Evidence, &str)>,
+    said: Option<(&grounding::Evidence, grounding::Rules)>,
+    tz: &jiff::tz::TimeZone,
 ) -> Attempt {
     let Some(value) = extract_json(text) else {
         return Attempt::Invalid {
@@ -613,13 +654,13 @@ fn judge(
     for (index, element) in elements.into_iter().enumerate() {
         let mut args = unwrap_call_envelope(element, &tool.name, &tool.parameters);
         coerce_stringified(&mut args, &tool.parameters);
-        for fixed in repair::repair(&mut args, &tool.parameters) {
+        for fixed in repair::repair(&mut args, &tool.parameters, tz) {
             tracing::debug!(tool = %tool.name, %fixed, "translator answer repaired");
         }
         let mut found = validate::errors(&tool.validator, &args);
-        if let (false, Some((facts, text))) = (found.is_empty(), said) {
+        if let (false, Some((facts, rules))) = (found.is_empty(), said) {
             let mut candidate = args.clone();
-            let report = grounding::ground(&mut candidate, &tool.parameters, facts, text);
+            let report = grounding::ground(&mut candidate, &tool.parameters, facts, rules);
             if !report.dropped.is_empty()
                 && validate::errors(&tool.validator, &candidate).is_empty()
             {
@@ -650,6 +691,7 @@ fn judge(
         attempts: attempt,
         from_cache: false,
         ungrounded,
+        grounding: Vec::new(),
     })))
 }
 
@@ -691,6 +733,8 @@ pub(crate) fn calls_key(calls: &[(usize, Value)]) -> String {
 mod tests {
     use super::*;
 
+    const UTC: jiff::tz::TimeZone = jiff::tz::TimeZone::UTC;
+
     fn tool() -> Result<NlTool, String> {
         let parameters = json!({
             "type": "object",
@@ -723,6 +767,7 @@ mod tests {
             "```json\n{\"kind\": \"daily\", \"mode\": \"x\"}\n```",
             1,
             None,
+            &UTC,
         ) {
             Attempt::Done(Outcome::Calls(c)) => {
                 // `mode` equals its schema default: the translator set it, so it stays.
@@ -731,7 +776,7 @@ mod tests {
             }
             _ => return Err("expected a call".into()),
         }
-        match judge(&t, "{\"kind\": \"weekly\"}", 1, None) {
+        match judge(&t, "{\"kind\": \"weekly\"}", 1, None, &UTC) {
             Attempt::Invalid { errors, .. } => assert!(errors[0].contains("day"), "{errors:?}"),
             _ => return Err("expected invalid".into()),
         }
@@ -741,7 +786,7 @@ mod tests {
     #[test]
     fn arrays_keep_valid_elements_and_report_the_rest() -> Result<(), String> {
         let t = tool()?;
-        match judge(&t, "[{\"kind\": \"daily\"}, {\"kind\": \"weekly\"}, {\"kind\": \"weekly\", \"day\": \"mon\"}]", 2, None) {
+        match judge(&t, "[{\"kind\": \"daily\"}, {\"kind\": \"weekly\"}, {\"kind\": \"weekly\", \"day\": \"mon\"}]", 2, None, &UTC) {
             Attempt::Done(Outcome::Calls(c)) => {
                 assert_eq!(c.calls.iter().map(|(p, _)| *p).collect::<Vec<_>>(), vec![1, 3]);
                 assert_eq!(c.total, 3);
@@ -761,15 +806,19 @@ mod tests {
             "{\"error\": \"missing_info\", \"clarification_needed\": \"When?\"}",
             1,
             None,
+            &UTC,
         ) {
             Attempt::Done(Outcome::Clarification(q)) => assert_eq!(q, "When?"),
             _ => return Err("expected a clarification".into()),
         }
         assert!(matches!(
-            judge(&t, "I cannot do that.", 1, None),
+            judge(&t, "I cannot do that.", 1, None, &UTC),
             Attempt::Invalid { .. }
         ));
-        assert!(matches!(judge(&t, "[]", 1, None), Attempt::Invalid { .. }));
+        assert!(matches!(
+            judge(&t, "[]", 1, None, &UTC),
+            Attempt::Invalid { .. }
+        ));
         Ok(())
     }
 }

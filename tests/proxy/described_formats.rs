@@ -1,6 +1,8 @@
 //! A checked tool's call whose value breaks the format its description asks in words ("in the
 //! format of 'City, State'") has that value written again by the translator; the rest of the
 //! main model's call stays as it wrote it, and a value the translator cannot fix goes as it was.
+//! A translation with the right values in the wrong layout (a date-time without its offset, a
+//! phone number with spaces) is repaired before validation, not sent back.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::support;
@@ -8,7 +10,7 @@ use crate::support;
 use serde_json::{json, Value};
 use support::{
     backend_toml, calls_message, chat, chat_stream_text, completion, first_call_arguments,
-    fold_stream, streamed_call, tool_call, translator_reply, MockServer, Proxy, Reply,
+    fold_stream, nl_call, streamed_call, tool_call, translator_reply, MockServer, Proxy, Reply,
 };
 
 /// Three flat properties: `auto` leaves it as it is, so its calls are only checked.
@@ -147,4 +149,48 @@ async fn a_value_in_its_format_or_repair_mode_asks_no_translator() {
         );
         assert!(translator.requests().is_empty());
     }
+}
+
+#[tokio::test]
+async fn a_translation_in_the_wrong_layout_is_repaired_on_the_first_attempt() {
+    let asked = "Call me back on +44 20 7946 0958 on 25 November 2026 at 9am.";
+    let callback = json!({"type": "function", "function": {"name": "schedule_callback",
+        "description": "Schedule a phone call back.",
+        "parameters": {"type": "object", "required": ["phone", "at"], "properties": {
+            "phone": {"type": "string", "pattern": "^\\+[1-9][0-9]{6,14}$",
+                "description": "The number to call, E.164."},
+            "at": {"type": "string", "format": "date-time"}}}}});
+    let main = MockServer::scripted(vec![Reply::ok(completion(
+        calls_message(vec![nl_call("call_c", "schedule_callback", asked)]),
+        "tool_calls",
+    ))])
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(
+        r#"{"phone": "+44 20 7946 0958", "at": "2026-11-25T09:00:00"}"#,
+    )])
+    .await;
+    let config = format!(
+        "[translation]\ntimezone = \"Europe/Paris\"\n{}\n[translation.tools]\nschedule_callback = \"nl\"\n",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &config).await;
+    let body = json!({"model": "main-model", "messages": [{"role": "user", "content": asked}],
+        "tools": [callback]});
+    let (status, body) = chat(&proxy, &body).await;
+    assert_eq!(status, 200, "{body}");
+    let message = &body["choices"][0]["message"];
+    assert_eq!(
+        message["tool_calls"][0]["function"]["name"],
+        "schedule_callback"
+    );
+    assert_eq!(
+        first_call_arguments(message),
+        json!({"phone": "+442079460958", "at": "2026-11-25T09:00:00+01:00"})
+    );
+    assert_eq!(
+        translator.chat_requests().len(),
+        1,
+        "one translation, no retry"
+    );
+    assert_eq!(main.chat_requests().len(), 1, "no repair turn");
 }

@@ -176,3 +176,73 @@ async fn an_unsaid_value_that_breaks_the_schema_is_left_out_not_retried() {
     assert_eq!(arguments(&answer), json!({"to": "Lisbon", "weight_kg": 2}));
     assert_eq!(translator.chat_requests().len(), 1, "not retried");
 }
+
+#[tokio::test]
+async fn each_decision_is_counted_by_rule_and_outcome() {
+    let main = MockServer::scripted(main_model()).await;
+    let invented = json!({"destination": "Rome", "passenger": "Ana Lima", "max_stops": 1});
+    let translator = MockServer::scripted(vec![translator_reply(&invented.to_string())]).await;
+    let proxy = Proxy::start(&main.url(), &settings(&translator, "", "")).await;
+    let (status, body) = chat(&proxy, &request()).await;
+    assert_eq!(status, 200, "{body}");
+    let metrics = proxy.metrics();
+    assert!(
+        metrics
+            .contains("plaincall_grounding_decisions_total{rule=\"verbatim\",outcome=\"kept\"} 2"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(
+            "plaincall_grounding_decisions_total{rule=\"unsaid\",outcome=\"left_out\"} 1"
+        ),
+        "{metrics}"
+    );
+}
+
+/// The main model's description is its claim about the conversation, not the conversation:
+/// a value only it states is left out.
+#[tokio::test]
+async fn the_main_model_s_description_is_no_evidence() {
+    let claimed = "book a flight to Rome for Ana Lima with at most 2 stops";
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "book_flight", claimed)]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(text_message("Done."), "stop")),
+    ])
+    .await;
+    let translated = json!({"destination": "Rome", "passenger": "Ana Lima", "max_stops": 2});
+    let translator = MockServer::scripted(vec![translator_reply(&translated.to_string())]).await;
+    let proxy = Proxy::start(&main.url(), &settings(&translator, "", "")).await;
+    let (status, body) = chat(&proxy, &request()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        arguments(&body),
+        json!({"destination": "Rome", "passenger": "Ana Lima"})
+    );
+}
+
+/// A rule switched off traces nothing: the value only it traced is left out, the rest stays.
+#[tokio::test]
+async fn a_rule_switched_off_no_longer_traces_its_values() {
+    let asked = "book a flight to Rome for Ana Lima with at most 2 stops";
+    let request = json!({"model": "main-model", "messages": [{"role": "user", "content": asked}],
+        "tools": [book_flight()]});
+    let translated = json!({"destination": "Rome", "passenger": "Ana Lima", "max_stops": 2});
+    for (off, expected) in [
+        ("", translated.clone()),
+        (
+            "grounding_rules_off = [\"number\"]",
+            json!({"destination": "Rome", "passenger": "Ana Lima"}),
+        ),
+    ] {
+        let main = MockServer::scripted(main_model()).await;
+        let translator =
+            MockServer::scripted(vec![translator_reply(&translated.to_string())]).await;
+        let proxy = Proxy::start(&main.url(), &settings(&translator, off, "")).await;
+        let (status, body) = chat(&proxy, &request).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(arguments(&body), expected, "{off}");
+    }
+}

@@ -17,6 +17,7 @@ mod eval_cli;
 mod first_run;
 mod foreign_errors;
 mod grounding;
+mod grounding_corpus;
 mod in_flight_limit;
 mod layers;
 mod metric_labels;

@@ -387,7 +387,13 @@ async fn fanned_out_calls_get_contiguous_indices() {
         vec![fixture_tool("spawn_sub_session")],
     )
     .await;
-    assert_eq!(arguments(&streamed["message"]), *answer.as_array().unwrap());
+    // The user said only "x": "then" is the main model's word, no evidence of an order.
+    let mut delivered = answer.as_array().unwrap().clone();
+    delivered[1]
+        .as_object_mut()
+        .unwrap()
+        .remove("depends_on_previous");
+    assert_eq!(arguments(&streamed["message"]), delivered);
 }
 
 #[tokio::test]

@@ -395,7 +395,7 @@ async fn an_array_fans_out_and_the_next_turn_merges_it_back() {
     let translator = MockServer::scripted(vec![translator_reply(&spawn_array().to_string())]).await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
     let tools = vec![fixture_tool("spawn_sub_session")];
-    let (_, body) = chat(&proxy, &request(tools.clone(), vec![user("go")])).await;
+    let (_, body) = chat(&proxy, &request(tools.clone(), vec![user(RESEARCH)])).await;
     let message = body["choices"][0]["message"].clone();
     let calls = message["tool_calls"].as_array().unwrap();
     assert_eq!(calls.len(), 2);
@@ -404,7 +404,7 @@ async fn an_array_fans_out_and_the_next_turn_merges_it_back() {
     assert_eq!(args_of(&calls[1]), spawn_array()[1]);
 
     let history = vec![
-        user("go"),
+        user(RESEARCH),
         message.clone(),
         json!({"role": "tool", "tool_call_id": "call_s__1of2", "content": "session s1 started"}),
         json!({"role": "tool", "tool_call_id": "call_s__2of2", "content": "session s2 started"}),

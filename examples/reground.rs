@@ -1,0 +1,51 @@
+//! Grounds recorded calls offline: one JSON line per call on stdin,
+//! `{"id", "text", "today"?, "schema", "arguments"}`, and one line per call on stdout,
+//! `{"id", "kept", "dropped", "missing", "decisions": [{"path", "rule", "outcome"}]}`
+//! (or `{"id", "error"}`). No model: scripts/bfcl/reground.py feeds it BFCL runs' calls.
+//!
+//!     cargo run --quiet --example reground < calls.jsonl
+
+use std::io::{self, BufRead, Write};
+
+use plaincall::parts::{ground, Evidence, Rules};
+use serde_json::{json, Value};
+
+fn reground(line: &str) -> Result<Value, (Value, String)> {
+    let input: Value = serde_json::from_str(line).map_err(|e| (Value::Null, e.to_string()))?;
+    let id = input.get("id").cloned().unwrap_or(Value::Null);
+    let fail = |why: String| (id.clone(), why);
+    let text = input["text"]
+        .as_str()
+        .ok_or_else(|| fail("no \"text\"".into()))?;
+    let today = input["today"].as_str().unwrap_or("2026-11-25");
+    let today = today.parse().map_err(|e| fail(format!("today: {e}")))?;
+    let mut args = input["arguments"].clone();
+    let evidence = Evidence::new(text, today);
+    let report = ground(&mut args, &input["schema"], &evidence, Rules::default());
+    let decisions: Vec<Value> = report
+        .decisions
+        .iter()
+        .map(|d| json!({"path": d.path, "rule": d.rule.name(), "outcome": d.outcome.name()}))
+        .collect();
+    Ok(json!({"id": id, "kept": args, "dropped": report.dropped,
+              "missing": report.missing, "decisions": decisions}))
+}
+
+fn main() {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    for line in io::stdin().lock().lines() {
+        let line = match line {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => line,
+            Err(e) => {
+                eprintln!("reground: reading stdin: {e}");
+                break;
+            }
+        };
+        let row = reground(&line).unwrap_or_else(|(id, error)| json!({"id": id, "error": error}));
+        if writeln!(out, "{row}").is_err() {
+            break;
+        }
+    }
+}

@@ -1,0 +1,1065 @@
+//! Recognizer `date`: the days the text says, in English, Spanish, French, German, Portuguese
+//! and Italian. Absolute dates in digits ("2026-11-25", "25/11/2026" read both ways round,
+//! "25.11.2026", "25.11.") and with a month name ("Nov 25", "the 25th of November", "el 25 de
+//! noviembre", "am 25. November"), this year and next when no year is written; relative days
+//! against today ("tomorrow", "pasado mañana", "dans 3 jours", "nächste Woche"); and full
+//! weekday names, as the next such day (today included) and the one a week later.
+//!
+//! Refused, because each is a common reading that is no day: a month word that is also an
+//! everyday word ("May I", "march", "mar", "out", "set", "ago") unless a day in digits stands
+//! right next to it; a number with no month ("room 12", "4 people", "the 3rd"); a duration in
+//! hours ("in 3 hours"); "2.5" without a trailing dot or a date word before it (a version);
+//! digit runs whose parts make no valid day (a phone number); "am Morgen", "la mañana" (the
+//! morning, not tomorrow).
+
+use jiff::civil::{Date, Weekday};
+use jiff::ToSpan;
+
+use super::facts::{Context, Facts, Role};
+use super::tokens::{Kind, Token};
+
+/// Month names and abbreviations of the six languages, folded.
+const MONTHS: &[(&str, i8)] = &[
+    // English
+    ("january", 1),
+    ("jan", 1),
+    ("february", 2),
+    ("feb", 2),
+    ("march", 3),
+    ("mar", 3),
+    ("april", 4),
+    ("apr", 4),
+    ("may", 5),
+    ("june", 6),
+    ("jun", 6),
+    ("july", 7),
+    ("jul", 7),
+    ("august", 8),
+    ("aug", 8),
+    ("september", 9),
+    ("sep", 9),
+    ("sept", 9),
+    ("october", 10),
+    ("oct", 10),
+    ("november", 11),
+    ("nov", 11),
+    ("december", 12),
+    ("dec", 12),
+    // Spanish
+    ("enero", 1),
+    ("ene", 1),
+    ("febrero", 2),
+    ("marzo", 3),
+    ("abril", 4),
+    ("abr", 4),
+    ("mayo", 5),
+    ("junio", 6),
+    ("julio", 7),
+    ("agosto", 8),
+    ("ago", 8),
+    ("septiembre", 9),
+    ("setiembre", 9),
+    ("octubre", 10),
+    ("noviembre", 11),
+    ("diciembre", 12),
+    ("dic", 12),
+    // French
+    ("janvier", 1),
+    ("janv", 1),
+    ("fevrier", 2),
+    ("fevr", 2),
+    ("mars", 3),
+    ("avril", 4),
+    ("avr", 4),
+    ("mai", 5),
+    ("juin", 6),
+    ("juillet", 7),
+    ("juil", 7),
+    ("aout", 8),
+    ("septembre", 9),
+    ("octobre", 10),
+    ("novembre", 11),
+    ("decembre", 12),
+    // German
+    ("januar", 1),
+    ("janner", 1),
+    ("februar", 2),
+    ("marz", 3),
+    ("juni", 6),
+    ("juli", 7),
+    ("oktober", 10),
+    ("okt", 10),
+    ("dezember", 12),
+    ("dez", 12),
+    // Portuguese
+    ("janeiro", 1),
+    ("fevereiro", 2),
+    ("fev", 2),
+    ("marco", 3),
+    ("maio", 5),
+    ("junho", 6),
+    ("julho", 7),
+    ("setembro", 9),
+    ("set", 9),
+    ("outubro", 10),
+    ("out", 10),
+    ("novembro", 11),
+    ("dezembro", 12),
+    // Italian
+    ("gennaio", 1),
+    ("gen", 1),
+    ("febbraio", 2),
+    ("aprile", 4),
+    ("maggio", 5),
+    ("giugno", 6),
+    ("giu", 6),
+    ("luglio", 7),
+    ("lug", 7),
+    ("settembre", 9),
+    ("ottobre", 10),
+    ("ott", 10),
+    ("dicembre", 12),
+];
+
+/// Month words that are also everyday words (or names): a month only with a day in digits
+/// right next to them.
+const AMBIGUOUS_MONTHS: &[&str] = &[
+    "may", "march", "mar", "jan", "aug", "sept", "dec", "ago", "out", "set", "gen", "marco", "mai",
+    "sep",
+];
+
+/// Full weekday names, folded; `true` where Portuguese writes "-feira" after it, which it
+/// then needs ("segunda" alone is "second").
+const WEEKDAYS: &[(&str, Weekday, bool)] = &[
+    ("monday", Weekday::Monday, false),
+    ("tuesday", Weekday::Tuesday, false),
+    ("wednesday", Weekday::Wednesday, false),
+    ("thursday", Weekday::Thursday, false),
+    ("friday", Weekday::Friday, false),
+    ("saturday", Weekday::Saturday, false),
+    ("sunday", Weekday::Sunday, false),
+    ("lunes", Weekday::Monday, false),
+    ("martes", Weekday::Tuesday, false),
+    ("miercoles", Weekday::Wednesday, false),
+    ("jueves", Weekday::Thursday, false),
+    ("viernes", Weekday::Friday, false),
+    ("sabado", Weekday::Saturday, false),
+    ("domingo", Weekday::Sunday, false),
+    ("lundi", Weekday::Monday, false),
+    ("mardi", Weekday::Tuesday, false),
+    ("mercredi", Weekday::Wednesday, false),
+    ("jeudi", Weekday::Thursday, false),
+    ("vendredi", Weekday::Friday, false),
+    ("samedi", Weekday::Saturday, false),
+    ("dimanche", Weekday::Sunday, false),
+    ("montag", Weekday::Monday, false),
+    ("dienstag", Weekday::Tuesday, false),
+    ("mittwoch", Weekday::Wednesday, false),
+    ("donnerstag", Weekday::Thursday, false),
+    ("freitag", Weekday::Friday, false),
+    ("samstag", Weekday::Saturday, false),
+    ("sonnabend", Weekday::Saturday, false),
+    ("sonntag", Weekday::Sunday, false),
+    ("segunda", Weekday::Monday, true),
+    ("terca", Weekday::Tuesday, true),
+    ("quarta", Weekday::Wednesday, true),
+    ("quinta", Weekday::Thursday, true),
+    ("sexta", Weekday::Friday, true),
+    ("lunedi", Weekday::Monday, false),
+    ("martedi", Weekday::Tuesday, false),
+    ("mercoledi", Weekday::Wednesday, false),
+    ("giovedi", Weekday::Thursday, false),
+    ("venerdi", Weekday::Friday, false),
+    ("sabato", Weekday::Saturday, false),
+    ("domenica", Weekday::Sunday, false),
+];
+
+/// How far from today a relative phrase is.
+#[derive(Clone, Copy)]
+enum Shift {
+    Days(i64),
+    Months(i64),
+    /// The last day of the month, this one or the next ("end of the month", "fin de mes").
+    MonthEnd(i64),
+    /// A fixed day of the year (month, day): a holiday, its next coming.
+    Fixed(i8, i8),
+    /// A phrase that looks like one but says no day ("am Morgen": the morning).
+    Nothing,
+}
+
+/// Relative phrases, folded token by token ("'" stands for either apostrophe). At each token
+/// the longest one that matches wins, so "pasado mañana" is not also "mañana".
+const RELATIVE: &[(&[&str], Shift)] = &[
+    // The end of the month, in the six languages.
+    (&["end", "of", "the", "month"], Shift::MonthEnd(0)),
+    (&["end", "of", "month"], Shift::MonthEnd(0)),
+    (&["end", "of", "next", "month"], Shift::MonthEnd(1)),
+    (&["fin", "de", "mes"], Shift::MonthEnd(0)),
+    (&["finales", "de", "mes"], Shift::MonthEnd(0)),
+    (&["fin", "du", "mois"], Shift::MonthEnd(0)),
+    (&["monatsende"], Shift::MonthEnd(0)),
+    (&["ende", "des", "monats"], Shift::MonthEnd(0)),
+    (&["fim", "do", "mes"], Shift::MonthEnd(0)),
+    (&["fine", "mese"], Shift::MonthEnd(0)),
+    (&["fine", "del", "mese"], Shift::MonthEnd(0)),
+    // Holidays on a fixed day, by their names in the six languages.
+    (&["christmas", "eve"], Shift::Fixed(12, 24)),
+    (&["christmas"], Shift::Fixed(12, 25)),
+    (&["christmas", "day"], Shift::Fixed(12, 25)),
+    (&["new", "year", "'", "s", "eve"], Shift::Fixed(12, 31)),
+    (&["new", "year", "'", "s", "day"], Shift::Fixed(1, 1)),
+    (&["valentine", "'", "s", "day"], Shift::Fixed(2, 14)),
+    (&["halloween"], Shift::Fixed(10, 31)),
+    (&["nochebuena"], Shift::Fixed(12, 24)),
+    (&["navidad"], Shift::Fixed(12, 25)),
+    (&["nochevieja"], Shift::Fixed(12, 31)),
+    (&["ano", "nuevo"], Shift::Fixed(1, 1)),
+    (&["reyes"], Shift::Fixed(1, 6)),
+    (&["noel"], Shift::Fixed(12, 25)),
+    (&["reveillon"], Shift::Fixed(12, 31)),
+    (&["jour", "de", "l", "'", "an"], Shift::Fixed(1, 1)),
+    (&["heiligabend"], Shift::Fixed(12, 24)),
+    (&["weihnachten"], Shift::Fixed(12, 25)),
+    (&["silvester"], Shift::Fixed(12, 31)),
+    (&["neujahr"], Shift::Fixed(1, 1)),
+    (&["nikolaustag"], Shift::Fixed(12, 6)),
+    (&["natal"], Shift::Fixed(12, 25)),
+    (&["vespera", "de", "natal"], Shift::Fixed(12, 24)),
+    (&["ano", "novo"], Shift::Fixed(1, 1)),
+    (&["natale"], Shift::Fixed(12, 25)),
+    (&["vigilia", "di", "natale"], Shift::Fixed(12, 24)),
+    (&["capodanno"], Shift::Fixed(1, 1)),
+    (&["epifania"], Shift::Fixed(1, 6)),
+    (&["ferragosto"], Shift::Fixed(8, 15)),
+    (&["immacolata"], Shift::Fixed(12, 8)),
+    // English
+    (&["today"], Shift::Days(0)),
+    (&["tonight"], Shift::Days(0)),
+    (&["this", "evening"], Shift::Days(0)),
+    (&["this", "morning"], Shift::Days(0)),
+    (&["this", "afternoon"], Shift::Days(0)),
+    (&["tomorrow"], Shift::Days(1)),
+    (&["yesterday"], Shift::Days(-1)),
+    (&["day", "after", "tomorrow"], Shift::Days(2)),
+    (&["day", "before", "yesterday"], Shift::Days(-2)),
+    (&["next", "week"], Shift::Days(7)),
+    (&["next", "month"], Shift::Months(1)),
+    // Spanish
+    (&["hoy"], Shift::Days(0)),
+    (&["esta", "noche"], Shift::Days(0)),
+    (&["esta", "tarde"], Shift::Days(0)),
+    (&["esta", "manana"], Shift::Days(0)),
+    (&["manana"], Shift::Days(1)),
+    (&["la", "manana"], Shift::Nothing),
+    (&["las", "mananas"], Shift::Nothing),
+    (&["una", "manana"], Shift::Nothing),
+    (&["cada", "manana"], Shift::Nothing),
+    (&["ayer"], Shift::Days(-1)),
+    (&["anteayer"], Shift::Days(-2)),
+    (&["pasado", "manana"], Shift::Days(2)),
+    (&["semana", "que", "viene"], Shift::Days(7)),
+    (&["proxima", "semana"], Shift::Days(7)),
+    (&["semana", "proxima"], Shift::Days(7)),
+    (&["mes", "que", "viene"], Shift::Months(1)),
+    (&["proximo", "mes"], Shift::Months(1)),
+    (&["mes", "proximo"], Shift::Months(1)),
+    // French
+    (&["aujourd", "'", "hui"], Shift::Days(0)),
+    (&["ce", "soir"], Shift::Days(0)),
+    (&["ce", "matin"], Shift::Days(0)),
+    (&["demain"], Shift::Days(1)),
+    (&["hier"], Shift::Days(-1)),
+    (&["apres", "-", "demain"], Shift::Days(2)),
+    (&["apres", "demain"], Shift::Days(2)),
+    (&["avant", "-", "hier"], Shift::Days(-2)),
+    (&["semaine", "prochaine"], Shift::Days(7)),
+    (&["prochaine", "semaine"], Shift::Days(7)),
+    (&["mois", "prochain"], Shift::Months(1)),
+    (&["prochain", "mois"], Shift::Months(1)),
+    // German
+    (&["heute"], Shift::Days(0)),
+    (&["heute", "morgen"], Shift::Days(0)),
+    (&["morgen"], Shift::Days(1)),
+    (&["am", "morgen"], Shift::Nothing),
+    (&["guten", "morgen"], Shift::Nothing),
+    (&["jeden", "morgen"], Shift::Nothing),
+    (&["den", "morgen"], Shift::Nothing),
+    (&["gestern"], Shift::Days(-1)),
+    (&["vorgestern"], Shift::Days(-2)),
+    (&["ubermorgen"], Shift::Days(2)),
+    (&["nachste", "woche"], Shift::Days(7)),
+    (&["nachsten", "woche"], Shift::Days(7)),
+    (&["kommende", "woche"], Shift::Days(7)),
+    (&["kommenden", "woche"], Shift::Days(7)),
+    (&["nachsten", "monat"], Shift::Months(1)),
+    (&["nachster", "monat"], Shift::Months(1)),
+    (&["kommenden", "monat"], Shift::Months(1)),
+    // Portuguese
+    (&["hoje"], Shift::Days(0)),
+    (&["esta", "noite"], Shift::Days(0)),
+    (&["amanha"], Shift::Days(1)),
+    (&["ontem"], Shift::Days(-1)),
+    (&["anteontem"], Shift::Days(-2)),
+    (&["depois", "de", "amanha"], Shift::Days(2)),
+    (&["semana", "que", "vem"], Shift::Days(7)),
+    (&["mes", "que", "vem"], Shift::Months(1)),
+    // Italian ("prossima settimana" is also Portuguese's "próxima semana" above)
+    (&["oggi"], Shift::Days(0)),
+    (&["stasera"], Shift::Days(0)),
+    (&["stamattina"], Shift::Days(0)),
+    (&["domani"], Shift::Days(1)),
+    (&["ieri"], Shift::Days(-1)),
+    (&["altro", "ieri"], Shift::Days(-2)),
+    (&["dopodomani"], Shift::Days(2)),
+    (&["prossima", "settimana"], Shift::Days(7)),
+    (&["settimana", "prossima"], Shift::Days(7)),
+    (&["prossimo", "mese"], Shift::Months(1)),
+    (&["mese", "prossimo"], Shift::Months(1)),
+];
+
+/// Words before an amount of time ahead: "in 3 days", "dentro de 3 días", "daqui a 3 dias".
+const AHEAD: &[&[&str]] = &[
+    &["in"],
+    &["en"],
+    &["dentro", "de"],
+    &["dans"],
+    &["em"],
+    &["daqui", "a"],
+    &["tra"],
+    &["fra"],
+];
+
+/// Articles that count one of a unit: "in a month", "dans une semaine".
+const ONE: &[&str] = &[
+    "a", "an", "one", "un", "una", "une", "uno", "ein", "einem", "einer", "einen", "um", "uma",
+];
+
+/// Units of time a day is counted in, and how many days (or months, negative) each is.
+const UNITS: &[(&str, i64)] = &[
+    ("day", 1),
+    ("days", 1),
+    ("dia", 1),
+    ("dias", 1),
+    ("jour", 1),
+    ("jours", 1),
+    ("tag", 1),
+    ("tage", 1),
+    ("tagen", 1),
+    ("giorno", 1),
+    ("giorni", 1),
+    ("week", 7),
+    ("weeks", 7),
+    ("semana", 7),
+    ("semanas", 7),
+    ("semaine", 7),
+    ("semaines", 7),
+    ("woche", 7),
+    ("wochen", 7),
+    ("settimana", 7),
+    ("settimane", 7),
+    ("month", -1),
+    ("months", -1),
+    ("mes", -1),
+    ("meses", -1),
+    ("mois", -1),
+    ("monat", -1),
+    ("monate", -1),
+    ("monaten", -1),
+    ("mese", -1),
+    ("mesi", -1),
+];
+
+/// Words right before a day-and-month in digits ("am 25.11."): a date, not a version.
+const DATE_WORDS: &[&str] = &[
+    "am", "vom", "bis", "zum", "ab", "den", "seit", "on", "le", "du", "au", "el", "del", "al",
+    "il", "dal", "o", "dia", "no",
+];
+
+/// Ordinal endings a day of the month takes: "25th", "1er", "1º".
+const ORDINAL_SUFFIXES: &[&str] = &[
+    "", "st", "nd", "rd", "th", "er", "re", "e", "eme", "ème", "º", "ª", "o", "a",
+];
+
+/// Fills [`Facts::dates`].
+pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
+    // "today is Monday April 25th 2023": the conversation's own today, for what it says.
+    let today = stated_today(tokens, context, facts).unwrap_or(context.today);
+    let mut found = Vec::new();
+    read_relative(tokens, today, &mut found);
+    read_ahead(tokens, today, facts, &mut found);
+    let mut weekdays = Vec::new();
+    read_weekdays(tokens, today, &mut found, &mut weekdays);
+    facts.weekdays.extend(weekdays);
+    read_digits(tokens, today, &mut found);
+    read_compact(tokens, &mut found);
+    read_month_names(tokens, today, facts, &mut found);
+    facts.dates.extend(found);
+    bind_days(tokens, facts);
+}
+
+/// Dates written as eight digits, year first ("20230929"), as logs and file names write them.
+fn read_compact(tokens: &[Token], found: &mut Vec<Date>) {
+    for token in tokens {
+        let Some(text) = digits(token).filter(|d| d.len() == 8) else {
+            continue;
+        };
+        if !(text.starts_with("19") || text.starts_with("20")) {
+            continue;
+        }
+        let part =
+            |range: std::ops::Range<usize>| text.get(range).and_then(|p| p.parse::<i64>().ok());
+        if let (Some(year), Some(month), Some(day)) = (part(0..4), part(4..6), part(6..8)) {
+            if let Ok(year) = i16::try_from(year) {
+                push_date(found, year, month, day);
+            }
+        }
+    }
+}
+
+/// Words that say "today", and what may stand between one and the date it is.
+const TODAY: &[&str] = &["today", "hoy", "aujourd", "heute", "hoje", "oggi"];
+const TODAY_IS: &[&str] = &[
+    "is", "it", "'", "s", "'s", "es", "est", "hui", "ist", "e", "è", "nous", "sommes", "le", "el",
+    "il", "der", "den", ",", ":", "-",
+];
+
+/// The date a conversation says today is ("today is 2023-09-29", "hoy es el 3 de mayo de
+/// 2024"), when it gives one with its year.
+fn stated_today(tokens: &[Token], context: &Context, facts: &Facts) -> Option<Date> {
+    let at = tokens
+        .iter()
+        .position(|t| TODAY.contains(&t.folded.as_str()))?;
+    let mut start = at + 1;
+    while tokens
+        .get(start)
+        .is_some_and(|t| TODAY_IS.contains(&t.folded.as_str()))
+    {
+        start += 1;
+    }
+    let window = tokens.get(start..(start + 8).min(tokens.len()))?;
+    let mut found = Vec::new();
+    // A weekday before the date ("Monday, April 25th 2023") is skipped by the readers below.
+    read_digits(window, context.today, &mut found);
+    read_compact(window, &mut found);
+    read_month_names(window, context.today, &shifted(facts, start), &mut found);
+    found.sort();
+    found.dedup();
+    let has_year = window
+        .iter()
+        .any(|t| t.kind == Kind::Number && matches!(t.lower.len(), 4 | 8 | 10));
+    match (found.as_slice(), has_year) {
+        ([date], true) => Some(*date),
+        _ => None,
+    }
+}
+
+/// The number spans of `facts` as seen from token `start` on.
+fn shifted(facts: &Facts, start: usize) -> Facts {
+    Facts {
+        number_spans: facts
+            .number_spans
+            .iter()
+            .filter(|s| s.start >= start)
+            .map(|s| super::facts::NumberSpan {
+                start: s.start - start,
+                end: s.end - start,
+                ..*s
+            })
+            .collect(),
+        ..Facts::default()
+    }
+}
+
+/// Words that may stand between a month and its day or year: "3 de diciembre", "the 3rd of
+/// December", "3. Dezember", "December 3, 2026".
+const BETWEEN: &[&str] = &[
+    "de", "of", "the", ".", ",", "el", "le", "il", "am", "der", "del", "du",
+];
+
+/// The numbers next to a month name are its day and year, not counts of anything: "el 3 de
+/// diciembre" says no party of 3.
+fn bind_days(tokens: &[Token], facts: &mut Facts) {
+    for (i, token) in tokens.iter().enumerate() {
+        if !MONTHS.iter().any(|(word, _)| *word == token.folded) {
+            continue;
+        }
+        // "dez pessoas": a number word that is also a month's short name is a number.
+        if facts.number_spans.iter().any(|s| s.start <= i && i < s.end) {
+            continue;
+        }
+        let near: Vec<usize> = facts
+            .number_spans
+            .iter()
+            .filter(|s| {
+                let (from, to) = if s.end <= i {
+                    (s.end, i)
+                } else {
+                    (i + 1, s.start)
+                };
+                s.start.abs_diff(i) <= 4
+                    && (from..to).all(|j| {
+                        tokens
+                            .get(j)
+                            .is_some_and(|t| BETWEEN.contains(&t.folded.as_str()))
+                    })
+            })
+            .map(|s| s.start)
+            .collect();
+        for start in near {
+            facts.bind(start..start + 1, Role::Date);
+        }
+    }
+}
+
+/// Whether `words` (folded) are the tokens from `at` on.
+fn phrase_at(tokens: &[Token], at: usize, words: &[&str]) -> bool {
+    words.iter().enumerate().all(|(k, word)| {
+        tokens.get(at + k).is_some_and(|t| {
+            t.folded == *word || (*word == "'" && matches!(t.folded.as_str(), "'" | "’"))
+        })
+    })
+}
+
+fn shift(today: Date, shift: Shift) -> Option<Date> {
+    match shift {
+        Shift::Days(days) => today.checked_add(days.days()).ok(),
+        Shift::Months(months) => today.checked_add(months.months()).ok(),
+        Shift::MonthEnd(months) => today
+            .checked_add(months.months())
+            .ok()
+            .map(|d| d.last_of_month()),
+        Shift::Fixed(month, day) => {
+            let this = Date::new(today.year(), month, day).ok()?;
+            if this >= today {
+                Some(this)
+            } else {
+                Date::new(today.year().checked_add(1)?, month, day).ok()
+            }
+        }
+        Shift::Nothing => None,
+    }
+}
+
+/// "tomorrow", "pasado mañana", "aujourd'hui", "nächste Woche": the longest phrase at each
+/// token, then on past it.
+fn read_relative(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
+    let mut i = 0;
+    while i < tokens.len() {
+        let best = RELATIVE
+            .iter()
+            .filter(|(words, _)| phrase_at(tokens, i, words))
+            .max_by_key(|(words, _)| words.len());
+        match best {
+            Some((words, how)) => {
+                found.extend(shift(today, *how));
+                i += words.len();
+            }
+            None => i += 1,
+        }
+    }
+}
+
+/// A whole number of 1 or more starting at token `at`, in digits or words, or an article
+/// ("a month"): its value and the token after it.
+fn amount_at(tokens: &[Token], at: usize, facts: &Facts) -> Option<(i64, usize)> {
+    let token = tokens.get(at)?;
+    if let Some(span) = facts
+        .number_spans
+        .iter()
+        .filter(|s| s.start == at && !s.ordinal && s.value.fract() == 0.0 && s.value >= 1.0)
+        .max_by_key(|s| s.end)
+    {
+        return Some((span.value as i64, span.end));
+    }
+    if token.kind == Kind::Number && token.lower.chars().all(|c| c.is_ascii_digit()) {
+        return token.lower.parse().ok().map(|n| (n, at + 1));
+    }
+    ONE.contains(&token.folded.as_str()).then_some((1, at + 1))
+}
+
+/// "in 3 days", "en dos semanas", "dans un mois", "in 3 Tagen", "daqui a 3 dias", "tra 3
+/// giorni"; "in 3 hours" says no day.
+fn read_ahead(tokens: &[Token], today: Date, facts: &Facts, found: &mut Vec<Date>) {
+    for i in 0..tokens.len() {
+        let Some(cue) = AHEAD.iter().find(|words| phrase_at(tokens, i, words)) else {
+            continue;
+        };
+        let Some((amount, end)) = amount_at(tokens, i + cue.len(), facts) else {
+            continue;
+        };
+        let Some(unit) = tokens.get(end) else {
+            continue;
+        };
+        let Some((_, days)) = UNITS.iter().find(|(word, _)| *word == unit.folded) else {
+            continue;
+        };
+        let date = if *days < 0 {
+            today.checked_add(amount.months()).ok()
+        } else {
+            amount
+                .checked_mul(*days)
+                .and_then(|days| today.checked_add(days.days()).ok())
+        };
+        found.extend(date);
+    }
+}
+
+/// A weekday's name: the next such day (today included) and the one after it.
+fn read_weekdays(
+    tokens: &[Token],
+    today: Date,
+    found: &mut Vec<Date>,
+    facts_weekdays: &mut Vec<Weekday>,
+) {
+    for (i, token) in tokens.iter().enumerate() {
+        let Some((_, weekday, feira)) = WEEKDAYS.iter().find(|(name, _, _)| *name == token.folded)
+        else {
+            continue;
+        };
+        if *feira
+            && !(phrase_at(tokens, i + 1, &["-", "feira"]) || phrase_at(tokens, i + 1, &["feira"]))
+        {
+            continue;
+        }
+        facts_weekdays.push(*weekday);
+        let ahead = (i64::from(weekday.to_monday_zero_offset())
+            - i64::from(today.weekday().to_monday_zero_offset()))
+        .rem_euclid(7);
+        found.extend(today.checked_add(ahead.days()).ok());
+        found.extend(today.checked_add((ahead + 7).days()).ok());
+    }
+}
+
+/// The token's digits when it is only digits.
+fn digits(token: &Token) -> Option<&str> {
+    (token.kind == Kind::Number && token.lower.chars().all(|c| c.is_ascii_digit()))
+        .then_some(token.lower.as_str())
+}
+
+/// A year written in four digits (or two, after a day and month in digits).
+fn year_of(text: &str, short_ok: bool) -> Option<i16> {
+    let value: i16 = text.parse().ok()?;
+    match text.len() {
+        4 if (1900..=2200).contains(&value) => Some(value),
+        2 if short_ok => Some(2000 + value),
+        _ => None,
+    }
+}
+
+fn push_date(found: &mut Vec<Date>, year: i16, month: i64, day: i64) {
+    if let (Ok(month), Ok(day)) = (i8::try_from(month), i8::try_from(day)) {
+        found.extend(Date::new(year, month, day).ok());
+    }
+}
+
+/// A day and month with no year: this year's and next year's.
+/// A day and month with no year: its next coming (today included), or one gone by at most
+/// [`RECENT_DAYS`] ago ("what did I spend on November 20"); "15 January" said in November is
+/// next January, not last.
+fn push_yearless(found: &mut Vec<Date>, today: Date, month: i64, day: i64) {
+    let mut candidates = Vec::new();
+    push_date(&mut candidates, today.year(), month, day);
+    if let Some(next) = today.year().checked_add(1) {
+        push_date(&mut candidates, next, month, day);
+    }
+    let recent = today.checked_sub(RECENT_DAYS.days()).ok();
+    let upcoming = candidates.iter().copied().filter(|d| *d >= today).min();
+    found.extend(upcoming);
+    found.extend(
+        candidates
+            .into_iter()
+            .filter(|d| *d < today && recent.is_some_and(|r| *d >= r)),
+    );
+}
+
+/// How far back a date said without its year may lie.
+const RECENT_DAYS: i64 = 60;
+
+/// Dates in digits: "2026-11-25", "2026/11/25", "25/11/2026" and "11/25/2026" (both orders),
+/// "25/11", "25.11.2026", "25.11.".
+fn read_digits(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
+    let joined = |at: usize, mark: &str| {
+        tokens
+            .get(at)
+            .zip(tokens.get(at + 1))
+            .is_some_and(|(m, next)| m.lower == mark && !m.spaced && !next.spaced)
+    };
+    for (i, token) in tokens.iter().enumerate() {
+        if token.kind != Kind::Number {
+            continue;
+        }
+        // Part of a longer run of digits and marks: read from its first part only.
+        if i >= 1 && (joined(i - 1, "-") || joined(i - 1, "/")) {
+            continue;
+        }
+        if let Some(first) = digits(token) {
+            for mark in ["-", "/"] {
+                if !joined(i + 1, mark) {
+                    continue;
+                }
+                let Some(second) = tokens.get(i + 2).and_then(digits) else {
+                    continue;
+                };
+                let (Ok(a), Ok(b)) = (first.parse::<i64>(), second.parse::<i64>()) else {
+                    continue;
+                };
+                if joined(i + 3, mark) {
+                    let Some(third) = tokens.get(i + 4) else {
+                        continue;
+                    };
+                    if joined(i + 5, mark) {
+                        continue;
+                    }
+                    // "23t10" of "2026-11-23T10:30": the day before the time.
+                    let third = third
+                        .lower
+                        .split_once('t')
+                        .map_or(third.lower.as_str(), |(day, _)| day);
+                    let Ok(c) = third.parse::<i64>() else {
+                        continue;
+                    };
+                    if let Some(year) = year_of(first, false) {
+                        push_date(found, year, b, c);
+                    } else if let Some(year) = (first.len() <= 2)
+                        .then(|| year_of(third, mark == "/"))
+                        .flatten()
+                    {
+                        push_date(found, year, b, a);
+                        push_date(found, year, a, b);
+                    }
+                } else if mark == "/" && first.len() <= 2 && second.len() <= 2 {
+                    push_yearless(found, today, b, a);
+                    push_yearless(found, today, a, b);
+                }
+            }
+        }
+        // "25.11.2026", "25.11.26", and "25.11." with its closing dot.
+        let parts: Vec<&str> = token.lower.split('.').collect();
+        if parts.len() < 2
+            || parts.len() > 3
+            || parts
+                .iter()
+                .any(|p| p.is_empty() || !p.chars().all(|c| c.is_ascii_digit()))
+            || parts[0].len() > 2
+            || parts[1].len() > 2
+        {
+            continue;
+        }
+        let (Ok(day), Ok(month)) = (parts[0].parse::<i64>(), parts[1].parse::<i64>()) else {
+            continue;
+        };
+        if let Some(year) = parts.get(2) {
+            if let Some(year) = year_of(year, true) {
+                push_date(found, year, month, day);
+            }
+        } else if joined(i + 1, ".")
+            || tokens
+                .get(i + 1)
+                .is_some_and(|t| t.lower == "." && !t.spaced)
+        {
+            let date_word_before = i >= 1 && DATE_WORDS.contains(&tokens[i - 1].folded.as_str());
+            if parts[1].len() == 2 || date_word_before {
+                push_yearless(found, today, month, day);
+            }
+        }
+    }
+}
+
+/// A day of the month written at token `at`: "25", "25th", "1er", "1º"; in digits only
+/// when `digits_only`, else also in words ending there ("the twenty-fifth of").
+fn day_at(tokens: &[Token], at: usize, facts: &Facts, digits_only: bool) -> Option<i64> {
+    let token = tokens.get(at)?;
+    if token.kind == Kind::Number {
+        let end = token
+            .lower
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(token.lower.len());
+        let (number, suffix) = token.lower.split_at(end);
+        if number.is_empty() || number.len() > 2 || !ORDINAL_SUFFIXES.contains(&suffix) {
+            return None;
+        }
+        let day: i64 = number.parse().ok()?;
+        return (1..=31).contains(&day).then_some(day);
+    }
+    if digits_only {
+        return None;
+    }
+    facts
+        .number_spans
+        .iter()
+        .filter(|s| s.end == at + 1 && s.in_words && s.value.fract() == 0.0)
+        .map(|s| s.value as i64)
+        .find(|day| (1..=31).contains(day))
+}
+
+/// A year in digits at `at`, after an optional "de" or ",".
+fn year_after(tokens: &[Token], at: usize) -> Option<i16> {
+    let at = match tokens.get(at) {
+        Some(t) if matches!(t.folded.as_str(), "de" | "," | "del") => at + 1,
+        _ => at,
+    };
+    tokens
+        .get(at)
+        .and_then(digits)
+        .and_then(|d| year_of(d, false))
+}
+
+/// "Nov 25", "November 25th, 2026", "25 November", "the 25th of November", "el 25 de
+/// noviembre de 2026", "le 1er décembre", "am 25. November", "25 de novembro", "il 25
+/// novembre".
+fn read_month_names(tokens: &[Token], today: Date, facts: &Facts, found: &mut Vec<Date>) {
+    for (m, token) in tokens.iter().enumerate() {
+        let Some((word, month)) = MONTHS.iter().find(|(word, _)| *word == token.folded) else {
+            continue;
+        };
+        let month = i64::from(*month);
+        let ambiguous = AMBIGUOUS_MONTHS.contains(word);
+        // An abbreviation may close with a dot: "Nov. 25".
+        let after = if tokens
+            .get(m + 1)
+            .is_some_and(|t| t.lower == "." && !t.spaced)
+        {
+            m + 2
+        } else {
+            m + 1
+        };
+        let mut add = |day: i64, year: Option<i16>| match year {
+            Some(year) => push_date(found, year, month, day),
+            None => push_yearless(found, today, month, day),
+        };
+        // Day first: "25 November", "25. November", "25 de noviembre", "25th of November".
+        if m >= 1 {
+            let link = matches!(tokens[m - 1].folded.as_str(), "de" | "of" | "." | "del");
+            let at = if link { m.checked_sub(2) } else { Some(m - 1) };
+            if let Some(day) = at.and_then(|at| day_at(tokens, at, facts, ambiguous)) {
+                add(day, year_after(tokens, after));
+                continue;
+            }
+        }
+        // Month first: "Nov 25", "November 25th, 2026".
+        if let Some(day) = day_at(tokens, after, facts, ambiguous) {
+            // "May 4 people": an everyday word before a count, not a date.
+            let next = tokens.get(after + 1);
+            let counted = next.is_some_and(|t| {
+                t.kind == Kind::Word && !matches!(t.folded.as_str(), "at" | "and" | "or" | "to")
+            });
+            if ambiguous && counted {
+                continue;
+            }
+            add(day, year_after(tokens, after + 1));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::numbers;
+    use super::super::tokens::tokenize;
+    use super::*;
+    use jiff::civil::date;
+
+    fn dates(text: &str) -> Vec<Date> {
+        let tokens = tokenize(text);
+        let mut facts = Facts::default();
+        let context = Context {
+            today: date(2026, 11, 25),
+        };
+        numbers::read(text, &tokens, &context, &mut facts);
+        read(&tokens, &context, &mut facts);
+        let mut out: Vec<Date> = facts.dates.into_iter().collect();
+        out.sort();
+        out
+    }
+
+    fn has(text: &str, y: i16, m: i8, d: i8) -> bool {
+        dates(text).contains(&date(y, m, d))
+    }
+
+    #[test]
+    fn digits() {
+        assert_eq!(dates("on 2026-11-25"), [date(2026, 11, 25)]);
+        assert_eq!(dates("el 25/11/2026"), [date(2026, 11, 25)]);
+        assert_eq!(dates("11/25/2026"), [date(2026, 11, 25)]);
+        assert_eq!(dates("03/04/2027"), [date(2027, 3, 4), date(2027, 4, 3)]);
+        assert_eq!(dates("am 25.11.2026"), [date(2026, 11, 25)]);
+        // No year: the next such day (today is one), or one gone by lately.
+        assert_eq!(dates("am 25.11."), [date(2026, 11, 25)]);
+        assert_eq!(dates("on 15/01"), [date(2027, 1, 15)]);
+        assert_eq!(dates("on 20/11"), [date(2026, 11, 20), date(2027, 11, 20)]);
+        assert!(has("2024-02-23T10:30", 2024, 2, 23));
+        assert!(has("2024-02-23 10:30:00", 2024, 2, 23));
+    }
+
+    #[test]
+    fn holidays_and_the_end_of_the_month() {
+        assert!(has("move it to Christmas Eve", 2026, 12, 24));
+        assert!(has("am Nikolaustag", 2026, 12, 6));
+        assert!(has("per il giorno dell'Immacolata", 2026, 12, 8));
+        assert!(has("a fine mese", 2026, 11, 30));
+        assert!(has("by the end of the month", 2026, 11, 30));
+        assert!(has("le jour de l'an", 2027, 1, 1));
+        assert!(!has("a christmas tree", 2026, 12, 24));
+    }
+
+    #[test]
+    fn today_as_the_conversation_states_it() {
+        let text = "the forecast for the upcoming Wednesday, today is Monday April 25th 2023";
+        assert!(has(text, 2023, 4, 26));
+        assert!(has("available tomorrow, today is 2023-09-29", 2023, 9, 30));
+        assert!(has("available tomorrow, today is 20230929", 2023, 9, 30));
+        assert!(has(
+            "hoy es el 3 de mayo de 2024, reserva para mañana",
+            2024,
+            5,
+            4
+        ));
+        // Without a year it is no statement of today.
+        assert!(!has("today is April 25th, book for tomorrow", 2026, 4, 26));
+    }
+
+    #[test]
+    fn month_names() {
+        assert_eq!(dates("Nov 25"), [date(2026, 11, 25)]);
+        assert_eq!(dates("Nov. 25"), [date(2026, 11, 25)]);
+        assert_eq!(dates("el 15 de enero"), [date(2027, 1, 15)]);
+        assert_eq!(dates("5 de out. de 2026"), [date(2026, 10, 5)]);
+        assert!(has("November 25th, 2026", 2026, 11, 25));
+        assert_eq!(dates("November 25th, 2026"), [date(2026, 11, 25)]);
+        assert!(has("on 25 November", 2026, 11, 25));
+        assert!(!has("on 25 November", 2027, 11, 25));
+        assert!(has("the 25th of November", 2026, 11, 25));
+        assert!(has("May 4", 2027, 5, 4));
+        assert!(has("el 25 de noviembre", 2026, 11, 25));
+        assert_eq!(dates("el 3 de marzo de 2027"), [date(2027, 3, 3)]);
+        assert!(has("le 25 novembre", 2026, 11, 25));
+        assert!(has("le 1er décembre", 2026, 12, 1));
+        assert!(has("le 15 août", 2027, 8, 15));
+        assert!(has("am 25. November", 2026, 11, 25));
+        assert!(has("am 3. März", 2027, 3, 3));
+        assert!(has("25 de novembro", 2026, 11, 25));
+        assert!(has("il 25 novembre", 2026, 11, 25));
+        assert!(has("il primo maggio", 2027, 5, 1));
+    }
+
+    #[test]
+    fn relative_english() {
+        assert_eq!(dates("today"), [date(2026, 11, 25)]);
+        assert_eq!(dates("tonight"), [date(2026, 11, 25)]);
+        assert_eq!(dates("this evening"), [date(2026, 11, 25)]);
+        assert_eq!(dates("tomorrow"), [date(2026, 11, 26)]);
+        assert_eq!(dates("yesterday"), [date(2026, 11, 24)]);
+        assert_eq!(dates("the day after tomorrow"), [date(2026, 11, 27)]);
+        assert_eq!(dates("next week"), [date(2026, 12, 2)]);
+        assert_eq!(dates("next month"), [date(2026, 12, 25)]);
+        assert_eq!(dates("in 3 days"), [date(2026, 11, 28)]);
+        assert_eq!(dates("in two weeks"), [date(2026, 12, 9)]);
+        assert_eq!(dates("in a month"), [date(2026, 12, 25)]);
+    }
+
+    #[test]
+    fn relative_spanish() {
+        assert_eq!(dates("hoy"), [date(2026, 11, 25)]);
+        assert_eq!(dates("esta noche"), [date(2026, 11, 25)]);
+        assert_eq!(dates("mañana"), [date(2026, 11, 26)]);
+        assert_eq!(dates("ayer"), [date(2026, 11, 24)]);
+        assert_eq!(dates("pasado mañana"), [date(2026, 11, 27)]);
+        assert_eq!(dates("la semana que viene"), [date(2026, 12, 2)]);
+        assert_eq!(dates("la próxima semana"), [date(2026, 12, 2)]);
+        assert_eq!(dates("en 3 días"), [date(2026, 11, 28)]);
+        assert_eq!(dates("dentro de ocho días"), [date(2026, 12, 3)]);
+        assert_eq!(dates("mañana por la mañana"), [date(2026, 11, 26)]);
+    }
+
+    #[test]
+    fn relative_french() {
+        assert_eq!(dates("aujourd'hui"), [date(2026, 11, 25)]);
+        assert_eq!(dates("aujourd’hui"), [date(2026, 11, 25)]);
+        assert_eq!(dates("ce soir"), [date(2026, 11, 25)]);
+        assert_eq!(dates("demain"), [date(2026, 11, 26)]);
+        assert_eq!(dates("hier"), [date(2026, 11, 24)]);
+        assert_eq!(dates("après-demain"), [date(2026, 11, 27)]);
+        assert_eq!(dates("la semaine prochaine"), [date(2026, 12, 2)]);
+        assert_eq!(dates("dans 3 jours"), [date(2026, 11, 28)]);
+    }
+
+    #[test]
+    fn relative_german() {
+        assert_eq!(dates("heute"), [date(2026, 11, 25)]);
+        assert_eq!(dates("heute Abend"), [date(2026, 11, 25)]);
+        assert_eq!(dates("morgen"), [date(2026, 11, 26)]);
+        assert_eq!(dates("Morgen"), [date(2026, 11, 26)]);
+        assert_eq!(dates("gestern"), [date(2026, 11, 24)]);
+        assert_eq!(dates("übermorgen"), [date(2026, 11, 27)]);
+        assert_eq!(dates("nächste Woche"), [date(2026, 12, 2)]);
+        assert_eq!(dates("in 3 Tagen"), [date(2026, 11, 28)]);
+        assert_eq!(dates("in zwei Wochen"), [date(2026, 12, 9)]);
+    }
+
+    #[test]
+    fn relative_portuguese() {
+        assert_eq!(dates("hoje"), [date(2026, 11, 25)]);
+        assert_eq!(dates("hoje à noite"), [date(2026, 11, 25)]);
+        assert_eq!(dates("amanhã"), [date(2026, 11, 26)]);
+        assert_eq!(dates("ontem"), [date(2026, 11, 24)]);
+        assert_eq!(dates("depois de amanhã"), [date(2026, 11, 27)]);
+        assert_eq!(dates("na próxima semana"), [date(2026, 12, 2)]);
+        assert_eq!(dates("em 3 dias"), [date(2026, 11, 28)]);
+        assert_eq!(dates("daqui a 3 dias"), [date(2026, 11, 28)]);
+    }
+
+    #[test]
+    fn relative_italian() {
+        assert_eq!(dates("oggi"), [date(2026, 11, 25)]);
+        assert_eq!(dates("stasera"), [date(2026, 11, 25)]);
+        assert_eq!(dates("domani"), [date(2026, 11, 26)]);
+        assert_eq!(dates("ieri"), [date(2026, 11, 24)]);
+        assert_eq!(dates("dopodomani"), [date(2026, 11, 27)]);
+        assert_eq!(dates("la prossima settimana"), [date(2026, 12, 2)]);
+        assert_eq!(dates("tra 3 giorni"), [date(2026, 11, 28)]);
+        assert_eq!(dates("fra tre giorni"), [date(2026, 11, 28)]);
+    }
+
+    #[test]
+    fn weekdays() {
+        // Today is a Wednesday.
+        let friday = [date(2026, 11, 27), date(2026, 12, 4)];
+        let monday = [date(2026, 11, 30), date(2026, 12, 7)];
+        assert_eq!(dates("next Friday"), friday);
+        assert_eq!(dates("el lunes"), monday);
+        assert_eq!(dates("lundi prochain"), monday);
+        assert_eq!(dates("am Montag"), monday);
+        assert_eq!(dates("na segunda-feira"), monday);
+        assert_eq!(dates("lunedì"), monday);
+        assert_eq!(dates("lunedi"), monday);
+        assert_eq!(
+            dates("on Wednesday"),
+            [date(2026, 11, 25), date(2026, 12, 2)]
+        );
+        assert_eq!(
+            dates("el miércoles"),
+            [date(2026, 11, 25), date(2026, 12, 2)]
+        );
+    }
+
+    #[test]
+    fn no_dates() {
+        assert!(dates("May I book a table").is_empty());
+        assert!(dates("May I book a table for 4 people").is_empty());
+        assert!(dates("we march on").is_empty());
+        assert!(dates("in 3 hours").is_empty());
+        assert!(dates("dans 3 heures").is_empty());
+        assert!(dates("version 2.5").is_empty());
+        assert!(dates("version 2.5.").is_empty());
+        assert!(dates("room 12").is_empty());
+        assert!(dates("4 people").is_empty());
+        assert!(dates("the 3rd").is_empty());
+        assert!(dates("call +44 20 7946 0958").is_empty());
+        assert!(dates("call 555-123-4567").is_empty());
+        assert!(dates("in the morning").is_empty());
+        assert!(dates("am Morgen").is_empty());
+        assert!(dates("Guten Morgen").is_empty());
+        assert!(dates("por la mañana").is_empty());
+        assert!(dates("3 days ago").is_empty());
+        assert!(dates("na segunda vez").is_empty());
+    }
+}

@@ -1,0 +1,241 @@
+//! The evidence a call's values are checked against: the conversation (the user's, system
+//! and tool messages), tokenized once and read by every recognizer into typed facts. The main
+//! model's description is never part of it: it is the model's claim about the conversation,
+//! not the conversation.
+
+use std::collections::HashSet;
+
+use jiff::civil::Date;
+
+use super::facts::{Context, Facts};
+use super::language::{self, Languages};
+use super::tokens::{self, compact, stem, Kind, Token};
+use super::{codes, dates, numbers, quantity, times};
+
+/// What the translator's call is checked against.
+#[derive(Debug)]
+pub struct Evidence {
+    pub(super) tokens: Vec<Token>,
+    /// Folded words of the text and their stems.
+    words: HashSet<String>,
+    /// Every token's letters and digits, one after another; `boundaries` holds the offsets
+    /// in it where a token starts or ends. A value is written in the text when its letters
+    /// and digits stand there from one boundary to another: "ABC-123" in "abc 123", never
+    /// "us" in "usage".
+    compact: String,
+    boundaries: HashSet<usize>,
+    /// Digits only, per run of digits and phone separators ("+44 (20) 7946-0958").
+    digit_runs: Vec<String>,
+    pub(super) facts: Facts,
+    pub(super) languages: Languages,
+    pub(super) today: Date,
+    /// The text it was read from, to read it again without a value's whole (see
+    /// `walk::only_inside_another`).
+    pub(super) text: String,
+}
+
+impl Evidence {
+    /// The evidence of `text` (the conversation's words), with relative dates read against
+    /// `today`.
+    pub fn new(text: &str, today: Date) -> Evidence {
+        let tokens = tokens::tokenize(text);
+        let context = Context { today };
+        let mut facts = Facts::default();
+        numbers::read(text, &tokens, &context, &mut facts);
+        quantity::read(&tokens, &context, &mut facts);
+        dates::read(&tokens, &context, &mut facts);
+        times::read(&tokens, &context, &mut facts);
+        codes::read(&tokens, &context, &mut facts);
+        let mut words = HashSet::new();
+        let mut compacted = String::new();
+        let mut boundaries = HashSet::new();
+        boundaries.insert(0);
+        for token in &tokens {
+            if token.kind != Kind::Punct {
+                words.insert(stem(&token.folded));
+                words.insert(token.folded.clone());
+                // "notes_final" is one token; its words are words too.
+                if token.folded.contains('_') {
+                    for part in token.folded.split('_').filter(|p| !p.is_empty()) {
+                        words.insert(part.to_owned());
+                        words.insert(stem(part));
+                    }
+                }
+            }
+            let piece = compact(&token.folded);
+            if !piece.is_empty() {
+                compacted.push_str(&piece);
+                boundaries.insert(compacted.len());
+            }
+        }
+        Evidence {
+            words,
+            compact: compacted,
+            boundaries,
+            digit_runs: digit_runs(text),
+            facts,
+            languages: language::of(text),
+            today,
+            text: text.to_owned(),
+            tokens,
+        }
+    }
+
+    /// The text's words, folded, in order.
+    pub(super) fn folded_words(&self) -> Vec<String> {
+        self.tokens
+            .iter()
+            .filter(|t| t.kind == Kind::Word)
+            .map(|t| t.folded.clone())
+            .collect()
+    }
+
+    /// A word (folded) or its stem is in the text.
+    pub(super) fn has_word(&self, word: &str) -> bool {
+        let folded = tokens::fold(word);
+        self.words.contains(&folded) || self.words.contains(&stem(&folded))
+    }
+
+    /// `value` is written in the text: a phrase as its words in a row ("John Doe" is not in
+    /// "john.doe@example.com"), a single token by its letters and digits from one token's edge
+    /// to another's, whatever the separators ("ABC-123" in "abc 123", never "us" in "usage").
+    pub(super) fn written(&self, value: &str) -> bool {
+        if value.trim().contains(char::is_whitespace) {
+            return self.phrase(value);
+        }
+        // A file name or a path is one name: its separators are part of it ("Q3_summary.pdf"
+        // is another file than "Q3-summary.pdf").
+        if is_file_like(value) {
+            return self.written_as_is(value);
+        }
+        let target = compact(value);
+        if target.is_empty() {
+            return false;
+        }
+        self.compact.match_indices(&target).any(|(at, _)| {
+            self.boundaries.contains(&at) && self.boundaries.contains(&(at + target.len()))
+        })
+    }
+
+    /// `value` written in the text as it is, case and all, between marks or spaces: a code
+    /// that is also a common word ("ES" and "es urgente", "IT" and "do it") counts only so.
+    pub(super) fn written_exact(&self, value: &str) -> bool {
+        !value.is_empty()
+            && self.text.match_indices(value).any(|(at, _)| {
+                let before = self.text[..at].chars().next_back();
+                let after = self.text[at + value.len()..].chars().next();
+                !before.is_some_and(char::is_alphanumeric)
+                    && !after.is_some_and(char::is_alphanumeric)
+            })
+    }
+
+    /// `value` in the text letter for letter (any case), not inside a longer name.
+    fn written_as_is(&self, value: &str) -> bool {
+        let text = self.text.to_lowercase();
+        let value = value.to_lowercase();
+        let joins = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+        !value.is_empty()
+            && text.match_indices(&value).any(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let rest = &text[at + value.len()..];
+                let mut after = rest.chars();
+                let next = after.next();
+                // A full stop after it ends the sentence unless a letter follows ("a.md.bak").
+                let next = if next == Some('.') {
+                    after.next()
+                } else {
+                    next
+                };
+                !before.is_some_and(joins) && !next.is_some_and(joins)
+            })
+    }
+
+    /// A number written on its own: "5512" is not said by "order 5512-77", nor "2023" by
+    /// "2023-09-29".
+    pub(super) fn written_alone(&self, digits: &str) -> bool {
+        let joined = |mark: &Token, number: &Token, mark_first: bool| {
+            matches!(mark.lower.as_str(), "-" | "/" | "." | ":" | "_")
+                && number.kind == Kind::Number
+                && if mark_first {
+                    !mark.spaced && !number.spaced
+                } else {
+                    !number.spaced
+                }
+        };
+        self.tokens.iter().enumerate().any(|(i, token)| {
+            token.lower == digits
+                && !(i >= 2
+                    && !token.spaced
+                    && joined(&self.tokens[i - 1], &self.tokens[i - 2], false))
+                && !self
+                    .tokens
+                    .get(i + 1)
+                    .zip(self.tokens.get(i + 2))
+                    .is_some_and(|(mark, next)| joined(mark, next, true))
+        })
+    }
+
+    /// The words of `value`, in order, are words of the text in a row (marks between them
+    /// skipped on either side).
+    fn phrase(&self, value: &str) -> bool {
+        let wanted: Vec<String> = tokens::tokenize(value)
+            .into_iter()
+            .filter(|t| t.kind != Kind::Punct)
+            .map(|t| t.folded)
+            .collect();
+        let Some(first) = wanted.first() else {
+            return false;
+        };
+        let words: Vec<&str> = self
+            .tokens
+            .iter()
+            .filter(|t| t.kind != Kind::Punct)
+            .map(|t| t.folded.as_str())
+            .collect();
+        words.windows(wanted.len()).any(|window| {
+            window[0] == first.as_str() && window.iter().zip(&wanted).all(|(a, b)| *a == b.as_str())
+        })
+    }
+
+    /// A string of digits (a phone number, an account): one of the text's runs, or the run
+    /// with a country code before it, or the run's local part without one.
+    pub(super) fn has_digits(&self, digits: &str) -> bool {
+        self.digit_runs.iter().any(|run| {
+            run == digits
+                || (run.len() >= 7 && digits.ends_with(run.trim_start_matches('0')))
+                || (digits.len() >= 7 && run.ends_with(digits))
+        })
+    }
+}
+
+/// A file name ("report.pdf", "notes_final.txt") or a path ("data/x.md", "/etc/passwd").
+fn is_file_like(value: &str) -> bool {
+    if value.contains('/') || value.contains('\\') {
+        return value.chars().any(char::is_alphanumeric);
+    }
+    value.rsplit_once('.').is_some_and(|(stem, extension)| {
+        !stem.is_empty()
+            && (1..=5).contains(&extension.len())
+            && extension.chars().all(|c| c.is_ascii_alphanumeric())
+            && extension.chars().any(|c| c.is_ascii_alphabetic())
+    })
+}
+
+/// Runs of digits joined across the separators phone numbers and codes are written with.
+fn digit_runs(text: &str) -> Vec<String> {
+    let mut runs = Vec::new();
+    let mut run = String::new();
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            run.push(c);
+        } else if matches!(c, ' ' | '-' | '.' | '(' | ')' | '+' | '/') && !run.is_empty() {
+            continue;
+        } else if !run.is_empty() {
+            runs.push(std::mem::take(&mut run));
+        }
+    }
+    if !run.is_empty() {
+        runs.push(run);
+    }
+    runs
+}

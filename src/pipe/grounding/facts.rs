@@ -1,0 +1,81 @@
+//! What the recognizers read out of the conversation: typed candidates, each kind filled by
+//! one recognizer (one file each) and matched against a call's values by the rule of the same
+//! name (see [`super::Rule`]).
+
+use std::collections::{HashMap, HashSet};
+
+use jiff::civil::Date;
+
+/// What a recognizer reads the text against.
+#[derive(Debug, Clone, Copy)]
+pub struct Context {
+    /// The request's date in the configured timezone: "tomorrow", "el lunes" are read from it.
+    pub today: Date,
+}
+
+/// A number written in the text, in digits or in words, over tokens `start..end`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NumberSpan {
+    pub start: usize,
+    pub end: usize,
+    pub value: f64,
+    /// "3rd", "third", "tercero", "dritte": a rank (a day of the month), not a count.
+    pub ordinal: bool,
+    /// Written in words ("eight", "ocho"), not digits.
+    pub in_words: bool,
+}
+
+/// What a number in the text is of, where a recognizer read it as part of something else:
+/// "8" of "a las ocho" is an hour, "3" of "el 3 de diciembre" a day, "2" of "two nights" a
+/// count of nights. Such a number traces a field about that, not any field: two nights are
+/// no two guests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The hour or minute of a time of day.
+    Time,
+    /// The day or year of a date.
+    Date,
+    /// The number of a quantity ([`Facts::quantities`], by index).
+    Unit(usize),
+}
+
+/// Everything the conversation says, typed.
+#[derive(Debug, Default)]
+pub struct Facts {
+    /// Numbers in the order they are written (rule `number`). Read first: the date, time and
+    /// quantity recognizers read their numbers from here.
+    pub number_spans: Vec<NumberSpan>,
+    /// Numbers with their units (rule `quantity`): "5 m" is 5000 in a field in millimetres.
+    pub quantities: Vec<super::quantity::Quantity>,
+    /// The numbers read as part of something else, by the token they start at.
+    pub roles: HashMap<usize, Role>,
+    /// Days said, absolute or relative (rule `date`).
+    pub dates: HashSet<Date>,
+    /// Weekdays named ("Monday", "lunes"): what `mon` of a day-of-week enum stands for.
+    pub weekdays: Vec<jiff::civil::Weekday>,
+    /// Times of day said with a cue (rule `time`), as (hour, minute) on a 24-hour clock.
+    pub times: HashSet<(i8, i8)>,
+    /// Upper-case ISO codes named in words or symbols (rule `code`): "GB" and "GBR" from
+    /// "Reino Unido", "GBP" from "British pounds" or "£", "DE" and "de" for "German".
+    pub codes: HashSet<String>,
+}
+
+impl Facts {
+    /// Marks the numbers starting in `tokens` as read for `role`, unless already marked.
+    pub fn bind(&mut self, tokens: std::ops::Range<usize>, role: Role) {
+        let starts: Vec<usize> = self
+            .number_spans
+            .iter()
+            .map(|s| s.start)
+            .filter(|start| tokens.contains(start))
+            .collect();
+        for start in starts {
+            self.roles.entry(start).or_insert(role);
+        }
+    }
+}
+
+/// Equal up to float noise (`0.1 + 0.2`, a conversion's rounding).
+pub fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= f64::EPSILON.max(a.abs().max(b.abs()) * 1e-9)
+}

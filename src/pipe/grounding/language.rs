@@ -1,0 +1,367 @@
+//! Which languages grounding reads. Its recognizers know English, Spanish, French, German,
+//! Portuguese and Italian; a conversation with a line in another language or script ("明日の
+//! 8時に4人で", "jutro o ósmej", "morgen om acht uur") may say a date or a count they cannot
+//! read, so an unsaid value there is kept and logged as unverified, never stripped (rule
+//! `unread`).
+//!
+//! A line's language is told by its function words (NLTK's stop-word lists, from the
+//! `stop-words` crate): short requests are too short for letter statistics ("Crea una nota nueva." reads
+//! as Romanian by trigrams), but "una" is Spanish whatever the sentence.
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use whatlang::{Detector, Lang};
+
+use super::tokens::{tokenize, Kind};
+
+/// The languages the recognizers read, by ISO 639-1 code.
+pub const READ: [&str; 6] = ["en", "es", "fr", "de", "pt", "it"];
+
+/// Languages written in Latin letters that the recognizers do not read, told apart from the
+/// six by their function words (NLTK's lists: short and precise). Other scripts, and the
+/// Latin languages with letters none of the six writes (Polish, Czech, Vietnamese), are told
+/// by their letters.
+const OTHERS: [&str; 11] = [
+    "nl", "sv", "da", "no", "tr", "ro", "fi", "hu", "id", "sl", "ca",
+];
+
+/// How many bytes of a line are looked at: the cost stays flat for a long tool result.
+const SAMPLE: usize = 600;
+
+/// What the conversation is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Languages {
+    /// Some line is in a language or script the recognizers do not read.
+    pub unread: bool,
+    /// The read language most of the conversation's function words are in.
+    pub main: Option<&'static str>,
+}
+
+struct Lists {
+    /// Per language (read first, then the others): its function words, folded.
+    words: Vec<(&'static str, HashSet<String>)>,
+}
+
+fn lists() -> &'static Lists {
+    static LISTS: OnceLock<Lists> = OnceLock::new();
+    LISTS.get_or_init(|| Lists {
+        words: READ
+            .iter()
+            .chain(OTHERS.iter())
+            .map(|code| {
+                let words = stop_words::lookup(code)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|w| super::tokens::fold(w))
+                    // One-letter words ("a", "i", "e", "y") are in too many lists to tell.
+                    .filter(|w| w.chars().count() > 1)
+                    .collect();
+                (*code, words)
+            })
+            .collect(),
+    })
+}
+
+fn sample(text: &str) -> &str {
+    let mut end = text.len().min(SAMPLE);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// Function-word hits of `text` per language (each word once: "one, one, one" is one), in
+/// the order of [`READ`] then [`OTHERS`].
+fn scores(text: &str) -> Vec<(&'static str, usize)> {
+    let mut words: Vec<String> = tokenize(text)
+        .into_iter()
+        .filter(|t| t.kind == Kind::Word)
+        .map(|t| t.folded)
+        .collect();
+    words.sort();
+    words.dedup();
+    lists()
+        .words
+        .iter()
+        .map(|(code, list)| (*code, words.iter().filter(|w| list.contains(*w)).count()))
+        .collect()
+}
+
+/// A function word of one of the six languages ("for", "para", "für", "pour", "per").
+pub fn function_word(folded: &str) -> bool {
+    lists().words[..READ.len()]
+        .iter()
+        .any(|(_, list)| list.contains(folded))
+}
+
+/// The best-scoring language of `scores`, when one scores above every other.
+fn best(scores: &[(&'static str, usize)]) -> Option<(&'static str, usize)> {
+    let top = scores.iter().map(|(_, n)| *n).max().filter(|n| *n > 0)?;
+    let mut at_top = scores.iter().filter(|(_, n)| *n == top);
+    let first = at_top.next()?;
+    // A tie between a read language and another reads as the read one (listed first).
+    Some(*first)
+}
+
+/// Reads the languages of `text`, line by line (each message is a line or more).
+pub fn of(text: &str) -> Languages {
+    let mut out = Languages::default();
+    let mut totals = vec![0usize; READ.len()];
+    for line in text.lines() {
+        let line = sample(line.trim());
+        let letters = line.chars().filter(|c| c.is_alphabetic()).count();
+        if letters < 2 {
+            continue;
+        }
+        // Another script is another language, however short ("東京" is a city said).
+        let foreign = line
+            .chars()
+            .filter(|c| c.is_alphabetic() && !is_latin(*c))
+            .count();
+        if foreign >= 2 || foreign * 4 >= letters {
+            out.unread = true;
+            continue;
+        }
+        // Letters none of the six writes ("ı", "ł", "ő", "ř"), in two words or more: a name
+        // ("Łódź") is one word, a Turkish or Polish sentence is many.
+        let marked = line
+            .split_whitespace()
+            .filter(|w| {
+                w.chars()
+                    .any(|c| c.is_alphabetic() && is_latin(c) && !read_letter(c))
+            })
+            .count();
+        if marked >= 2 {
+            out.unread = true;
+            continue;
+        }
+        let scores = scores(line);
+        for (total, (_, n)) in totals.iter_mut().zip(&scores) {
+            *total += n;
+        }
+        let words = line.split_whitespace().count();
+        match best(&scores) {
+            // Another language by two function words at least: one ("to", "one") is shared.
+            Some((code, hits)) if words >= 3 && hits >= 2 && !READ.contains(&code) => {
+                out.unread = true
+            }
+            // One function word is thin evidence ("na" is Portuguese and Polish): on a line
+            // long enough, letter statistics may overrule it.
+            Some((_, 1)) if words >= 5 => {
+                if let Some(info) = detector().detect(line) {
+                    if info.confidence() >= 0.5
+                        && !READ
+                            .iter()
+                            .any(|code| whatlang_of(code) == Some(info.lang()))
+                    {
+                        out.unread = true;
+                    }
+                }
+            }
+            Some(_) => {}
+            // No function word at all: letter statistics decide, on a line long enough for
+            // them ("set a reminder" reads as anything).
+            None if words >= 4 => {
+                if let Some(info) = detector().detect(line) {
+                    let sure = words >= 5 || info.confidence() >= 0.5;
+                    if sure
+                        && !READ
+                            .iter()
+                            .any(|code| whatlang_of(code) == Some(info.lang()))
+                    {
+                        out.unread = true;
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+    out.main = best(
+        &READ
+            .iter()
+            .copied()
+            .zip(totals.iter().copied())
+            .collect::<Vec<_>>(),
+    )
+    .map(|(code, _)| code)
+    // No function word at all ("Recuérdame llamar a mamá"): letter statistics among the six.
+    .or_else(|| {
+        let lang = Detector::with_allowlist(READ.iter().filter_map(|c| whatlang_of(c)).collect())
+            .detect_lang(sample(text))?;
+        READ.iter()
+            .copied()
+            .find(|code| whatlang_of(code) == Some(lang))
+    });
+    out
+}
+
+/// Whether free text (a value a translator wrote) is in English rather than in `main`: a
+/// translator writes the user's words in the conversation's language or in English.
+pub fn english_rather_than(value: &str, conversation: &[String], main: &str) -> bool {
+    let scores = scores(value);
+    let score = |code: &str| {
+        scores
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map_or(0, |(_, n)| *n)
+    };
+    match score("en").cmp(&score(main)) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        // No function word tells. Words shared with the conversation are its language's;
+        // else letter statistics between the two ("Call mom" for "llamar a mamá" is English,
+        // "Riunione annullata" Italian).
+        std::cmp::Ordering::Equal => {
+            let words: Vec<String> = tokenize(value)
+                .into_iter()
+                .filter(|t| t.kind == Kind::Word)
+                .map(|t| t.folded)
+                .collect();
+            if words.iter().any(|w| conversation.contains(w)) {
+                return false;
+            }
+            let pair = [Lang::Eng, whatlang_of(main).unwrap_or(Lang::Eng)];
+            if pair[1] == Lang::Eng {
+                return false;
+            }
+            match Detector::with_allowlist(pair.to_vec()).detect(value) {
+                Some(info) if info.lang() == Lang::Eng => true,
+                // Plain letters the statistics barely place ("Buy milk" as German): English.
+                Some(info) => value.is_ascii() && info.confidence() < 0.1,
+                None => value.is_ascii(),
+            }
+        }
+    }
+}
+
+/// whatlang over the read languages and the others, by their ISO 639-3 names.
+fn detector() -> &'static Detector {
+    static DETECTOR: OnceLock<Detector> = OnceLock::new();
+    DETECTOR.get_or_init(|| {
+        Detector::with_allowlist(
+            READ.iter()
+                .chain(OTHERS.iter())
+                .chain(["pl", "cs", "sk", "hr", "vi"].iter())
+                .filter_map(|code| whatlang_of(code))
+                .collect(),
+        )
+    })
+}
+
+/// whatlang's name of a language by its ISO 639-1 code.
+fn whatlang_of(code: &str) -> Option<Lang> {
+    Some(match code {
+        "en" => Lang::Eng,
+        "es" => Lang::Spa,
+        "fr" => Lang::Fra,
+        "de" => Lang::Deu,
+        "pt" => Lang::Por,
+        "it" => Lang::Ita,
+        "nl" => Lang::Nld,
+        "sv" => Lang::Swe,
+        "da" => Lang::Dan,
+        "no" => Lang::Nob,
+        "pl" => Lang::Pol,
+        "cs" => Lang::Ces,
+        "sk" => Lang::Slk,
+        "tr" => Lang::Tur,
+        "ro" => Lang::Ron,
+        "fi" => Lang::Fin,
+        "hu" => Lang::Hun,
+        "id" => Lang::Ind,
+        "vi" => Lang::Vie,
+        "sl" => Lang::Slv,
+        "hr" => Lang::Hrv,
+        "ca" => Lang::Cat,
+        _ => return None,
+    })
+}
+
+/// A letter of the six languages' alphabets.
+fn read_letter(c: char) -> bool {
+    c.is_ascii_alphabetic()
+        || "àâäáãåçéèêëíìîïñóòôöõœæúùûüÿßÀÂÄÁÃÅÇÉÈÊËÍÌÎÏÑÓÒÔÖÕŒÆÚÙÛÜŸ".contains(c)
+}
+
+fn is_latin(c: char) -> bool {
+    // Basic Latin through Latin Extended Additional, and the Latin ligatures.
+    matches!(c as u32, 0x0041..=0x024F | 0x1E00..=0x1EFF | 0xFB00..=0xFB06)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_six_languages_are_read() {
+        for (text, main) in [
+            (
+                "Book a table for four people tomorrow at eight in the evening",
+                "en",
+            ),
+            (
+                "Reserva una mesa para cuatro personas mañana a las ocho de la tarde",
+                "es",
+            ),
+            ("Crea una nota nueva.", "es"),
+            (
+                "Réserve une table pour quatre personnes demain à vingt heures",
+                "fr",
+            ),
+            ("Erinnere mich morgen an den Arzttermin.", "de"),
+            (
+                "Reserva uma mesa para quatro pessoas amanhã às oito da noite",
+                "pt",
+            ),
+            (
+                "Prenota un tavolo per quattro persone domani alle otto di sera",
+                "it",
+            ),
+        ] {
+            let read = of(text);
+            assert!(!read.unread, "{text}");
+            assert_eq!(read.main, Some(main), "{text}");
+        }
+    }
+
+    #[test]
+    fn other_languages_and_scripts_are_not() {
+        assert!(of("明日の夜8時に4人で予約してください").unread);
+        assert!(of("Забронируй столик на четверых завтра в восемь").unread);
+        assert!(of("Zarezerwuj stolik dla czterech osób jutro o ósmej wieczorem").unread);
+        assert!(of("Maak verbinding met de database zonder SSL.").unread);
+        assert!(of("Zamów trzy bilety na koncert w Spodku w sobotę.").unread);
+        // One line in another script is enough: the user's request beside English tool output.
+        assert!(of("The tool returned 3 rows.\n東京に送ってください").unread);
+        assert!(!of("set a reminder").unread);
+        assert!(
+            !of("Reschedule event 'Alice-One-one-One' to November 1, 2023 at 8pm London time")
+                .unread
+        );
+        // No function word: letter statistics, which tell Spanish from English, if not from
+        // Portuguese.
+        let main = of("Recuérdame llamar a mamá.").main;
+        assert!(matches!(main, Some("es" | "pt")), "{main:?}");
+        // Short English lines and code are read.
+        assert!(!of("ok\nls -la /tmp\nRename notes.txt").unread);
+    }
+
+    #[test]
+    fn english_values_in_another_conversation() {
+        let words =
+            |text: &str| -> Vec<String> { tokenize(text).into_iter().map(|t| t.folded).collect() };
+        let spanish = words("Recuérdame llamar a mamá. Crea una nota nueva.");
+        assert!(english_rather_than("Call mom", &spanish, "es"));
+        assert!(english_rather_than("Meeting with the team", &spanish, "fr"));
+        assert!(!english_rather_than("Reunión de mañana", &spanish, "es"));
+        assert!(!english_rather_than("Nota importante", &spanish, "es"));
+        assert!(!english_rather_than("Riunione annullata", &spanish, "it"));
+    }
+
+    #[test]
+    fn letters_none_of_the_six_writes() {
+        assert!(of("Yarın saat 15:00'te ekiple toplantı ayarla.").unread);
+        assert!(!of("Book a flight from Łódź to Paris tomorrow").unread);
+    }
+}

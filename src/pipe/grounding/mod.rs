@@ -1,0 +1,720 @@
+//! Grounding: every value of a translated call traced to what the conversation says. A value
+//! schema validation accepts may still be one nobody said (a date of birth on a flight
+//! booking, `enabled: true` on an alert nobody asked to enable); for the user that is worse
+//! than a missing field.
+//!
+//! The evidence is the conversation: the user's, system and tool messages
+//! ([`evidence`]). The main model's description is not evidence: it is the model's claim
+//! about the conversation, and a weak model fills it with the tool's own fields. The
+//! conversation is tokenized once by Unicode word boundaries ([`tokens`]) and read by
+//! recognizers into typed facts ([`facts`]): [`numbers`], [`quantity`], [`dates`], [`times`],
+//! [`codes`]. Each value of the call is then traced by the named rules of [`rules`] (also
+//! [`choice`], [`flags`], [`text`]); the first that traces it decides, and the decision is
+//! recorded with its rule ([`walk::Decision`]). An optional value no rule traces is left
+//! out; a required one stays and is reported missing. Where the conversation holds a
+//! language or script the recognizers do not read ([`language`]), an untraced value is kept
+//! and logged as unverified: grounding only removes what it can show was not said.
+//!
+//! Deterministic and cheap: the evidence is read once per call, each leaf is a few lookups.
+
+mod choice;
+mod codes;
+mod dates;
+mod evidence;
+mod facts;
+mod flags;
+mod language;
+mod lexicon;
+mod numbers;
+mod quantity;
+mod rules;
+mod text;
+mod times;
+mod tokens;
+mod walk;
+mod words;
+
+use serde_json::Value;
+
+pub use evidence::Evidence;
+pub use rules::{Rule, Rules};
+pub use walk::{Decision, Outcome, Report};
+
+/// Takes out of `args` the optional values no rule traces to `evidence`, and reports every
+/// decision: the values left out, the required values no rule traces, the ones kept
+/// unverified, and the rule behind each.
+pub fn ground(args: &mut Value, schema: &Value, evidence: &Evidence, rules: Rules) -> Report {
+    let mut strings = Vec::new();
+    collect_strings(args, &mut strings);
+    let mut walk = walk::Walk {
+        evidence,
+        rules,
+        root: schema,
+        strings,
+        narrowed: Vec::new(),
+        report: Report::default(),
+    };
+    match args {
+        Value::Object(object) => {
+            walk.object(object, schema, true, "");
+        }
+        other => {
+            walk.value(other, schema, "", true, "");
+        }
+    }
+    walk.report
+}
+
+fn collect_strings(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(text) => out.push(text.clone()),
+        Value::Array(items) => items.iter().for_each(|item| collect_strings(item, out)),
+        Value::Object(object) => object.values().for_each(|item| collect_strings(item, out)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn today() -> jiff::civil::Date {
+        jiff::civil::date(2026, 11, 25) // a Wednesday
+    }
+
+    fn grounded(text: &str, args: Value, schema: Value) -> (Value, Report) {
+        let evidence = Evidence::new(text, today());
+        let mut args = args;
+        let report = ground(&mut args, &schema, &evidence, Rules::default());
+        (args, report)
+    }
+
+    fn optional(properties: Value) -> Value {
+        json!({"type": "object", "properties": properties})
+    }
+
+    fn kept(text: &str, value: Value) -> bool {
+        kept_with(text, value, json!({}))
+    }
+
+    fn kept_with(text: &str, value: Value, schema: Value) -> bool {
+        let (args, report) = grounded(
+            text,
+            json!({"field": value}),
+            optional(json!({"field": schema})),
+        );
+        report.dropped.is_empty() && args.get("field").is_some()
+    }
+
+    #[test]
+    fn words_of_the_request_are_evidence_and_invented_ones_are_not() {
+        assert!(kept("remind me to check my email", json!("Check email")));
+        assert!(kept("book a table at Luigi's for Friday", json!("Luigi's")));
+        assert!(!kept("book a flight to Rome", json!("John Smith")));
+        assert!(!kept(
+            "book a flight to Rome",
+            json!("Window seat, vegetarian meal")
+        ));
+    }
+
+    #[test]
+    fn a_piece_of_a_value_the_call_carries_whole_is_not_said_again() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "url": {"type": "string"},
+                "params": {"type": "object", "properties": {
+                    "advisoryId": {"type": "string"},
+                    "ip": {"type": "string"},
+                    "port": {"type": "integer"}
+                }}
+            },
+            "required": ["url"]
+        });
+        let text = "Get the recommendations of advisory dac from https://api.example.com:8443/recommendations";
+        let (args, report) = grounded(
+            text,
+            json!({"url": "https://api.example.com:8443/recommendations",
+                   "params": {"advisoryId": "dac", "ip": "api.example.com", "port": 8443}}),
+            schema.clone(),
+        );
+        assert_eq!(report.dropped, vec!["params.ip", "params.port"]);
+        assert_eq!(
+            args,
+            json!({"url": "https://api.example.com:8443/recommendations", "params": {"advisoryId": "dac"}})
+        );
+        // Said on its own as well: it stays.
+        let (args, report) = grounded(
+            "Ping api.example.com, then get https://api.example.com/recommendations",
+            json!({"url": "https://api.example.com/recommendations", "params": {"ip": "api.example.com"}}),
+            schema,
+        );
+        assert!(report.dropped.is_empty(), "{report:?}");
+        assert_eq!(args["params"]["ip"], "api.example.com");
+        // A name cut out of the address the call sends to.
+        let mail = json!({"type": "object", "properties": {
+            "to": {"type": "string"}, "name": {"type": "string"}}, "required": ["to"]});
+        let (args, _) = grounded(
+            "email john.doe@example.com about the launch",
+            json!({"to": "john.doe@example.com", "name": "john.doe"}),
+            mail,
+        );
+        assert_eq!(args, json!({"to": "john.doe@example.com"}));
+        // A phrase is words, each of which may be said for a field of its own.
+        let order = json!({"type": "object", "properties": {
+            "item": {"type": "string"}, "count": {"type": "integer"}}, "required": ["item"]});
+        let (args, report) = grounded(
+            "buy 3 apples",
+            json!({"item": "3 apples", "count": 3}),
+            order,
+        );
+        assert!(report.dropped.is_empty(), "{report:?}");
+        assert_eq!(args["count"], 3);
+    }
+
+    #[test]
+    fn numbers_written_after_their_key_are_said() {
+        let schema = json!({"type": "object", "properties": {"grades": {"type": "object"}}, "required": ["grades"]});
+        for text in [
+            "average of these scores {'math':90, 'science':75.5}",
+            "average of math:90 and science:75.5",
+            "average of {\"math\": 90, \"science\": 75.5}",
+        ] {
+            let (args, report) = grounded(
+                text,
+                json!({"grades": {"math": 90, "science": 75.5}}),
+                schema.clone(),
+            );
+            assert_eq!(
+                (report.dropped.clone(), report.missing.clone()),
+                (Vec::<String>::new(), Vec::<String>::new()),
+                "{text}"
+            );
+            assert_eq!(
+                args["grades"],
+                json!({"math": 90, "science": 75.5}),
+                "{text}"
+            );
+        }
+        // A time stays a time.
+        assert!(kept("call at 9:30", json!("09:30")));
+        assert!(kept("call at 10:30:00", json!("10:30")));
+        assert!(!kept("call at 9:30", json!(30)));
+    }
+
+    #[test]
+    fn a_required_object_left_with_no_member_is_missing() {
+        let schema = json!({"type": "object", "properties": {"grades": {"type": "object"}}, "required": ["grades"]});
+        let (args, report) = grounded(
+            "average my grades",
+            json!({"grades": {"math": 90, "science": 75}}),
+            schema,
+        );
+        // Never emptied: `strict` asks for it, `optional` delivers it as written.
+        assert_eq!(report.dropped, Vec::<String>::new());
+        assert_eq!(report.missing, vec!["grades"]);
+        assert_eq!(args, json!({"grades": {"math": 90, "science": 75}}));
+        let schema = json!({"type": "object", "properties": {"names": {"type": "array"}}, "required": ["names"]});
+        let (args, report) = grounded("invite them", json!({"names": ["Ana", "Bo"]}), schema);
+        assert_eq!(report.missing, vec!["names"]);
+        assert!(report.dropped.is_empty());
+        assert_eq!(args, json!({"names": ["Ana", "Bo"]}));
+    }
+
+    #[test]
+    fn a_map_s_keys_are_values_that_must_be_said() {
+        let schema = json!({"type": "object", "properties": {"grades": {"type": "object",
+            "description": "Scores by subject.", "additionalProperties": {"type": "integer"}}},
+            "required": ["grades"]});
+        let (args, report) = grounded(
+            "John's scores: math 90, science 75, music 89.",
+            json!({"grades": {"math": 90, "science": 75, "music": 89,
+                "description": "John's score in music is 89."}}),
+            schema.clone(),
+        );
+        assert_eq!(report.dropped, vec!["grades.description"]);
+        assert_eq!(
+            args,
+            json!({"grades": {"math": 90, "science": 75, "music": 89}})
+        );
+        // Said in other words or spellings, or named by the schema's own description.
+        let (args, report) = grounded(
+            "Math score 90, and for SCIENCE-LAB 75.",
+            json!({"grades": {"math_score": 90, "scienceLab": 75}}),
+            schema,
+        );
+        assert_eq!(
+            (report.dropped.clone(), report.missing.clone()),
+            (Vec::<String>::new(), Vec::<String>::new()),
+            "{args}"
+        );
+        let headers = json!({"type": "object", "properties": {"headers": {"type": "object",
+            "description": "HTTP headers, such as Content-Type or Accept."}}});
+        let (args, report) = grounded(
+            "send it as JSON, in English",
+            json!({"headers": {"Content-Type": "application/json", "Accept-Language": "en"}}),
+            headers,
+        );
+        assert_eq!(report.dropped, vec!["headers.Accept-Language"]);
+        assert_eq!(
+            args,
+            json!({"headers": {"Content-Type": "application/json"}})
+        );
+        // Listed and required keys are the schema's, not the translator's.
+        let listed = json!({"type": "object", "properties": {"unit": {"type": "string"}},
+            "required": ["unit"]});
+        let (_, report) = grounded("in celsius", json!({"unit": "celsius"}), listed);
+        assert_eq!(
+            (report.dropped.clone(), report.missing.clone()),
+            (Vec::<String>::new(), Vec::<String>::new())
+        );
+    }
+
+    #[test]
+    fn a_required_piece_of_a_whole_value_stays_and_is_not_asked_for() {
+        let schema = json!({"type": "object", "properties": {
+            "url": {"type": "string"}, "owner": {"type": "string"}, "repo": {"type": "string"}},
+            "required": ["url", "owner", "repo"]});
+        let (args, report) = grounded(
+            "clone https://github.com/rust-lang/regex",
+            json!({"url": "https://github.com/rust-lang/regex", "owner": "rust-lang", "repo": "regex"}),
+            schema,
+        );
+        assert_eq!(
+            (report.dropped.clone(), report.missing.clone()),
+            (Vec::<String>::new(), Vec::<String>::new())
+        );
+        assert_eq!(args["owner"], "rust-lang");
+        assert_eq!(args["repo"], "regex");
+    }
+
+    /// Whether `value` stays as the optional property `key` (no schema of its own).
+    fn kept_as(text: &str, key: &str, value: Value) -> bool {
+        let (args, _) = grounded(text, json!({ key: value }), optional(json!({ key: {} })));
+        args.get(key).is_some()
+    }
+
+    #[test]
+    fn numbers_in_digits_words_and_units() {
+        assert!(kept_as("a table for four people", "party_size", json!(4)));
+        assert!(kept_as("a table for 4 people", "party_size", json!(4)));
+        assert!(kept_as("twenty five guests", "guests", json!(25)));
+        assert!(kept_as("costs 1,200 dollars", "price", json!(1200)));
+        assert!(kept_as("remind me in 2 hours", "delay_minutes", json!(120)));
+        assert!(kept_as(
+            "remind me in 2 hours",
+            "delay_seconds",
+            json!(7200)
+        ));
+        assert!(kept_as(
+            "a 90 minute meeting",
+            "duration_seconds",
+            json!(5400)
+        ));
+        assert!(kept_as("a 15% tip", "tip_rate", json!(0.15)));
+        assert!(kept_as("half an hour", "duration_minutes", json!(30)));
+        assert!(!kept_as("a table for four people", "party_size", json!(0)));
+        assert!(
+            !kept_as("ship the parcel", "insured_value", json!(0)),
+            "insured_value: 0, nobody said it"
+        );
+    }
+
+    #[test]
+    fn a_number_said_of_something_traces_a_field_about_it() {
+        // A unit is no multiplier, and the field's unit is the one asked.
+        assert!(kept_as("a 5 m cable", "length_mm", json!(5000)));
+        assert!(!kept_as("a 5 m cable", "length_mm", json!(5_000_000)));
+        assert!(!kept_as("a 5 m cable", "length_mm", json!(5)));
+        assert!(kept_as("log a 10 km run", "distance_km", json!(10)));
+        assert!(!kept_as("log a 10 km run", "distance_m", json!(10)));
+        assert!(kept_as("log a 10 km run", "distance", json!(10)));
+        // Two nights are no two guests; three kilos no 3 grams.
+        assert!(!kept_as("a room for two nights", "guests", json!(2)));
+        assert!(kept_as("a room for two nights", "nights", json!(2)));
+        assert!(!kept_as("un colis de 3 kilos", "weight_g", json!(3)));
+        assert!(kept_as("un colis de 3 kilos", "weight_g", json!(3000)));
+        // The hour of a time and the day of a date are no counts.
+        assert!(!kept_as(
+            "mesa para cuatro mañana a las ocho",
+            "party_size",
+            json!(8)
+        ));
+        assert!(kept_as(
+            "mesa para cuatro mañana a las ocho",
+            "party_size",
+            json!(4)
+        ));
+        assert!(!kept_as(
+            "Resérvame mesa para el 3 de diciembre",
+            "party_size",
+            json!(3)
+        ));
+        assert!(!kept_as("events of the 16th century", "count", json!(16)));
+        // A number named by the word before it is that thing's.
+        assert!(!kept_as(
+            "a meeting in room 12 with the team",
+            "attendees",
+            json!(12)
+        ));
+        assert!(kept_as(
+            "a meeting in room 12 with the team",
+            "room_number",
+            json!(12)
+        ));
+        assert!(kept_as("buy 3 apples", "count", json!(3)));
+        assert!(kept_as("show the top 3 results", "limit", json!(3)));
+    }
+
+    #[test]
+    fn dates_relative_to_today_and_written_out() {
+        assert!(kept("tomorrow at 9", json!("2026-11-26")));
+        assert!(kept("today", json!("2026-11-25")));
+        assert!(kept("on Friday", json!("2026-11-27")));
+        assert!(kept("next friday", json!("2026-12-04")));
+        assert!(kept("in 3 days", json!("2026-11-28")));
+        assert!(kept("on December 3rd", json!("2026-12-03")));
+        assert!(kept("on 3 December 2027", json!("2027-12-03")));
+        assert!(kept("on 2026-12-24", json!("2026-12-24")));
+        assert!(kept("on 24/12", json!("2026-12-24")));
+        assert!(
+            !kept("book a flight to Rome", json!("1990-05-10")),
+            "a date of birth"
+        );
+        assert!(!kept("tomorrow", json!("2026-11-30")));
+    }
+
+    #[test]
+    fn times_with_and_without_am_pm() {
+        assert!(kept("at 9", json!("09:00")));
+        assert!(kept("at 9am", json!("09:00")));
+        assert!(kept("at 9 pm", json!("21:00")));
+        assert!(kept("at 9:30", json!("09:30")));
+        assert!(kept("at noon", json!("12:00")));
+        assert!(kept("at nine", json!("09:00")));
+        assert!(kept("tomorrow at 9", json!("2026-11-26T09:00:00")));
+        assert!(!kept("at 9", json!("10:00")));
+        assert!(!kept("tomorrow at 9", json!("2026-11-26T14:00:00")));
+        // A date-time written with a space, and a.m./p.m. with their dots.
+        let window = "on February 23, 2024, anytime between 10:30 a.m. and 7:00 p.m.";
+        assert!(kept(window, json!("2024-02-23 10:30:00")));
+        assert!(kept(window, json!("2024-02-23 19:00:00")));
+        assert!(kept(window, json!("2024-02-23T19:00")));
+        assert!(!kept(window, json!("2024-02-23 17:00:00")));
+        assert!(!kept(window, json!("22:30")), "10:30 a.m. is not 22:30");
+        assert!(!kept(window, json!("2024-02-24 10:30:00")));
+    }
+
+    #[test]
+    fn the_hour_of_a_time_of_day_is_no_number() {
+        let window = "a cleaner for my condo between 10:30 a.m. and 7:00 p.m.";
+        assert!(!kept(window, json!(10)), "min_age: 10 from 10:30");
+        assert!(!kept(window, json!(30)));
+        assert!(kept_as(
+            "someone at least 10 years old, at 10:30",
+            "min_age",
+            json!(10)
+        ));
+        assert!(kept("scores were 'math':90", json!(90)));
+    }
+
+    #[test]
+    fn enum_members_named_in_any_case_or_spelling() {
+        let schema = json!({"enum": ["daily", "weekly", "one_time", "HighPriority"]});
+        assert!(kept_with("every day at 9", json!("daily"), schema.clone()));
+        assert!(kept_with("each week", json!("weekly"), schema.clone()));
+        assert!(kept_with(
+            "just one time",
+            json!("one_time"),
+            schema.clone()
+        ));
+        assert!(kept_with(
+            "high priority please",
+            json!("HighPriority"),
+            schema.clone()
+        ));
+        assert!(!kept_with("remind me at 9", json!("weekly"), schema));
+        // Never a prefix ("outside" shares three letters with `outdoor`): a word for it.
+        let seating = json!({"enum": ["indoor", "outdoor"]});
+        assert!(kept_with(
+            "a table outside",
+            json!("outdoor"),
+            seating.clone()
+        ));
+        assert!(!kept_with(
+            "a table inside",
+            json!("outdoor"),
+            seating.clone()
+        ));
+        assert!(!kept_with("a table for four", json!("outdoor"), seating));
+    }
+
+    #[test]
+    fn an_enum_choice_for_a_subject_the_text_speaks_of() {
+        let wind = json!({"type": "string", "enum": ["LOW", "HIGH", "MID"],
+            "description": "The strength of the air flow."});
+        let kept_as = |text: &str, key: &str, value: &str, schema: &Value| {
+            let (args, report) = grounded(
+                text,
+                json!({ key: value }),
+                optional(json!({ key: schema.clone() })),
+            );
+            report.dropped.is_empty() && args.get(key).is_some()
+        };
+        // The user asks for a wind strength in words no member spells.
+        assert!(kept_as(
+            "set it to AIR_CLEAN with the strongest wind strength",
+            "windStrength",
+            "HIGH",
+            &wind
+        ));
+        // The description's words are the tool's domain, not the field's subject: a request
+        // for a movie asks for no genre (BFCL live_multiple_421-141-10 kept `genre: "World"`).
+        let genre = json!({"type": "string", "enum": ["World", "Action", "Drama"],
+            "description": "The genre of the movie. If unspecified, all genres are considered."});
+        assert!(!kept_as(
+            "a movie in Mountain View",
+            "genre",
+            "World",
+            &genre
+        ));
+        assert!(kept_as("an action movie", "genre", "Action", &genre));
+        assert!(kept_as(
+            "a movie of a genre my kids like",
+            "genre",
+            "Drama",
+            &genre
+        ));
+        // A text that names a member has chosen it: another member is not the user's.
+        assert!(!kept_as(
+            "a low wind strength",
+            "windStrength",
+            "HIGH",
+            &wind
+        ));
+        // The conversation names the field's subject, or it does not.
+        let seat = optional(json!({"seat_class": {"type": "string",
+            "enum": ["economy", "business"]}}));
+        let evidence = Evidence::new("Book a flight to Rome for Ana.", today());
+        let mut args = json!({"seat_class": "business"});
+        let report = ground(&mut args, &seat, &evidence, Rules::default());
+        assert_eq!(report.dropped, vec!["seat_class"]);
+        let evidence = Evidence::new("Rome for Ana, and a good seat class please", today());
+        let mut args = json!({"seat_class": "business"});
+        assert!(ground(&mut args, &seat, &evidence, Rules::default())
+            .dropped
+            .is_empty());
+        // Nobody spoke of the meal, and "type" alone is no word about it.
+        let meal = json!({"type": "string", "enum": ["breakfast", "lunch", "dinner", "snack"]});
+        assert!(!kept_as(
+            "log 2 slices of pepperoni pizza",
+            "meal_type",
+            "lunch",
+            &meal
+        ));
+        assert!(!kept_as(
+            "what type of pizza did I log",
+            "meal_type",
+            "lunch",
+            &meal
+        ));
+        assert!(kept_as(
+            "log pizza for my first meal of the day",
+            "meal_type",
+            "breakfast",
+            &meal
+        ));
+    }
+
+    #[test]
+    fn defaults_and_constants_are_the_schema_s_own() {
+        assert!(kept_with(
+            "set a reminder",
+            json!("UTC"),
+            json!({"default": "UTC"})
+        ));
+        assert!(kept_with(
+            "set a reminder",
+            json!("v2"),
+            json!({"const": "v2"})
+        ));
+        assert!(
+            !kept("set a reminder", json!("UTC")),
+            "a timezone nobody gave"
+        );
+    }
+
+    #[test]
+    fn an_address_is_one_value_not_words() {
+        let email = "my new email is john.doe@example.com";
+        assert!(kept(email, json!("john.doe@example.com")));
+        assert!(
+            !kept(email, json!("John Doe")),
+            "a name read out of an address"
+        );
+    }
+
+    #[test]
+    fn codes_phone_numbers_and_postcodes() {
+        assert!(kept("ship it to the United States", json!("US")));
+        assert!(kept("pay in euros", json!("EUR")));
+        assert!(kept("price €20", json!("EUR")));
+        assert!(kept("ship to Germany", json!("DEU")));
+        assert!(!kept("ship to Germany", json!("FR")));
+        assert!(kept("call me on (415) 555-0123", json!("+14155550123")));
+        assert!(kept("my number is 415 555 0123", json!("415-555-0123")));
+        assert!(!kept("call me back", json!("+14155550123")));
+        assert!(kept("deliver to SW1A 1AA", json!("SW1A1AA")));
+        assert!(
+            !kept("pay by card", json!("4111111111111111")),
+            "a card nobody gave"
+        );
+    }
+
+    #[test]
+    fn booleans_need_their_subject_in_the_text() {
+        let (args, _) = grounded(
+            "flexible dates are fine",
+            json!({"flexible_dates": true}),
+            optional(json!({"flexible_dates": {"type": "boolean"}})),
+        );
+        assert_eq!(args, json!({"flexible_dates": true}));
+        let (args, report) = grounded(
+            "book a flight to Rome",
+            json!({"flexible_dates": true, "destination": "Rome"}),
+            optional(
+                json!({"flexible_dates": {"type": "boolean"}, "destination": {"type": "string"}}),
+            ),
+        );
+        assert_eq!(args, json!({"destination": "Rome"}));
+        assert_eq!(report.dropped, vec!["flexible_dates"]);
+    }
+
+    #[test]
+    fn an_order_flag_rests_on_words_that_sequence_and_false_on_a_negation() {
+        let schema = optional(json!({"depends_on_previous": {"type": "boolean",
+            "description": "Depend on all sessions spawned so far by the caller."}}));
+        let (args, _) = grounded(
+            "write the notes, then after that's done review them",
+            json!({"depends_on_previous": true}),
+            schema.clone(),
+        );
+        assert_eq!(args, json!({"depends_on_previous": true}));
+        let (args, _) = grounded(
+            "write the notes and review them",
+            json!({"depends_on_previous": true}),
+            schema.clone(),
+        );
+        assert_eq!(args, json!({}));
+        // Put in order, the first waits for nothing.
+        let (args, _) = grounded(
+            "write the notes, then review them",
+            json!({"depends_on_previous": false}),
+            schema.clone(),
+        );
+        assert_eq!(args, json!({"depends_on_previous": false}));
+        // `false` nobody said is a model's fill-in too (`require_ssl: false`).
+        let (args, _) = grounded(
+            "write the notes",
+            json!({"depends_on_previous": false}),
+            schema.clone(),
+        );
+        assert_eq!(args, json!({}));
+        let (args, _) = grounded(
+            "write the notes, it does not depend on the previous ones",
+            json!({"depends_on_previous": false}),
+            schema,
+        );
+        assert_eq!(args, json!({"depends_on_previous": false}));
+    }
+
+    #[test]
+    fn a_priority_rests_on_a_word_of_urgency() {
+        let schema =
+            optional(json!({"priority": {"type": "integer", "minimum": 1, "maximum": 10}}));
+        let (args, _) = grounded(
+            "renew passport (urgent)",
+            json!({"priority": 1}),
+            schema.clone(),
+        );
+        assert_eq!(args, json!({"priority": 1}));
+        let (args, _) = grounded("renew passport", json!({"priority": 1}), schema);
+        assert_eq!(args, json!({}));
+    }
+
+    #[test]
+    fn required_values_nobody_gave_are_reported_not_dropped() {
+        let schema = json!({"type": "object", "required": ["passenger"], "properties": {
+            "passenger": {"type": "object", "required": ["name", "birth_date"], "properties": {
+                "name": {"type": "string"}, "birth_date": {"type": "string"}, "title": {"type": "string"}}}}});
+        let (args, report) = grounded(
+            "book a flight for Ana Lima",
+            json!({"passenger": {"name": "Ana Lima", "birth_date": "1990-05-10", "title": "Dr"}}),
+            schema,
+        );
+        assert_eq!(report.missing, vec!["passenger.birth_date"]);
+        assert_eq!(report.dropped, vec!["passenger.title"]);
+        assert_eq!(
+            args,
+            json!({"passenger": {"name": "Ana Lima", "birth_date": "1990-05-10"}})
+        );
+    }
+
+    #[test]
+    fn refs_and_combinators_are_followed() {
+        let schema = json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}},
+            "$defs": {"P": {"anyOf": [{"type": "object", "properties": {"max_stops": {"type": "integer"}}}, {"type": "null"}]}}});
+        let (args, report) = grounded(
+            "find flights to Rome",
+            json!({"p": {"max_stops": 1}}),
+            schema,
+        );
+        assert_eq!(args, json!({}));
+        assert_eq!(report.dropped, vec!["p.max_stops", "p"]);
+    }
+
+    #[test]
+    fn untraced_array_items_go_and_traced_ones_stay() {
+        let (args, report) = grounded(
+            "invite ana and bruno",
+            json!({"attendees": ["Ana", "Bruno", "Carla"]}),
+            optional(json!({"attendees": {"type": "array", "items": {"type": "string"}}})),
+        );
+        assert_eq!(args, json!({"attendees": ["Ana", "Bruno"]}));
+        assert_eq!(report.dropped, vec!["attendees[2]"]);
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            /// In strict mode nothing is delivered that the evidence does not hold: a random
+            /// token that appears nowhere in the text is never kept.
+            #[test]
+            fn a_value_present_nowhere_is_never_kept(
+                text in "[a-z ]{0,60}",
+                token in "[qxzj]{6,12}",
+            ) {
+                prop_assume!(!text.replace(' ', "").contains(&token));
+                // Random letters read as some language now and then: this is about tracing.
+                let evidence = Evidence::new(&text, today());
+                let mut args = json!({"field": token});
+                let rules = Rules::without(&[Rule::Unread]);
+                ground(&mut args, &optional(json!({"field": {}})), &evidence, rules);
+                prop_assert_eq!(args, json!({}));
+            }
+
+            #[test]
+            fn a_value_copied_from_the_text_is_kept(
+                words in proptest::collection::vec("[a-z]{4,9}", 1..8),
+                pick in 0usize..8,
+            ) {
+                let text = words.join(" ");
+                let word = &words[pick % words.len()];
+                prop_assert!(kept(&text, json!(word)));
+            }
+        }
+    }
+}

@@ -1,0 +1,1129 @@
+//! Recognizer `quantity`: the values a number takes in the other units of its dimension, when
+//! a unit is written right next to it ("5 m", "5m", "5-minute", "cinco metros", "15%",
+//! "$5", "2 Mio. Euro"), in English, Spanish, French, German, Portuguese and Italian. "5 km"
+//! is also 5000 m and 500000 cm; "2 hours" is 120 minutes; "15%" is 0.15; "$5" is 500 cents.
+//! Dimensions: length, mass, durations (and months and years), data sizes (decimal and
+//! binary), volume, percent, money (and cents); a temperature gives its number unconverted.
+//! Multipliers only as words or their suffix ("5k", "2 million", "3bn", "2 dozen"); a lone
+//! "m" is metres or minutes, never a million (only "$2m", after a currency sign). Phrases:
+//! "half an hour", "a quarter of an hour", "an hour and a half" and their kin.
+//!
+//! Refused: a number with no unit next to it (a bare 5 is the `number` recognizer's), a unit
+//! a word away from its number, a rate ("50 km/h": no 50000 m), an area or a volume of a
+//! length unit ("5 m²", "5 metros cuadrados"), and ordinals. Nights are counted, not
+//! converted ("2 nights" are no 48 hours). The tokens carry no letter case, so "2M" reads as
+//! "2m": 2 metres or 2 minutes, never two million.
+//!
+//! A number said with a unit is bound to it ([`super::facts::Role::Unit`]): it traces a field
+//! about its dimension, in the unit the field asks for ([`traces`], [`fits_as_written`]):
+//! "10 km" is `distance_m: 10000`, never `distance_m: 10`; "two nights" no `guests: 2`.
+
+use super::facts::{close, Context, Facts, Role};
+use super::tokens::{Kind, Token};
+
+/// What a unit measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dim {
+    /// Base: the metre.
+    Length,
+    /// Base: the gram.
+    Mass,
+    /// Base: the second.
+    Time,
+    /// Base: the month (a year is 12).
+    Calendar,
+    /// Base: the byte.
+    Data,
+    /// Base: the litre.
+    Volume,
+    Percent,
+    /// Said, not converted: 20 °C is 20 and no 68.
+    Temperature,
+    /// Base: the currency's unit; its cents are also said.
+    Money,
+    /// Base: the cent.
+    Cents,
+    /// Nights of a stay: counted, not converted ("two nights" are no 48 hours).
+    Stay,
+    /// A number made by a multiplier and no unit ("5k", "a dozen"): fits any field.
+    Count,
+}
+
+use Dim::{
+    Calendar, Cents, Count, Data, Length, Mass, Money, Percent, Stay, Temperature, Time, Volume,
+};
+
+/// A number said with its unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Quantity {
+    dim: Dim,
+    /// As written, multipliers applied ("2 Mio." is 2000000).
+    value: f64,
+    /// Base units in one of the unit written.
+    factor: f64,
+    /// The token its number starts at (none for a phrase: "half an hour").
+    start: Option<usize>,
+}
+
+impl Quantity {
+    /// The values it takes in every unit of its dimension: "5 km" is 5000 m and 500000 cm.
+    fn values(&self) -> Vec<f64> {
+        let mut out = Vec::new();
+        emit_values(self.value, (self.dim, self.factor), &mut out);
+        out
+    }
+}
+
+/// Words of a field's name or description that speak of a dimension: a number said with a
+/// unit traces a field about that, in that unit.
+fn subjects(dim: Dim) -> &'static [&'static str] {
+    match dim {
+        Length => &[
+            "length",
+            "distance",
+            "height",
+            "width",
+            "depth",
+            "size",
+            "radius",
+            "diameter",
+            "long",
+            "tall",
+            "far",
+            "range",
+            "elevation",
+            "altitude",
+            "perimeter",
+            "span",
+        ],
+        Mass => &["weight", "mass", "heavy", "load", "payload"],
+        Time | Calendar => &[
+            "duration",
+            "time",
+            "timeout",
+            "delay",
+            "interval",
+            "wait",
+            "period",
+            "length",
+            "ttl",
+            "age",
+            "expiry",
+            "expire",
+            "expires",
+            "expiration",
+            "runtime",
+            "elapsed",
+            "lifetime",
+            "retention",
+            "term",
+            "tenure",
+            "frequency",
+            "every",
+            "cooldown",
+            "window",
+            "lead",
+            "notice",
+            "old",
+            "long",
+            "span",
+        ],
+        Data => &[
+            "size",
+            "storage",
+            "memory",
+            "disk",
+            "quota",
+            "capacity",
+            "space",
+            "limit",
+            "max",
+            "bandwidth",
+            "volume",
+            "file",
+            "upload",
+        ],
+        Volume => &["volume", "capacity", "amount", "quantity"],
+        Percent => &[
+            "percent",
+            "percentage",
+            "rate",
+            "ratio",
+            "share",
+            "discount",
+            "tax",
+            "interest",
+            "probability",
+            "fraction",
+            "pct",
+            "threshold",
+            "tip",
+            "growth",
+            "return",
+            "yield",
+            "margin",
+            "usage",
+            "utilization",
+            "load",
+        ],
+        Temperature => &[
+            "temperature",
+            "temp",
+            "degree",
+            "degrees",
+            "heat",
+            "setpoint",
+            "celsius",
+            "fahrenheit",
+        ],
+        Money | Cents => &[
+            "price",
+            "amount",
+            "cost",
+            "budget",
+            "fee",
+            "total",
+            "value",
+            "salary",
+            "payment",
+            "balance",
+            "investment",
+            "principal",
+            "money",
+            "sum",
+            "income",
+            "deposit",
+            "loan",
+            "spend",
+            "fare",
+            "rent",
+            "charge",
+            "bill",
+            "tip",
+            "fund",
+            "funds",
+            "cash",
+            "revenue",
+            "worth",
+            "pay",
+            "paid",
+            "limit",
+            "max",
+            "min",
+        ],
+        Stay => &["night", "nights", "duration", "length"],
+        Count => &[],
+    }
+}
+
+/// What a field is about, from its name and description (folded words).
+pub struct Field<'a> {
+    /// Words of its name ("distance", "m" of `distance_m`).
+    pub name: &'a [String],
+    /// Words of its description.
+    pub description: &'a [String],
+}
+
+impl Field<'_> {
+    /// The unit the field asks for: a unit word of its name (symbols too: `weight_g`) or of its
+    /// description ("Duration in minutes").
+    fn unit(&self) -> Vec<Reading> {
+        // "min" first is a minimum (`min_age`), last a unit (`timeout_min`).
+        let last = self.name.len().saturating_sub(1);
+        let name = self
+            .name
+            .iter()
+            .enumerate()
+            .filter(|(i, w)| *i == last || !matches!(w.as_str(), "min" | "max" | "m" | "s"))
+            .flat_map(|(_, w)| readings(w, true).iter());
+        let description = self
+            .description
+            .iter()
+            .flat_map(|w| readings(w, false).iter());
+        let mut found: Vec<Reading> = name.chain(description).copied().collect();
+        found.retain(|(dim, _)| !matches!(dim, Count));
+        // "m" is metres or minutes: the readings whose subject the field speaks of.
+        let dims: Vec<Dim> = found.iter().map(|(dim, _)| *dim).collect();
+        if dims.iter().any(|d| *d != dims[0]) {
+            let spoken: Vec<Reading> = found
+                .iter()
+                .copied()
+                .filter(|(dim, _)| self.speaks_of(*dim, false))
+                .collect();
+            if !spoken.is_empty() {
+                return spoken;
+            }
+        }
+        // The first unit word's readings ("GB": of 1000 and of 1024).
+        found.first().map_or(Vec::new(), |(first, _)| {
+            found.iter().copied().filter(|(d, _)| d == first).collect()
+        })
+    }
+
+    /// The field speaks of `dim`: a word of its subject, or (`units`) a unit of it.
+    fn speaks_of(&self, dim: Dim, units: bool) -> bool {
+        let words = || self.name.iter().chain(self.description);
+        words().any(|w| {
+            subjects(dim).contains(&w.as_str())
+                || super::tokens::stem(w) != *w
+                    && subjects(dim).contains(&super::tokens::stem(w).as_str())
+        }) || (units && words().any(|w| readings(w, false).iter().any(|(d, _)| same(*d, dim))))
+    }
+}
+
+/// Durations and calendar spans are one subject.
+fn same(a: Dim, b: Dim) -> bool {
+    a == b
+        || matches!(
+            (a, b),
+            (Time, Calendar) | (Calendar, Time) | (Money, Cents) | (Cents, Money)
+        )
+}
+
+/// Rule `quantity`: `value` is a quantity said, in the unit the field asks for; a field that
+/// asks for none takes it in any unit of a dimension it speaks of.
+pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
+    let units = field.unit();
+    facts.quantities.iter().any(|q| {
+        if units.is_empty() {
+            // A percentage is its number or its fraction, whatever the field is called
+            // ("un enganche del 20%" for `enganche: 0.2`).
+            return (matches!(q.dim, Count | Percent) || field.speaks_of(q.dim, true))
+                && q.values().iter().any(|v| close(*v, value));
+        }
+        units.iter().any(|(dim, factor)| {
+            if !same(*dim, q.dim) {
+                return false;
+            }
+            let mut as_asked = Vec::new();
+            emit_values(q.value * q.factor / factor, (*dim, 1.0), &mut as_asked);
+            close(tidy(q.value * q.factor / factor), value)
+                || (matches!(dim, Percent | Money | Cents | Calendar)
+                    && as_asked.iter().any(|v| close(*v, value)))
+        })
+    })
+}
+
+/// Whether the number of quantity `index`, as written, fits `field`: a field about its
+/// dimension that asks for its unit or none ("3 nights" for `nights: 3`, not `guests: 3`;
+/// "10 km" for `distance_km: 10`, not `distance_m: 10`).
+pub fn fits_as_written(index: usize, field: &Field, facts: &Facts) -> bool {
+    let Some(start) = facts.quantities.get(index).map(|q| q.start) else {
+        return true;
+    };
+    // "5m" is metres or minutes: either reading may fit.
+    facts
+        .quantities
+        .iter()
+        .filter(|q| q.start == start)
+        .any(|q| {
+            let units = field.unit();
+            matches!(q.dim, Count | Percent)
+                || if units.is_empty() {
+                    field.speaks_of(q.dim, true)
+                } else {
+                    units
+                        .iter()
+                        .any(|(dim, factor)| same(*dim, q.dim) && close(*factor, q.factor))
+                }
+        })
+}
+
+/// One reading of a unit: its dimension and how many base units one of it is.
+type Reading = (Dim, f64);
+
+/// The units a reading is expressed in, by dimension, in base units.
+fn scale(dim: Dim) -> &'static [f64] {
+    match dim {
+        Length => &[0.001, 0.01, 1.0, 1000.0, 0.0254, 0.3048, 0.9144, 1609.344],
+        Mass => &[0.001, 1.0, 1000.0, 1e6, 453.592_37, 28.349_523_125],
+        Time => &[0.001, 1.0, 60.0, 3600.0, 86_400.0, 604_800.0],
+        Calendar => &[1.0, 12.0],
+        Data => &[
+            1.0,
+            1e3,
+            1e6,
+            1e9,
+            1e12,
+            1024.0,
+            1_048_576.0,
+            1_073_741_824.0,
+            1_099_511_627_776.0,
+        ],
+        Volume => &[0.001, 0.01, 0.1, 1.0, 3.785_411_784],
+        Percent | Temperature | Money | Cents | Stay | Count => &[1.0],
+    }
+}
+
+/// The readings of a unit written as a word (folded) after a number, or (`suffix`) glued to
+/// its digits. One- and two-letter symbols that are also words ("in", "d", "y", "w", "b")
+/// count only as a suffix.
+fn readings(word: &str, suffix: bool) -> &'static [Reading] {
+    match word {
+        // Length.
+        "mm" | "millimeter" | "millimeters" | "millimetre" | "millimetres" | "milimetro"
+        | "milimetros" | "millimetro" | "millimetri" => &[(Length, 0.001)],
+        "cm" | "centimeter" | "centimeters" | "centimetre" | "centimetres" | "centimetro"
+        | "centimetros" | "zentimeter" | "centimetri" => &[(Length, 0.01)],
+        "m" => &[(Length, 1.0), (Time, 60.0)],
+        "meter" | "meters" | "metre" | "metres" | "metro" | "metros" | "metri" | "mtr" => {
+            &[(Length, 1.0)]
+        }
+        "km" | "kms" | "kilometer" | "kilometers" | "kilometre" | "kilometres" | "kilometro"
+        | "kilometros" | "quilometro" | "quilometros" | "chilometro" | "chilometri" => {
+            &[(Length, 1000.0)]
+        }
+        "inch" | "inches" | "pulgada" | "pulgadas" | "pouce" | "pouces" | "zoll" | "polegada"
+        | "polegadas" | "pollice" | "pollici" => &[(Length, 0.0254)],
+        "in" if suffix => &[(Length, 0.0254)],
+        "ft" | "foot" | "feet" | "pie" | "pies" | "pied" | "pieds" | "fuß" | "fuss" | "pe"
+        | "pes" | "piede" | "piedi" => &[(Length, 0.3048)],
+        "yd" | "yds" | "yard" | "yards" | "yarda" | "yardas" | "iarda" | "iarde" => {
+            &[(Length, 0.9144)]
+        }
+        "mi" | "mile" | "miles" | "milla" | "millas" | "milles" | "meile" | "meilen" | "milha"
+        | "milhas" | "miglio" | "miglia" => &[(Length, 1609.344)],
+        // Mass.
+        "mg" | "milligram" | "milligrams" | "milligramme" | "milligrammes" | "miligramo"
+        | "miligramos" | "milligramm" | "miligrama" | "miligramas" | "milligrammo"
+        | "milligrammi" => &[(Mass, 0.001)],
+        "g" | "gr" | "gram" | "grams" | "gramme" | "grammes" | "gramo" | "gramos" | "gramm"
+        | "grama" | "gramas" | "grammo" | "grammi" => &[(Mass, 1.0)],
+        "kg" | "kgs" | "kilo" | "kilos" | "kilogram" | "kilograms" | "kilogramme"
+        | "kilogrammes" | "kilogramo" | "kilogramos" | "kilogramm" | "quilo" | "quilos"
+        | "quilograma" | "quilogramas" | "chilo" | "chili" | "chilogrammo" | "chilogrammi" => {
+            &[(Mass, 1000.0)]
+        }
+        "t" | "tonne" | "tonnes" | "ton" | "tons" | "tonelada" | "toneladas" | "tonnen"
+        | "tonnellata" | "tonnellate" => &[(Mass, 1e6)],
+        "lb" | "lbs" => &[(Mass, 453.592_37)],
+        "pound" | "pounds" | "libra" | "libras" | "livre" | "livres" | "pfund" => {
+            &[(Mass, 453.592_37), (Money, 1.0)]
+        }
+        "oz" | "ounce" | "ounces" | "onza" | "onzas" | "once" | "onces" | "unze" | "unzen"
+        | "onca" | "oncas" | "oncia" => &[(Mass, 28.349_523_125)],
+        // Durations.
+        "ms" | "msec" | "millisecond" | "milliseconds" | "milisegundo" | "milisegundos"
+        | "milliseconde" | "millisecondes" | "millisekunde" | "millisekunden" | "millisecondo"
+        | "millisecondi" => &[(Time, 0.001)],
+        "s" | "sec" | "secs" | "second" | "seconds" | "segundo" | "segundos" | "seconde"
+        | "secondes" | "sekunde" | "sekunden" | "secondo" | "secondi" => &[(Time, 1.0)],
+        // "Sek." or Swedish kronor.
+        "sek" => &[(Time, 1.0), (Money, 1.0)],
+        "min" | "mins" | "minute" | "minutes" | "minuto" | "minutos" | "minuten" | "minuti" => {
+            &[(Time, 60.0)]
+        }
+        "h" | "hr" | "hrs" | "hour" | "hours" | "hora" | "horas" | "heure" | "heures" | "std"
+        | "stunde" | "stunden" | "ora" | "ore" => &[(Time, 3600.0)],
+        "day" | "days" | "dia" | "dias" | "jour" | "jours" | "tag" | "tage" | "tagen"
+        | "giorno" | "giorni" => &[(Time, 86_400.0)],
+        "d" if suffix => &[(Time, 86_400.0)],
+        "wk" | "wks" | "week" | "weeks" | "semana" | "semanas" | "semaine" | "semaines"
+        | "woche" | "wochen" | "settimana" | "settimane" => &[(Time, 604_800.0)],
+        "w" if suffix => &[(Time, 604_800.0)],
+        "month" | "months" | "mes" | "meses" | "mois" | "monat" | "monate" | "monaten" | "mese"
+        | "mesi" => &[(Calendar, 1.0)],
+        "yr" | "yrs" | "year" | "years" | "ano" | "anos" | "ans" | "annee" | "annees" | "jahr"
+        | "jahre" | "jahren" | "anno" | "anni" => &[(Calendar, 12.0)],
+        "y" if suffix => &[(Calendar, 12.0)],
+        // Data sizes: decimal and binary readings of the decimal symbols.
+        "b" if suffix => &[(Data, 1.0)],
+        "byte" | "bytes" | "octet" | "octets" => &[(Data, 1.0)],
+        "kb" | "kilobyte" | "kilobytes" => &[(Data, 1e3), (Data, 1024.0)],
+        "mb" | "megabyte" | "megabytes" | "megas" => &[(Data, 1e6), (Data, 1_048_576.0)],
+        "gb" | "gigabyte" | "gigabytes" | "gigas" | "giga" => {
+            &[(Data, 1e9), (Data, 1_073_741_824.0)]
+        }
+        "tb" | "terabyte" | "terabytes" => &[(Data, 1e12), (Data, 1_099_511_627_776.0)],
+        "ko" if suffix => &[(Data, 1e3), (Data, 1024.0)],
+        "mo" if suffix => &[(Data, 1e6), (Data, 1_048_576.0)],
+        // "16 Go de RAM": French writes gigaoctets so, and "2 go" is no English unit.
+        "go" => &[(Data, 1e9), (Data, 1_073_741_824.0)],
+        "to" if suffix => &[(Data, 1e12), (Data, 1_099_511_627_776.0)],
+        "kib" => &[(Data, 1024.0)],
+        "mib" => &[(Data, 1_048_576.0)],
+        "gib" => &[(Data, 1_073_741_824.0)],
+        "tib" => &[(Data, 1_099_511_627_776.0)],
+        // Volume.
+        "ml" | "milliliter" | "milliliters" | "millilitre" | "millilitres" | "mililitro"
+        | "mililitros" | "millilitro" | "millilitri" => &[(Volume, 0.001)],
+        "cl" => &[(Volume, 0.01)],
+        "dl" => &[(Volume, 0.1)],
+        "l" | "liter" | "liters" | "litre" | "litres" | "litro" | "litros" | "litri" => {
+            &[(Volume, 1.0)]
+        }
+        "gal" | "gallon" | "gallons" | "galon" | "galones" => &[(Volume, 3.785_411_784)],
+        // Percent.
+        "%" | "percent" | "pct" | "prozent" | "percento" => &[(Percent, 1.0)],
+        // Temperature.
+        "°" | "º" | "c" | "f" | "°c" | "°f" | "celsius" | "fahrenheit" | "degree" | "degrees"
+        | "grado" | "grados" | "degre" | "degres" | "grad" | "grau" | "graus" | "gradi" => {
+            &[(Temperature, 1.0)]
+        }
+        // Money.
+        "$" | "€" | "£" | "¥" | "₹" | "₩" | "₽" | "₺" | "₪" | "₫" | "₱" | "฿" | "dollar"
+        | "dollars" | "dolar" | "dolares" | "dollaro" | "dollari" | "buck" | "bucks" | "euro"
+        | "euros" | "eur" | "usd" | "gbp" | "jpy" | "chf" | "cad" | "aud" | "cny" | "inr"
+        | "brl" | "mxn" | "nok" | "dkk" | "pln" | "zar" | "nzd" | "sgd" | "hkd" | "sterling"
+        | "sterlina" | "sterline" | "yen" | "yenes" | "iene" | "yuan" | "yuanes" | "franc"
+        | "francs" | "franken" | "franco" | "francos" | "franchi" | "peso" | "pesos" | "real"
+        | "reais" | "reales" | "rupee" | "rupees" | "rupia" | "rupias" | "roupie" | "roupies"
+        | "rupie" | "ruble" | "rubles" | "rouble" | "roubles" | "rublo" | "rublos" | "rubel"
+        | "rubli" | "won" => &[(Money, 1.0)],
+        "night" | "nights" | "noche" | "noches" | "nuit" | "nuits" | "nacht" | "nachte"
+        | "noite" | "noites" | "notte" | "notti" => &[(Stay, 1.0)],
+        "cent" | "cents" | "centimo" | "centimos" | "centime" | "centimes" | "centavo"
+        | "centavos" | "centesimo" | "centesimi" | "penny" | "pence" => &[(Cents, 1.0)],
+        "p" | "ct" if suffix => &[(Cents, 1.0)],
+        _ => &[],
+    }
+}
+
+/// Two-word units: "per cent", "por ciento", "pour cent", "por cento", "per cento".
+fn two_word_readings(first: &str, second: &str) -> &'static [Reading] {
+    match (first, second) {
+        ("per" | "por" | "pour", "cent" | "ciento" | "cento") => &[(Percent, 1.0)],
+        ("°" | "º", "c" | "f") => &[(Temperature, 1.0)],
+        _ => &[],
+    }
+}
+
+/// A multiplier written as a word after a number (folded), or glued to its digits.
+fn multiplier(word: &str, suffix: bool, after_money_sign: bool) -> Option<f64> {
+    Some(match word {
+        "k" | "thousand" | "thousands" | "mil" | "mille" | "mila" | "tausend" => 1e3,
+        "million" | "millions" | "millon" | "millones" | "mio" | "mn" | "mln" | "millionen"
+        | "milhao" | "milhoes" | "milione" | "milioni" => 1e6,
+        "billion" | "billions" | "bn" | "bln" | "milliard" | "milliards" | "milliarde"
+        | "milliarden" | "mrd" | "miliardo" | "miliardi" | "bilhao" | "bilhoes" => 1e9,
+        "billon" | "billones" | "billionen" | "trillion" | "trillions" => 1e12,
+        "dozen" | "dozens" | "docena" | "docenas" | "douzaine" | "douzaines" | "dutzend"
+        | "duzia" | "duzias" | "dozzina" | "dozzine" => 12.0,
+        // "5m" is 5 metres or 5 minutes; "$5m" is five million.
+        "m" | "mm" if after_money_sign => 1e6,
+        "b" if suffix && after_money_sign => 1e9,
+        _ => return None,
+    })
+}
+
+/// Currency signs written before a number: "$5", "€ 20", "US$5", "R$ 30".
+#[rustfmt::skip]
+const MONEY_SIGNS: &[&str] = &[
+    "$", "€", "£", "¥", "₹", "₩", "₽", "₺", "₪", "₫", "₱", "฿",
+];
+
+/// After a unit, the words that make it an area or a volume.
+#[rustfmt::skip]
+const SQUARED: &[&str] = &[
+    "²", "³", "square", "squared", "cubic", "cuadrado", "cuadrados", "cubico", "cubicos", "carre",
+    "carres", "cube", "cubes", "quadrat", "kubik", "quadrado", "quadrados", "quadrato", "quadrati",
+    "cubo", "cubi",
+];
+
+/// "and a half" after a unit or between a number and its unit, in the six languages.
+const AND_A_HALF: &[&[&str]] = &[
+    &["and", "a", "half"],
+    &["y", "media"],
+    &["y", "medio"],
+    &["et", "demie"],
+    &["et", "demi"],
+    &["und", "eine", "halbe"],
+    &["e", "meia"],
+    &["e", "meio"],
+    &["e", "mezza"],
+    &["e", "mezzo"],
+];
+
+/// "an hour and a quarter", "una hora y cuarto", "une heure et quart", "uma hora e um quarto".
+const AND_A_QUARTER: &[&[&str]] = &[
+    &["and", "a", "quarter"],
+    &["y", "cuarto"],
+    &["y", "un", "cuarto"],
+    &["et", "quart"],
+    &["et", "un", "quart"],
+    &["und", "ein", "viertel"],
+    &["e", "um", "quarto"],
+    &["e", "un", "quarto"],
+];
+
+/// Words that are "one" before a unit: "an hour", "una hora", "une heure", "ein Tag".
+#[rustfmt::skip]
+const ARTICLES: &[&str] = &[
+    "a", "an", "un", "una", "une", "ein", "eine", "einen", "einer", "um", "uma", "every", "each",
+    "per", "cada", "chaque", "jede", "jeden", "jedes", "ogni",
+];
+
+/// German numbers with a half glued on: "anderthalb Stunden".
+const HALVES: &[(&str, f64)] = &[
+    ("anderthalb", 1.5),
+    ("eineinhalb", 1.5),
+    ("zweieinhalb", 2.5),
+    ("dreieinhalb", 3.5),
+];
+
+/// Durations said as a phrase, in minutes.
+const PHRASES: &[(&[&str], f64)] = &[
+    (&["half", "an", "hour"], 30.0),
+    (&["half", "hour"], 30.0),
+    (&["half", "-", "hour"], 30.0),
+    (&["media", "hora"], 30.0),
+    (&["demi", "-", "heure"], 30.0),
+    (&["demi", "heure"], 30.0),
+    (&["halbe", "stunde"], 30.0),
+    (&["meia", "hora"], 30.0),
+    (&["meia", "-", "hora"], 30.0),
+    (&["mezz", "'", "ora"], 30.0),
+    (&["mezza", "ora"], 30.0),
+    (&["mezzora"], 30.0),
+    (&["quarter", "of", "an", "hour"], 15.0),
+    (&["quarter", "hour"], 15.0),
+    (&["quarter", "-", "hour"], 15.0),
+    (&["cuarto", "de", "hora"], 15.0),
+    (&["quart", "d", "'", "heure"], 15.0),
+    (&["viertelstunde"], 15.0),
+    (&["viertel", "stunde"], 15.0),
+    (&["quarto", "de", "hora"], 15.0),
+    (&["quarto", "d", "'", "ora"], 15.0),
+    (&["three", "quarters", "of", "an", "hour"], 45.0),
+    (&["tres", "cuartos", "de", "hora"], 45.0),
+    (&["trois", "quarts", "d", "'", "heure"], 45.0),
+    (&["dreiviertelstunde"], 45.0),
+    (&["drei", "viertel", "stunde"], 45.0),
+    (&["tres", "quartos", "de", "hora"], 45.0),
+    (&["tre", "quarti", "d", "'", "ora"], 45.0),
+];
+
+/// Fills [`Facts::quantities`] from the numbers [`super::numbers::read`] found, and from the
+/// phrases that say a duration without digits.
+pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
+    let mut out = Vec::new();
+    for span in &facts.number_spans {
+        if span.ordinal {
+            continue;
+        }
+        let glued = !span.in_words && span.end == span.start + 1;
+        let before = out.len();
+        read_after(tokens, span.start, span.end, span.value, glued, &mut out);
+        for quantity in &mut out[before..] {
+            quantity.start = Some(span.start);
+        }
+    }
+    for (i, token) in tokens.iter().enumerate() {
+        if let Some((_, value)) = HALVES.iter().find(|(word, _)| *word == token.folded) {
+            read_after(tokens, i, i + 1, *value, false, &mut out);
+        }
+        if ARTICLES.contains(&token.folded.as_str()) {
+            read_article(tokens, i, &mut out);
+        }
+        for (words, minutes) in PHRASES {
+            if matches_at(tokens, i, words) {
+                emit(*minutes, (Time, 60.0), &mut out);
+            }
+        }
+    }
+    // "5 ft 10 in", "1 m 80 cm": one length in two units, the smaller after the larger.
+    let mut compounds = Vec::new();
+    let pairs = out.iter().flat_map(|a| out.iter().map(move |b| (a, b)));
+    for (a, b) in pairs {
+        if let (Some(first), Some(second)) = (a.start, b.start) {
+            if a.dim == b.dim
+                && matches!(a.dim, Length | Mass | Time)
+                && (second == first + 1 || second == first + 2)
+                && b.factor < a.factor
+            {
+                compounds.push(Quantity {
+                    dim: a.dim,
+                    value: a.value * a.factor + b.value * b.factor,
+                    factor: 1.0,
+                    start: None,
+                });
+            }
+        }
+    }
+    out.extend(compounds);
+    for quantity in out {
+        if !quantity.value.is_finite() || facts.quantities.contains(&quantity) {
+            continue;
+        }
+        facts.quantities.push(quantity);
+        if let Some(start) = quantity.start {
+            let index = facts.quantities.len() - 1;
+            facts.bind(start..start + 1, Role::Unit(index));
+        }
+    }
+}
+
+/// The unit (and multiplier) written right after the number over tokens `start..end`, or
+/// glued to its digits.
+fn read_after(
+    tokens: &[Token],
+    start: usize,
+    end: usize,
+    value: f64,
+    glued: bool,
+    out: &mut Vec<Quantity>,
+) {
+    let money_sign = start
+        .checked_sub(1)
+        .and_then(|i| tokens.get(i))
+        .is_some_and(|t| MONEY_SIGNS.contains(&t.lower.as_str()));
+    let mut suffix = if glued {
+        tokens.get(start).map_or("", |t| {
+            t.lower
+                .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',')
+        })
+    } else {
+        ""
+    };
+    let mut value = value;
+    let mut next = end;
+    let mut multiplied = false;
+    if let Some(factor) = multiplier(suffix, true, money_sign) {
+        value *= factor;
+        suffix = "";
+        multiplied = true;
+    }
+    // Up to two multiplier words: "2 millions", "5 mil millones", "2 Mio. Euro".
+    if suffix.is_empty() {
+        for _ in 0..2 {
+            let Some(word) = tokens.get(next).filter(|t| t.kind == Kind::Word) else {
+                break;
+            };
+            let Some(factor) = multiplier(&word.folded, false, money_sign) else {
+                break;
+            };
+            value *= factor;
+            multiplied = true;
+            next += 1;
+            if tokens
+                .get(next)
+                .is_some_and(|t| t.lower == "." && !t.spaced)
+            {
+                next += 1;
+            }
+        }
+        if multiplied {
+            // "2 millones de euros", "2 millions d'euros", "2 milioni di euro".
+            if tokens
+                .get(next)
+                .is_some_and(|t| matches!(t.folded.as_str(), "de" | "di"))
+            {
+                next += 1;
+            } else if tokens.get(next).is_some_and(|t| t.folded == "d")
+                && tokens
+                    .get(next + 1)
+                    .is_some_and(|t| is_apostrophe(&t.lower))
+            {
+                next += 2;
+            }
+        }
+    }
+    if suffix.is_empty() && matches_any(tokens, next, AND_A_HALF) > 0 && value.fract() == 0.0 {
+        // "one and a half hours", "2 and a half days".
+        let skip = matches_any(tokens, next, AND_A_HALF);
+        value += 0.5;
+        multiplied = true;
+        next += skip;
+    }
+    let (units, after) = if suffix.is_empty() {
+        unit_at(tokens, next)
+    } else {
+        (readings(suffix, true), next)
+    };
+    if units.is_empty()
+        && suffix.is_empty()
+        && tokens.get(next).is_some_and(|t| t.kind == Kind::Word)
+    {
+        // A currency's adjective between: "200 British pounds", "5 Swiss francs".
+        let (money, past) = unit_at(tokens, next + 1);
+        if money.iter().any(|(dim, _)| *dim == Money) && !rate_or_area(tokens, past) {
+            emit(value, (Money, 1.0), out);
+            return;
+        }
+    }
+    if units.is_empty() {
+        if multiplied || money_sign {
+            emit(value, (Count, 1.0), out);
+        }
+        if money_sign {
+            emit(value, (Money, 1.0), out);
+        }
+        return;
+    }
+    if rate_or_area(tokens, after) {
+        return;
+    }
+    let half = matches_any(tokens, after, AND_A_HALF);
+    if half > 0 && value.fract() == 0.0 {
+        value += 0.5;
+    } else if matches_any(tokens, after, AND_A_QUARTER) > 0 && value.fract() == 0.0 {
+        value += 0.25;
+    }
+    if money_sign {
+        emit(value, (Money, 1.0), out);
+    }
+    for reading in units {
+        emit(value, *reading, out);
+    }
+}
+
+/// "an hour", "una hora", "un'ora", "a day", "a dozen": one, where a duration or a dozen
+/// follows the article; not "half an hour" or "a quarter of an hour" (phrases of their own).
+fn read_article(tokens: &[Token], i: usize, out: &mut Vec<Quantity>) {
+    if i > 0
+        && tokens
+            .get(i - 1)
+            .is_some_and(|t| matches!(t.folded.as_str(), "half" | "of"))
+    {
+        return;
+    }
+    let mut next = i + 1;
+    if tokens
+        .get(next)
+        .is_some_and(|t| is_apostrophe(&t.lower) && !t.spaced)
+    {
+        next += 1;
+    }
+    let Some(word) = tokens.get(next).filter(|t| t.kind == Kind::Word) else {
+        return;
+    };
+    if let Some(factor) = multiplier(&word.folded, false, false).filter(|f| *f == 12.0) {
+        emit(factor, (Count, 1.0), out);
+        return;
+    }
+    // Spelled-out durations only: "a min", "a m", "a t" are no units.
+    let spelled = word.folded.chars().count() >= 3
+        && !matches!(
+            word.folded.as_str(),
+            "min" | "mins" | "sec" | "secs" | "hrs" | "std" | "sek"
+        );
+    let durations = readings(&word.folded, false);
+    if !spelled
+        || !durations
+            .iter()
+            .all(|(dim, _)| matches!(dim, Time | Calendar))
+    {
+        return;
+    }
+    read_after(tokens, i, next, 1.0, false, out);
+}
+
+/// The unit written as the token(s) at `i` ("m", "metros", "%", "por ciento", "°C"), after
+/// a joining hyphen ("5-minute"), with the index after it.
+fn unit_at(tokens: &[Token], i: usize) -> (&'static [Reading], usize) {
+    let mut i = i;
+    if tokens.get(i).is_some_and(|t| t.lower == "-" && !t.spaced)
+        && tokens.get(i + 1).is_some_and(|t| !t.spaced)
+    {
+        i += 1;
+    }
+    let Some(token) = tokens.get(i).filter(|t| t.kind != Kind::Number) else {
+        return (&[], i);
+    };
+    if let Some(second) = tokens.get(i + 1) {
+        let both = two_word_readings(&token.folded, &second.folded);
+        if !both.is_empty() {
+            return (both, i + 2);
+        }
+    }
+    (readings(&token.folded, false), i + 1)
+}
+
+/// A unit over a time ("km/h", "MB/s") or a unit squared ("m²", "metros cuadrados").
+fn rate_or_area(tokens: &[Token], after: usize) -> bool {
+    tokens
+        .get(after)
+        .is_some_and(|t| (t.lower == "/" && !t.spaced) || SQUARED.contains(&t.folded.as_str()))
+}
+
+/// Records `value` of a unit read as `reading`.
+fn emit(value: f64, (dim, factor): Reading, out: &mut Vec<Quantity>) {
+    out.push(Quantity {
+        dim,
+        value,
+        factor,
+        start: None,
+    });
+}
+
+/// Pushes `value` of a unit read as `reading` in every unit of its dimension.
+fn emit_values(value: f64, (dim, factor): Reading, out: &mut Vec<f64>) {
+    match dim {
+        Stay | Count => out.push(value),
+        Percent => {
+            out.push(value);
+            out.push(value / 100.0);
+        }
+        Temperature => out.push(value),
+        Money => {
+            out.push(value);
+            out.push(tidy(value * 100.0));
+        }
+        Cents => {
+            out.push(value);
+            out.push(tidy(value / 100.0));
+        }
+        Calendar => {
+            let months = value * factor;
+            out.push(tidy(months));
+            out.push(tidy(months / 12.0));
+            if factor == 12.0 {
+                out.push(tidy(value * 365.0));
+                out.push(tidy(value * 52.0));
+            } else {
+                out.push(tidy(months * 30.0));
+            }
+        }
+        _ => {
+            let base = value * factor;
+            for unit in scale(dim) {
+                out.push(tidy(base / unit));
+            }
+        }
+    }
+}
+
+/// A conversion's float noise off: 4999.999999999999 is 5000.
+fn tidy(value: f64) -> f64 {
+    let rounded = value.round();
+    if close(value, rounded) {
+        rounded
+    } else {
+        value
+    }
+}
+
+fn is_apostrophe(text: &str) -> bool {
+    text == "'" || text == "’"
+}
+
+/// Whether the tokens from `i` are `words` (folded; an apostrophe matches either kind).
+fn matches_at(tokens: &[Token], i: usize, words: &[&str]) -> bool {
+    words.iter().enumerate().all(|(k, word)| {
+        tokens
+            .get(i + k)
+            .is_some_and(|t| t.folded == *word || (is_apostrophe(word) && is_apostrophe(&t.lower)))
+    })
+}
+
+/// How many tokens from `i` the first of `phrases` matching there covers, or 0.
+fn matches_any(tokens: &[Token], i: usize, phrases: &[&[&str]]) -> usize {
+    phrases
+        .iter()
+        .find(|words| matches_at(tokens, i, words))
+        .map_or(0, |words| words.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::numbers;
+    use super::super::tokens::tokenize;
+    use super::*;
+
+    fn quantities(text: &str) -> Vec<f64> {
+        let tokens = tokenize(text);
+        let mut facts = Facts::default();
+        let context = Context {
+            today: jiff::civil::date(2026, 11, 25),
+        };
+        numbers::read(text, &tokens, &context, &mut facts);
+        read(&tokens, &context, &mut facts);
+        facts.quantities.iter().flat_map(Quantity::values).collect()
+    }
+
+    fn has(text: &str, value: f64) -> bool {
+        quantities(text).iter().any(|q| close(*q, value))
+    }
+
+    #[test]
+    fn an_hour_and_a_quarter_and_french_gigabytes() {
+        assert!(has("uma hora e um quarto de treino", 75.0));
+        assert!(has("an hour and a quarter", 75.0));
+        assert!(has("passe la VM à 16 Go de RAM", 16.0));
+    }
+
+    #[test]
+    fn a_length_in_two_units_is_one_length() {
+        assert!(has("height 5ft 10in", 70.0));
+        assert!(has("height 5 ft 10 inches", 177.8));
+        assert!(has("1 m 80 cm tall", 180.0));
+        assert!(!has("5 ft and then 10 in", 70.0));
+    }
+
+    #[test]
+    fn lengths_in_every_unit_of_the_dimension() {
+        for text in [
+            "a 5 m cable",
+            "a 5m cable",
+            "5 metres",
+            "5 meters",
+            "cinco metros",
+        ] {
+            assert!(has(text, 5000.0), "{text}");
+            assert!(has(text, 500.0), "{text}");
+            assert!(has(text, 0.005), "{text}");
+        }
+        assert!(has("5km", 5000.0));
+        assert!(has("cinq kilomètres", 5000.0));
+        assert!(has("5 Kilometer", 500_000.0));
+        assert!(has("tre chilometri", 3000.0));
+        assert!(has("12 inches", 30.48));
+        assert!(has("6 feet", 72.0));
+    }
+
+    #[test]
+    fn masses_volumes_and_data() {
+        assert!(has("2 kg", 2000.0));
+        assert!(has("dos kilos", 2000.0));
+        assert!(has("500 g", 0.5));
+        assert!(has("zwei Kilogramm", 2000.0));
+        assert!(has("due chili", 2000.0));
+        assert!(has("3 t", 3000.0));
+        assert!(has("1 lb", 16.0));
+        assert!(has("2 litros", 2000.0));
+        assert!(has("5 GB", 5000.0));
+        assert!(has("5 GB", 5120.0));
+        assert!(has("1 GiB", 1024.0));
+        assert!(has("2TB", 2048.0));
+        assert!(has("512 MB", 0.5));
+    }
+
+    #[test]
+    fn durations_in_six_languages() {
+        assert!(has("2 hours", 120.0));
+        assert!(has("16h", 960.0));
+        assert!(has("30 minutes", 1800.0));
+        assert!(has("30 minutes", 0.5));
+        assert!(has("dos horas", 7200.0));
+        assert!(has("quince minutos", 900.0));
+        assert!(has("deux heures", 120.0));
+        assert!(has("trois jours", 72.0));
+        assert!(has("zwei Stunden", 120.0));
+        assert!(has("drei Wochen", 21.0));
+        assert!(has("duas horas", 120.0));
+        assert!(has("dez dias", 240.0));
+        assert!(has("due ore", 120.0));
+        assert!(has("tre settimane", 21.0));
+        assert!(has("a 5-minute walk", 300.0));
+        assert!(has("500 ms", 0.5));
+        assert!(has("2 years", 24.0));
+        assert!(has("6 meses", 0.5));
+    }
+
+    #[test]
+    fn duration_phrases() {
+        for text in [
+            "half an hour",
+            "media hora",
+            "une demi-heure",
+            "eine halbe Stunde",
+            "meia hora",
+            "mezz'ora",
+        ] {
+            assert!(
+                has(text, 30.0) && has(text, 1800.0) && has(text, 0.5),
+                "{text}"
+            );
+            assert!(!has(text, 60.0), "{text}");
+        }
+        assert!(has("a quarter of an hour", 15.0));
+        assert!(has("un quart d'heure", 900.0));
+        for text in [
+            "an hour and a half",
+            "una hora y media",
+            "une heure et demie",
+            "anderthalb Stunden",
+            "uma hora e meia",
+            "un'ora e mezza",
+            "one and a half hours",
+            "2 hours and a half",
+        ] {
+            let minutes = if text.starts_with('2') { 150.0 } else { 90.0 };
+            assert!(has(text, minutes), "{text}");
+        }
+        assert!(has("a day", 24.0) && has("a day", 1440.0));
+        assert!(has("un giorno", 24.0));
+        assert!(has("ein Tag", 1440.0));
+        assert!(has("a dozen eggs", 12.0));
+    }
+
+    #[test]
+    fn percent_in_six_languages() {
+        for text in [
+            "15%",
+            "15 %",
+            "15 percent",
+            "15 per cent",
+            "15 por ciento",
+            "15 pour cent",
+            "15 Prozent",
+            "15 por cento",
+            "15 per cento",
+        ] {
+            assert!(has(text, 0.15) && has(text, 15.0), "{text}");
+        }
+    }
+
+    #[test]
+    fn multipliers_as_words_or_suffix() {
+        assert!(has("5k", 5000.0));
+        assert!(has("5K steps", 5000.0));
+        assert!(has("2 million", 2e6));
+        assert!(has("2 millones", 2e6));
+        assert!(has("2 millions d'euros", 2e6));
+        assert!(has("2 millions d'euros", 2e8));
+        assert!(has("2 Millionen", 2e6));
+        assert!(has("2 milhões", 2e6));
+        assert!(has("2 milioni", 2e6));
+        assert!(has("2 Mio. Euro", 2e6));
+        assert!(has("3 billion", 3e9));
+        assert!(has("3bn", 3e9));
+        assert!(has("$3bn", 3e9));
+        assert!(has("$2m", 2e6));
+        assert!(has("5 mil millones", 5e9));
+        assert!(has("2 dozen", 24.0));
+    }
+
+    #[test]
+    fn money_and_temperature() {
+        for text in [
+            "$5",
+            "5€",
+            "5 €",
+            "5 dollars",
+            "5 euros",
+            "cinco dólares",
+            "5 USD",
+        ] {
+            assert!(has(text, 5.0) && has(text, 500.0), "{text}");
+        }
+        assert!(has("50 cents", 0.5));
+        assert!(has("200 British pounds", 20_000.0));
+        assert!(!has("200 British pounds", 90.718_474));
+        assert!(has("$5k", 500_000.0));
+        assert_eq!(quantities("20°C"), [20.0]);
+        assert_eq!(quantities("20 °C"), [20.0]);
+        assert_eq!(quantities("68 degrees"), [68.0]);
+        assert_eq!(quantities("-5 grados"), [-5.0]);
+    }
+
+    #[test]
+    fn no_unit_next_to_the_number_gives_nothing() {
+        assert!(!has("a 5 m cable", 5e6));
+        assert!(!has("5m", 5e6));
+        assert!(!has("2M", 2e6));
+        assert!(quantities("5 people").is_empty());
+        assert!(quantities("5").is_empty());
+        assert!(quantities("5 big m").is_empty());
+        assert!(quantities("m 5").is_empty());
+        // Nights are counted, never hours.
+        assert_eq!(quantities("2 nights"), [2.0]);
+        assert!(quantities("the 25th").is_empty());
+        assert!(quantities("5 in stock").is_empty());
+        assert!(quantities("at 10:30").is_empty());
+        assert!(quantities("a mile").is_empty());
+        assert!(!has("50 km/h", 50_000.0));
+        assert!(!has("20 m²", 20_000.0));
+        assert!(!has("20 metros cuadrados", 2000.0));
+    }
+}

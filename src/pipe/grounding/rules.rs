@@ -1,0 +1,686 @@
+//! The rules that trace one value to the evidence, by name, in the order they are tried. The
+//! first that traces a value decides it and is recorded; each can be switched off
+//! (`[translation] grounding_rules_off`), which makes grounding stricter: a value only that
+//! rule traced is then unsaid.
+
+use jiff::civil::Date;
+use serde_json::Value;
+
+use super::evidence::Evidence;
+use super::facts::{close, Role};
+use super::lexicon;
+use super::quantity;
+use super::tokens::{cognate, stem, words_of, Kind};
+use super::words::{is, STOPWORDS};
+use super::{choice, flags, language, text};
+use crate::config::GroundingRule;
+
+/// A rule that decided a value, or why none did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rule {
+    /// The schema's own `default` or `const`.
+    Schema,
+    /// Written in the text as it is (its letters and digits, from one word's edge to another's).
+    Verbatim,
+    /// A number said in digits or words.
+    Number,
+    /// A number with its unit, in the unit the field takes.
+    Quantity,
+    /// A day said, absolute or relative.
+    Date,
+    /// A time of day said with a cue.
+    Time,
+    /// A country, currency or language named in words or symbols.
+    Code,
+    /// A phone number, account or code whose digits the text holds with other separators.
+    Digits,
+    /// An enum member named, or chosen for a subject the text speaks of.
+    Choice,
+    /// A boolean whose subject the text affirms or negates.
+    Flag,
+    /// Free text whose content words the text holds.
+    Text,
+    /// Not traced, but the conversation holds text in a language the recognizers do not read
+    /// (or free text in another language than the value's): kept, unverified.
+    Unread,
+    /// Traced by no rule.
+    Unsaid,
+    /// A map key nobody said: it goes with its value.
+    MapKey,
+    /// Said only as a piece of a longer value the call already carries whole.
+    Piece,
+}
+
+impl Rule {
+    /// The rules a configuration may switch off, by name.
+    pub const SWITCHABLE: [Rule; 12] = [
+        Rule::Schema,
+        Rule::Verbatim,
+        Rule::Number,
+        Rule::Quantity,
+        Rule::Date,
+        Rule::Time,
+        Rule::Code,
+        Rule::Digits,
+        Rule::Choice,
+        Rule::Flag,
+        Rule::Text,
+        Rule::Unread,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Schema => "schema",
+            Rule::Verbatim => "verbatim",
+            Rule::Number => "number",
+            Rule::Quantity => "quantity",
+            Rule::Date => "date",
+            Rule::Time => "time",
+            Rule::Code => "code",
+            Rule::Digits => "digits",
+            Rule::Choice => "choice",
+            Rule::Flag => "flag",
+            Rule::Text => "text",
+            Rule::Unread => "unread",
+            Rule::Unsaid => "unsaid",
+            Rule::MapKey => "map_key",
+            Rule::Piece => "piece",
+        }
+    }
+}
+
+impl From<GroundingRule> for Rule {
+    fn from(rule: GroundingRule) -> Rule {
+        match rule {
+            GroundingRule::Schema => Rule::Schema,
+            GroundingRule::Verbatim => Rule::Verbatim,
+            GroundingRule::Number => Rule::Number,
+            GroundingRule::Quantity => Rule::Quantity,
+            GroundingRule::Date => Rule::Date,
+            GroundingRule::Time => Rule::Time,
+            GroundingRule::Code => Rule::Code,
+            GroundingRule::Digits => Rule::Digits,
+            GroundingRule::Choice => Rule::Choice,
+            GroundingRule::Flag => Rule::Flag,
+            GroundingRule::Text => Rule::Text,
+            GroundingRule::Unread => Rule::Unread,
+        }
+    }
+}
+
+/// The rules in force: all but those switched off.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rules {
+    off: u32,
+}
+
+impl Rules {
+    pub fn without(names: &[Rule]) -> Rules {
+        Rules {
+            off: names
+                .iter()
+                .fold(0, |bits, rule| bits | 1 << (*rule as u32)),
+        }
+    }
+
+    /// All but the rules `[translation] grounding_rules_off` names.
+    pub fn from_config(off: &[GroundingRule]) -> Rules {
+        Rules::without(&off.iter().copied().map(Rule::from).collect::<Vec<_>>())
+    }
+
+    pub fn on(self, rule: Rule) -> bool {
+        self.off & (1 << (rule as u32)) == 0
+    }
+}
+
+/// One value with what it is checked as.
+pub struct Leaf<'a> {
+    pub value: &'a Value,
+    /// Its schema, `$ref` followed.
+    pub schema: &'a Value,
+    /// The property it is the value of ("" for the call itself, the array's for an item).
+    pub key: &'a str,
+}
+
+/// The rule that traces `leaf`, or [`Rule::Unread`] / [`Rule::Unsaid`].
+pub fn trace(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Rule {
+    let found = first(leaf, evidence, rules);
+    match found {
+        Some(rule) => rule,
+        None if rules.on(Rule::Unread) && unread(leaf, evidence) => Rule::Unread,
+        None => Rule::Unsaid,
+    }
+}
+
+fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
+    let Leaf { value, schema, key } = leaf;
+    let on = |rule: Rule, test: &dyn Fn() -> bool| (rules.on(rule) && test()).then_some(rule);
+    if let Some(rule) = on(Rule::Schema, &|| {
+        schema.get("default") == Some(value)
+            || schema.get("const") == Some(value)
+            || mapped(value, schema, evidence)
+    }) {
+        return Some(rule);
+    }
+    match value {
+        Value::Null => Some(Rule::Schema),
+        Value::Array(_) | Value::Object(_) => Some(Rule::Schema),
+        Value::Bool(flag) => on(Rule::Flag, &|| flags::said(key, schema, *flag, evidence)),
+        Value::Number(number) => {
+            let number = number.as_f64()?;
+            numeric(number, leaf, evidence, rules)
+                // A priority on a scale of numbers, chosen by a word of urgency.
+                .or_else(|| on(Rule::Choice, &|| choice::urgency(key, evidence)))
+        }
+        Value::String(text) => string(text.trim(), leaf, evidence, rules),
+    }
+}
+
+fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
+    let on = |rule: Rule, test: &dyn Fn() -> bool| (rules.on(rule) && test()).then_some(rule);
+    if text.is_empty() {
+        return Some(Rule::Schema);
+    }
+    // A date, a time or both: each part must be said; a written one counts as it is.
+    if let Some(date) = date_of(text) {
+        let time = time_part(text);
+        let date_said = on(Rule::Date, &|| evidence.facts.dates.contains(&date))
+            .or_else(|| on(Rule::Verbatim, &|| evidence.written(&text[..10])))?;
+        return match time {
+            None | Some((0, 0)) => Some(date_said),
+            Some(time) => on(Rule::Time, &|| evidence.facts.times.contains(&time))
+                .or_else(|| on(Rule::Verbatim, &|| evidence.written(text)))
+                .map(|_| date_said),
+        };
+    }
+    if let Some(time) = clock_of(text) {
+        return on(Rule::Time, &|| evidence.facts.times.contains(&time))
+            .or_else(|| on(Rule::Verbatim, &|| evidence.written(text)));
+    }
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    let letters_and_digits = text.chars().filter(|c| c.is_alphanumeric()).count();
+    let all_digits = !digits.is_empty() && digits.len() == text.len();
+    let verbatim = || {
+        if all_digits {
+            evidence.written_alone(text)
+        } else if is_code(text) && text.len() <= 3 && text.chars().all(|c| c.is_ascii_uppercase()) {
+            // A code as a code: "ES" in capitals, not "es" of "es urgente".
+            evidence.written_exact(&text.to_uppercase())
+        } else {
+            evidence.written(text)
+        }
+    };
+    if let Some(rule) = on(Rule::Verbatim, &verbatim) {
+        return Some(rule);
+    }
+    // A phone or account number: its digits, whatever the separators and a country code.
+    if digits.len() >= 7 && digits.len() * 10 >= letters_and_digits * 6 {
+        return on(Rule::Digits, &|| evidence.has_digits(&digits));
+    }
+    // Named by a part: a time zone by its city, a media type by its subtype.
+    if let Some(city) = time_zone_city(text) {
+        if let Some(rule) = on(Rule::Code, &|| evidence.written(&city)) {
+            return Some(rule);
+        }
+    }
+    if let Some(subtype) = media_subtype(text) {
+        if let Some(rule) = on(Rule::Code, &|| evidence.has_word(subtype)) {
+            return Some(rule);
+        }
+    }
+    if let Some(members) = leaf.schema.get("enum").and_then(Value::as_array) {
+        if let Some(rule) = on(Rule::Code, &|| code_said(text, evidence)) {
+            return Some(rule);
+        }
+        return on(Rule::Choice, &|| {
+            choice::said(text, members, leaf.key, leaf.schema, evidence)
+        });
+    }
+    // A string of digits is an identifier (an order, an account) unless the schema takes a
+    // number: written alone, or its digits a run of the text's ("5512-77" for "551277").
+    let numeric_schema = matches!(
+        leaf.schema.get("type").and_then(Value::as_str),
+        Some("number" | "integer")
+    ) || leaf.schema.get("type").is_none();
+    if let (Ok(number), true) = (text.parse::<f64>(), numeric_schema || !all_digits) {
+        if let Some(rule) = numeric(number, leaf, evidence, rules) {
+            return Some(rule);
+        }
+    }
+    if digits.len() >= 5 && digits.len() * 10 >= letters_and_digits * 6 {
+        return on(Rule::Digits, &|| evidence.has_digits(&digits));
+    }
+    if text.parse::<f64>().is_ok() {
+        return None;
+    }
+    if is_code(text) {
+        return on(Rule::Code, &|| code_said(text, evidence));
+    }
+    on(Rule::Text, &|| text::said(text, evidence))
+}
+
+/// Words of a field that say it takes a time of day, or a day.
+const TIME_OF_DAY: &[&str] = &[
+    "time",
+    "hour",
+    "hours",
+    "at",
+    "clock",
+    "start",
+    "end",
+    "begin",
+    "until",
+    "when",
+    "minute",
+    "minutes",
+    "opening",
+    "closing",
+    "departure",
+    "arrival",
+    "slot",
+    "schedule",
+];
+const DAY: &[&str] = &[
+    "day",
+    "date",
+    "month",
+    "year",
+    "dom",
+    "birthday",
+    "when",
+    "deadline",
+    "due",
+    "anniversary",
+];
+/// Words of a field that takes a rank ("the 3rd").
+const RANK: &[&str] = &[
+    "day", "position", "rank", "place", "index", "order", "nth", "floor", "century", "edition",
+    "round", "level", "grade", "week", "month", "ordinal", "seat", "row",
+];
+
+/// Rules `number` and `quantity`: a number said as it is, where what it was said of fits
+/// the field (the hour of "a las ocho" is no party size, "10 km" no `distance_m: 10`), or a
+/// quantity in the unit the field asks for.
+fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
+    let name = words_of(leaf.key);
+    let description = words_of(
+        leaf.schema
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default(),
+    );
+    let field = quantity::Field {
+        name: &name,
+        description: &description,
+    };
+    let about = |words: &[&str]| {
+        name.iter()
+            .chain(&description)
+            .any(|w| words.contains(&w.as_str()) || words.contains(&stem(w).as_str()))
+    };
+    let facts = &evidence.facts;
+    let said = facts.number_spans.iter().any(|span| {
+        close(span.value, value)
+            && label_fits(span.start, span.end, &name, &description, evidence)
+            && match facts.roles.get(&span.start) {
+                None if span.ordinal => about(RANK),
+                None => true,
+                Some(Role::Unit(index)) => quantity::fits_as_written(*index, &field, facts),
+                Some(Role::Time) => about(TIME_OF_DAY),
+                Some(Role::Date) => about(DAY),
+            }
+    });
+    if rules.on(Rule::Number) && (said || per_year(value, &about, evidence)) {
+        return Some(Rule::Number);
+    }
+    (rules.on(Rule::Quantity) && quantity::traces(value, &field, facts)).then_some(Rule::Quantity)
+}
+
+/// A value the field's own description gives for something the conversation says: "3 for
+/// Chonburi" in the description and "Chonburi Province" in the request is `province_id: 3`.
+/// The value stands in the description as a word of its own, and a content word right after
+/// it ("3 for Chonburi", "3: Chonburi", "3 (Chonburi)") or before it ("Chonburi = 3") is
+/// said.
+fn mapped(value: &Value, schema: &Value, evidence: &Evidence) -> bool {
+    let text = match value {
+        Value::Number(n) => n.to_string(),
+        Value::String(s) if !s.trim().is_empty() && s.len() <= 40 => s.trim().to_owned(),
+        _ => return false,
+    };
+    let Some(description) = schema.get("description").and_then(Value::as_str) else {
+        return false;
+    };
+    let tokens = super::tokens::tokenize(description);
+    let wanted = super::tokens::fold(&text);
+    let content = |t: &super::tokens::Token| {
+        t.kind == Kind::Word
+            && t.folded.chars().count() > 2
+            && !is(STOPWORDS, &t.folded)
+            && !language::function_word(&t.folded)
+    };
+    let at: Vec<usize> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.folded == wanted)
+        .map(|(i, _)| i)
+        .collect();
+    at.into_iter().any(|i| {
+        // The words naming it: after it up to the next mark, or the word just before it.
+        let after = tokens[i + 1..]
+            .iter()
+            .take_while(|t| !matches!(t.lower.as_str(), "," | ";" | "." | ")"))
+            .take(4)
+            .filter(|t| content(t));
+        let before = i
+            .checked_sub(2)
+            .and_then(|j| tokens.get(j))
+            .filter(|_| tokens.get(i - 1).is_some_and(|t| t.lower == "="))
+            .filter(|t| content(t));
+        after
+            .chain(before)
+            .any(|t| evidence.has_word(&t.folded))
+    })
+}
+
+/// Words before a number that say how many, not what it names: "top 3", "at least 10",
+/// "up to 5", "over 100".
+const COUNTING: &[&str] = &[
+    "top",
+    "least",
+    "most",
+    "over",
+    "under",
+    "about",
+    "around",
+    "than",
+    "only",
+    "first",
+    "last",
+    "next",
+    "nearly",
+    "almost",
+    "approximately",
+    "approx",
+    "up",
+    "just",
+    "exactly",
+    "max",
+    "maximum",
+    "min",
+    "minimum",
+    "total",
+    "another",
+    "extra",
+    "additional",
+    "all",
+    "x",
+];
+
+/// A number written after a word that names it, and before no word it counts ("room 12",
+/// "task 12 as done", "HP 305 du bureau"), is that thing's number: it traces a field about
+/// that thing (`room`, `task_id`, `model`), not any field ("room 12" says no 12 attendees).
+/// "buy 3 apples" counts apples: any field.
+fn label_fits(
+    start: usize,
+    end: usize,
+    name: &[String],
+    description: &[String],
+    evidence: &Evidence,
+) -> bool {
+    let counts_next = evidence.tokens.get(end).is_some_and(|t| {
+        t.kind == Kind::Word && !is(STOPWORDS, &t.folded) && !language::function_word(&t.folded)
+    });
+    if counts_next {
+        return true;
+    }
+    let Some(label) = start
+        .checked_sub(1)
+        .and_then(|i| evidence.tokens.get(i))
+        .filter(|t| t.kind == Kind::Word)
+    else {
+        return true;
+    };
+    let word = &label.folded;
+    if word.chars().count() < 2
+        || is(STOPWORDS, word)
+        || language::function_word(word)
+        || COUNTING.contains(&word.as_str())
+    {
+        return true;
+    }
+    let label = stem(word);
+    name.iter().chain(description).any(|w| {
+        cognate(&stem(w), &label)
+            || lexicon::translations(w)
+                .iter()
+                .any(|t| cognate(&stem(t), &label))
+    })
+}
+
+/// Times a year a frequency word says, for a field counted per year ("monthly compounding"
+/// for `compounding_periods_per_year: 12`).
+fn per_year(value: f64, about: &dyn Fn(&[&str]) -> bool, evidence: &Evidence) -> bool {
+    const PER_YEAR: &[(&str, f64)] = &[
+        ("daily", 365.0),
+        ("weekly", 52.0),
+        ("biweekly", 26.0),
+        ("monthly", 12.0),
+        ("quarterly", 4.0),
+        ("semiannually", 2.0),
+        ("semiannual", 2.0),
+        ("annually", 1.0),
+        ("yearly", 1.0),
+    ];
+    about(&["year", "yearly", "annual", "annually", "annum"])
+        && PER_YEAR
+            .iter()
+            .any(|(word, times)| close(*times, value) && choice::said_word(word, evidence))
+}
+
+/// A two- or three-letter code ("GB", "gbp", "de"), or a locale ("en-GB", "pt_BR").
+fn is_code(text: &str) -> bool {
+    let alpha =
+        |part: &str| (2..=3).contains(&part.len()) && part.chars().all(|c| c.is_ascii_alphabetic());
+    match text.split_once(['-', '_']) {
+        Some((language, region)) => alpha(language) && alpha(region),
+        None => alpha(text),
+    }
+}
+
+/// The place an IANA time zone is named by ("New York" of "America/New_York"), for a name of
+/// the database's shape (its areas are few and fixed; the database itself may be absent).
+fn time_zone_city(text: &str) -> Option<String> {
+    const AREAS: [&str; 10] = [
+        "Africa",
+        "America",
+        "Antarctica",
+        "Asia",
+        "Atlantic",
+        "Australia",
+        "Europe",
+        "Indian",
+        "Pacific",
+        "Etc",
+    ];
+    let (area, city) = text.split_once('/')?;
+    let city = city.rsplit('/').next()?;
+    (AREAS.contains(&area)
+        && !city.is_empty()
+        && city
+            .chars()
+            .all(|c| c.is_alphabetic() || c == '_' || c == '-'))
+    .then(|| city.replace('_', " "))
+}
+
+/// The subtype of a media type ("json" of "application/json", of "application/vnd.api+json",
+/// "png" of "image/png"): a media type is named by it ("send it as JSON").
+fn media_subtype(text: &str) -> Option<&str> {
+    const KINDS: [&str; 7] = [
+        "application",
+        "text",
+        "image",
+        "audio",
+        "video",
+        "font",
+        "multipart",
+    ];
+    let (kind, subtype) = text.split(';').next()?.trim().split_once('/')?;
+    if !KINDS.contains(&kind) || subtype.contains(['/', ' ']) {
+        return None;
+    }
+    let subtype = subtype
+        .rsplit_once('+')
+        .map_or(subtype, |(_, suffix)| suffix);
+    Some(subtype.trim_start_matches("x-")).filter(|s| !s.is_empty())
+}
+
+/// Every part of a code or locale is named: "en-GB" needs English and Britain.
+fn code_said(text: &str, evidence: &Evidence) -> bool {
+    is_code(text)
+        && text
+            .split(['-', '_'])
+            .all(|part| evidence.facts.codes.contains(&part.to_uppercase()))
+}
+
+/// Not traced, but perhaps said where grounding cannot read: the conversation holds another
+/// language or script, or the value is free text in another of the six languages than the
+/// conversation's (a translator writes "Call mom" for "llamar a mamá").
+fn unread(leaf: &Leaf, evidence: &Evidence) -> bool {
+    if evidence.languages.unread {
+        return true;
+    }
+    let Value::String(value) = leaf.value else {
+        return false;
+    };
+    // A translator writes free text in the conversation's language or in English: English
+    // words for a conversation in another of the six are unverified; from an English
+    // conversation, words nobody said were not said. Codes, identifiers and enum members are
+    // checked in any language: an invented "first" class is worse than a lost "window" seat.
+    let free_text = value.split_whitespace().count() >= 2 && leaf.schema.get("enum").is_none();
+    match evidence.languages.main {
+        Some(main) if main != "en" && free_text => {
+            language::english_rather_than(value, &evidence.folded_words(), main)
+        }
+        _ => false,
+    }
+}
+
+/// A date (`2026-11-25`, the date part of a date-time).
+pub fn date_of(value: &str) -> Option<Date> {
+    value.get(..10).and_then(|d| d.parse::<Date>().ok())
+}
+
+/// The time of a date-time (`2026-11-25T09:00`, `2026-11-25 09:00:00+01:00`).
+fn time_part(value: &str) -> Option<(i8, i8)> {
+    match value.get(10..11) {
+        Some("T" | "t" | " ") => clock_of(value.get(11..)?),
+        _ => None,
+    }
+}
+
+/// `09:00`, `9:30`, `09:30:00`, `9:30 PM`.
+pub fn clock_of(value: &str) -> Option<(i8, i8)> {
+    let mut parts = value.splitn(3, ':');
+    let hour: i8 = parts.next()?.trim().parse().ok()?;
+    let rest = parts.next()?;
+    let minute: i8 = rest.get(..2)?.parse().ok()?;
+    let after = value.to_lowercase();
+    let hour = match (after.contains("pm"), after.contains("am")) {
+        (true, _) if hour < 12 => hour + 12,
+        (_, true) if hour == 12 => 0,
+        _ => hour,
+    };
+    ((0..24).contains(&hour) && (0..60).contains(&minute)).then_some((hour, minute))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_locales() {
+        assert!(is_code("GB") && is_code("eur") && is_code("en-GB") && is_code("pt_BR"));
+        assert!(!is_code("GBPX") && !is_code("e") && !is_code("12"));
+    }
+
+    #[test]
+    fn values_the_description_gives_for_a_said_word() {
+        let trace_in = |text: &str, value: Value, description: &str| {
+            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
+            let schema = serde_json::json!({"type": "integer", "description": description});
+            let leaf = Leaf { value: &value, schema: &schema, key: "province_id" };
+            trace(&leaf, &evidence, Rules::default())
+        };
+        let ids = "The province: 1 for Bangkok, 2 for Chiang Mai, 3 for Chonburi.";
+        let text = "a housekeeper in Chonburi Province";
+        assert_eq!(trace_in(text, serde_json::json!(3), ids), Rule::Schema);
+        assert_eq!(trace_in(text, serde_json::json!(1), ids), Rule::Unsaid);
+        assert_eq!(trace_in(text, serde_json::json!(3), "Chonburi = 3, Bangkok = 1"), Rule::Schema);
+        assert_eq!(trace_in("in Bangkok", serde_json::json!(3), "Chonburi = 3, Bangkok = 1"), Rule::Unsaid);
+    }
+
+    #[test]
+    fn short_codes_need_their_capitals() {
+        let said = |text: &str, value: &str| {
+            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
+            let schema = serde_json::json!({});
+            let value = Value::String(value.into());
+            let leaf = Leaf {
+                value: &value,
+                schema: &schema,
+                key: "code",
+            };
+            trace(&leaf, &evidence, Rules::default())
+        };
+        assert_eq!(
+            said("Es urgente: revisa mi consumo de datos.", "ES"),
+            Rule::Unsaid
+        );
+        assert_eq!(said("ship to the US please", "US"), Rule::Verbatim);
+        assert_eq!(said("my data usage", "US"), Rule::Unsaid);
+        assert_eq!(said("invite ana and bruno", "Ana"), Rule::Verbatim);
+    }
+
+    #[test]
+    fn time_zones_by_their_city() {
+        assert_eq!(
+            time_zone_city("America/New_York").as_deref(),
+            Some("New York")
+        );
+        assert_eq!(time_zone_city("Europe/London").as_deref(), Some("London"));
+        assert_eq!(time_zone_city("Mars/Olympus_Mons"), None);
+        assert_eq!(time_zone_city("data/cars.csv"), None);
+    }
+
+    #[test]
+    fn media_types_by_their_subtype() {
+        assert_eq!(media_subtype("application/json"), Some("json"));
+        assert_eq!(media_subtype("application/vnd.api+json"), Some("json"));
+        assert_eq!(media_subtype("text/csv; charset=utf-8"), Some("csv"));
+        assert_eq!(media_subtype("/etc/passwd"), None);
+        assert_eq!(media_subtype("notes/final.txt"), None);
+    }
+
+    #[test]
+    fn clocks_and_date_times() {
+        assert_eq!(clock_of("09:30"), Some((9, 30)));
+        assert_eq!(clock_of("7:05 PM"), Some((19, 5)));
+        assert_eq!(clock_of("12:00 am"), Some((0, 0)));
+        assert_eq!(clock_of("25:00"), None);
+        assert_eq!(clock_of("notes"), None);
+        assert_eq!(time_part("2026-11-25T09:00:00+01:00"), Some((9, 0)));
+        assert_eq!(time_part("2026-11-25 18:45"), Some((18, 45)));
+        assert_eq!(time_part("2026-11-25"), None);
+    }
+
+    #[test]
+    fn switched_off_rules_are_off() {
+        let rules = Rules::without(&[Rule::Time, Rule::Choice]);
+        assert!(!rules.on(Rule::Time) && !rules.on(Rule::Choice) && rules.on(Rule::Date));
+        // Every rule a configuration names is one that can be switched off, under its name.
+        for rule in Rule::SWITCHABLE {
+            let named = serde_json::from_value::<GroundingRule>(serde_json::json!(rule.name()));
+            assert_eq!(named.ok().map(Rule::from), Some(rule));
+        }
+    }
+}

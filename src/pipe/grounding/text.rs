@@ -1,0 +1,74 @@
+//! Rule `text`: free text the translator wrote from the request (a message, a title, a
+//! search query) is said when most of its content words are words of the conversation, by
+//! stem: "Check my email" for "remind me to check my emails". An identifier (no space, and a
+//! mark or digit in it: a path, a file name, a URL) is never traced this way: it is written
+//! in the text as it is (rule `verbatim`) or it was invented ("notes_final.txt" for
+//! "notes.txt", "/etc/passwd" for anything).
+
+use super::evidence::Evidence;
+use super::tokens::words_of;
+use super::words::{is, STOPWORDS};
+
+/// Content words up to which a text must be said word for word.
+const SHORT: usize = 4;
+
+pub fn said(value: &str, evidence: &Evidence) -> bool {
+    let identifier =
+        !value.contains(char::is_whitespace) && value.chars().any(|c| !c.is_alphabetic());
+    if identifier {
+        return false;
+    }
+    let content: Vec<String> = words_of(value)
+        .into_iter()
+        .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
+        .collect();
+    let found = content.iter().filter(|w| evidence.has_word(w)).count();
+    // A short text (a title, a task) is every word the user's: an added word is an added
+    // task ("Pick up dry cleaning and groceries" for "pick up dry cleaning"). A long one (an
+    // instruction, a prompt) is paraphrased: most of its words.
+    if content.len() <= SHORT {
+        found == content.len() && found > 0
+    } else {
+        found * 5 >= content.len() * 3
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn said_in(text: &str, value: &str) -> bool {
+        said(value, &Evidence::new(text, jiff::civil::date(2026, 11, 25)))
+    }
+
+    #[test]
+    fn content_words_of_the_request() {
+        assert!(said_in("remind me to check my emails", "Check my email"));
+        assert!(said_in("buy pizzas for the party", "pizza party"));
+        assert!(said_in(
+            "every hour between 08:00 and 18:00 check server status and alert if down",
+            "Check server status. If any service is down, raise a critical alert."
+        ));
+        assert!(said_in("recordar comprar leche", "comprar leche"));
+    }
+
+    #[test]
+    fn words_nobody_said_and_identifiers() {
+        assert!(!said_in(
+            "remind me to check my emails",
+            "Quarterly budget review"
+        ));
+        assert!(!said_in("Rename notes.txt", "notes_final.txt"));
+        assert!(!said_in("This is important", "/etc/passwd"));
+        assert!(!said_in(
+            "team meeting tomorrow",
+            "Team sync with marketing"
+        ));
+        assert!(!said_in(
+            "Add 'pick up dry cleaning' to my list",
+            "Pick up dry cleaning and groceries"
+        ));
+        // Function words trace nothing.
+        assert!(!said_in("book it for the evening", "the and for"));
+    }
+}

@@ -1,0 +1,102 @@
+//! Small word lists of the six languages grounding reads that more than one rule needs:
+//! words that carry no content, negations, and the words that say "every". Keyed by the
+//! folded form (lowercase, accents stripped).
+
+/// Function words: said by every request, they trace nothing.
+pub const STOPWORDS: &[&str] = &[
+    // English
+    "the", "and", "for", "with", "from", "into", "that", "this", "than", "then", "them", "they",
+    "are", "was", "were", "will", "would", "should", "could", "can", "has", "have", "had", "not",
+    "but", "all", "any", "its", "our", "your", "you", "his", "her", "their", "out", "about",
+    "please", "also", "just", "some", "per", "via", "what", "when", "which", "who", "how",
+    // Spanish
+    "los", "las", "una", "del", "por", "para", "con", "que", "como", "mas", "pero", "sus",
+    // French
+    "les", "des", "une", "pour", "avec", "dans", "sur", "par", "qui", "que", "est", "sont", "aux",
+    // German
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "und", "mit", "fur", "von",
+    "auf", "ist", "sind", "bitte", "zum", "zur", // Portuguese
+    "os", "as", "uma", "um", "do", "da", "dos", "das", "com", "para", "por", "que", "em", "no",
+    "na", "nos", "nas", // Italian
+    "il", "lo", "gli", "una", "uno", "del", "della", "dei", "delle", "con", "per", "che", "nel",
+    "nella", "sono",
+];
+
+/// Words that negate what follows: "without SSL", "sin azúcar", "ohne Bestätigung".
+pub const NEGATIONS: &[&str] = &[
+    "no",
+    "not",
+    "dont",
+    "don",
+    "doesnt",
+    "never",
+    "without",
+    "disable",
+    "disabled",
+    "off",
+    "skip",
+    "exclude",
+    "sin",
+    "nunca",
+    "desactivar",
+    "desactiva",
+    "sans",
+    "pas",
+    "jamais",
+    "desactiver",
+    "desactive",
+    "ne",
+    "ohne",
+    "nicht",
+    "kein",
+    "keine",
+    "keinen",
+    "nie",
+    "deaktivieren",
+    "deaktiviere",
+    "nao",
+    "sem",
+    "nunca",
+    "desativar",
+    "desative",
+    "senza",
+    "non",
+    "mai",
+    "disattivare",
+    "disattiva",
+];
+
+/// Words that say "every": "every day" is daily, "cada semana" weekly.
+pub const EVERY: &[&str] = &[
+    "every", "each", "per", "cada", "todos", "todas", "chaque", "tous", "toutes", "jeden", "jede",
+    "jedes", "alle", "ogni", "tutti", "tutte", "todo", "toda",
+];
+
+/// Words that put one thing after another: what a flag about order rests on.
+pub const SEQUENCE: &[&str] = &[
+    "then",
+    "after",
+    "afterwards",
+    "next",
+    "finished",
+    "once",
+    "luego",
+    "despues",
+    "entonces",
+    "puis",
+    "ensuite",
+    "apres",
+    "dann",
+    "danach",
+    "anschliessend",
+    "nachdem",
+    "depois",
+    "entao",
+    "poi",
+    "dopo",
+    "quindi",
+];
+
+pub fn is(list: &[&str], folded: &str) -> bool {
+    list.contains(&folded)
+}
