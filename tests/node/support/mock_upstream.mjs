@@ -3,6 +3,7 @@
 //
 //   const main = await MockUpstream.start('main');
 //   main.script('/v1/chat/completions', json(completion(...)), sse([...events], {delay: 10}));
+//   main.on('/v1/chat/completions', (request) => reply)   // answers once the queue is empty
 //   main.requests   // [{method, path, headers, body}]
 //
 // Replies: json(body, {status, delay}) and sse(events, {delay, done}); SSE events are data
@@ -28,6 +29,7 @@ export class MockUpstream {
   constructor(name) {
     this.name = name;
     this.queues = new Map();
+    this.responders = new Map();
     this.requests = [];
     this.server = http.createServer((req, res) => this.handle(req, res));
     this.sockets = new Set();
@@ -57,6 +59,13 @@ export class MockUpstream {
     return this;
   }
 
+  /** Answers every request to `route` with `responder(request)` once its queue is empty (as
+   * on() in tests/python/mock_upstream.py); the request is {method, path, headers, body}. */
+  on(route, responder) {
+    this.responders.set(route, responder);
+    return this;
+  }
+
   chatRequests() {
     return this.requests.filter((r) => r.path === CHAT);
   }
@@ -77,8 +86,9 @@ export class MockUpstream {
       body = null;
     }
     const route = req.url.split('?')[0];
-    this.requests.push({ method: req.method, path: route, headers: req.headers, body });
-    const reply = this.queues.get(route)?.shift() ?? json(
+    const request = { method: req.method, path: route, headers: req.headers, body };
+    this.requests.push(request);
+    const reply = this.queues.get(route)?.shift() ?? this.responders.get(route)?.(request) ?? json(
       { error: { message: `${this.name}: nothing scripted for ${req.method} ${route}`, type: 'mock_error' } },
       { status: 500 },
     );
