@@ -328,11 +328,7 @@ fn check(path: Option<&Path>) -> ExitCode {
 }
 
 async fn health(url: &str) -> ExitCode {
-    let client = match reqwest::Client::builder()
-        .timeout(std::time::Duration::from_secs(3))
-        .no_proxy()
-        .build()
-    {
+    let client = match crate::upstream::one_off_client(std::time::Duration::from_secs(3)) {
         Ok(client) => client,
         Err(_) => return ExitCode::FAILURE,
     };

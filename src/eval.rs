@@ -151,11 +151,7 @@ pub(crate) async fn run(
     let serving = tokio::spawn(server::serve(listener, state.clone(), async move {
         let _ = stopped.await;
     }));
-    let client = reqwest::Client::builder()
-        .no_proxy()
-        .timeout(timeout)
-        .build()
-        .map_err(|e| e.to_string())?;
+    let client = crate::upstream::one_off_client(timeout).map_err(|e| e.to_string())?;
     let validators = validators(&tools);
     let direct = state
         .config

@@ -97,6 +97,13 @@ pub(crate) async fn probe(client: &reqwest::Client, target: &Target) -> Probe {
     }
     let shown = shown_url(&url);
     match request.send().await {
+        // Not followed: requests would refuse it too (it would carry the key elsewhere).
+        Ok(response) if response.status().is_redirection() => Probe::Doubtful(format!(
+            "the {} answered {} (a redirect) to GET {shown}; plaincall follows no redirect: set {} to the final URL",
+            target.role,
+            response.status().as_u16(),
+            target.setting
+        )),
         Ok(response) if response.status().as_u16() == 404 => Probe::Doubtful(format!(
             "the {} answered 404 to GET {shown}: is the path right? set {}",
             target.role, target.setting
@@ -211,8 +218,5 @@ pub(crate) fn url_warnings(config: &Config) -> Vec<String> {
 }
 
 pub(crate) fn probe_client() -> Result<reqwest::Client, reqwest::Error> {
-    reqwest::Client::builder()
-        .no_proxy()
-        .timeout(PROBE_TIMEOUT)
-        .build()
+    crate::upstream::one_off_client(PROBE_TIMEOUT)
 }

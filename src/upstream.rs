@@ -1,7 +1,11 @@
-//! The one HTTP client type: the main upstream and every translator backend are instances.
-//! It is hyper-util's connection pool over rustls, not reqwest: on the forward path reqwest
-//! parsed each request's URL twice and ran a redirect layer plaincall does not use (about 4%
-//! of the CPU a forwarded request costs, `docs/measurements.md`).
+//! Every HTTP client plaincall makes. The request paths (the main upstream and every
+//! translator backend) share [`UpstreamClient`]: hyper-util's connection pool over rustls, not
+//! reqwest, since on the forward path reqwest parsed each request's URL twice and ran a
+//! redirect layer plaincall does not use (about 4% of the CPU a forwarded request costs,
+//! `docs/measurements.md`). The one-off requests (the start-up probes, `plaincall health`,
+//! `plaincall eval`) use [`one_off_client`]. Both follow no redirect (one would carry the key
+//! and the conversation to the host it names), read no proxy from the environment, and have
+//! explicit timeouts.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -528,6 +532,17 @@ impl UpstreamClient {
 }
 
 /// A response's `Content-Length`, when it has a valid one.
+/// The client for a one-off request: no redirect followed, no proxy from the environment,
+/// `timeout` for the whole exchange and at most that for connecting.
+pub(crate) fn one_off_client(timeout: Duration) -> Result<reqwest::Client, reqwest::Error> {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .connect_timeout(timeout)
+        .timeout(timeout)
+        .build()
+}
+
 pub(crate) fn content_length(headers: &HeaderMap) -> Option<u64> {
     headers
         .get(header::CONTENT_LENGTH)?

@@ -218,3 +218,107 @@ async fn a_translator_that_redirects_is_a_failed_translation_not_a_leak() {
         "the translator's redirect was followed"
     );
 }
+
+/// A mock that answers every request with a 307 to `elsewhere`.
+async fn redirecting_to(elsewhere: &MockServer) -> MockServer {
+    let location = format!("http://{}/v1/models", elsewhere.addr);
+    MockServer::start(move |_| Reply::Redirect {
+        status: 307,
+        location: location.clone(),
+    })
+    .await
+}
+
+/// The start-up probes use the one-off client: a redirect is reported, never followed, for
+/// the upstream and for each translator.
+#[tokio::test]
+async fn the_start_up_probe_does_not_follow_a_redirect() {
+    let elsewhere = MockServer::start(|_| Reply::ok(serde_json::json!({"data": []}))).await;
+    let upstream = redirecting_to(&elsewhere).await;
+    let translator = redirecting_to(&elsewhere).await;
+    let served = support::Served::start(&[
+        ("PLAINCALL_UPSTREAM_URL", &upstream.url()),
+        ("PLAINCALL_TRANSLATOR_URL", &translator.url()),
+        ("PLAINCALL_TRANSLATOR_MODEL", "small"),
+    ])
+    .await;
+    let upstream_line = served
+        .wait_for_line("the upstream answered 307 (a redirect)")
+        .await;
+    assert!(
+        upstream_line.contains("follows no redirect"),
+        "{upstream_line}"
+    );
+    served
+        .wait_for_line("the translator small answered 307 (a redirect)")
+        .await;
+    // Both probes were answered: had either followed, `elsewhere` would have heard it first.
+    assert!(!upstream.requests().is_empty() && !translator.requests().is_empty());
+    assert!(
+        elsewhere.requests().is_empty(),
+        "a probe followed a redirect"
+    );
+    served.stop().await;
+}
+
+/// `plaincall health` against a URL that redirects is unhealthy, and the target hears nothing.
+#[tokio::test]
+async fn health_does_not_follow_a_redirect() {
+    let elsewhere = MockServer::start(|_| Reply::ok(serde_json::json!({"ok": true}))).await;
+    let redirecting = redirecting_to(&elsewhere).await;
+    let mut command = support::plaincall_command();
+    command
+        .arg("health")
+        .arg("--url")
+        .arg(format!("{}/healthz", redirecting.url()));
+    let (code, _, stderr) = support::run_command(command).await;
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("unhealthy") && stderr.contains("307"),
+        "{stderr}"
+    );
+    assert_eq!(redirecting.requests().len(), 1);
+    assert!(
+        elsewhere.requests().is_empty(),
+        "health followed a redirect"
+    );
+}
+
+/// `plaincall eval` asks the upstream directly too: a redirect there is a failed case, not a
+/// request to the host it names.
+#[tokio::test]
+async fn eval_does_not_follow_a_redirect() {
+    let elsewhere = MockServer::start(|_| Reply::ok(serde_json::json!({"stolen": true}))).await;
+    let redirecting = redirecting_to(&elsewhere).await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("proxy.toml");
+    std::fs::write(
+        &config,
+        format!("[upstream]\nurl = \"{}\"\n", redirecting.url()),
+    )
+    .unwrap();
+    let manifest = env!("CARGO_MANIFEST_DIR");
+    let cases = dir.path().join("cases.jsonl");
+    std::fs::write(
+        &cases,
+        "{\"tool\": \"set_reminder\", \"description\": \"daily at 09:00 to check email\", \"expect\": {\"message\": \"Check email\"}}\n",
+    )
+    .unwrap();
+    let mut command = support::plaincall_command();
+    command
+        .arg("eval")
+        .arg("--tools")
+        .arg(format!("{manifest}/tests/fixtures/tools"))
+        .arg("--cases")
+        .arg(&cases)
+        .arg("--model")
+        .arg("m")
+        .arg("--config")
+        .arg(&config);
+    let (_, stdout, stderr) = support::run_command(command).await;
+    assert!(
+        !redirecting.requests().is_empty(),
+        "eval asked nothing: {stdout}\n{stderr}"
+    );
+    assert!(elsewhere.requests().is_empty(), "eval followed a redirect");
+}

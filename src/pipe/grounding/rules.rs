@@ -376,9 +376,7 @@ fn mapped(value: &Value, schema: &Value, evidence: &Evidence) -> bool {
             .and_then(|j| tokens.get(j))
             .filter(|_| tokens.get(i - 1).is_some_and(|t| t.lower == "="))
             .filter(|t| content(t));
-        after
-            .chain(before)
-            .any(|t| evidence.has_word(&t.folded))
+        after.chain(before).any(|t| evidence.has_word(&t.folded))
     })
 }
 
@@ -608,15 +606,29 @@ mod tests {
         let trace_in = |text: &str, value: Value, description: &str| {
             let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
             let schema = serde_json::json!({"type": "integer", "description": description});
-            let leaf = Leaf { value: &value, schema: &schema, key: "province_id" };
+            let leaf = Leaf {
+                value: &value,
+                schema: &schema,
+                key: "province_id",
+            };
             trace(&leaf, &evidence, Rules::default())
         };
         let ids = "The province: 1 for Bangkok, 2 for Chiang Mai, 3 for Chonburi.";
         let text = "a housekeeper in Chonburi Province";
         assert_eq!(trace_in(text, serde_json::json!(3), ids), Rule::Schema);
         assert_eq!(trace_in(text, serde_json::json!(1), ids), Rule::Unsaid);
-        assert_eq!(trace_in(text, serde_json::json!(3), "Chonburi = 3, Bangkok = 1"), Rule::Schema);
-        assert_eq!(trace_in("in Bangkok", serde_json::json!(3), "Chonburi = 3, Bangkok = 1"), Rule::Unsaid);
+        assert_eq!(
+            trace_in(text, serde_json::json!(3), "Chonburi = 3, Bangkok = 1"),
+            Rule::Schema
+        );
+        assert_eq!(
+            trace_in(
+                "in Bangkok",
+                serde_json::json!(3),
+                "Chonburi = 3, Bangkok = 1"
+            ),
+            Rule::Unsaid
+        );
     }
 
     #[test]
