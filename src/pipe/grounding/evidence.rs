@@ -3,7 +3,7 @@
 //! model's description is never part of it: it is the model's claim about the conversation,
 //! not the conversation.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use jiff::civil::Date;
 
@@ -23,7 +23,9 @@ pub struct Evidence {
     /// and digits stand there from one boundary to another: "ABC-123" in "abc 123", never
     /// "us" in "usage".
     compact: String,
-    boundaries: HashSet<usize>,
+    /// Offsets in `compact` where a token starts (to its byte in the text), and ends.
+    starts: HashMap<usize, usize>,
+    ends: HashMap<usize, usize>,
     /// Digits only, per run of digits and phone separators ("+44 (20) 7946-0958").
     digit_runs: Vec<String>,
     pub(super) facts: Facts,
@@ -48,8 +50,8 @@ impl Evidence {
         codes::read(&tokens, &context, &mut facts);
         let mut words = HashSet::new();
         let mut compacted = String::new();
-        let mut boundaries = HashSet::new();
-        boundaries.insert(0);
+        let mut starts = HashMap::new();
+        let mut ends = HashMap::new();
         for token in &tokens {
             if token.kind != Kind::Punct {
                 words.insert(stem(&token.folded));
@@ -64,14 +66,16 @@ impl Evidence {
             }
             let piece = compact(&token.folded);
             if !piece.is_empty() {
+                starts.entry(compacted.len()).or_insert(token.start);
                 compacted.push_str(&piece);
-                boundaries.insert(compacted.len());
+                ends.insert(compacted.len(), token.end);
             }
         }
         Evidence {
             words,
             compact: compacted,
-            boundaries,
+            starts,
+            ends,
             digit_runs: digit_runs(text),
             facts,
             languages: language::of(text),
@@ -112,8 +116,17 @@ impl Evidence {
         if target.is_empty() {
             return false;
         }
+        let value = value.trim().to_lowercase();
         self.compact.match_indices(&target).any(|(at, _)| {
-            self.boundaries.contains(&at) && self.boundaries.contains(&(at + target.len()))
+            let (Some(&from), Some(&to)) =
+                (self.starts.get(&at), self.ends.get(&(at + target.len())))
+            else {
+                return false;
+            };
+            // An identifier the user joined with "_" or "-" is that identifier: "db-prod-2"
+            // says no "db_prod_2". Spaces or other marks around a code may change ("ABC 123").
+            let written = self.text.get(from..to).unwrap_or_default().to_lowercase();
+            !joined(&written) || written == value
         })
     }
 
@@ -206,6 +219,14 @@ impl Evidence {
                 || (digits.len() >= 7 && run.ends_with(digits))
         })
     }
+}
+
+/// Letters or digits joined by "_" or "-" somewhere in `text`: an identifier's own spelling.
+fn joined(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .windows(3)
+        .any(|w| w[0].is_alphanumeric() && matches!(w[1], '_' | '-') && w[2].is_alphanumeric())
 }
 
 /// A file name ("report.pdf", "notes_final.txt") or a path ("data/x.md", "/etc/passwd").

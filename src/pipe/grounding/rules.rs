@@ -651,6 +651,10 @@ mod tests {
         assert_eq!(said("ship to the US please", "US"), Rule::Verbatim);
         assert_eq!(said("my data usage", "US"), Rule::Unsaid);
         assert_eq!(said("invite ana and bruno", "Ana"), Rule::Verbatim);
+        // An identifier keeps the joiners the user wrote; a code may change its spaces.
+        assert_eq!(said("restart db-prod-2 now", "db_prod_2"), Rule::Unsaid);
+        assert_eq!(said("restart db-prod-2 now", "db-prod-2"), Rule::Verbatim);
+        assert_eq!(said("my code is abc 123", "ABC-123"), Rule::Verbatim);
     }
 
     #[test]
