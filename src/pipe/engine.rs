@@ -33,7 +33,7 @@ impl Engine {
             config.upstream.connect_timeout,
             config.upstream.read_timeout,
             config.upstream.timeout,
-            // No more requests are forwarded at once than this.
+            // Idle connections kept per host: as many as requests can be in flight at once.
             config.server.max_in_flight,
         )?;
         let metrics = Metrics::with_configured(config.translation.tools.keys().cloned().collect());

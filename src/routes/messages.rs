@@ -1,7 +1,9 @@
-//! `POST /v1/messages` (Anthropic Messages). A request with client tools is converted to Chat
-//! Completions and served by the same pipe as `/v1/chat/completions`, its reply converted
-//! back; any other request (no tools, or server tools such as web search) goes to the
-//! upstream's own `/v1/messages` byte for byte.
+//! `POST /v1/messages` (Anthropic Messages). A request is converted to Chat Completions and
+//! served by the same pipe as `/v1/chat/completions`, its reply converted back (hosted tools
+//! a chat upstream cannot run dropped or refused per `upstream.hosted_tools`). Only where
+//! `upstream.formats` says the upstream serves Messages itself (the default is chat alone)
+//! does a request with nothing to translate go to its `/v1/messages` byte for byte, and back
+//! to conversion while that route answers 404 ([`converted::goes_as_is`]).
 
 use std::sync::Arc;
 

@@ -31,9 +31,6 @@ pub(crate) async fn not_found(method: Method, uri: Uri) -> ProxyError {
 
 pub(crate) use crate::upstream::content_length;
 
-/// Reads a whole request body, refusing more than `limit` bytes and a silence longer than
-/// `idle` between two chunks. A body still arriving when shutdown begins is refused, so that
-/// a half-sent request cannot hold shutdown up.
 /// How long a client may take over its request body: `idle` between chunks
 /// (`server.body_read_timeout`), `total` for all of it (`server.body_timeout`).
 #[derive(Clone, Copy, Debug)]
@@ -91,8 +88,11 @@ pub(crate) async fn read_request_body(
     .await
 }
 
-/// With `meter`, the bytes held so far (the announced length first) are charged to the
-/// budget, which may make the read wait, or refuse it.
+/// Reads a whole request body, refusing more than `limit` bytes and a silence longer than
+/// the `timeouts` allow. A body still arriving when shutdown begins is refused, so that a
+/// half-sent request cannot hold shutdown up. With `meter`, the bytes held so far (the
+/// announced length first) are charged to the budget, which may make the read wait, or
+/// refuse it.
 pub(crate) async fn read_body(
     headers: &HeaderMap,
     mut body: Body,

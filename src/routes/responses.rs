@@ -1,7 +1,9 @@
-//! `POST /v1/responses` (OpenAI Responses). A request whose tools are all function tools is
-//! converted to Chat Completions and served by the same pipe as `/v1/chat/completions`, its
-//! reply converted back; any other request (no tools, or built-in tools such as web search)
-//! goes to the upstream's own `/v1/responses` byte for byte.
+//! `POST /v1/responses` (OpenAI Responses). A request is converted to Chat Completions and
+//! served by the same pipe as `/v1/chat/completions`, its reply converted back (built-in
+//! tools a chat upstream cannot run dropped or refused per `upstream.hosted_tools`). Only
+//! where `upstream.formats` says the upstream serves Responses itself (the default is chat
+//! alone) does a request with nothing to translate go to its `/v1/responses` byte for byte,
+//! and back to conversion while that route answers 404 ([`converted::goes_as_is`]).
 
 use std::sync::Arc;
 
