@@ -13,94 +13,48 @@ use super::lexicon;
 use super::tokens::{stem, words_of, Kind};
 use super::words::{is, EVERY, NEGATIONS, STOPWORDS};
 
-/// Frequency members and the adverbs and units that say them, in the six languages.
-const FREQUENCIES: &[(&[&str], &[&str], &[&str])] = &[
-    (
-        &["daily", "day", "everyday"],
-        &[
-            "daily",
-            "diario",
-            "diaria",
-            "diariamente",
-            "quotidien",
-            "quotidienne",
-            "quotidiennement",
-            "taglich",
-            "giornaliero",
-            "giornaliera",
-            "quotidiano",
-            "quotidianamente",
-        ],
-        &[
-            "day", "days", "dia", "dias", "jour", "jours", "tag", "tage", "giorno", "giorni",
-        ],
-    ),
-    (
-        &["weekly", "week"],
-        &[
-            "weekly",
-            "semanal",
-            "semanalmente",
-            "hebdomadaire",
-            "wochentlich",
-            "settimanale",
-            "settimanalmente",
-        ],
-        &[
-            "week",
-            "weeks",
-            "semana",
-            "semanas",
-            "semaine",
-            "semaines",
-            "woche",
-            "wochen",
-            "settimana",
-            "settimane",
-        ],
-    ),
-    (
-        &["monthly", "month"],
-        &[
-            "monthly",
-            "mensual",
-            "mensualmente",
-            "mensuel",
-            "mensuelle",
-            "monatlich",
-            "mensal",
-            "mensile",
-            "mensilmente",
-        ],
-        &[
-            "month", "months", "mes", "meses", "mois", "monat", "monate", "mese", "mesi",
-        ],
-    ),
-    (
-        &["yearly", "annually", "annual", "year"],
-        &[
-            "yearly",
-            "annually",
-            "annual",
-            "anual",
-            "anualmente",
-            "annuel",
-            "annuelle",
-            "jahrlich",
-            "annuale",
-            "annualmente",
-        ],
-        &[
-            "year", "years", "ano", "anos", "an", "ans", "annee", "jahr", "jahre", "anno", "anni",
-        ],
-    ),
-    (
-        &["hourly", "hour"],
-        &["hourly", "stundlich", "orario"],
-        &[
-            "hour", "hours", "hora", "horas", "heure", "heures", "stunde", "stunden", "ora", "ore",
-        ],
-    ),
+/// Frequency members, the adverbs that say them in the six languages, and their period in
+/// days.
+#[rustfmt::skip]
+const FREQUENCIES: &[(&[&str], &[&str], f64)] = &[
+    (&["daily", "day", "everyday"], &["daily", "diario", "diaria", "diariamente", "quotidien",
+        "quotidienne", "quotidiennement", "taglich", "giornaliero", "giornaliera", "quotidiano",
+        "quotidianamente"], 1.0),
+    (&["weekly", "week"], &["weekly", "semanal", "semanalmente", "hebdomadaire", "wochentlich",
+        "settimanale", "settimanalmente"], 7.0),
+    (&["biweekly", "fortnightly", "every_two_weeks", "every_other_week"], &["biweekly",
+        "fortnightly", "quincenal", "quincenalmente", "quinzenal", "quinzenalmente",
+        "vierzehntagig", "vierzehntaglich", "quindicinale"], 14.0),
+    (&["monthly", "month"], &["monthly", "mensual", "mensualmente", "mensuel", "mensuelle",
+        "monatlich", "mensal", "mensile", "mensilmente"], 30.0),
+    (&["quarterly", "quarter"], &["quarterly", "trimestral", "trimestralmente", "trimestriel",
+        "trimestrielle", "vierteljahrlich", "quartalsweise", "trimestrale"], 91.0),
+    (&["yearly", "annually", "annual", "year"], &["yearly", "annually", "annual", "anual",
+        "anualmente", "annuel", "annuelle", "jahrlich", "annuale", "annualmente"], 365.0),
+    (&["hourly", "hour"], &["hourly", "stundlich", "orario"], 1.0 / 24.0),
+];
+
+/// Units a frequency is said in ("every 2 weeks", "tous les quinze jours"), in days.
+#[rustfmt::skip]
+const PERIODS: &[(&[&str], f64)] = &[
+    (&["hour", "hours", "hora", "horas", "heure", "heures", "stunde", "stunden", "ora", "ore"],
+        1.0 / 24.0),
+    (&["day", "days", "dia", "dias", "jour", "jours", "tag", "tage", "giorno", "giorni"], 1.0),
+    (&["week", "weeks", "semana", "semanas", "semaine", "semaines", "woche", "wochen",
+        "settimana", "settimane"], 7.0),
+    (&["month", "months", "mes", "meses", "mois", "monat", "monate", "mese", "mesi"], 30.0),
+    (&["year", "years", "ano", "anos", "an", "ans", "annee", "jahr", "jahre", "anno", "anni"],
+        365.0),
+];
+
+/// Articles between "every" and its period: "tous les jours", "todos los días".
+const ARTICLES: &[&str] = &[
+    "the", "les", "los", "las", "os", "as", "die", "den", "der", "gli", "le", "i",
+];
+
+/// Words for "other" in "every other week": two.
+const OTHER: &[&str] = &[
+    "other", "otra", "otro", "autre", "altra", "altro", "outra", "outro",
 ];
 
 /// Words of a field's name that say nothing of its subject on their own: "type" in a request
@@ -143,14 +97,21 @@ pub fn said(
     _schema: &Value,
     evidence: &Evidence,
 ) -> bool {
-    if named(member, evidence) || frequency(member, evidence) || weekday(member, evidence) {
+    // A frequency is said as one ("weekly" is no stem of "every other week").
+    let is_frequency = FREQUENCIES
+        .iter()
+        .any(|(names, _, _)| names.contains(&member.to_lowercase().as_str()));
+    if frequency(member, evidence)
+        || (!is_frequency && (named(member, evidence) || weekday(member, evidence)))
+        || sort_order(member, evidence)
+    {
         return true;
     }
     let another_named = members
         .iter()
         .filter_map(Value::as_str)
         .filter(|m| !m.eq_ignore_ascii_case(member))
-        .any(|m| evidence.written(m) || frequency(m, evidence));
+        .any(|m| evidence.written(m) || frequency(m, evidence) || sort_order(m, evidence));
     !another_named && subject_spoken(key, evidence)
 }
 
@@ -212,26 +173,184 @@ fn weekday(member: &str, evidence: &Evidence) -> bool {
     english.starts_with(&member) && evidence.facts.weekdays.contains(&day)
 }
 
-/// `member` is a frequency the text says: an adverb ("täglich"), or a unit after a word for
-/// "every" ("every day", "cada semana", "tous les jours").
+/// `member` is a frequency the text says: an adverb ("täglich", "quincenal"), or a period
+/// after a word for "every", with its count ("every day", "every 2 weeks", "every other
+/// week", "tous les quinze jours", "alle zwei Wochen"): a count of two weeks is no `weekly`.
 fn frequency(member: &str, evidence: &Evidence) -> bool {
     let member = member.to_lowercase();
-    let Some((_, adverbs, units)) = FREQUENCIES
+    let Some((_, adverbs, days)) = FREQUENCIES
         .iter()
         .find(|(names, _, _)| names.contains(&member.as_str()))
     else {
         return false;
     };
-    let words: Vec<&str> = evidence
+    let tokens: Vec<(usize, &str)> = evidence
         .tokens
         .iter()
-        .filter(|t| t.kind == Kind::Word)
-        .map(|t| t.folded.as_str())
+        .enumerate()
+        .filter(|(_, t)| t.kind != Kind::Punct)
+        .map(|(i, t)| (i, t.folded.as_str()))
         .collect();
-    words.iter().enumerate().any(|(i, word)| {
-        is(adverbs, word)
-            || (is(units, word)
-                && (i >= 1 && is(EVERY, words[i - 1]) || i >= 2 && is(EVERY, words[i - 2])))
+    let count_at = |index: usize, word: &str| -> Option<f64> {
+        if is(OTHER, word) {
+            return Some(2.0);
+        }
+        evidence
+            .facts
+            .number_spans
+            .iter()
+            .find(|s| s.start == index)
+            .map(|s| s.value)
+    };
+    tokens.iter().enumerate().any(|(k, (_, word))| {
+        if is(adverbs, word) {
+            return true;
+        }
+        let Some((_, unit)) = PERIODS.iter().find(|(words, _)| words.contains(word)) else {
+            return false;
+        };
+        // Back from the unit: articles skipped, one count at most, then "every".
+        let mut count = None;
+        let mut said = None;
+        for back in 1..=3 {
+            let Some(&(index, before)) = k.checked_sub(back).and_then(|j| tokens.get(j)) else {
+                break;
+            };
+            if is(EVERY, before) {
+                said = Some(count.unwrap_or(1.0) * unit);
+                break;
+            }
+            if is(ARTICLES, before) {
+                continue;
+            }
+            match (count, count_at(index, before)) {
+                (None, Some(n)) => count = Some(n),
+                _ => break,
+            }
+        }
+        // Portuguese "de quinze em quinze dias": every fifteen days.
+        if said.is_none() && k >= 4 && tokens[k - 2].1 == "em" && tokens[k - 4].1 == "de" {
+            let first = count_at(tokens[k - 3].0, tokens[k - 3].1);
+            if first.is_some() && first == count_at(tokens[k - 1].0, tokens[k - 1].1) {
+                said = first.map(|n| n * unit);
+            }
+        }
+        // Fifteen days are a fortnight as people say it.
+        said.is_some_and(|said| (said - days).abs() <= days * 0.1)
+    })
+}
+
+/// The ends of the scales a list is sorted by, in the six languages (folded), with what
+/// each scale sorts: the low end ("cheapest", "más barato", "kleinsten", "oldest") and the
+/// high end ("most expensive", "teuersten", "newest", "più recente").
+#[rustfmt::skip]
+const SCALES: &[(&str, &[&str], &[&str])] = &[
+    ("price",
+        &["cheapest", "cheaper", "cheap", "barato", "barata", "baratos", "baratas", "economico",
+          "economica", "economicos", "gunstig", "gunstigste", "gunstigsten", "billig", "billigste",
+          "billigsten"],
+        &["expensive", "priciest", "pricier", "caro", "cara", "caros", "caras", "cher", "chers",
+          "chere", "teuer", "teuerste", "teuersten", "costoso", "costosa"]),
+    ("size",
+        &["smallest", "smaller", "small", "pequeno", "pequena", "pequenos", "petit", "petits",
+          "petite", "klein", "kleinste", "kleinsten", "piccolo", "piccola", "piccoli", "menor"],
+        &["largest", "biggest", "bigger", "larger", "big", "large", "grande", "grandes", "grand",
+          "grands", "gross", "groß", "grosste", "grossten", "großte", "großten", "maior"]),
+    ("date",
+        &["oldest", "older", "old", "earliest", "antiguo", "antigua", "antiguos", "antigo",
+          "antiga", "ancien", "anciens", "ancienne", "alt", "alteste", "altesten", "vecchio",
+          "vecchia", "vecchi"],
+        &["newest", "newer", "new", "latest", "recent", "nuevo", "nueva", "nuevos", "reciente",
+          "recientes", "recent", "recents", "nouveau", "nouveaux", "neu", "neueste", "neuesten",
+          "novo", "nova", "novos", "recente", "recenti", "nuovo", "nuova", "nuovi"]),
+];
+
+/// Words that turn a scale word around: "moins cher" is cheaper, "menos caro" too.
+const LESS: &[&str] = &["less", "least", "menos", "moins", "meno", "weniger"];
+/// Words that put an end first: "newest first", "le plus récent d'abord".
+const FIRST: &[&str] = &[
+    "first", "primero", "primera", "primeros", "premier", "premiere", "abord", "zuerst", "erst",
+    "primeiro", "primeira", "primo", "prima",
+];
+/// What a sort key is called in an enum member, by scale.
+const KEYS: &[(&str, &[&str])] = &[
+    ("price", &["price", "cost", "amount", "fare"]),
+    ("size", &["size", "length", "bytes"]),
+    (
+        "date",
+        &[
+            "date", "time", "created", "updated", "modified", "recent", "newest", "age",
+        ],
+    ),
+];
+
+/// A sort order said as the ends of its scale: "from cheapest to most expensive" (`asc`,
+/// `price_asc`), "newest first" (`desc`, `date_desc`), "del más barato al más caro". A member
+/// that also names its key (`price_asc`) needs that key to be the scale said ("cheapest" sorts
+/// by price, not by size).
+fn sort_order(member: &str, evidence: &Evidence) -> bool {
+    let words = words_of(member);
+    let ascending = words
+        .iter()
+        .any(|w| matches!(w.as_str(), "asc" | "ascending"));
+    let descending = words
+        .iter()
+        .any(|w| matches!(w.as_str(), "desc" | "descending"));
+    if ascending == descending {
+        return false;
+    }
+    let keys: Vec<&String> = words
+        .iter()
+        .filter(|w| {
+            !matches!(
+                w.as_str(),
+                "asc" | "ascending" | "desc" | "descending" | "by" | "sort" | "order"
+            )
+        })
+        .collect();
+    let text = evidence.folded_words();
+    SCALES.iter().any(|(scale, low, high)| {
+        let key_fits = keys.is_empty()
+            || keys.iter().all(|k| {
+                KEYS.iter()
+                    .any(|(s, names)| s == scale && names.contains(&k.as_str()))
+            });
+        if !key_fits {
+            return false;
+        }
+        // The ends in the order the text says them, each turned by a "less" before it.
+        let ends: Vec<(usize, bool)> = text
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| {
+                let is_low = low.contains(&w.as_str());
+                let is_high = high.contains(&w.as_str());
+                if !is_low && !is_high {
+                    return None;
+                }
+                let turned = i >= 1 && LESS.contains(&text[i - 1].as_str());
+                Some((i, is_low != turned))
+            })
+            .collect();
+        let Some(&(at, first_low)) = ends.first() else {
+            return false;
+        };
+        let goes_up = match ends.iter().find(|(_, low)| *low != first_low) {
+            // "from cheapest to most expensive": the first end said is where it starts.
+            Some(_) => first_low,
+            // One end said: it must come first ("newest first", "le moins cher d'abord").
+            None => {
+                let said_first = text[at + 1..]
+                    .iter()
+                    .take(3)
+                    .any(|w| FIRST.contains(&w.as_str()));
+                if !said_first {
+                    return false;
+                }
+                first_low
+            }
+        };
+        goes_up == ascending
     })
 }
 
@@ -310,7 +429,65 @@ mod tests {
             "repeat"
         ));
         // A unit alone is no frequency: "in 3 days" is a date.
-        assert!(!chosen("remind me in 3 days", "daily", members, "repeat"));
+        assert!(!chosen(
+            "remind me in 3 days",
+            "daily",
+            members.clone(),
+            "repeat"
+        ));
+        // A count: every two weeks is no weekly.
+        let fortnight = json!(["weekly", "biweekly", "monthly"]);
+        for text in [
+            "every other week",
+            "every 2 weeks",
+            "tous les quinze jours",
+            "alle zwei Wochen",
+            "de quinze em quinze dias",
+            "ogni due settimane",
+            "quincenal",
+        ] {
+            assert!(
+                chosen(text, "biweekly", fortnight.clone(), "repeat"),
+                "{text}"
+            );
+            assert!(
+                !chosen(text, "weekly", fortnight.clone(), "repeat"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn sort_orders_said_as_the_ends_of_their_scale() {
+        let order = json!(["price_asc", "price_desc", "size_asc", "size_desc"]);
+        let said = |text: &str, member: &str| chosen(text, member, order.clone(), "sort_by");
+        assert!(said("from cheapest to most expensive", "price_asc"));
+        assert!(!said("from cheapest to most expensive", "price_desc"));
+        assert!(!said("from cheapest to most expensive", "size_asc"));
+        assert!(said("del más barato al más caro", "price_asc"));
+        assert!(said("du plus cher au moins cher", "price_desc"));
+        assert!(said("dal più grande al più piccolo", "size_desc"));
+        assert!(said("vom günstigsten zum teuersten", "price_asc"));
+        let plain = json!(["asc", "desc"]);
+        assert!(chosen(
+            "newest first please",
+            "desc",
+            plain.clone(),
+            "order"
+        ));
+        assert!(chosen(
+            "les plus récents d'abord",
+            "desc",
+            plain.clone(),
+            "order"
+        ));
+        assert!(!chosen(
+            "show me the newest one",
+            "desc",
+            plain.clone(),
+            "order"
+        ));
+        assert!(!chosen("a cheap hotel", "asc", plain, "order"));
     }
 
     #[test]

@@ -116,7 +116,7 @@ impl Evidence {
         if target.is_empty() {
             return false;
         }
-        let value = value.trim().to_lowercase();
+        let original = value.trim();
         self.compact.match_indices(&target).any(|(at, _)| {
             let (Some(&from), Some(&to)) =
                 (self.starts.get(&at), self.ends.get(&(at + target.len())))
@@ -125,8 +125,9 @@ impl Evidence {
             };
             // An identifier the user joined with "_" or "-" is that identifier: "db-prod-2"
             // says no "db_prod_2". Spaces or other marks around a code may change ("ABC 123").
-            let written = self.text.get(from..to).unwrap_or_default().to_lowercase();
-            !joined(&written) || written == value
+            // Its case too: "nginx-proxy-eu" is no "nginx-proxy-EU".
+            let written = self.text.get(from..to).unwrap_or_default();
+            !joined(written) || written == original
         })
     }
 
@@ -142,13 +143,13 @@ impl Evidence {
             })
     }
 
-    /// `value` in the text letter for letter (any case), not inside a longer name.
+    /// `value` in the text letter for letter, case and all ("feature/Login-Redesign" is
+    /// another branch than "feature/login-redesign"), not inside a longer name.
     fn written_as_is(&self, value: &str) -> bool {
-        let text = self.text.to_lowercase();
-        let value = value.to_lowercase();
+        let text = self.text.as_str();
         let joins = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
         !value.is_empty()
-            && text.match_indices(&value).any(|(at, _)| {
+            && text.match_indices(value).any(|(at, _)| {
                 let before = text[..at].chars().next_back();
                 let rest = &text[at + value.len()..];
                 let mut after = rest.chars();

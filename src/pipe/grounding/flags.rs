@@ -20,6 +20,19 @@ const GENERIC: &[&str] = &[
     "is", "has", "should", "use", "allow", "flag", "option", "setting", "with", "on", "do",
 ];
 
+/// Subjects whose opposite is a word of its own.
+const ANTONYMS: &[(&str, &str)] = &[
+    ("private", "public"),
+    ("hidden", "visible"),
+    ("enable", "disable"),
+    ("enabled", "disabled"),
+    ("locked", "unlocked"),
+    ("open", "closed"),
+    ("online", "offline"),
+    ("active", "inactive"),
+    ("include", "exclude"),
+];
+
 /// How many words before the subject a negation reaches: "no SSL", "do not require SSL",
 /// "sans me demander de confirmation".
 const REACH: usize = 5;
@@ -46,6 +59,36 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
         .filter(|t| t.kind == Kind::Word)
         .map(|t| t.folded.as_str())
         .collect();
+    // A subject's opposite, said, says the flag the other way: "keep it public" is
+    // `private: false`, "öffentlich" too.
+    let opposite = subject_words.iter().any(|s| {
+        ANTONYMS
+            .iter()
+            .filter_map(|(a, b)| {
+                if a == s {
+                    Some(b)
+                } else if b == s {
+                    Some(a)
+                } else {
+                    None
+                }
+            })
+            .any(|other| {
+                words.iter().enumerate().any(|(i, word)| {
+                    let named = stem(word) == stem(other)
+                        || lexicon::translations(other)
+                            .iter()
+                            .any(|t| cognate(&stem(t), &stem(word)));
+                    let negated = words[i.saturating_sub(REACH)..i]
+                        .iter()
+                        .any(|w| is(NEGATIONS, &fold(w)));
+                    named && negated == flag
+                })
+            })
+    });
+    if opposite {
+        return true;
+    }
     words.iter().enumerate().any(|(i, word)| {
         let word_stem = stem(word);
         let named = subject.iter().any(|s| cognate(s, &word_stem))
@@ -97,6 +140,10 @@ mod tests {
             false
         ));
         assert!(flag("bitte ohne SSL verbinden", "require_ssl", false));
+        assert!(flag("create the repo and keep it public", "private", false));
+        assert!(flag("Mach die Umfrage öffentlich", "private", false));
+        assert!(!flag("create the repo and keep it public", "private", true));
+        assert!(flag("make it private, not public", "private", true));
         assert!(flag("make the repo public", "is_public", true));
         assert!(flag("build it, then deploy", "depends_on_previous", true));
     }

@@ -47,11 +47,45 @@ enum Dim {
     Stay,
     /// A number made by a multiplier and no unit ("5k", "a dozen"): fits any field.
     Count,
+    /// A rate or an area ("100 km/h", "5 m²"): not converted; fits a field about one.
+    Rate,
 }
 
 use Dim::{
-    Calendar, Cents, Count, Data, Length, Mass, Money, Percent, Stay, Temperature, Time, Volume,
+    Calendar, Cents, Count, Data, Length, Mass, Money, Percent, Rate, Stay, Temperature, Time,
+    Volume,
 };
+
+/// The scales of a temperature, as its reading's factor: no scale is converted by a factor.
+const CELSIUS: f64 = 1.0;
+const FAHRENHEIT: f64 = 2.0;
+/// Degrees of no scale said.
+const DEGREES: f64 = 0.0;
+
+/// A temperature `value` read on `from`, on the scale `to`, when both are known.
+fn temperature(value: f64, from: f64, to: f64) -> Option<f64> {
+    match (from, to) {
+        (a, b) if a == b && a != DEGREES => Some(value),
+        (CELSIUS, FAHRENHEIT) => Some(value * 9.0 / 5.0 + 32.0),
+        (FAHRENHEIT, CELSIUS) => Some((value - 32.0) * 5.0 / 9.0),
+        _ => None,
+    }
+}
+
+/// `value` is `exact` as written: equal, or `exact` rounded to as many decimals as `value`
+/// has and within 1% of it ("6.2" miles for 10 km, 177 °C for 350 °F).
+fn as_written(exact: f64, value: f64) -> bool {
+    if close(exact, value) {
+        return true;
+    }
+    let decimals = value
+        .to_string()
+        .split_once('.')
+        .map_or(0, |(_, d)| d.len().min(6));
+    let scale = 10f64.powi(decimals as i32);
+    // Rounded, and close: "6" miles is no reading of 10 km (6.21), "177" is of 176.7 °C.
+    close((exact * scale).round() / scale, value) && (exact - value).abs() <= exact.abs() * 0.01
+}
 
 /// A number said with its unit.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -212,6 +246,18 @@ fn subjects(dim: Dim) -> &'static [&'static str] {
             "min",
         ],
         Stay => &["night", "nights", "duration", "length"],
+        Rate => &[
+            "speed",
+            "rate",
+            "velocity",
+            "pace",
+            "throughput",
+            "bandwidth",
+            "flow",
+            "area",
+            "surface",
+            "per",
+        ],
         Count => &[],
     }
 }
@@ -295,9 +341,14 @@ pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
             if !same(*dim, q.dim) {
                 return false;
             }
+            if *dim == Temperature {
+                return temperature(q.value, q.factor, *factor)
+                    .is_some_and(|t| as_written(t, value))
+                    || (q.factor == DEGREES && close(q.value, value));
+            }
             let mut as_asked = Vec::new();
             emit_values(q.value * q.factor / factor, (*dim, 1.0), &mut as_asked);
-            close(tidy(q.value * q.factor / factor), value)
+            as_written(q.value * q.factor / factor, value)
                 || (matches!(dim, Percent | Money | Cents | Calendar)
                     && as_asked.iter().any(|v| close(*v, value)))
         })
@@ -322,9 +373,9 @@ pub fn fits_as_written(index: usize, field: &Field, facts: &Facts) -> bool {
                 || if units.is_empty() {
                     field.speaks_of(q.dim, true)
                 } else {
-                    units
-                        .iter()
-                        .any(|(dim, factor)| same(*dim, q.dim) && close(*factor, q.factor))
+                    units.iter().any(|(dim, factor)| {
+                        same(*dim, q.dim) && (close(*factor, q.factor) || q.factor == DEGREES)
+                    })
                 }
         })
 }
@@ -351,7 +402,7 @@ fn scale(dim: Dim) -> &'static [f64] {
             1_099_511_627_776.0,
         ],
         Volume => &[0.001, 0.01, 0.1, 1.0, 3.785_411_784],
-        Percent | Temperature | Money | Cents | Stay | Count => &[1.0],
+        Percent | Temperature | Money | Cents | Stay | Count | Rate => &[1.0],
     }
 }
 
@@ -431,7 +482,7 @@ fn readings(word: &str, suffix: bool) -> &'static [Reading] {
         "byte" | "bytes" | "octet" | "octets" => &[(Data, 1.0)],
         "kb" | "kilobyte" | "kilobytes" => &[(Data, 1e3), (Data, 1024.0)],
         "mb" | "megabyte" | "megabytes" | "megas" => &[(Data, 1e6), (Data, 1_048_576.0)],
-        "gb" | "gigabyte" | "gigabytes" | "gigas" | "giga" => {
+        "gb" | "gigabyte" | "gigabytes" | "gigas" | "giga" | "gig" | "gigs" => {
             &[(Data, 1e9), (Data, 1_073_741_824.0)]
         }
         "tb" | "terabyte" | "terabytes" => &[(Data, 1e12), (Data, 1_099_511_627_776.0)],
@@ -456,9 +507,14 @@ fn readings(word: &str, suffix: bool) -> &'static [Reading] {
         // Percent.
         "%" | "percent" | "pct" | "prozent" | "percento" => &[(Percent, 1.0)],
         // Temperature.
-        "°" | "º" | "c" | "f" | "°c" | "°f" | "celsius" | "fahrenheit" | "degree" | "degrees"
-        | "grado" | "grados" | "degre" | "degres" | "grad" | "grau" | "graus" | "gradi" => {
-            &[(Temperature, 1.0)]
+        // Temperature: the factor names the scale (see `CELSIUS`, `FAHRENHEIT`, `DEGREES`).
+        "c" | "°c" | "celsius" => &[(Temperature, CELSIUS)],
+        "f" | "°f" | "fahrenheit" => &[(Temperature, FAHRENHEIT)],
+        // Degrees of no scale: in English either; in the other five, where thermometers read
+        // Celsius, Celsius.
+        "°" | "º" | "degree" | "degrees" => &[(Temperature, DEGREES)],
+        "grado" | "grados" | "degre" | "degres" | "grad" | "grau" | "graus" | "gradi" => {
+            &[(Temperature, CELSIUS)]
         }
         // Money.
         "$" | "€" | "£" | "¥" | "₹" | "₩" | "₽" | "₺" | "₪" | "₫" | "₱" | "฿" | "dollar"
@@ -483,7 +539,14 @@ fn readings(word: &str, suffix: bool) -> &'static [Reading] {
 fn two_word_readings(first: &str, second: &str) -> &'static [Reading] {
     match (first, second) {
         ("per" | "por" | "pour", "cent" | "ciento" | "cento") => &[(Percent, 1.0)],
-        ("°" | "º", "c" | "f") => &[(Temperature, 1.0)],
+        (
+            "°" | "º" | "degree" | "degrees" | "grados" | "degres" | "grad" | "graus" | "gradi",
+            "c" | "celsius",
+        ) => &[(Temperature, CELSIUS)],
+        (
+            "°" | "º" | "degree" | "degrees" | "grados" | "degres" | "grad" | "graus" | "gradi",
+            "f" | "fahrenheit",
+        ) => &[(Temperature, FAHRENHEIT)],
         _ => &[],
     }
 }
@@ -561,6 +624,14 @@ const HALVES: &[(&str, f64)] = &[
     ("dreieinhalb", 3.5),
 ];
 
+/// "And" between the hours and their minutes.
+const AND: &[&str] = &["and", "y", "et", "und", "e"];
+
+/// "Half" before a unit.
+const HALF: &[&str] = &[
+    "medio", "media", "meio", "meia", "mezzo", "mezza", "halbe", "halben", "halbes", "demi",
+];
+
 /// Durations said as a phrase, in minutes.
 const PHRASES: &[(&[&str], f64)] = &[
     (&["half", "an", "hour"], 30.0),
@@ -612,8 +683,22 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
         if let Some((_, value)) = HALVES.iter().find(|(word, _)| *word == token.folded) {
             read_after(tokens, i, i + 1, *value, false, &mut out);
         }
+        // "half a gig", "medio kilo", "meio litro", "mezzo chilo", "ein halbes Kilo".
+        if token.folded == "half"
+            && tokens
+                .get(i + 1)
+                .is_some_and(|t| matches!(t.folded.as_str(), "a" | "an"))
+        {
+            read_after(tokens, i, i + 2, 0.5, false, &mut out);
+        } else if HALF.contains(&token.folded.as_str()) {
+            read_after(tokens, i, i + 1, 0.5, false, &mut out);
+        }
         if ARTICLES.contains(&token.folded.as_str()) {
+            let before = out.len();
             read_article(tokens, i, &mut out);
+            for quantity in &mut out[before..] {
+                quantity.start.get_or_insert(i);
+            }
         }
         for (words, minutes) in PHRASES {
             if matches_at(tokens, i, words) {
@@ -634,6 +719,41 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
                 compounds.push(Quantity {
                     dim: a.dim,
                     value: a.value * a.factor + b.value * b.factor,
+                    factor: 1.0,
+                    start: None,
+                });
+            }
+        }
+    }
+    // "an hour and twenty", "un'ora e venti", "una hora y veinte": minutes after the hours.
+    for q in &out {
+        let Some(start) = q.start else {
+            continue;
+        };
+        if q.dim != Time || !close(q.factor, 3600.0) {
+            continue;
+        }
+        let Some(unit_end) = (start + 1..start + 4).find(|i| {
+            tokens.get(*i).is_some_and(|t| {
+                readings(&t.folded, false)
+                    .iter()
+                    .any(|(d, f)| *d == Time && close(*f, 3600.0))
+            })
+        }) else {
+            continue;
+        };
+        let and = tokens
+            .get(unit_end + 1)
+            .is_some_and(|t| AND.contains(&t.folded.as_str()));
+        let minutes = facts
+            .number_spans
+            .iter()
+            .find(|s| s.start == unit_end + 2 && !s.ordinal);
+        if let (true, Some(minutes)) = (and, minutes) {
+            if minutes.value.fract() == 0.0 && (1.0..60.0).contains(&minutes.value) {
+                compounds.push(Quantity {
+                    dim: Time,
+                    value: q.value * 3600.0 + minutes.value * 60.0,
                     factor: 1.0,
                     start: None,
                 });
@@ -751,6 +871,8 @@ fn read_after(
         return;
     }
     if rate_or_area(tokens, after) {
+        // Not converted, but bound: "100 km/h" is a speed, no distance of 100.
+        emit(value, (Rate, 1.0), out);
         return;
     }
     let half = matches_any(tokens, after, AND_A_HALF);
@@ -849,7 +971,7 @@ fn emit(value: f64, (dim, factor): Reading, out: &mut Vec<Quantity>) {
 /// Pushes `value` of a unit read as `reading` in every unit of its dimension.
 fn emit_values(value: f64, (dim, factor): Reading, out: &mut Vec<f64>) {
     match dim {
-        Stay | Count => out.push(value),
+        Stay | Count | Rate => out.push(value),
         Percent => {
             out.push(value);
             out.push(value / 100.0);
@@ -936,9 +1058,51 @@ mod tests {
     }
 
     #[test]
+    fn temperatures_between_scales_and_rounded_conversions() {
+        let field = |name: &[&str], description: &[&str], value: f64, text: &str| {
+            let name: Vec<String> = name.iter().map(|w| w.to_string()).collect();
+            let description: Vec<String> = description.iter().map(|w| w.to_string()).collect();
+            let tokens = tokenize(text);
+            let mut facts = Facts::default();
+            let context = Context {
+                today: jiff::civil::date(2026, 11, 25),
+            };
+            numbers::read(text, &tokens, &context, &mut facts);
+            read(&tokens, &context, &mut facts);
+            traces(
+                value,
+                &Field {
+                    name: &name,
+                    description: &description,
+                },
+                &facts,
+            )
+        };
+        assert!(field(&["temp", "c"], &[], 177.0, "preheat to 350°F"));
+        assert!(field(
+            &["temperature"],
+            &["in", "celsius"],
+            177.0,
+            "preheat to 350 °F"
+        ));
+        assert!(!field(
+            &["temperature"],
+            &["in", "celsius"],
+            350.0,
+            "preheat to 350 °F"
+        ));
+        assert!(field(&["temperature", "f"], &[], 102.2, "fever of 39 °C"));
+        assert!(field(&["distance", "miles"], &[], 6.2, "a 10 km run"));
+        assert!(!field(&["distance", "miles"], &[], 6.0, "a 10 km run"));
+        assert!(field(&["size", "mb"], &[], 512.0, "half a gig"));
+    }
+
+    #[test]
     fn an_hour_and_a_quarter_and_french_gigabytes() {
         assert!(has("uma hora e um quarto de treino", 75.0));
         assert!(has("an hour and a quarter", 75.0));
+        assert!(has("un timer di un'ora e venti", 80.0));
+        assert!(has("2 hours and 10 minutes", 130.0));
         assert!(has("passe la VM à 16 Go de RAM", 16.0));
     }
 
