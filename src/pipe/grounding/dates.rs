@@ -863,6 +863,7 @@ mod tests {
         let mut facts = Facts::default();
         let context = Context {
             today: date(2026, 11, 25),
+            languages: Default::default(),
         };
         numbers::read(text, &tokens, &context, &mut facts);
         read(&tokens, &context, &mut facts);

@@ -41,7 +41,8 @@ impl Evidence {
     /// `today`.
     pub fn new(text: &str, today: Date) -> Evidence {
         let tokens = tokens::tokenize(text);
-        let context = Context { today };
+        let languages = language::of(text);
+        let context = Context { today, languages };
         let mut facts = Facts::default();
         numbers::read(text, &tokens, &context, &mut facts);
         quantity::read(&tokens, &context, &mut facts);
@@ -78,7 +79,7 @@ impl Evidence {
             ends,
             digit_runs: digit_runs(text),
             facts,
-            languages: language::of(text),
+            languages,
             today,
             text: text.to_owned(),
             tokens,

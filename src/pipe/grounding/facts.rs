@@ -11,6 +11,8 @@ use jiff::civil::Date;
 pub struct Context {
     /// The request's date in the configured timezone: "tomorrow", "el lunes" are read from it.
     pub today: Date,
+    /// The languages the text is in, as far as their function words tell.
+    pub languages: super::language::Languages,
 }
 
 /// A number written in the text, in digits or in words, over tokens `start..end`.

@@ -36,6 +36,20 @@ pub struct Languages {
     pub unread: bool,
     /// The read language most of the conversation's function words are in.
     pub main: Option<&'static str>,
+    /// The read languages some line is in, by their place in [`READ`] (bit 0: English).
+    pub present: u8,
+}
+
+impl Languages {
+    /// Whether `code` (one of [`READ`]) is written somewhere, or nothing could tell.
+    pub fn may_be(&self, code: &str) -> bool {
+        self.present == 0
+            || self.unread
+            || READ
+                .iter()
+                .position(|c| *c == code)
+                .is_some_and(|i| self.present & (1 << i) != 0)
+    }
 }
 
 struct Lists {
@@ -137,8 +151,13 @@ pub fn of(text: &str) -> Languages {
             continue;
         }
         let scores = scores(line);
-        for (total, (_, n)) in totals.iter_mut().zip(&scores) {
+        for (i, (total, (_, n))) in totals.iter_mut().zip(&scores).enumerate() {
             *total += n;
+            // Every read language with a function word here may be the line's ("les" is
+            // French and Spanish).
+            if *n > 0 {
+                out.present |= 1 << i;
+            }
         }
         let words = line.split_whitespace().count();
         match best(&scores) {

@@ -34,7 +34,7 @@ fn languages() -> &'static [Language] {
 }
 
 /// Fills [`Facts::number_spans`], in token order.
-pub fn read(text: &str, tokens: &[Token], _context: &Context, facts: &mut Facts) {
+pub fn read(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) {
     for (i, token) in tokens.iter().enumerate() {
         if token.kind != Kind::Number || part_of_clock_or_date(tokens, i) {
             continue;
@@ -53,7 +53,7 @@ pub fn read(text: &str, tokens: &[Token], _context: &Context, facts: &mut Facts)
             });
         }
     }
-    read_words(text, tokens, facts);
+    read_words(text, tokens, context, facts);
     facts
         .number_spans
         .sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
@@ -144,14 +144,26 @@ fn digit_values(token: &str) -> Vec<(f64, bool)> {
     out
 }
 
-/// Numbers written in words, in every language `text2num` reads: each found over the byte
-/// range it covers, then laid on this text's tokens.
-fn read_words(text: &str, tokens: &[Token], facts: &mut Facts) {
+/// Numbers written in words, in English and in the other languages `text2num` reads that the
+/// text is written in (all six where that cannot be told): each found over the byte range it
+/// covers, then laid on this text's tokens.
+fn read_words(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) {
     if !tokens.iter().any(|t| t.kind == Kind::Word) {
         return;
     }
-    for language in languages() {
-        let mut stream = pieces(text);
+    let base = pieces(text);
+    for (code, language) in ["en", "es", "fr", "de", "pt", "it"].iter().zip(languages()) {
+        if *code != "en" && !context.languages.may_be(code) {
+            continue;
+        }
+        let mut stream: Vec<Piece> = base
+            .iter()
+            .map(|p| Piece {
+                text: p.text.clone(),
+                lowercase: p.lowercase.clone(),
+                nan: false,
+            })
+            .collect();
         language.basic_annotate(&mut stream);
         let mut offsets = Vec::with_capacity(stream.len() + 1);
         let mut at = 0;
@@ -255,6 +267,7 @@ mod tests {
         let mut facts = Facts::default();
         let context = Context {
             today: jiff::civil::date(2026, 11, 25),
+            languages: Default::default(),
         };
         read(text, &tokens, &context, &mut facts);
         facts.number_spans.iter().map(|s| s.value).collect()

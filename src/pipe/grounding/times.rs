@@ -913,6 +913,7 @@ mod tests {
         let mut facts = Facts::default();
         let context = Context {
             today: jiff::civil::date(2026, 11, 25),
+            languages: Default::default(),
         };
         numbers::read(text, &tokens, &context, &mut facts);
         read(&tokens, &context, &mut facts);
