@@ -695,16 +695,7 @@ fn code_as_word(tokens: &[Token], i: usize, facts: &mut Facts) {
 mod tests {
     #[test]
     fn us_states_by_name() {
-        let codes = |text: &str| {
-            let tokens = super::super::tokens::tokenize(text);
-            let mut facts = Facts::default();
-            let context = Context {
-                today: jiff::civil::date(2026, 11, 25),
-                languages: Default::default(),
-            };
-            read(&tokens, &context, &mut facts);
-            facts.codes
-        };
+        let codes = |text: &str| super::super::facts::read_for_test(text).codes;
         assert!(codes("a purchase in San Francisco, California").contains("CA"));
         assert!(codes("ship it to New York").contains("NY"));
         assert!(!codes("ship it to York").contains("NY"));
@@ -712,19 +703,8 @@ mod tests {
         assert_eq!(codes("New Mexico").into_iter().collect::<Vec<_>>(), ["NM"]);
     }
 
-    use super::super::numbers;
-    use super::super::tokens::tokenize;
-    use super::*;
-
     fn codes(text: &str) -> Vec<String> {
-        let tokens = tokenize(text);
-        let mut facts = Facts::default();
-        let context = Context {
-            today: jiff::civil::date(2026, 11, 25),
-            languages: Default::default(),
-        };
-        numbers::read(text, &tokens, &context, &mut facts);
-        read(&tokens, &context, &mut facts);
+        let facts = super::super::facts::read_for_test(text);
         let mut out: Vec<String> = facts.codes.into_iter().collect();
         out.sort();
         out

@@ -853,20 +853,11 @@ fn read_month_names(tokens: &[Token], today: Date, facts: &Facts, found: &mut Ve
 
 #[cfg(test)]
 mod tests {
-    use super::super::numbers;
-    use super::super::tokens::tokenize;
     use super::*;
     use jiff::civil::date;
 
     fn dates(text: &str) -> Vec<Date> {
-        let tokens = tokenize(text);
-        let mut facts = Facts::default();
-        let context = Context {
-            today: date(2026, 11, 25),
-            languages: Default::default(),
-        };
-        numbers::read(text, &tokens, &context, &mut facts);
-        read(&tokens, &context, &mut facts);
+        let facts = super::super::facts::read_for_test(text);
         let mut out: Vec<Date> = facts.dates.into_iter().collect();
         out.sort();
         out

@@ -144,9 +144,9 @@ fn digit_values(token: &str) -> Vec<(f64, bool)> {
     out
 }
 
-/// Numbers written in words, in English and in the other languages `text2num` reads that the
-/// text is written in (all six where that cannot be told): each found over the byte range it
-/// covers, then laid on this text's tokens.
+/// Numbers written in words, in the six languages `text2num` reads (English alone for a text
+/// whose function words are all English: most of what coding agents send): each found over
+/// the byte range it covers, then laid on this text's tokens.
 fn read_words(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) {
     if !tokens.iter().any(|t| t.kind == Kind::Word) {
         return;
@@ -259,17 +259,9 @@ fn pieces(text: &str) -> Vec<Piece> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tokens::tokenize;
-    use super::*;
 
     fn numbers(text: &str) -> Vec<f64> {
-        let tokens = tokenize(text);
-        let mut facts = Facts::default();
-        let context = Context {
-            today: jiff::civil::date(2026, 11, 25),
-            languages: Default::default(),
-        };
-        read(text, &tokens, &context, &mut facts);
+        let facts = super::super::facts::read_for_test(text);
         facts.number_spans.iter().map(|s| s.value).collect()
     }
 

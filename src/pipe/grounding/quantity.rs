@@ -1038,19 +1038,11 @@ fn matches_any(tokens: &[Token], i: usize, phrases: &[&[&str]]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::numbers;
-    use super::super::tokens::tokenize;
+    use super::super::facts::read_for_test;
     use super::*;
 
     fn quantities(text: &str) -> Vec<f64> {
-        let tokens = tokenize(text);
-        let mut facts = Facts::default();
-        let context = Context {
-            today: jiff::civil::date(2026, 11, 25),
-            languages: Default::default(),
-        };
-        numbers::read(text, &tokens, &context, &mut facts);
-        read(&tokens, &context, &mut facts);
+        let facts = read_for_test(text);
         facts.quantities.iter().flat_map(Quantity::values).collect()
     }
 
@@ -1063,14 +1055,7 @@ mod tests {
         let field = |name: &[&str], description: &[&str], value: f64, text: &str| {
             let name: Vec<String> = name.iter().map(|w| w.to_string()).collect();
             let description: Vec<String> = description.iter().map(|w| w.to_string()).collect();
-            let tokens = tokenize(text);
-            let mut facts = Facts::default();
-            let context = Context {
-                today: jiff::civil::date(2026, 11, 25),
-                languages: Default::default(),
-            };
-            numbers::read(text, &tokens, &context, &mut facts);
-            read(&tokens, &context, &mut facts);
+            let facts = read_for_test(text);
             traces(
                 value,
                 &Field {

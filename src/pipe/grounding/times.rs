@@ -904,19 +904,9 @@ fn emit(facts: &mut Facts, reading: Reading) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::numbers;
-    use super::super::tokens::tokenize;
-    use super::*;
 
     fn times(text: &str) -> Vec<(i8, i8)> {
-        let tokens = tokenize(text);
-        let mut facts = Facts::default();
-        let context = Context {
-            today: jiff::civil::date(2026, 11, 25),
-            languages: Default::default(),
-        };
-        numbers::read(text, &tokens, &context, &mut facts);
-        read(&tokens, &context, &mut facts);
+        let facts = super::super::facts::read_for_test(text);
         let mut out: Vec<(i8, i8)> = facts.times.into_iter().collect();
         out.sort();
         out
