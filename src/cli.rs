@@ -242,18 +242,48 @@ fn load_config(path: Option<&Path>) -> Result<Config, ExitCode> {
 const LOCAL_CONFIG: &str = "proxy.toml";
 
 fn init_logging(config: &Config) {
+    init_subscriber(config, None);
+}
+
+/// A boxed layer of the process's subscriber.
+type Layer = Box<dyn tracing_subscriber::Layer<tracing_subscriber::Registry> + Send + Sync>;
+
+/// Logs to stderr, and spans to the trace exporter when `traces` is given. Each has its own
+/// filter: the log level does not decide what is traced, and trace-only spans stay out of
+/// the logs.
+fn init_subscriber(config: &Config, traces: Option<Layer>) {
+    use tracing_subscriber::filter::{filter_fn, FilterExt};
+    use tracing_subscriber::prelude::*;
     let filter = EnvFilter::try_from_env("RUST_LOG")
         .or_else(|_| EnvFilter::try_new(&config.log.level))
         .unwrap_or_else(|_| EnvFilter::new("info"));
+    let logged = filter_fn(|meta| !meta.target().starts_with(crate::telemetry::ONLY));
     // Colour codes only for a person at a terminal, not in files or log collectors.
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let fmt = tracing_subscriber::fmt::layer()
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
-    let _ = match config.log.format {
-        LogFormat::Json => builder.json().flatten_event(true).try_init(),
-        LogFormat::Human => builder.try_init(),
+    let fmt: Layer = match config.log.format {
+        LogFormat::Json => Box::new(fmt.json().flatten_event(true)),
+        LogFormat::Human => Box::new(fmt),
     };
+    let traced = filter_fn(|meta| meta.target().starts_with(crate::telemetry::TARGET));
+    let mut layers: Vec<Layer> = vec![Box::new(fmt.with_filter(filter.and(logged)))];
+    if let Some(layer) = traces {
+        layers.push(Box::new(layer.with_filter(traced)));
+    }
+    let _ = tracing_subscriber::registry().with(layers).try_init();
+}
+
+/// The trace exporter `[telemetry]` asks for, and its layer; `None` when traces are off.
+fn start_tracing(config: &Config) -> Result<Option<(crate::telemetry::Tracing, Layer)>, String> {
+    let Some(url) = &config.telemetry.traces_url else {
+        return Ok(None);
+    };
+    crate::telemetry::spans::set_secrets(crate::redact::configured(config));
+    let transport = crate::upstream::OtlpTransport::new(url, config.telemetry.export_timeout)
+        .map_err(|e| e.to_string())?;
+    let started = crate::telemetry::start(&config.telemetry, Box::new(transport))?;
+    Ok(started.map(|(tracing, layer)| (tracing, Box::new(layer) as Layer)))
 }
 
 async fn serve(path: Option<&Path>, flags: &ServeFlags) -> ExitCode {
@@ -265,7 +295,24 @@ async fn serve(path: Option<&Path>, flags: &ServeFlags) -> ExitCode {
         eprintln!("plaincall: configuration error: {error}");
         return ExitCode::from(EXIT_CONFIG);
     }
-    init_logging(&config);
+    let (tracing, traces) = match start_tracing(&config) {
+        Ok(Some((tracing, layer))) => (Some(tracing), Some(layer)),
+        Ok(None) => (None, None),
+        Err(error) => {
+            eprintln!("plaincall: traces: {error}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+    };
+    init_subscriber(&config, traces);
+    let code = serve_with(config).await;
+    if let Some(tracing) = tracing {
+        // Blocking: the exporter's thread sends what is queued, on this runtime.
+        let _ = tokio::task::spawn_blocking(move || tracing.shutdown()).await;
+    }
+    code
+}
+
+async fn serve_with(config: Config) -> ExitCode {
     let listen = config.listen;
     let state = match AppState::new(config) {
         Ok(state) => state,

@@ -30,6 +30,7 @@ pub(crate) mod shared;
 pub mod sse;
 pub(crate) mod startup;
 pub(crate) mod state;
+pub(crate) mod telemetry;
 pub(crate) mod upstream;
 pub(crate) mod wire;
 

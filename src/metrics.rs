@@ -211,6 +211,17 @@ impl Metrics {
             "Whether Redis answered the last command (1) or failed (0)",
             self.shared_state_up.clone(),
         );
+        // Process-wide, as the exporter is: every registry shows the same two counters.
+        r.register(
+            "trace_spans_dropped",
+            "Spans dropped because the export queue was full ([telemetry]; the collector slow or gone)",
+            crate::telemetry::DROPPED.clone(),
+        );
+        r.register(
+            "trace_export_failures",
+            "Batches of spans the collector did not take (an error, a refusal, a timeout)",
+            crate::telemetry::EXPORT_FAILURES.clone(),
+        );
     }
 
     /// The translation metrics in the registry.

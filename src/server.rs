@@ -12,7 +12,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
 use tower::ServiceBuilder;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::trace::{DefaultOnFailure, TraceLayer};
+use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
 
 use crate::routes;
 pub use crate::state::AppState;
@@ -105,7 +105,8 @@ pub(crate) fn app(
             // flood logs with failed readiness probes.
             TraceLayer::new_for_http()
                 .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG))
-                .make_span_with(request_span as fn(&Request<Body>) -> tracing::Span),
+                .make_span_with(request_span as fn(&Request<Body>) -> tracing::Span)
+                .on_response(RecordStatus),
         )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(admission::AdmissionLayer(state.clone()))
@@ -118,12 +119,39 @@ fn request_span(request: &Request<Body>) -> tracing::Span {
         .get(&REQUEST_ID)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("-");
+    if crate::telemetry::enabled() {
+        let path = request.uri().path();
+        let route = Route::of(path).label();
+        return crate::telemetry::spans::server(
+            request.method(),
+            route,
+            path,
+            id,
+            request.headers(),
+        );
+    }
     tracing::info_span!(
         "request",
         request_id = %id,
         method = %request.method(),
         path = %request.uri().path(),
     )
+}
+
+/// The response's status on the request's span (for its trace), then the usual debug line.
+#[derive(Clone, Copy)]
+struct RecordStatus;
+
+impl<B> tower_http::trace::OnResponse<B> for RecordStatus {
+    fn on_response(
+        self,
+        response: &axum::http::Response<B>,
+        latency: Duration,
+        span: &tracing::Span,
+    ) {
+        crate::telemetry::spans::record_status(span, response.status().as_u16());
+        DefaultOnResponse::default().on_response(response, latency, span);
+    }
 }
 
 /// How serving ended.

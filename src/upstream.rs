@@ -422,7 +422,9 @@ impl UpstreamClient {
     }
 
     /// Sends and waits for the response headers, within `timeout`.
-    pub async fn send(&self, request: UpstreamRequest) -> Result<UpstreamResponse, ProxyError> {
+    pub async fn send(&self, mut request: UpstreamRequest) -> Result<UpstreamResponse, ProxyError> {
+        // The current span (a turn's, a translator exchange's) is the upstream's parent.
+        crate::telemetry::propagate::inject(request.headers_mut());
         // Kept to name it in an error; a `Uri` clone shares its bytes.
         let uri = request.uri().clone();
         match tokio::time::timeout(self.timeout, self.http.request(request)).await {
@@ -531,7 +533,54 @@ impl UpstreamClient {
     }
 }
 
-/// A response's `Content-Length`, when it has a valid one.
+/// The trace exporter's transport: an [`UpstreamClient`] (no redirects, the platform's roots,
+/// every wait bounded by `timeout`), driven on the server's runtime whichever thread the
+/// exporter calls from, its answer read up to [`OTLP_RESPONSE_LIMIT`].
+#[derive(Debug)]
+pub struct OtlpTransport {
+    client: UpstreamClient,
+    runtime: tokio::runtime::Handle,
+}
+
+/// A collector's answer is a short protobuf message; more is refused.
+const OTLP_RESPONSE_LIMIT: u64 = 64 * 1024;
+
+impl OtlpTransport {
+    /// Must be called inside the runtime that will carry the exports.
+    pub fn new(url: &Url, timeout: Duration) -> Result<OtlpTransport, ProxyError> {
+        let key = "telemetry.export_timeout";
+        let client = UpstreamClient::new(url.clone(), None, timeout, timeout, timeout, 1)?
+            .with_settings(key, key, key);
+        let runtime = tokio::runtime::Handle::try_current().map_err(|e| {
+            ProxyError::Internal(format!("the trace exporter needs a runtime: {e}"))
+        })?;
+        Ok(OtlpTransport { client, runtime })
+    }
+}
+
+#[async_trait::async_trait]
+impl opentelemetry_http::HttpClient for OtlpTransport {
+    async fn send_bytes(
+        &self,
+        request: http::Request<Bytes>,
+    ) -> Result<http::Response<Bytes>, opentelemetry_http::HttpError> {
+        let (parts, body) = request.into_parts();
+        let client = self.client.clone();
+        let (status, headers, body) = self
+            .runtime
+            .spawn(async move {
+                // The exporter's own headers (`OTEL_EXPORTER_OTLP_HEADERS`) carry its key.
+                let request = client.post_whole(parts.uri, &parts.headers, true, body);
+                client.send_and_read(request, OTLP_RESPONSE_LIMIT).await
+            })
+            .await??;
+        let mut response = http::Response::new(body);
+        *response.status_mut() = status;
+        *response.headers_mut() = headers;
+        Ok(response)
+    }
+}
+
 /// The client for a one-off request: no redirect followed, no proxy from the environment,
 /// `timeout` for the whole exchange and at most that for connecting.
 pub(crate) fn one_off_client(timeout: Duration) -> Result<reqwest::Client, reqwest::Error> {
@@ -543,6 +592,7 @@ pub(crate) fn one_off_client(timeout: Duration) -> Result<reqwest::Client, reqwe
         .build()
 }
 
+/// A response's `Content-Length`, when it has a valid one.
 pub(crate) fn content_length(headers: &HeaderMap) -> Option<u64> {
     headers
         .get(header::CONTENT_LENGTH)?

@@ -11,6 +11,7 @@ const ENV_SECTIONS: &[&str] = &[
     "upstream",
     "server",
     "log",
+    "telemetry",
     "translation",
     "tool_calling",
     "redis",

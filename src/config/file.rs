@@ -109,6 +109,7 @@ pub struct FileConfig {
     pub upstream: UpstreamSection,
     pub server: ServerSection,
     pub log: LogSection,
+    pub telemetry: TelemetrySection,
     pub translation: TranslationSection,
     pub tool_calling: ToolCallingSection,
     /// Model aliases: a glob over the model a client names, and the model the upstream gets
@@ -124,6 +125,7 @@ impl Default for FileConfig {
             upstream: UpstreamSection::default(),
             server: ServerSection::default(),
             log: LogSection::default(),
+            telemetry: TelemetrySection::default(),
             translation: TranslationSection::default(),
             tool_calling: ToolCallingSection::default(),
             models: indexmap::IndexMap::new(),
@@ -350,6 +352,33 @@ impl Default for LogSection {
         LogSection {
             format: LogFormat::Human,
             level: "info".into(),
+        }
+    }
+}
+
+/// Traces over OTLP/HTTP protobuf (see `telemetry`). The standard `OTEL_*` variables win over
+/// these keys, as they do for every OpenTelemetry SDK.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TelemetrySection {
+    /// Where spans go, the whole URL (`http://collector:4318/v1/traces`); empty: no traces.
+    pub traces_endpoint: String,
+    /// `service.name` of every span.
+    pub service_name: String,
+    /// Whether descriptions, translator replies and delivered arguments go on spans.
+    pub capture_content: bool,
+    /// The most one export of a batch may take.
+    #[serde(with = "humantime_serde")]
+    pub export_timeout: Duration,
+}
+
+impl Default for TelemetrySection {
+    fn default() -> Self {
+        TelemetrySection {
+            traces_endpoint: String::new(),
+            service_name: "plaincall".into(),
+            capture_content: false,
+            export_timeout: Duration::from_secs(10),
         }
     }
 }

@@ -53,12 +53,23 @@ pub struct Config {
     pub upstream: UpstreamConfig,
     pub server: ServerSection,
     pub log: LogSection,
+    pub telemetry: TelemetryConfig,
     pub translation: TranslationConfig,
     pub tool_calling: ToolCallingConfig,
     /// `[models]`, longest pattern first: the most specific that matches a client's model
     /// names the upstream's (a file's table comes without its order).
     pub models: Vec<(glob::Pattern, String)>,
     pub redis: RedisConfig,
+}
+
+/// `[telemetry]` with the standard `OTEL_*` variables applied: `traces_url` is `None` when no
+/// spans are exported.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TelemetryConfig {
+    pub traces_url: Option<Url>,
+    pub service_name: String,
+    pub capture_content: bool,
+    pub export_timeout: Duration,
 }
 
 /// `[redis]`, checked: `url` is `None` when state stays in the process.
@@ -249,6 +260,7 @@ impl Config {
         }
         let mut config = Config::validate(raw)?;
         apply_translator_env(&mut config.translation, &vars)?;
+        apply_otel_env(&mut config.telemetry, &vars)?;
         Ok(config)
     }
 
@@ -319,4 +331,41 @@ impl TranslationConfig {
             .copied()
             .unwrap_or(self.grounding)
     }
+}
+
+/// The standard OpenTelemetry variables, which win over `[telemetry]`:
+/// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the whole URL), else `OTEL_EXPORTER_OTLP_ENDPOINT`
+/// (a base, `/v1/traces` added); `OTEL_SERVICE_NAME`;
+/// `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`; `OTEL_SDK_DISABLED=true` or
+/// `OTEL_TRACES_EXPORTER=none` turn traces off whatever else says.
+pub(crate) fn apply_otel_env(
+    telemetry: &mut TelemetryConfig,
+    vars: &[(String, String)],
+) -> Result<(), ConfigError> {
+    let get = |name: &str| {
+        vars.iter()
+            .find(|(k, v)| k == name && !v.trim().is_empty())
+            .map(|(_, v)| v.trim().to_owned())
+    };
+    if let Some(url) = get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") {
+        telemetry.traces_url = Some(validate::traces_url(
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            &url,
+        )?);
+    } else if let Some(base) = get("OTEL_EXPORTER_OTLP_ENDPOINT") {
+        let url = format!("{}/v1/traces", base.trim_end_matches('/'));
+        telemetry.traces_url = Some(validate::traces_url("OTEL_EXPORTER_OTLP_ENDPOINT", &url)?);
+    }
+    if let Some(name) = get("OTEL_SERVICE_NAME") {
+        telemetry.service_name = name;
+    }
+    if let Some(capture) = get("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT") {
+        telemetry.capture_content = capture.eq_ignore_ascii_case("true");
+    }
+    let off = get("OTEL_SDK_DISABLED").is_some_and(|v| v.eq_ignore_ascii_case("true"))
+        || get("OTEL_TRACES_EXPORTER").is_some_and(|v| v.eq_ignore_ascii_case("none"));
+    if off {
+        telemetry.traces_url = None;
+    }
+    Ok(())
 }

@@ -34,6 +34,17 @@ impl Config {
             },
             server: self.server.clone(),
             log: self.log.clone(),
+            telemetry: TelemetrySection {
+                traces_endpoint: self
+                    .telemetry
+                    .traces_url
+                    .as_ref()
+                    .map(redacted)
+                    .unwrap_or_default(),
+                service_name: self.telemetry.service_name.clone(),
+                capture_content: self.telemetry.capture_content,
+                export_timeout: self.telemetry.export_timeout,
+            },
             translation: translation_form(&self.translation),
             tool_calling: ToolCallingSection {
                 default: self.tool_calling.default,

@@ -45,6 +45,7 @@ impl Config {
         let upstream = upstream(&raw.upstream)?;
         server(&raw.server)?;
         log(&raw.log)?;
+        let telemetry = telemetry(raw.telemetry)?;
         let tool_calling = tool_calling(&raw.tool_calling)?;
         let translation = translation(raw.translation)?;
         let models = models(&raw.models)?;
@@ -55,6 +56,7 @@ impl Config {
             upstream,
             server: raw.server,
             log: raw.log,
+            telemetry,
             tool_calling,
             translation,
             models,
@@ -201,6 +203,28 @@ fn server(raw: &ServerSection) -> Result<(), ConfigError> {
         ));
     }
     Ok(())
+}
+
+fn telemetry(raw: TelemetrySection) -> Result<TelemetryConfig, ConfigError> {
+    let traces_url = match raw.traces_endpoint.trim() {
+        "" => None,
+        url => Some(traces_url("telemetry.traces_endpoint", url)?),
+    };
+    Ok(TelemetryConfig {
+        traces_url,
+        service_name: raw.service_name,
+        capture_content: raw.capture_content,
+        export_timeout: positive("telemetry.export_timeout", raw.export_timeout)?,
+    })
+}
+
+/// An OTLP/HTTP traces URL: http or https, with a host.
+pub(crate) fn traces_url(key: &str, raw: &str) -> Result<Url, ConfigError> {
+    let url = Url::parse(raw).map_err(|e| invalid(key, format!("`{raw}` is not a URL: {e}")))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return Err(invalid(key, format!("`{raw}` is not an http or https URL")));
+    }
+    Ok(url)
 }
 
 fn log(raw: &LogSection) -> Result<(), ConfigError> {

@@ -7,7 +7,7 @@
 //! stream's events pass through untouched, and a whole answer without one goes out as read.
 
 use std::sync::Arc;
-use tracing::Instrument;
+use tracing::{Instrument, Span};
 
 use bytes::Bytes;
 use http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -28,6 +28,7 @@ use crate::pipe::resolve::Resolver;
 use crate::pipe::warm::Warming;
 use crate::pipe::{Pipe, Rewrite};
 use crate::sse;
+use crate::telemetry::spans::{self, Turn};
 use crate::upstream::UpstreamResponse;
 
 /// The largest main-model response read when plaincall must look inside it.
@@ -80,7 +81,7 @@ pub(crate) async fn serve(
         return serve_stream(engine, rewrite, headers, sent, warming).await;
     }
     let (status, upstream_headers, bytes) =
-        ask_whole(&engine, sent.clone(), &rewrite, &headers).await?;
+        ask_whole(&engine, sent.clone(), &rewrite, &headers, Turn::Main).await?;
     let as_read = |body| Served::AsRead {
         status,
         headers: upstream_headers.clone(),
@@ -145,7 +146,8 @@ async fn serve_stream(
     sent: Bytes,
     warming: Warming,
 ) -> Result<Served, ProxyError> {
-    let response = open_stream(&engine, sent.clone(), rewrite.query.as_deref(), &headers).await?;
+    let (response, span) =
+        open_stream(&engine, sent.clone(), &rewrite, &headers, Turn::Main).await?;
     if !response.status().is_success() && rewrite.watch_rejection {
         let status = response.status();
         let upstream_headers = response.headers().clone();
@@ -168,7 +170,8 @@ async fn serve_stream(
     }
     let (tx, rx) = mpsc::channel::<Event>(CHANNEL_CAPACITY);
     let on_panic = tx.clone();
-    let driver = Driver::new(engine, rewrite, headers, Out::Stream(tx), warming);
+    let mut driver = Driver::new(engine, rewrite, headers, Out::Stream(tx), warming);
+    driver.turn_span = span;
     // In the request's span, so its log lines (the per-translation one) carry the request id.
     tokio::spawn(guarded(driver.run(response), on_panic).in_current_span());
     Ok(Served::Events(Events(rx)))
@@ -192,13 +195,15 @@ async fn guarded(task: impl std::future::Future<Output = ()>, tx: mpsc::Sender<E
     }
 }
 
-/// One whole upstream turn.
+/// One whole upstream turn, in its own `chat` span.
 async fn ask_whole(
     engine: &Engine,
     bytes: Bytes,
     rewrite: &Rewrite,
     client_headers: &HeaderMap,
+    turn: Turn,
 ) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
+    let span = spans::chat(&rewrite.model, "openai", turn);
     let request = engine.upstream.post_turn(
         "chat/completions",
         rewrite.query.as_deref(),
@@ -206,22 +211,34 @@ async fn ask_whole(
         client_headers,
         engine.forward_client_auth(),
     )?;
-    engine
+    let answer = engine
         .upstream
         .send_and_read(request, RESPONSE_LIMIT)
+        .instrument(span.clone())
         .await
-        .inspect_err(|e| engine.metrics.upstream_error(e.code()))
+        .inspect_err(|e| engine.metrics.upstream_error(e.code()));
+    match &answer {
+        Ok((status, _, body)) if status.is_success() => spans::record_completion(&span, body),
+        Ok((status, _, _)) => {
+            spans::record_error(&span, status.as_str(), &format!("HTTP {}", status.as_u16()))
+        }
+        Err(error) => spans::record_error(&span, error.code(), &error.detail()),
+    }
+    answer
 }
 
+/// Opens a streamed upstream turn; its `chat` span goes on until the stream is read.
 async fn open_stream(
     engine: &Engine,
     bytes: Bytes,
-    query: Option<&str>,
+    rewrite: &Rewrite,
     headers: &HeaderMap,
-) -> Result<UpstreamResponse, ProxyError> {
+    turn: Turn,
+) -> Result<(UpstreamResponse, Span), ProxyError> {
+    let span = spans::chat(&rewrite.model, "openai", turn);
     let mut request = engine.upstream.post_turn(
         "chat/completions",
-        query,
+        rewrite.query.as_deref(),
         bytes,
         headers,
         engine.forward_client_auth(),
@@ -230,11 +247,20 @@ async fn open_stream(
         header::ACCEPT,
         HeaderValue::from_static("text/event-stream"),
     );
-    engine
+    let response = engine
         .upstream
         .send(request)
+        .instrument(span.clone())
         .await
-        .inspect_err(|e| engine.metrics.upstream_error(e.code()))
+        .inspect_err(|e| {
+            engine.metrics.upstream_error(e.code());
+            spans::record_error(&span, e.code(), &e.detail());
+        })?;
+    if !response.status().is_success() {
+        let status = response.status();
+        spans::record_error(&span, status.as_str(), &format!("HTTP {}", status.as_u16()));
+    }
+    Ok((response, span))
 }
 
 fn is_event_stream(headers: &HeaderMap) -> bool {
@@ -331,6 +357,8 @@ enum Stop {
 #[derive(Default)]
 struct TurnState {
     usage: Option<Usage>,
+    /// The model the upstream says answered (read only while the turn's span records).
+    model: Option<String>,
     done: bool,
 }
 
@@ -366,6 +394,8 @@ struct Driver {
     noted: bool,
     /// The translator prompts read ahead for this request.
     warming: Warming,
+    /// The streamed turn being read: its `chat` span ends when the turn does.
+    turn_span: Span,
 }
 
 impl Driver {
@@ -396,6 +426,7 @@ impl Driver {
             envelope_sent: false,
             noted: false,
             warming,
+            turn_span: Span::none(),
         }
     }
 
@@ -450,8 +481,11 @@ impl Driver {
             let mut turn = TurnState::default();
             match next {
                 Turn0::Stream(mut response) => {
-                    self.read_stream(&mut response, &mut turn, &mut ticker)
-                        .await?
+                    let read = self
+                        .read_stream(&mut response, &mut turn, &mut ticker)
+                        .await;
+                    self.end_turn_span(&turn, read.as_ref().err());
+                    read?
                 }
                 Turn0::Whole(response) => self.read_whole(response, &mut turn).await?,
             }
@@ -496,14 +530,40 @@ impl Driver {
         }
     }
 
+    /// Ends the streamed turn's span with what the turn said of itself.
+    fn end_turn_span(&mut self, turn: &TurnState, failed: Option<&Stop>) {
+        let span = std::mem::replace(&mut self.turn_span, Span::none());
+        if span.is_disabled() {
+            return;
+        }
+        if let Some(Stop::Error(error)) = failed {
+            spans::record_error(&span, error.code(), &error.detail());
+        }
+        let reasons: Vec<String> = self
+            .choices
+            .iter()
+            .flatten()
+            .filter_map(|c| c.finish.clone())
+            .collect();
+        let tokens = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        spans::record_answer(
+            &span,
+            turn.model.as_deref(),
+            None,
+            turn.usage.as_ref().map(|u| tokens(u.prompt_tokens)),
+            turn.usage.as_ref().map(|u| tokens(u.completion_tokens)),
+            &reasons,
+        );
+    }
+
     /// The repair turn's answer, as the first turn's came.
-    async fn reopen(&self, body: &RawObject) -> Result<Turn0, Stop> {
+    async fn reopen(&mut self, body: &RawObject) -> Result<Turn0, Stop> {
         let bytes = Bytes::from(serde_json::to_vec(body).map_err(|e| Stop::Error(serde_error(e)))?);
         let rewrite = &self.resolver.rewrite;
         let headers = &self.resolver.headers;
         if matches!(self.out, Out::Whole(_)) {
             let (status, upstream_headers, bytes) =
-                ask_whole(&self.engine, bytes, rewrite, headers)
+                ask_whole(&self.engine, bytes, rewrite, headers, Turn::Repair)
                     .await
                     .map_err(Stop::Error)?;
             if !status.is_success() {
@@ -516,7 +576,7 @@ impl Driver {
             })?;
             return Ok(Turn0::Whole(response));
         }
-        let response = open_stream(&self.engine, bytes, rewrite.query.as_deref(), headers)
+        let (response, span) = open_stream(&self.engine, bytes, rewrite, headers, Turn::Repair)
             .await
             .map_err(Stop::Error)?;
         if !response.status().is_success() || !is_event_stream(response.headers()) {
@@ -525,6 +585,7 @@ impl Driver {
                 response.status().as_u16()
             ))));
         }
+        self.turn_span = span;
         Ok(Turn0::Stream(response))
     }
 
@@ -636,6 +697,9 @@ impl Driver {
         let usage = openai::get::<Value>(&chunk, "usage").ok().flatten();
         if let Some(usage) = usage.as_ref().filter(|u| u.is_object()) {
             turn.usage = serde_json::from_value::<Usage>(usage.clone()).ok();
+        }
+        if turn.model.is_none() && !self.turn_span.is_disabled() {
+            turn.model = openai::get::<String>(&chunk, "model").ok().flatten();
         }
         let raw = self.raw_mode && !choices.iter().any(|c| self.opens_nl_call(c));
         // The envelope of the answer's first chunk (its id), and of every chunk the engine

@@ -18,7 +18,9 @@ use crate::config::CheckMode;
 use crate::openai;
 use crate::openai::ToolCall;
 use crate::pipe::engine::Engine;
+use crate::telemetry::spans;
 use serde_json::json;
+use tracing::Instrument;
 
 /// What resolving a call needs, shared by the tasks that resolve a request's calls.
 #[derive(Clone)]
@@ -263,14 +265,24 @@ async fn direct_call(
             engine.forward_client_auth(),
         )
         .ok()?;
-    let (status, _, answer) = engine
+    let span = spans::chat(&rewrite.model, "openai", spans::Turn::Direct);
+    let sent = engine
         .upstream
         .send_and_read(request, RESPONSE_LIMIT)
-        .await
-        .ok()?;
+        .instrument(span.clone())
+        .await;
+    let (status, _, answer) = match sent {
+        Ok(answer) => answer,
+        Err(error) => {
+            spans::record_error(&span, error.code(), &error.detail());
+            return None;
+        }
+    };
     if !status.is_success() {
+        spans::record_error(&span, status.as_str(), &format!("HTTP {}", status.as_u16()));
         return None;
     }
+    spans::record_completion(&span, &answer);
     let answer: serde_json::Value = serde_json::from_slice(&answer).ok()?;
     let calls = answer
         .pointer("/choices/0/message/tool_calls")?

@@ -13,6 +13,8 @@ use crate::config::Grounding;
 use crate::metrics::Metrics;
 use crate::prompts::TranslatorContext;
 use crate::shared::{hashed, Shared, Space};
+use crate::telemetry::spans;
+use tracing::Instrument;
 
 /// How much of a bad answer is shown back to the translator.
 const PREVIOUS_ANSWER_LIMIT: usize = 2000;
@@ -149,11 +151,12 @@ impl Pipe {
         metrics: &Metrics,
     ) -> Outcome {
         let started = std::time::Instant::now();
-        let outcome = self
-            .translate_cached(tool, description, request_model, client_headers, metrics)
-            .await;
-        let outcome = self
-            .grounded(
+        let span = spans::translation(&tool.name, &tool.reason);
+        let outcome = async {
+            let outcome = self
+                .translate_cached(tool, description, request_model, client_headers, metrics)
+                .await;
+            self.grounded(
                 tool,
                 description,
                 evidence,
@@ -162,7 +165,10 @@ impl Pipe {
                 client_headers,
                 metrics,
             )
-            .await;
+            .await
+        }
+        .instrument(span.clone())
+        .await;
         let ms = started.elapsed().as_millis() as u64;
         let (label, attempts, detail) = match &outcome {
             Outcome::Calls(t) if t.from_cache => ("cached", Some(t.attempts), String::new()),
@@ -180,6 +186,31 @@ impl Pipe {
             left_out_unsaid = %ungrounded, grounding = %decisions,
             "translation"
         );
+        if !span.is_disabled() {
+            let translated = match &outcome {
+                Outcome::Calls(t) => Some(t.as_ref()),
+                _ => None,
+            };
+            spans::record_translation(
+                &span,
+                spans::TranslationEnd {
+                    outcome: label,
+                    attempts,
+                    detail: &detail,
+                    left_out: translated.map_or(&[][..], |t| &t.ungrounded),
+                    decisions: translated.map_or_else(Vec::new, |t| {
+                        t.grounding
+                            .iter()
+                            .map(|d| (d.path.as_str(), d.rule.name(), d.outcome.name()))
+                            .collect()
+                    }),
+                    description,
+                    arguments: translated.map_or_else(Vec::new, |t| {
+                        t.calls.iter().map(|(_, args)| args.to_string()).collect()
+                    }),
+                },
+            );
+        }
         outcome
     }
 

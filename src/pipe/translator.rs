@@ -15,7 +15,9 @@ use crate::error::ProxyError;
 use crate::metrics::Metrics;
 use crate::openai::{self, RawObject};
 use crate::redact::{summarize_http_error, Secrets};
+use crate::telemetry::spans;
 use crate::upstream::UpstreamClient;
+use tracing::Instrument;
 
 /// How long a backend that failed is skipped while others are healthy.
 const COOLDOWN: Duration = Duration::from_secs(30);
@@ -291,6 +293,7 @@ impl Translator {
             OutputMode::None => {}
         }
         let body = Bytes::from(body.to_string());
+        let span = spans::chat(model, "openai", spans::Turn::Translator);
         let request = backend
             .client
             .post_json(
@@ -303,9 +306,14 @@ impl Translator {
         let (status, _, bytes) = backend
             .client
             .send_and_read(request, REPLY_LIMIT)
+            .instrument(span.clone())
             .await
-            .map_err(|e| CallError::unhealthy(e.detail()))?;
+            .map_err(|e| {
+                spans::record_error(&span, e.code(), &e.detail());
+                CallError::unhealthy(e.detail())
+            })?;
         if !status.is_success() {
+            spans::record_error(&span, status.as_str(), &format!("HTTP {}", status.as_u16()));
             // The body is foreign text and may echo the key it was sent: only a scrubbed
             // summary goes on (into logs, the repair message, the client's answer).
             let secrets = self.secrets.with(
@@ -340,6 +348,8 @@ impl Translator {
             .as_ref()
             .map(|m| openai::content_text(m.get("content").map(AsRef::as_ref)))
             .unwrap_or_default();
+        spans::record_completion(&span, &bytes);
+        spans::record_exchange(&span, messages, Some(&text));
         if text.trim().is_empty() {
             return Err(CallError {
                 message: "the reply has no content".into(),

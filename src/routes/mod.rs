@@ -21,6 +21,8 @@ use crate::budget::{Charge, MemoryBudget};
 use crate::drain::Drain;
 use crate::error::ProxyError;
 use crate::state::AppState;
+use crate::telemetry::spans;
+use tracing::Instrument;
 
 pub(crate) async fn not_found(method: Method, uri: Uri) -> ProxyError {
     ProxyError::NotFound {
@@ -215,13 +217,45 @@ pub(crate) async fn send_as_is(
     // The body is whole: its length goes with it, never the client's `Content-Length`, which
     // no longer holds once a model alias or `drop_params` changed the body (the upstream
     // would wait for bytes that never come).
+    let span = forward_span(route, &bytes);
     let builder =
         state
             .upstream
             .post_whole(url, &parts.headers, state.forward_client_auth(), bytes);
-    state
+    let response = state
         .upstream
         .send(builder)
+        .instrument(span.clone())
         .await
-        .inspect_err(|e| state.metrics.upstream_error(e.code()))
+        .inspect_err(|e| {
+            state.metrics.upstream_error(e.code());
+            spans::record_error(&span, e.code(), &e.detail());
+        })?;
+    if !response.status().is_success() {
+        let status = response.status();
+        spans::record_error(&span, status.as_str(), &format!("HTTP {}", status.as_u16()));
+    }
+    Ok(response)
+}
+
+/// The `chat` span of a conversation forwarded as it came (until its answer's headers): the
+/// model read from the body only while traces are on.
+fn forward_span(route: &str, bytes: &[u8]) -> tracing::Span {
+    let provider = match route {
+        "chat/completions" | "responses" => "openai",
+        "messages" => "anthropic",
+        _ => return tracing::Span::none(),
+    };
+    if !crate::telemetry::enabled() {
+        return tracing::Span::none();
+    }
+    #[derive(serde::Deserialize)]
+    struct Named {
+        #[serde(default)]
+        model: String,
+    }
+    let model = serde_json::from_slice::<Named>(bytes)
+        .map(|n| n.model)
+        .unwrap_or_default();
+    spans::chat(&model, provider, spans::Turn::Main)
 }

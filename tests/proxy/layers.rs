@@ -25,6 +25,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "redact",
             "shared",
             "sse",
+            "telemetry",
         ],
     ),
     ("clients", &["upstream"]),

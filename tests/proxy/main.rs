@@ -37,6 +37,7 @@ mod stream_endings;
 mod stream_equivalence;
 mod streaming_passthrough;
 mod streaming_translation;
+mod traces;
 mod translation_log;
 mod translation_pipe;
 mod upstream_params;

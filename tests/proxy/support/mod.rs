@@ -663,7 +663,9 @@ pub fn plaincall_command() -> std::process::Command {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_plaincall"));
     command.current_dir(env!("CARGO_MANIFEST_DIR"));
     for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("PLAINCALL_") || key == "RUST_LOG" {
+        let key_text = key.to_string_lossy();
+        if key_text.starts_with("PLAINCALL_") || key_text.starts_with("OTEL_") || key == "RUST_LOG"
+        {
             command.env_remove(&key);
         }
     }
@@ -812,7 +814,8 @@ impl Binary {
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_plaincall"));
         command.arg("serve");
         for (key, _) in std::env::vars_os() {
-            if key.to_string_lossy().starts_with("PLAINCALL_") {
+            let key_text = key.to_string_lossy();
+            if key_text.starts_with("PLAINCALL_") || key_text.starts_with("OTEL_") {
                 command.env_remove(&key);
             }
         }
