@@ -17,6 +17,7 @@
 //!   - `"stream": true`: `BENCH_CHUNKS` (default 32) SSE content chunks, then `data: [DONE]`;
 //!   - otherwise a fixed chat completion of about 400 bytes.
 //! - `GET /v1/models`: a one-model list.
+//! - `POST /v1/traces`: an OTLP collector that takes every batch (scripts/bench-traces.sh).
 //!
 //! `BENCH_MOCK_THREADS` sets the runtime's worker threads (default: the number of CPUs).
 //!
@@ -311,6 +312,8 @@ fn main() -> std::io::Result<()> {
             None => Router::new()
                 .route("/v1/chat/completions", post(chat))
                 .route("/v1/models", get(models))
+                // A collector that takes every batch of spans (scripts/bench-traces.sh).
+                .route("/v1/traces", post(|_: axum::body::Bytes| async {}))
                 .with_state(Arc::new(Canned::new(chunks))),
         };
         let listener =

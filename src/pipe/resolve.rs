@@ -124,24 +124,41 @@ pub(crate) async fn resolve_call(
             call,
         };
     }
-    let pending = translation(engine, rewrite, tool, &request, client_headers);
-    let outcome = within_budget(engine, rewrite, tool, client_headers, pending).await;
-    // No dead end: a call the translator could not make is asked of the main model itself,
-    // once, with the tool's whole schema; the failure is relayed only when that fails too.
-    let outcome = match outcome {
-        Outcome::Failed(error)
-            if tool.rewritten
-                && rewrite.prompt.is_none()
-                && rewrite.tried.first_direct(&tool.name) =>
-        {
-            after_failure(
-                tool,
-                error,
-                direct_call(engine, rewrite, tool, client_headers).await,
-            )
+    // The translation, the direct ask and every exchange under one span.
+    let span = spans::translation(&tool.name, &tool.reason);
+    let outcome = async {
+        let pending = translation(engine, rewrite, tool, &request, client_headers);
+        let outcome = within_budget(engine, rewrite, tool, client_headers, pending).await;
+        // No dead end: a call the translator could not make is asked of the main model
+        // itself, once, with the tool's whole schema; the failure is relayed only when that
+        // fails too.
+        match outcome {
+            Outcome::Failed(error)
+                if tool.rewritten
+                    && rewrite.prompt.is_none()
+                    && rewrite.tried.first_direct(&tool.name) =>
+            {
+                after_failure(
+                    tool,
+                    error,
+                    direct_call(engine, rewrite, tool, client_headers).await,
+                )
+            }
+            other => other,
         }
-        other => other,
-    };
+    }
+    .instrument(span.clone())
+    .await;
+    spans::record_resolution(
+        &span,
+        match &outcome {
+            // The main model's own call, asked with the full schema.
+            Outcome::Calls(t) if t.attempts == 0 => Ok("direct"),
+            Outcome::Calls(_) => Ok("calls"),
+            Outcome::Clarification(_) => Ok("clarification"),
+            Outcome::Failed(error) => Err(error.as_str()),
+        },
+    );
     // A question depends only on the words: the same words would get the same question. (A
     // failed translator call may be transient, so it is not remembered.)
     let asked = matches!(outcome, Outcome::Clarification(_));

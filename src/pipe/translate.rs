@@ -14,7 +14,6 @@ use crate::metrics::Metrics;
 use crate::prompts::TranslatorContext;
 use crate::shared::{hashed, Shared, Space};
 use crate::telemetry::spans;
-use tracing::Instrument;
 
 /// How much of a bad answer is shown back to the translator.
 const PREVIOUS_ANSWER_LIMIT: usize = 2000;
@@ -151,12 +150,11 @@ impl Pipe {
         metrics: &Metrics,
     ) -> Outcome {
         let started = std::time::Instant::now();
-        let span = spans::translation(&tool.name, &tool.reason);
-        let outcome = async {
-            let outcome = self
-                .translate_cached(tool, description, request_model, client_headers, metrics)
-                .await;
-            self.grounded(
+        let outcome = self
+            .translate_cached(tool, description, request_model, client_headers, metrics)
+            .await;
+        let outcome = self
+            .grounded(
                 tool,
                 description,
                 evidence,
@@ -165,10 +163,7 @@ impl Pipe {
                 client_headers,
                 metrics,
             )
-            .await
-        }
-        .instrument(span.clone())
-        .await;
+            .await;
         let ms = started.elapsed().as_millis() as u64;
         let (label, attempts, detail) = match &outcome {
             Outcome::Calls(t) if t.from_cache => ("cached", Some(t.attempts), String::new()),
@@ -186,6 +181,8 @@ impl Pipe {
             left_out_unsaid = %ungrounded, grounding = %decisions,
             "translation"
         );
+        // On the call's `translate` span (see `resolve`), when traces are on.
+        let span = tracing::Span::current();
         if !span.is_disabled() {
             let translated = match &outcome {
                 Outcome::Calls(t) => Some(t.as_ref()),

@@ -41,6 +41,7 @@ impl Gate {
         Counted {
             gate: self.clone(),
             inner,
+            failing: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -98,6 +99,7 @@ impl<P: SpanProcessor> SpanProcessor for Gated<P> {
 pub(super) struct Counted<E> {
     gate: Gate,
     inner: E,
+    failing: std::sync::atomic::AtomicBool,
 }
 
 impl<E: SpanExporter> SpanExporter for Counted<E> {
@@ -105,8 +107,20 @@ impl<E: SpanExporter> SpanExporter for Counted<E> {
         let spans = batch.len();
         let result = self.inner.export(batch).await;
         self.gate.done(spans);
-        if result.is_err() {
-            EXPORT_FAILURES.inc();
+        // Said once when exports start failing and once when they recover, not per batch; the
+        // exporter's errors carry a status or a cause, never the collector's body.
+        match &result {
+            Err(error) => {
+                EXPORT_FAILURES.inc();
+                if !self.failing.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(%error, "exporting spans failed; spans are dropped until the collector answers (plaincall_trace_export_failures_total counts the batches)");
+                }
+            }
+            Ok(()) => {
+                if self.failing.swap(false, Ordering::Relaxed) {
+                    tracing::info!("exporting spans works again");
+                }
+            }
         }
         result
     }

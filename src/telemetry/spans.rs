@@ -230,7 +230,8 @@ pub fn translation(tool: &str, why: &str) -> Span {
     )
 }
 
-/// How a translation ended, what grounding decided, and (on opt-in) what went in and out.
+/// How the translator's part ended, what grounding decided, and (on opt-in) what went in
+/// and out.
 pub struct TranslationEnd<'a> {
     /// `ok`, `cached`, `clarification` or `failed`.
     pub outcome: &'static str,
@@ -274,12 +275,8 @@ pub fn record_translation(span: &Span, end: TranslationEnd<'_>) {
             ],
         );
     }
-    match end.outcome {
-        "failed" => span.set_status(Status::error(bounded(&scrubbed(end.detail), MAX_CONTENT))),
-        "clarification" if capture_content() => {
-            span.set_attribute("plaincall.translation.question", content(end.detail));
-        }
-        _ => {}
+    if end.outcome == "clarification" && capture_content() {
+        span.set_attribute("plaincall.translation.question", content(end.detail));
     }
     if capture_content() {
         span.set_attribute(
@@ -289,6 +286,22 @@ pub fn record_translation(span: &Span, end: TranslationEnd<'_>) {
         if !end.arguments.is_empty() {
             let all = format!("[{}]", end.arguments.join(","));
             span.set_attribute("gen_ai.tool.call.arguments", content(&all));
+        }
+    }
+}
+
+/// What became of the call in the end: `calls`, `direct` (the main model's own call, asked
+/// with the full schema after the translation failed), `clarification`, or a failure, which
+/// is the span's error.
+pub fn record_resolution(span: &Span, resolution: Result<&'static str, &str>) {
+    if span.is_disabled() {
+        return;
+    }
+    match resolution {
+        Ok(resolution) => span.set_attribute("plaincall.resolution", resolution),
+        Err(error) => {
+            span.set_attribute("plaincall.resolution", "failed");
+            span.set_status(Status::error(bounded(&scrubbed(error), MAX_CONTENT)));
         }
     }
 }

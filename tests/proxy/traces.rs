@@ -696,3 +696,204 @@ async fn a_messages_request_and_a_responses_request_are_traced_the_same_way() {
     }
     served.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_collector_that_refuses_is_said_once_in_the_log_without_its_key_or_its_body() {
+    let main = MockServer::start(main_model("daily at 09:00 to check email")).await;
+    let translator = translator(reminder_answer()).await;
+    // A collector that refuses the key and echoes it back.
+    let collector = MockServer::start(|request| {
+        let key = request.headers["authorization"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        Reply::text(401, &format!("{{\"error\":\"bad key {key}\"}}"))
+    })
+    .await;
+    let served = traced(
+        &main,
+        &translator,
+        &format!("http://{}", collector.addr),
+        &[(
+            "OTEL_EXPORTER_OTLP_HEADERS",
+            "authorization=Bearer%20collector-secret-123456789",
+        )],
+    )
+    .await;
+    for _ in 0..3 {
+        let (status, _) = post(
+            &served,
+            &request(false, "remind me daily at 09:00 to check email"),
+        )
+        .await;
+        assert_eq!(status, 200);
+    }
+    let line = served.wait_for_line("exporting spans failed").await;
+    assert!(line.contains("401"), "{line}");
+    // The key went to the collector, as configured.
+    assert_eq!(
+        collector.requests()[0].headers["authorization"],
+        "Bearer collector-secret-123456789"
+    );
+    let logs = served.stop().await;
+    assert_eq!(
+        logs.iter()
+            .filter(|l| l.contains("exporting spans failed"))
+            .count(),
+        1
+    );
+    assert!(
+        !logs.iter().any(|l| l.contains("collector-secret")),
+        "{logs:#?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn check_prints_the_effective_telemetry_settings_with_the_standard_variables_winning() {
+    let mut command = support::plaincall_command();
+    command
+        .arg("check")
+        .env(
+            "PLAINCALL_TELEMETRY_TRACES_ENDPOINT",
+            "http://collector.internal:4318/v1/traces",
+        )
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:6006/")
+        .env("OTEL_SERVICE_NAME", "edge-proxy")
+        .env("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
+        .env(
+            "OTEL_EXPORTER_OTLP_HEADERS",
+            "authorization=Bearer%20collector-secret-123456789",
+        );
+    let (code, out, err) = support::run_command(command).await;
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains(
+            "[telemetry]\ntraces_endpoint = \"http://127.0.0.1:6006/v1/traces\"\nservice_name = \"edge-proxy\"\ncapture_content = true\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("collector-secret") && !err.contains("collector-secret"));
+
+    let mut command = support::plaincall_command();
+    command
+        .arg("check")
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:6006")
+        .env("OTEL_SDK_DISABLED", "true");
+    let (code, out, _) = support::run_command(command).await;
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("[telemetry]\ntraces_endpoint = \"\"\n"),
+        "{out}"
+    );
+
+    let mut command = support::plaincall_command();
+    command.arg("check").env(
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+        "ftp://collector/v1/traces",
+    );
+    let (code, _, err) = support::run_command(command).await;
+    assert_eq!(code, Some(2), "a configuration error");
+    assert!(err.contains("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_upstream_error_is_the_error_status_of_its_turn_and_of_the_request() {
+    let main = MockServer::start(|request| {
+        if request.method == "GET" {
+            return Reply::ok(json!({"object": "list", "data": []}));
+        }
+        Reply::text(503, r#"{"error":{"message":"overloaded"}}"#)
+    })
+    .await;
+    let translator = translator(reminder_answer()).await;
+    let collector = MockServer::start(collector()).await;
+    let served = traced(
+        &main,
+        &translator,
+        &format!("http://{}", collector.addr),
+        &[],
+    )
+    .await;
+    let (status, _) = post(
+        &served,
+        &request(false, "remind me daily at 09:00 to check email"),
+    )
+    .await;
+    assert_eq!(status, 503);
+    let all = wait_for(&collector, |s| {
+        !named(s, "POST /v1/chat/completions").is_empty() && !named(s, "chat main").is_empty()
+    })
+    .await;
+    let server = one(&all, "POST /v1/chat/completions");
+    let turn = one(&all, "chat main");
+    assert_eq!((turn.status, turn.attr("error.type")), (2, "503"));
+    assert_eq!(
+        (server.status, server.attr("http.response.status_code")),
+        (2, "503")
+    );
+    served.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failed_translation_and_the_direct_ask_that_saves_it_are_one_translate_span() {
+    let call = nl_call("call_1", "set_reminder", "daily at 09:00 to check email");
+    let own = json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"});
+    let direct = support::tool_call("call_direct", "set_reminder", &own);
+    let main = MockServer::start(move |request| {
+        if request.method == "GET" {
+            return Reply::ok(json!({"object": "list", "data": []}));
+        }
+        // Asked with `tool_choice` naming the tool: the direct ask.
+        if request.json()["tool_choice"]["function"]["name"] == "set_reminder" {
+            return Reply::ok(completion(
+                calls_message(vec![direct.clone()]),
+                "tool_calls",
+            ));
+        }
+        Reply::ok(completion(calls_message(vec![call.clone()]), "tool_calls"))
+    })
+    .await;
+    let translator = MockServer::start(|request| {
+        if request.method == "GET" {
+            return Reply::ok(json!({"object": "list", "data": []}));
+        }
+        translator_reply("no idea")
+    })
+    .await;
+    let collector = MockServer::start(collector()).await;
+    let served = traced(
+        &main,
+        &translator,
+        &format!("http://{}", collector.addr),
+        &[],
+    )
+    .await;
+    let (status, body) = post(
+        &served,
+        &request(false, "remind me daily at 09:00 to check email"),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let all = wait_for(&collector, |s| {
+        s.iter()
+            .any(|s| s.attributes.contains_key("plaincall.resolution"))
+            && !named(s, "POST /v1/chat/completions").is_empty()
+    })
+    .await;
+    let translation = one(&all, "translate set_reminder");
+    assert_eq!(translation.attr("plaincall.translation.outcome"), "failed");
+    assert_eq!(translation.attr("plaincall.resolution"), "direct");
+    assert_eq!(translation.status, 0, "the call was delivered: no error");
+    let under: Vec<&Span> = all.iter().filter(|s| s.parent == translation.id).collect();
+    assert_eq!(
+        under.iter().filter(|s| s.name == "chat tiny").count(),
+        2,
+        "both translator attempts: {under:#?}"
+    );
+    let asked = under
+        .iter()
+        .find(|s| s.name == "chat main")
+        .expect("the direct ask under the translation");
+    assert_eq!(asked.attr("plaincall.turn"), "direct");
+    served.stop().await;
+}
