@@ -2,16 +2,18 @@
 # THE test command: every Rust test, then plaincall driven by the official OpenAI clients
 # (Python: tests/python, Node: tests/node) and by the coding agents Codex CLI, Claude Code,
 # OpenCode, Qwen Code, Cline, Continue (pinned in tests/node/package.json) and Aider (pinned in
-# tests/python/requirements-aider.txt) against mock upstreams.
+# tests/python/requirements-aider.txt) against mock upstreams; plaincall's traces are read back
+# from a real Arize Phoenix (pinned in tests/python/requirements-phoenix.txt).
 #
 #   bash scripts/test.sh
 #
 # Works in a fresh clone, without standard input, and may be run again at will: the Python
-# virtual environment (.venv) is created or refreshed, Aider's own (.venv-aider) is installed
-# once and again only when its pin changes, tests/node/node_modules is reinstalled from the lock
-# file when the lock file changed, Debian's redis-server (and strace, with which the agent tests
-# check that the agents reach nothing but loopback) is installed when missing. Needs cargo,
-# python3 (3.10+, with venv) and node 20+ with npm.
+# virtual environment (.venv) is created or refreshed, Aider's own (.venv-aider) and Phoenix's
+# (.venv-phoenix) are installed once and again only when their pins change,
+# tests/node/node_modules is reinstalled from the lock file when the lock file changed, Debian's
+# redis-server (and strace, with which the agent tests check that the agents reach nothing but
+# loopback) is installed when missing. Needs cargo, python3 (3.10+, with venv) and node 20+ with
+# npm.
 # PLAINCALL_DEV_BIN, when set, names the plaincall binary the client tests start instead of the
 # one this script builds.
 set -euo pipefail
@@ -83,6 +85,19 @@ if ! cmp -s tests/python/requirements-aider.txt "$aider_venv/.requirements" \
   python3 -m venv "$aider_venv"
   "$aider_venv/bin/python" -m pip install -q --disable-pip-version-check -r tests/python/requirements-aider.txt
   cp tests/python/requirements-aider.txt "$aider_venv/.requirements"
+fi
+# Arize Phoenix, the trace collector test_phoenix.py reads spans back from, likewise in a virtual
+# environment of its own (about 850 MB; it pins its own OpenTelemetry and protobuf), kept between
+# runs: installed again only when tests/python/requirements-phoenix.txt changes.
+phoenix_venv=.venv-phoenix
+if ! cmp -s tests/python/requirements-phoenix.txt "$phoenix_venv/.requirements" \
+   || [ ! -x "$phoenix_venv/bin/phoenix" ] \
+   || ! "$phoenix_venv/bin/python" -c 'import importlib.metadata as m; m.version("arize-phoenix")' >/dev/null 2>&1; then
+  step "Installing Phoenix into $phoenix_venv (tests/python/requirements-phoenix.txt)"
+  rm -rf "$phoenix_venv"
+  python3 -m venv "$phoenix_venv"
+  "$phoenix_venv/bin/python" -m pip install -q --disable-pip-version-check -r tests/python/requirements-phoenix.txt
+  cp tests/python/requirements-phoenix.txt "$phoenix_venv/.requirements"
 fi
 # pytest exits 5 when it collected no test: with `set -e` that fails the run, as it should.
 "$venv/bin/python" -m pytest -q tests/python

@@ -60,7 +60,6 @@ pub fn server(
         otel.kind = "server",
         http.request.method = %method,
         http.route = route,
-        http.response.status_code = Empty,
     );
     if let Some(parent) = super::propagate::extract(headers) {
         let _ = span.set_parent(parent);
@@ -70,7 +69,7 @@ pub fn server(
 
 /// The response's status on the server span; a 5xx is an error.
 pub fn record_status(span: &Span, status: u16) {
-    span.record("http.response.status_code", status);
+    span.set_attribute("http.response.status_code", i64::from(status));
     if status >= 500 {
         span.set_status(Status::error(format!("HTTP {status}")));
     }
