@@ -264,7 +264,7 @@ fn init_subscriber(config: &Config, traces: Option<Layer>) {
         .with_writer(std::io::stderr);
     let fmt: Layer = match config.log.format {
         LogFormat::Json => Box::new(fmt.json().flatten_event(true)),
-        LogFormat::Human => Box::new(fmt),
+        LogFormat::Human => Box::new(fmt.fmt_fields(crate::telemetry::LogFields)),
     };
     let traced = filter_fn(|meta| meta.target().starts_with(crate::telemetry::TARGET));
     let mut layers: Vec<Layer> = vec![Box::new(fmt.with_filter(filter.and(logged)))];

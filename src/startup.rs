@@ -45,6 +45,14 @@ pub(crate) fn log_summary(config: &Config, bound: SocketAddr) {
             Some(_) => format!("redis at {} (keys under {:?})", config.redis.shown, config.redis.prefix),
             None => "this process only (no redis.url)".to_owned(),
         },
+        traces = %match &config.telemetry.traces_url {
+            Some(url) => format!(
+                "to {}{}",
+                redacted(url),
+                if config.telemetry.capture_content { " with content" } else { "" }
+            ),
+            None => "off (no OTEL_EXPORTER_OTLP_ENDPOINT)".to_owned(),
+        },
         "plaincall listening"
     );
 }

@@ -121,3 +121,71 @@ fn queue_size() -> usize {
         .filter(|&n| n > 0)
         .unwrap_or(2048)
 }
+
+/// The human log format's fields, less those the server span carries only for its trace
+/// (`otel.*`, `http.*`): a log line reads the same whether traces are on or off.
+pub struct LogFields;
+
+impl<'writer> tracing_subscriber::fmt::FormatFields<'writer> for LogFields {
+    fn format_fields<R: tracing_subscriber::field::RecordFields>(
+        &self,
+        writer: tracing_subscriber::fmt::format::Writer<'writer>,
+        fields: R,
+    ) -> std::fmt::Result {
+        use tracing_subscriber::field::VisitOutput;
+        let mut visitor = Logged(tracing_subscriber::fmt::format::DefaultVisitor::new(
+            writer, true,
+        ));
+        fields.record(&mut visitor);
+        visitor.0.finish()
+    }
+}
+
+struct Logged<V>(V);
+
+fn logged(field: &tracing::field::Field) -> bool {
+    let name = field.name();
+    !(name.starts_with("otel.") || name.starts_with("http."))
+}
+
+impl<V: tracing::field::Visit> tracing::field::Visit for Logged<V> {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        if logged(field) {
+            self.0.record_debug(field, value);
+        }
+    }
+
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        if logged(field) {
+            self.0.record_str(field, value);
+        }
+    }
+
+    fn record_i64(&mut self, field: &tracing::field::Field, value: i64) {
+        if logged(field) {
+            self.0.record_i64(field, value);
+        }
+    }
+
+    fn record_u64(&mut self, field: &tracing::field::Field, value: u64) {
+        if logged(field) {
+            self.0.record_u64(field, value);
+        }
+    }
+
+    fn record_bool(&mut self, field: &tracing::field::Field, value: bool) {
+        if logged(field) {
+            self.0.record_bool(field, value);
+        }
+    }
+
+    fn record_error(
+        &mut self,
+        field: &tracing::field::Field,
+        value: &(dyn std::error::Error + 'static),
+    ) {
+        if logged(field) {
+            self.0.record_error(field, value);
+        }
+    }
+}

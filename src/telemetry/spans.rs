@@ -8,7 +8,6 @@ use std::sync::OnceLock;
 
 use opentelemetry::trace::Status;
 use opentelemetry::{KeyValue, StringValue, Value};
-use tracing::field::Empty;
 use tracing::Span;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 

@@ -728,6 +728,11 @@ async fn a_collector_that_refuses_is_said_once_in_the_log_without_its_key_or_its
         .await;
         assert_eq!(status, 200);
     }
+    let started = served.wait_for_line("plaincall listening").await;
+    assert!(
+        started.contains(&format!("traces=to http://{}/v1/traces", collector.addr)),
+        "{started}"
+    );
     let line = served.wait_for_line("exporting spans failed").await;
     assert!(line.contains("401"), "{line}");
     // The key went to the collector, as configured.
@@ -741,6 +746,18 @@ async fn a_collector_that_refuses_is_said_once_in_the_log_without_its_key_or_its
             .filter(|l| l.contains("exporting spans failed"))
             .count(),
         1
+    );
+    // The trace-only fields stay out of the log: its lines read as with traces off.
+    let translated = logs
+        .iter()
+        .find(|l| l.contains("translation"))
+        .expect("the translation line");
+    assert!(translated.contains("request{request_id="), "{translated}");
+    assert!(
+        !logs
+            .iter()
+            .any(|l| l.contains("otel.") || l.contains("http.route")),
+        "{logs:#?}"
     );
     assert!(
         !logs.iter().any(|l| l.contains("collector-secret")),
