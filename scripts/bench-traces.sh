@@ -49,9 +49,10 @@ start() { # start NAME BINARY [VAR=VALUE...]
     local name=$1 bin=$2 port
     shift 2
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    env -u OTEL_EXPORTER_OTLP_ENDPOINT -u OTEL_EXPORTER_OTLP_TRACES_ENDPOINT \
+    # From $OUT, where no proxy.toml is: both builds run on their embedded defaults.
+    (cd "$OUT" && exec env -u OTEL_EXPORTER_OTLP_ENDPOINT -u OTEL_EXPORTER_OTLP_TRACES_ENDPOINT \
         PLAINCALL_LISTEN=127.0.0.1:$port PLAINCALL_UPSTREAM_URL=http://$MOCK_ADDR/v1 PLAINCALL_LOG_LEVEL=warn \
-        "$@" "$bin" serve >"$OUT/$name.out" 2>"$OUT/$name.err" &
+        "$@" "$bin" serve >"$OUT/$name.out" 2>"$OUT/$name.err") &
     PIDS+=($!)
     for _ in $(seq 200); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.05; done
     curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null || die "$name did not start: $(cat "$OUT/$name.err")"
