@@ -488,38 +488,47 @@ async fn translate(
         )
         .await;
     if json {
-        let attempts: Vec<serde_json::Value> = attempts
-            .iter()
-            .map(
-                |a| serde_json::json!({"backend": a.backend, "reply": a.reply, "errors": a.errors}),
-            )
-            .collect();
-        let (result, code) = match &outcome {
-            Outcome::Calls(translated) => (
-                serde_json::json!({"outcome": "calls", "total": translated.total,
-                    "calls": translated.calls.iter().map(|(position, args)| serde_json::json!({"position": position, "arguments": args})).collect::<Vec<_>>(),
-                    "left_out_unsaid": translated.ungrounded,
-                    "grounding": translated.grounding.iter().map(|d| serde_json::json!({
-                        "path": d.path, "rule": d.rule.name(), "outcome": d.outcome.name()})).collect::<Vec<_>>()}),
-                ExitCode::SUCCESS,
-            ),
-            Outcome::Clarification(question) => (
-                serde_json::json!({"outcome": "clarification", "question": question}),
-                ExitCode::SUCCESS,
-            ),
-            Outcome::Failed(error) => (
-                serde_json::json!({"outcome": "failed", "error": error}),
-                ExitCode::FAILURE,
-            ),
-        };
-        let mut printed = result;
-        printed["attempts"] = serde_json::Value::Array(attempts);
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&printed).unwrap_or_default()
-        );
-        return code;
+        return print_json(&outcome, &attempts);
     }
+    print_human(&state, outcome, &attempts)
+}
+
+/// `translate --json`: the outcome, grounding's decisions and every attempt, as one object.
+fn print_json(outcome: &Outcome, attempts: &[AttemptRecord]) -> ExitCode {
+    let attempts: Vec<serde_json::Value> = attempts
+        .iter()
+        .map(|a| serde_json::json!({"backend": a.backend, "reply": a.reply, "errors": a.errors}))
+        .collect();
+    let (result, code) = match outcome {
+        Outcome::Calls(translated) => (
+            serde_json::json!({"outcome": "calls", "total": translated.total,
+                "calls": translated.calls.iter().map(|(position, args)| serde_json::json!({"position": position, "arguments": args})).collect::<Vec<_>>(),
+                "left_out_unsaid": translated.ungrounded,
+                "grounding": translated.grounding.iter().map(|d| serde_json::json!({
+                    "path": d.path, "rule": d.rule.name(), "outcome": d.outcome.name()})).collect::<Vec<_>>()}),
+            ExitCode::SUCCESS,
+        ),
+        Outcome::Clarification(question) => (
+            serde_json::json!({"outcome": "clarification", "question": question}),
+            ExitCode::SUCCESS,
+        ),
+        Outcome::Failed(error) => (
+            serde_json::json!({"outcome": "failed", "error": error}),
+            ExitCode::FAILURE,
+        ),
+    };
+    let mut printed = result;
+    printed["attempts"] = serde_json::Value::Array(attempts);
+    say!(
+        "{}",
+        serde_json::to_string_pretty(&printed).unwrap_or_default()
+    );
+    code
+}
+
+/// `translate`: each attempt, then the calls (grounding on stderr), the question or the
+/// failure, with the setting to look at when a server did not answer.
+fn print_human(state: &AppState, outcome: Outcome, attempts: &[AttemptRecord]) -> ExitCode {
     for (i, attempt) in attempts.iter().enumerate() {
         say!(
             "attempt {} ({}):\n  reply: {}",

@@ -49,6 +49,14 @@ impl Space {
 #[error("the shared state (Redis) is unavailable: {0}")]
 pub struct Unavailable(pub String);
 
+/// Milliseconds since the Unix epoch: what a deadline shared across tasks (or kept in an
+/// atomic) is stored as.
+pub(crate) fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
 /// The shared state, or none: a clone is a handle to the same connection.
 #[derive(Clone, Default)]
 pub struct Shared(Option<Arc<Redis>>);

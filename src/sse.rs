@@ -18,6 +18,17 @@ pub fn error_event(error: &crate::error::ProxyError) -> bytes::Bytes {
     error.chat_event()
 }
 
+/// The largest single event plaincall reads from an upstream's stream.
+pub const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
+
+/// Whether `headers` say the body is an event stream.
+pub fn is_event_stream(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}
+
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SseError {
     #[error("an SSE event exceeds {0} bytes")]

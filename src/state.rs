@@ -41,20 +41,14 @@ fn slot(format: crate::config::WireFormat) -> usize {
     }
 }
 
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
 impl Unserved {
     pub fn learn(&self, format: crate::config::WireFormat) {
-        let until = now_ms().saturating_add(UNSERVED_FOR.as_millis() as u64);
+        let until = crate::shared::now_ms().saturating_add(UNSERVED_FOR.as_millis() as u64);
         self.0[slot(format)].store(until, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub fn holds(&self, format: crate::config::WireFormat) -> bool {
-        self.0[slot(format)].load(std::sync::atomic::Ordering::Relaxed) > now_ms()
+        self.0[slot(format)].load(std::sync::atomic::Ordering::Relaxed) > crate::shared::now_ms()
     }
 }
 

@@ -33,8 +33,6 @@ use crate::upstream::UpstreamResponse;
 
 /// The largest main-model response read when plaincall must look inside it.
 pub(crate) const RESPONSE_LIMIT: u64 = 64 * 1024 * 1024;
-/// The largest single SSE event accepted from the upstream.
-const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 /// Events buffered towards a slow client before the upstream is read more slowly.
 const CHANNEL_CAPACITY: usize = 32;
 /// The most choices translated in one answer (OpenAI's own bound on `n`); an upstream's
@@ -164,7 +162,7 @@ async fn serve_stream(
             body: bytes,
         });
     }
-    if !response.status().is_success() || !is_event_stream(response.headers()) {
+    if !response.status().is_success() || !sse::is_event_stream(response.headers()) {
         // Upstream errors (and a non-streamed answer) reach the client unchanged.
         return Ok(Served::Relay(response));
     }
@@ -261,13 +259,6 @@ async fn open_stream(
         spans::record_error(&span, status.as_str(), &format!("HTTP {}", status.as_u16()));
     }
     Ok((response, span))
-}
-
-fn is_event_stream(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/event-stream"))
 }
 
 /// Whether a reply holds a call plaincall must handle (see [`is_nl_call`]), read in place:
@@ -579,7 +570,7 @@ impl Driver {
         let (response, span) = open_stream(&self.engine, bytes, rewrite, headers, Turn::Repair)
             .await
             .map_err(Stop::Error)?;
-        if !response.status().is_success() || !is_event_stream(response.headers()) {
+        if !response.status().is_success() || !sse::is_event_stream(response.headers()) {
             return Err(Stop::Error(ProxyError::UpstreamProtocol(format!(
                 "the repair turn got HTTP {} from the upstream",
                 response.status().as_u16()
@@ -623,7 +614,7 @@ impl Driver {
         turn: &mut TurnState,
         ticker: &mut tokio::time::Interval,
     ) -> Result<(), Stop> {
-        let mut parser = sse::Parser::new(MAX_EVENT_BYTES);
+        let mut parser = sse::Parser::new(sse::MAX_EVENT_BYTES);
         loop {
             let pending = self.pending_choice();
             tokio::select! {

@@ -29,7 +29,7 @@ const KEPT: &[&str] = &[
 const MAX_REF_DEPTH: usize = 8;
 /// The most JSON a tool's schema may hold for plaincall to rewrite or check it, and the most
 /// any schema it derives from one (grammar, prompt example) may hold.
-pub const MAX_SCHEMA_BYTES: usize = 256 * 1024;
+const MAX_SCHEMA_BYTES: usize = 256 * 1024;
 
 /// Bytes of JSON still allowed in a derived schema.
 struct Budget {
@@ -57,7 +57,7 @@ impl Budget {
 }
 
 /// About the length of `value` as JSON, without writing it; stops counting past `cap`.
-pub fn json_size(value: &Value, cap: usize) -> usize {
+fn json_size(value: &Value, cap: usize) -> usize {
     fn walk(value: &Value, total: &mut usize, cap: usize) {
         if *total > cap {
             return;

@@ -378,26 +378,8 @@ impl Pipe {
                 .map_err(|e| bad("messages", e))?,
         };
         let translate = self.settings.enabled && !switched_off;
-        let mut set = ToolSet::default();
-        let mut rewritten_tools = Vec::new();
-        for tool in tools.iter().flatten() {
-            match translate
-                .then(|| self.nl_form(tool, false))
-                .transpose()?
-                .flatten()
-            {
-                Some((nl_tool, nl_definition)) => {
-                    rewritten_tools.push(nl_definition);
-                    set.by_name.insert(nl_tool.name.clone(), Arc::new(nl_tool));
-                }
-                None => {
-                    if let Some(checked) = translate.then(|| self.checked_form(tool)).flatten() {
-                        set.checked.insert(checked.name.clone(), Arc::new(checked));
-                    }
-                    rewritten_tools.push(tool.clone());
-                }
-            }
-        }
+        let (set, rewritten_tools) =
+            self.tool_set(tools.as_deref().unwrap_or_default(), translate)?;
         let history_has_tools = messages.iter().flatten().any(|m| {
             let text = m.get();
             text.contains("\"tool_calls\"") || text.contains("\"tool\"")
@@ -407,16 +389,7 @@ impl Pipe {
             return Ok(Plan::Forward);
         }
         let user_message = messages.as_deref().and_then(latest_user_text);
-        // The conversation's words are copied only when a call will be grounded in them.
-        let grounded = set
-            .by_name
-            .keys()
-            .chain(set.checked.keys())
-            .any(|name| self.settings.grounding_for(name) != crate::config::Grounding::Off);
-        let evidence: Arc<str> = match messages.as_deref() {
-            Some(messages) if grounded => conversation_evidence(messages).into(),
-            _ => Arc::from(""),
-        };
+        let evidence = self.evidence(&set, messages.as_deref());
         let mut body = request.clone();
         if !set.is_empty() {
             openai::set(&mut body, "tools", &rewritten_tools).map_err(internal)?;
@@ -459,6 +432,53 @@ impl Pipe {
             query: None,
             deadline: tokio::time::Instant::now() + self.settings.budget,
         })))
+    }
+
+    /// The request's tools as the main model sees them (rewritten ones in their one-field
+    /// form), and those plaincall handles: rewritten, or only checked.
+    fn tool_set(
+        &self,
+        tools: &[RawObject],
+        translate: bool,
+    ) -> Result<(ToolSet, Vec<RawObject>), ProxyError> {
+        let mut set = ToolSet::default();
+        let mut shown = Vec::with_capacity(tools.len());
+        for tool in tools {
+            match translate
+                .then(|| self.nl_form(tool, false))
+                .transpose()?
+                .flatten()
+            {
+                Some((nl_tool, nl_definition)) => {
+                    shown.push(nl_definition);
+                    set.by_name.insert(nl_tool.name.clone(), Arc::new(nl_tool));
+                }
+                None => {
+                    if let Some(checked) = translate.then(|| self.checked_form(tool)).flatten() {
+                        set.checked.insert(checked.name.clone(), Arc::new(checked));
+                    }
+                    shown.push(tool.clone());
+                }
+            }
+        }
+        Ok((set, shown))
+    }
+
+    /// What the conversation said, copied only when a call will be grounded in it.
+    fn evidence(
+        &self,
+        set: &ToolSet,
+        messages: Option<&[Box<serde_json::value::RawValue>]>,
+    ) -> Arc<str> {
+        let grounded = set
+            .by_name
+            .keys()
+            .chain(set.checked.keys())
+            .any(|name| self.settings.grounding_for(name) != crate::config::Grounding::Off);
+        match messages {
+            Some(messages) if grounded => conversation_evidence(messages).into(),
+            _ => Arc::from(""),
+        }
     }
 
     /// A tool that is not rewritten, with what checking its calls needs; `None` when its calls

@@ -59,8 +59,7 @@ fn effective<'a>(schema: &'a Value, root: &'a Value, value: &Value) -> &'a Value
         if let Some(target) = schema
             .get("$ref")
             .and_then(Value::as_str)
-            .and_then(|r| r.strip_prefix('#'))
-            .and_then(|pointer| root.pointer(pointer))
+            .and_then(|r| crate::json::resolve_ref(r, root))
         {
             schema = target;
             continue;

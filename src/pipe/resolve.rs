@@ -124,10 +124,39 @@ pub(crate) async fn resolve_call(
             call,
         };
     }
-    // The translation, the direct ask and every exchange under one span.
+    let outcome = translated(engine, rewrite, tool, &request, client_headers).await;
+    // A question depends only on the words: the same words would get the same question. (A
+    // failed translator call may be transient, so it is not remembered.)
+    let asked = matches!(outcome, Outcome::Clarification(_));
+    let resolved = resolved_from(engine, tool, call, &description, outcome);
+    if let (
+        true,
+        Resolved::Failed {
+            tool_message,
+            reason,
+            ..
+        },
+    ) = (asked, &resolved)
+    {
+        rewrite
+            .tried
+            .record(&tool.name, &request, tool_message, reason);
+    }
+    resolved
+}
+
+/// The call's translation within the budget, then the direct ask when it failed, all under
+/// the call's `translate` span, which says how it ended.
+async fn translated(
+    engine: &Engine,
+    rewrite: &Rewrite,
+    tool: &NlTool,
+    request: &str,
+    client_headers: &HeaderMap,
+) -> Outcome {
     let span = spans::translation(&tool.name, &tool.reason);
     let outcome = async {
-        let pending = translation(engine, rewrite, tool, &request, client_headers);
+        let pending = translation(engine, rewrite, tool, request, client_headers);
         let outcome = within_budget(engine, rewrite, tool, client_headers, pending).await;
         // No dead end: a call the translator could not make is asked of the main model
         // itself, once, with the tool's whole schema; the failure is relayed only when that
@@ -159,24 +188,7 @@ pub(crate) async fn resolve_call(
             Outcome::Failed(error) => Err(error.as_str()),
         },
     );
-    // A question depends only on the words: the same words would get the same question. (A
-    // failed translator call may be transient, so it is not remembered.)
-    let asked = matches!(outcome, Outcome::Clarification(_));
-    let resolved = resolved_from(engine, tool, call, &description, outcome);
-    if let (
-        true,
-        Resolved::Failed {
-            tool_message,
-            reason,
-            ..
-        },
-    ) = (asked, &resolved)
-    {
-        rewrite
-            .tried
-            .record(&tool.name, &request, tool_message, reason);
-    }
-    resolved
+    outcome
 }
 
 /// The translation, within the request's budget (`translation.budget`). Past it, the main
@@ -233,15 +245,9 @@ fn after_failure(tool: &NlTool, error: String, direct: Option<serde_json::Value>
     }
 }
 
-/// The main model asked once more for the call, this time with the tool's whole schema and
-/// `tool_choice` naming it: its arguments when they are valid (after the unambiguous fixes)
-/// and grounded, else `None`.
-async fn direct_call(
-    engine: &Engine,
-    rewrite: &Rewrite,
-    tool: &NlTool,
-    client_headers: &HeaderMap,
-) -> Option<serde_json::Value> {
+/// The direct ask's request: the client's, with the one tool in full, named by
+/// `tool_choice`, not streamed, and its length capped as a translator's answer is.
+fn direct_body(engine: &Engine, rewrite: &Rewrite, tool: &NlTool) -> Option<Vec<u8>> {
     let mut body = rewrite.body.clone();
     let definition = json!([{"type": "function", "function": {
         "name": tool.name, "description": tool.description, "parameters": tool.parameters}}]);
@@ -271,7 +277,19 @@ async fn direct_call(
     if !capped {
         openai::set(&mut body, "max_tokens", &cap).ok()?;
     }
-    let bytes = serde_json::to_vec(&body).ok()?;
+    serde_json::to_vec(&body).ok()
+}
+
+/// The main model asked once more for the call, this time with the tool's whole schema and
+/// `tool_choice` naming it: its arguments when they are valid (after the unambiguous fixes)
+/// and grounded, else `None`.
+async fn direct_call(
+    engine: &Engine,
+    rewrite: &Rewrite,
+    tool: &NlTool,
+    client_headers: &HeaderMap,
+) -> Option<serde_json::Value> {
+    let bytes = direct_body(engine, rewrite, tool)?;
     let request = engine
         .upstream
         .post_turn(

@@ -537,20 +537,9 @@ impl Pipe {
                 }
                 Attempt::Invalid { errors, answer } => {
                     tracing::info!(tool = %tool.name, attempt, errors = ?errors, "translation invalid");
-                    let retry = match self
-                        .prompts
-                        .retry(&errors, &truncate(&answer, PREVIOUS_ANSWER_LIMIT))
-                    {
-                        Ok(text) => text,
-                        Err(error) => {
-                            return Outcome::Failed(format!(
-                                "the retry prompt failed to render: {error}"
-                            ))
-                        }
-                    };
-                    messages.truncate(2);
-                    messages.push(json!({"role": "assistant", "content": answer}));
-                    messages.push(json!({"role": "user", "content": retry}));
+                    if let Err(error) = self.ask_again(&mut messages, &errors, answer) {
+                        return Outcome::Failed(error);
+                    }
                     last_errors = errors;
                 }
             }
@@ -561,6 +550,24 @@ impl Pipe {
             if self.settings.attempts == 1 { "" } else { "s" },
             last_errors.join("; ")
         ))
+    }
+
+    /// The next attempt's messages: the first two, the invalid answer, and what was wrong
+    /// with it.
+    fn ask_again(
+        &self,
+        messages: &mut Vec<Value>,
+        errors: &[String],
+        answer: String,
+    ) -> Result<(), String> {
+        let retry = self
+            .prompts
+            .retry(errors, &truncate(&answer, PREVIOUS_ANSWER_LIMIT))
+            .map_err(|error| format!("the retry prompt failed to render: {error}"))?;
+        messages.truncate(2);
+        messages.push(json!({"role": "assistant", "content": answer}));
+        messages.push(json!({"role": "user", "content": retry}));
+        Ok(())
     }
 
     /// The key under which `tool`'s prompt today counts as read by the first backend (see

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http::HeaderMap;
@@ -51,12 +51,6 @@ pub(crate) struct Reply {
     pub backend: String,
     /// The backend stopped at `max_tokens` (`finish_reason: "length"`): the text is cut off.
     pub cut_off: bool,
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 impl Translator {
@@ -169,7 +163,7 @@ impl Translator {
 
     /// Healthy backends first, in configured order, then the rest as a last resort.
     fn order(&self) -> Vec<&Backend> {
-        let now = now_ms();
+        let now = crate::shared::now_ms();
         let (healthy, resting): (Vec<&Backend>, Vec<&Backend>) = self
             .backends
             .iter()
@@ -215,9 +209,10 @@ impl Translator {
                 }) => {
                     tracing::warn!(backend = %backend.label, %tool, error = %message, "translator call failed");
                     if unhealthy {
-                        backend
-                            .unhealthy_until_ms
-                            .store(now_ms() + COOLDOWN.as_millis() as u64, Ordering::Relaxed);
+                        backend.unhealthy_until_ms.store(
+                            crate::shared::now_ms() + COOLDOWN.as_millis() as u64,
+                            Ordering::Relaxed,
+                        );
                     }
                     failures.push(format!("{}: {message}", backend.label));
                 }
@@ -274,25 +269,7 @@ impl Translator {
         output: OutputMode,
     ) -> Result<(String, bool), CallError> {
         let model = backend.model.as_deref().unwrap_or(request_model);
-        let mut body = json!({
-            "model": model,
-            "messages": messages,
-            "temperature": self.temperature,
-            "max_tokens": self.max_tokens,
-            "stream": false,
-        });
-        match output {
-            OutputMode::JsonSchema | OutputMode::Auto => {
-                body["response_format"] = json!({
-                    "type": "json_schema",
-                    "json_schema": {"name": schema_name(tool), "schema": response_schema, "strict": false}
-                });
-            }
-            OutputMode::Grammar => body["grammar"] = Value::String(gbnf::gbnf(response_schema)),
-            OutputMode::JsonObject => body["response_format"] = json!({"type": "json_object"}),
-            OutputMode::None => {}
-        }
-        let body = Bytes::from(body.to_string());
+        let body = self.body(model, messages, response_schema, tool, output);
         let span = spans::chat(model, "openai", spans::Turn::Translator);
         let request = backend
             .client
@@ -314,21 +291,7 @@ impl Translator {
             })?;
         if !status.is_success() {
             spans::record_error(&span, status.as_str(), &format!("HTTP {}", status.as_u16()));
-            // The body is foreign text and may echo the key it was sent: only a scrubbed
-            // summary goes on (into logs, the repair message, the client's answer).
-            let secrets = self.secrets.with(
-                backend
-                    .client_auth
-                    .then(|| bearer(client_headers))
-                    .flatten(),
-            );
-            let detail = secrets.scrub(&String::from_utf8_lossy(&bytes[..bytes.len().min(2048)]));
-            tracing::debug!(backend = %backend.label, %tool, status = status.as_u16(), body = %detail, "translator error body");
-            return Err(CallError {
-                message: summarize_http_error(status.as_u16(), &bytes, &secrets),
-                unhealthy: status.is_server_error() || status.as_u16() == 429,
-                refused: status.as_u16() == 400,
-            });
+            return Err(self.refused(backend, tool, client_headers, status, &bytes));
         }
         let response: RawObject = serde_json::from_slice(&bytes)
             .map_err(|e| CallError::unhealthy(format!("the reply is not JSON: {e}")))?;
@@ -358,6 +321,62 @@ impl Translator {
             });
         }
         Ok((text, cut_off))
+    }
+
+    /// A translator request's body: the messages, and the reply's shape as `output` asks.
+    fn body(
+        &self,
+        model: &str,
+        messages: &[Value],
+        response_schema: &Value,
+        tool: &str,
+        output: OutputMode,
+    ) -> Bytes {
+        let mut body = json!({
+            "model": model,
+            "messages": messages,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "stream": false,
+        });
+        match output {
+            OutputMode::JsonSchema | OutputMode::Auto => {
+                body["response_format"] = json!({
+                    "type": "json_schema",
+                    "json_schema": {"name": schema_name(tool), "schema": response_schema, "strict": false}
+                });
+            }
+            OutputMode::Grammar => body["grammar"] = Value::String(gbnf::gbnf(response_schema)),
+            OutputMode::JsonObject => body["response_format"] = json!({"type": "json_object"}),
+            OutputMode::None => {}
+        }
+        Bytes::from(body.to_string())
+    }
+
+    /// An error answer as the call's error. The body is foreign text and may echo the key it
+    /// was sent: only a scrubbed summary goes on (into logs, the repair message, the client's
+    /// answer).
+    fn refused(
+        &self,
+        backend: &Backend,
+        tool: &str,
+        client_headers: &HeaderMap,
+        status: http::StatusCode,
+        bytes: &[u8],
+    ) -> CallError {
+        let secrets = self.secrets.with(
+            backend
+                .client_auth
+                .then(|| bearer(client_headers))
+                .flatten(),
+        );
+        let detail = secrets.scrub(&String::from_utf8_lossy(&bytes[..bytes.len().min(2048)]));
+        tracing::debug!(backend = %backend.label, %tool, status = status.as_u16(), body = %detail, "translator error body");
+        CallError {
+            message: summarize_http_error(status.as_u16(), bytes, &secrets),
+            unhealthy: status.is_server_error() || status.as_u16() == 429,
+            refused: status.as_u16() == 400,
+        }
     }
 }
 

@@ -86,31 +86,7 @@ pub(crate) async fn serve_parsed(
     bytes: bytes::Bytes,
     mut parsed: RawObject,
 ) -> Result<Answer, ProxyError> {
-    let mut model: String = openai::get(&parsed, "model")
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    // `[models]`: a client that insists on its own model names (Claude Code) reaches the
-    // upstream's model; `upstream.drop_params`: fields a strict upstream refuses are taken out.
-    // The body is written again only when one of them changed it.
-    let mut changed = false;
-    if let Some(target) = state.config.aliased(&model) {
-        tracing::debug!(from = %model, to = %target, "model alias");
-        model = target.to_owned();
-        openai::set(&mut parsed, "model", &model).map_err(serde_error)?;
-        changed = true;
-    }
-    for field in &state.config.upstream.drop_params {
-        if parsed.shift_remove(field).is_some() {
-            tracing::debug!(%field, "dropped (upstream.drop_params)");
-            changed = true;
-        }
-    }
-    let bytes = if changed {
-        bytes::Bytes::from(serde_json::to_vec(&parsed).map_err(serde_error)?)
-    } else {
-        bytes
-    };
+    let (model, bytes) = for_upstream(state, &mut parsed, bytes)?;
     let mode = state.modes.mode_for_shared(&model).await;
     let has_tools = tools_checked(&parsed);
     // With Redis, the descriptions of earlier calls are fetched before the plan rewrites the
@@ -147,30 +123,6 @@ pub(crate) async fn serve_parsed(
             }
         };
         match served {
-            Served::AsRead {
-                status,
-                headers,
-                body,
-            } => {
-                let response = bytes_response(status, &headers, body, &state.secrets);
-                return Ok(Answer::Response(response));
-            }
-            Served::Relay(response) => {
-                let response = relay(state, response, ProxyError::chat_event);
-                return Ok(Answer::Response(response));
-            }
-            Served::Events(events) => return Ok(Answer::Events(events)),
-            Served::Whole {
-                status,
-                headers,
-                completion,
-            } => {
-                return Ok(Answer::Whole {
-                    status,
-                    headers,
-                    completion,
-                })
-            }
             Served::ToolsRejected if !prompt_mode => {
                 if state.modes.learn(&model) {
                     tracing::warn!(%model, "the upstream rejected native tools for this model; using prompt-based tools for it from now on");
@@ -178,11 +130,68 @@ pub(crate) async fn serve_parsed(
                 }
                 prompt_mode = true;
             }
-            Served::ToolsRejected => {
-                return Err(ProxyError::Internal("tools rejected in prompt mode".into()))
-            }
+            served => return answer(state, served),
         }
     }
+}
+
+/// The body as the upstream takes it, and the model it names. `[models]`: a client that
+/// insists on its own model names (Claude Code) reaches the upstream's model;
+/// `upstream.drop_params`: fields a strict upstream refuses are taken out. The body is written
+/// again only when one of them changed it.
+fn for_upstream(
+    state: &AppState,
+    parsed: &mut RawObject,
+    bytes: bytes::Bytes,
+) -> Result<(String, bytes::Bytes), ProxyError> {
+    let mut model: String = openai::get(parsed, "model")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let mut changed = false;
+    if let Some(target) = state.config.aliased(&model) {
+        tracing::debug!(from = %model, to = %target, "model alias");
+        model = target.to_owned();
+        openai::set(parsed, "model", &model).map_err(serde_error)?;
+        changed = true;
+    }
+    for field in &state.config.upstream.drop_params {
+        if parsed.shift_remove(field).is_some() {
+            tracing::debug!(%field, "dropped (upstream.drop_params)");
+            changed = true;
+        }
+    }
+    if !changed {
+        return Ok((model, bytes));
+    }
+    let bytes = bytes::Bytes::from(serde_json::to_vec(parsed).map_err(serde_error)?);
+    Ok((model, bytes))
+}
+
+/// What the pipe served, as the route's answer; tools rejected once prompt mode is on are a
+/// bug (prompt mode sends no native tools).
+fn answer(state: &Arc<AppState>, served: Served) -> Result<Answer, ProxyError> {
+    Ok(match served {
+        Served::AsRead {
+            status,
+            headers,
+            body,
+        } => Answer::Response(bytes_response(status, &headers, body, &state.secrets)),
+        Served::Relay(response) => Answer::Response(relay(state, response, ProxyError::chat_event)),
+        Served::Events(events) => Answer::Events(events),
+        Served::Whole {
+            status,
+            headers,
+            completion,
+        } => Answer::Whole {
+            status,
+            headers,
+            completion,
+        },
+        Served::ToolsRejected => {
+            return Err(ProxyError::Internal("tools rejected in prompt mode".into()))
+        }
+    })
 }
 
 /// What of the client's request the pipe sends on: its query, and its very bytes when the

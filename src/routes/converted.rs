@@ -15,9 +15,7 @@ use crate::error::ProxyError;
 use crate::openai::RawObject;
 use crate::pipe::drive::RESPONSE_LIMIT;
 use crate::routes::chat::Answer;
-use crate::routes::relay::{
-    bytes_response, is_event_stream, relay, sse_response, ERROR_BODY_LIMIT,
-};
+use crate::routes::relay::{bytes_response, relay, sse_response, ERROR_BODY_LIMIT};
 use crate::state::AppState;
 use crate::wire::{self, Adapter, Wire};
 
@@ -96,9 +94,9 @@ pub(crate) async fn serve<A: Adapter>(
             &state.secrets,
         ));
     }
-    if is_event_stream(&parts.headers) {
+    if crate::sse::is_event_stream(&parts.headers) {
         // Forwarded as it came (nothing to translate): the upstream's own chat events.
-        let events = Box::pin(wire::chat_events(body));
+        let events = Box::pin(wire::chat_events(body.into_data_stream()));
         return Ok(sse_response(Body::from_stream(adapter.stream(events))));
     }
     let body = axum::body::to_bytes(body, RESPONSE_LIMIT as usize)

@@ -12,10 +12,10 @@ use axum::response::Response;
 use serde_json::Value;
 
 use super::converted;
+use super::IntoWireResponse;
 use crate::config::WireFormat;
 use crate::error::ProxyError;
 use crate::state::AppState;
-use crate::wire::WireError;
 use crate::wire::{anthropic, Wire};
 
 pub(crate) async fn messages(State(state): State<Arc<AppState>>, request: Request) -> Response {

@@ -205,6 +205,20 @@ pub(crate) fn limited_stream(
     (stream, fault)
 }
 
+/// plaincall's errors as the response each wire format's SDKs read (the body from
+/// [`crate::wire::WireError`]).
+pub(crate) trait IntoWireResponse {
+    fn into_wire_response(self, wire: crate::wire::Wire) -> axum::response::Response;
+}
+
+impl IntoWireResponse for ProxyError {
+    fn into_wire_response(self, wire: crate::wire::Wire) -> axum::response::Response {
+        use crate::wire::WireError;
+        let body = self.wire_body(wire);
+        self.respond(body)
+    }
+}
+
 /// Sends a client's POST body as it is to `route` under the upstream's base URL, with the
 /// client's end-to-end headers and the configured key; counts a failure to get an answer.
 pub(crate) async fn send_as_is(

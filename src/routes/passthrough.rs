@@ -6,12 +6,12 @@ use axum::extract::{Request, State};
 use axum::http::{header, Method};
 use axum::response::Response;
 
+use super::IntoWireResponse;
 use super::{content_length, limited_stream, BodyFault};
 use crate::error::ProxyError;
 use crate::routes::relay::relay;
 use crate::state::AppState;
 use crate::wire::Wire;
-use crate::wire::WireError;
 
 pub(crate) async fn passthrough(State(state): State<Arc<AppState>>, request: Request) -> Response {
     // `/v1/messages/count_tokens` and the like answer in their own format's shape.

@@ -74,7 +74,7 @@ pub(crate) fn relay(
         *out.headers_mut() = headers;
         return out;
     }
-    let body = if is_event_stream(&headers) {
+    let body = if crate::sse::is_event_stream(&headers) {
         Body::from_stream(sse_relay(
             chunks,
             engine.drain.clone(),
@@ -110,13 +110,6 @@ fn scrubbed_body(
         }
         Ok(secrets.scrub_body(body.freeze()))
     })
-}
-
-pub(crate) fn is_event_stream(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/event-stream"))
 }
 
 /// Held back past this when no event boundary shows up (the client then gets it as is).

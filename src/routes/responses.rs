@@ -11,12 +11,12 @@ use axum::extract::{Request, State};
 use axum::response::Response;
 
 use super::converted;
+use super::IntoWireResponse;
 use crate::budget::Charge;
 use crate::config::WireFormat;
 use crate::error::ProxyError;
 use crate::owner::Owner;
 use crate::state::AppState;
-use crate::wire::WireError;
 use crate::wire::{responses, Wire};
 
 pub(crate) async fn responses(State(state): State<Arc<AppState>>, request: Request) -> Response {

@@ -23,8 +23,9 @@ use tower::{Layer, Service};
 
 use crate::budget::Charge;
 use crate::error::ProxyError;
+use crate::routes::IntoWireResponse;
 use crate::state::AppState;
-use crate::wire::{Wire, WireError};
+use crate::wire::Wire;
 
 use super::Route;
 

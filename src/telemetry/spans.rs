@@ -15,9 +15,9 @@ use super::{capture_content, enabled, ONLY, TARGET};
 use crate::redact::Secrets;
 
 /// The longest client-chosen name (a model, a tool, a path, a request id) on a span.
-pub const MAX_NAME: usize = 128;
+const MAX_NAME: usize = 128;
 /// The longest piece of content on a span (captured on opt-in only).
-pub const MAX_CONTENT: usize = 16 * 1024;
+const MAX_CONTENT: usize = 16 * 1024;
 /// The most grounding decisions one translation span records as events.
 const MAX_DECISIONS: usize = 64;
 

@@ -5,7 +5,7 @@
 //! finds its calls), tools and `tool_choice` their chat shapes. Replies: the first choice
 //! becomes a message with `text` and `tool_use` blocks and a `stop_reason`.
 
-use axum::http::StatusCode;
+use http::StatusCode;
 use serde_json::{json, Map, Value};
 
 use super::invalid;
@@ -288,7 +288,8 @@ impl super::Adapter for Reply {
     fn stream(
         self,
         events: futures_util::stream::BoxStream<'static, crate::pipe::event::Event>,
-    ) -> futures_util::stream::BoxStream<'static, Result<bytes::Bytes, axum::Error>> {
+    ) -> futures_util::stream::BoxStream<'static, Result<bytes::Bytes, std::convert::Infallible>>
+    {
         Box::pin(super::anthropic_stream::convert(events, &self.model))
     }
 }

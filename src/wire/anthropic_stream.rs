@@ -1,9 +1,9 @@
 //! The engine's events of a streamed answer as an Anthropic Messages stream: `message_start`, one `content_block_*` run per text or `tool_use` block,
 //! `message_delta` with the stop reason and usage, `message_stop`; keep-alives as `ping`.
 
-use axum::http::StatusCode;
 use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
+use http::StatusCode;
 use serde_json::{json, Value};
 
 use super::anthropic::{error_body, message_id, stop_reason};
@@ -188,7 +188,7 @@ fn frame((name, data): (&'static str, Value)) -> Bytes {
 pub(crate) fn convert(
     events: impl Stream<Item = Event> + Send + 'static,
     model: &str,
-) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {
+) -> impl Stream<Item = Result<Bytes, std::convert::Infallible>> + Send + 'static {
     let mut messages = MessageEvents::new(model);
     events.map(move |event| {
         if let Some(message) = super::failure(&event) {

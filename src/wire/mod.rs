@@ -8,21 +8,18 @@ pub(crate) mod responses;
 pub(crate) mod responses_stream;
 
 use std::collections::VecDeque;
+use std::convert::Infallible;
 
-use axum::body::Body;
-use axum::http::StatusCode;
 use bytes::Bytes;
 use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
+use http::StatusCode;
 use serde_json::{Map, Value};
 
 use crate::error::ProxyError;
 use crate::openai::RawObject;
 use crate::pipe::event::{Event, Part};
 use crate::sse;
-
-/// The largest chat event read; the pipe's own limit for upstream events.
-const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 
 /// The wire format a client spoke, which decides the shape of the errors it gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,7 +67,7 @@ pub(crate) trait Adapter: Send + 'static {
     fn stream(
         self,
         events: BoxStream<'static, Event>,
-    ) -> BoxStream<'static, Result<Bytes, axum::Error>>;
+    ) -> BoxStream<'static, Result<Bytes, Infallible>>;
     /// The chat request as it goes to the pipe (shared, not copied), for a format that keeps
     /// the conversation.
     fn sent(&mut self, _chat: &Bytes) {}
@@ -101,23 +98,22 @@ impl Written {
     }
 }
 
-/// plaincall's errors in each wire format, at the edge: the error type itself knows only the
-/// Chat Completions shape.
+/// plaincall's errors in each wire format: the error type itself knows only the Chat
+/// Completions shape. The serving layer makes the response (`routes::IntoWireResponse`).
 pub(crate) trait WireError {
-    /// The error response in the shape `wire`'s SDKs read.
-    fn into_wire_response(self, wire: Wire) -> axum::response::Response;
+    /// The error body in the shape `wire`'s SDKs read.
+    fn wire_body(&self, wire: Wire) -> String;
     /// The `error` event that ends an event stream of `wire`.
     fn stream_event(&self, wire: Wire) -> Bytes;
 }
 
 impl WireError for ProxyError {
-    fn into_wire_response(self, wire: Wire) -> axum::response::Response {
-        let body = match wire {
+    fn wire_body(&self, wire: Wire) -> String {
+        match wire {
             Wire::Anthropic => anthropic::error_body(self.status(), &self.to_string()),
             // The Responses API's errors have the Chat Completions shape.
             Wire::Chat | Wire::Responses => self.to_json(),
-        };
-        self.respond(body)
+        }
     }
 
     fn stream_event(&self, wire: Wire) -> Bytes {
@@ -372,9 +368,11 @@ pub(crate) fn error_message(body: &[u8]) -> String {
         .unwrap_or_else(|| String::from_utf8_lossy(&body[..body.len().min(2048)]).into_owned())
 }
 
-/// An upstream's chat event stream in `body` (a request the pipe forwarded as it came) as the
-/// engine's events; it ends after `Done` or an error, whichever comes first.
-pub(crate) fn chat_events(body: Body) -> impl Stream<Item = Event> + Send + 'static {
+/// An upstream's chat event stream, its body's `chunks` (a request the pipe forwarded as it
+/// came), as the engine's events; it ends after `Done` or an error, whichever comes first.
+pub(crate) fn chat_events<E: std::fmt::Display>(
+    chunks: impl Stream<Item = Result<Bytes, E>> + Send + 'static,
+) -> impl Stream<Item = Event> + Send + 'static {
     struct Reading<S> {
         chunks: S,
         parser: sse::Parser,
@@ -382,8 +380,8 @@ pub(crate) fn chat_events(body: Body) -> impl Stream<Item = Event> + Send + 'sta
         over: bool,
     }
     let start = Reading {
-        chunks: body.into_data_stream(),
-        parser: sse::Parser::new(MAX_EVENT_BYTES),
+        chunks: Box::pin(chunks),
+        parser: sse::Parser::new(sse::MAX_EVENT_BYTES),
         pending: VecDeque::new(),
         over: false,
     };

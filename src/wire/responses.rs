@@ -136,7 +136,8 @@ impl Store {
     }
 
     /// The bytes the store counts as held.
-    pub fn weighted_size(&self) -> u64 {
+    #[cfg(test)]
+    fn weighted_size(&self) -> u64 {
         self.local.run_pending_tasks();
         self.local.weighted_size()
     }
@@ -784,7 +785,8 @@ impl super::Adapter for Reply {
     fn stream(
         self,
         events: futures_util::stream::BoxStream<'static, crate::pipe::event::Event>,
-    ) -> futures_util::stream::BoxStream<'static, Result<bytes::Bytes, axum::Error>> {
+    ) -> futures_util::stream::BoxStream<'static, Result<bytes::Bytes, std::convert::Infallible>>
+    {
         Box::pin(super::responses_stream::convert(events, self))
     }
 
@@ -882,8 +884,8 @@ pub(crate) fn usage_of(usage: &Value) -> Value {
 /// A caller presenting `key`, with a 1 MiB body limit and no budget, for unit tests.
 #[cfg(test)]
 pub(crate) fn caller(key: &str) -> Caller<'static> {
-    let mut headers = axum::http::HeaderMap::new();
-    if let Ok(value) = axum::http::HeaderValue::from_str(key) {
+    let mut headers = http::HeaderMap::new();
+    if let Ok(value) = http::HeaderValue::from_str(key) {
         headers.insert("x-api-key", value);
     }
     Caller {
@@ -994,7 +996,7 @@ mod tests {
         )
         .err()
         .unwrap();
-        assert_eq!(error.status(), axum::http::StatusCode::BAD_REQUEST);
+        assert_eq!(error.status(), http::StatusCode::BAD_REQUEST);
         assert!(error.to_string().contains("resp_nope"));
 
         // Another key does not see it, and is told just what an unknown id gets.

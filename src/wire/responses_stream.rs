@@ -286,7 +286,7 @@ impl ResponseEvents {
 pub(crate) fn convert(
     events: impl Stream<Item = Event> + Send + 'static,
     reply: Reply,
-) -> impl Stream<Item = Result<Bytes, axum::Error>> + Send + 'static {
+) -> impl Stream<Item = Result<Bytes, std::convert::Infallible>> + Send + 'static {
     let written = super::Adapter::written(&reply);
     let mut responses = ResponseEvents::new(reply);
     let start = Bytes::from(responses.start().concat());

@@ -148,19 +148,28 @@ fn no_modules_use_each_other_in_a_circle() {
     }
 }
 
-/// The engine is driven by the serving layer and never reaches into it: no file of
-/// `src/pipe` names axum (responses, bodies and extractors are built above it).
-#[test]
-fn the_engine_does_not_use_the_web_framework() {
-    let pipe = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/pipe");
-    let mut files = vec![pipe];
-    let mut wrong = Vec::new();
+/// Every `.rs` file under `dir` (relative to the crate), with its text.
+fn sources(dir: &str) -> Vec<(std::path::PathBuf, String)> {
+    let mut files = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)];
+    let mut found = Vec::new();
     while let Some(path) = files.pop() {
         if path.is_dir() {
             files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-            continue;
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            found.push((path, text));
         }
-        let text = std::fs::read_to_string(&path).unwrap();
+    }
+    found
+}
+
+/// The engine and the wire formats are driven by the serving layer and never reach into it:
+/// no file of `src/pipe` or `src/wire` names axum (responses, bodies and extractors are built
+/// above them).
+#[test]
+fn the_engine_and_the_wire_formats_do_not_use_the_web_framework() {
+    let mut wrong = Vec::new();
+    for (path, text) in sources("src/pipe").into_iter().chain(sources("src/wire")) {
         let uses = text
             .lines()
             .filter(|line| line.split("//").next().unwrap_or_default().contains("axum"))
@@ -169,5 +178,141 @@ fn the_engine_does_not_use_the_web_framework() {
             wrong.push(format!("{} ({uses} lines)", path.display()));
         }
     }
-    assert!(wrong.is_empty(), "axum in the engine: {}", wrong.join(", "));
+    assert!(
+        wrong.is_empty(),
+        "axum below the serving layer: {}",
+        wrong.join(", ")
+    );
+}
+
+/// The code outside the file's test module (a top-level `#[cfg(test)]` before `mod`).
+fn code_lines(text: &str) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let end = lines
+        .windows(2)
+        .position(|pair| pair[0] == "#[cfg(test)]" && pair[1].starts_with("mod "))
+        .unwrap_or(lines.len());
+    lines[..end].to_vec()
+}
+
+/// A function reads in one screen: none over 80 lines, from its `fn` line to its closing
+/// brace, outside tests.
+#[test]
+fn no_function_is_over_80_lines() {
+    let mut wrong = Vec::new();
+    for (path, text) in sources("src") {
+        let lines = code_lines(&text);
+        for (at, line) in lines.iter().enumerate() {
+            let code = line.trim_start();
+            let indent = &line[..line.len() - code.len()];
+            let Some(name) = [
+                "pub fn ",
+                "pub(crate) fn ",
+                "pub(super) fn ",
+                "fn ",
+                "async fn ",
+            ]
+            .iter()
+            .chain(&[
+                "pub async fn ",
+                "pub(crate) async fn ",
+                "pub(super) async fn ",
+            ])
+            .find_map(|prefix| code.strip_prefix(prefix)) else {
+                continue;
+            };
+            let end = lines[at + 1..]
+                .iter()
+                .position(|l| *l == format!("{indent}}}"));
+            if let Some(end) = end.filter(|&end| end + 2 > 80) {
+                let name: String = name
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                wrong.push(format!("{}: `{name}` is {} lines", path.display(), end + 2));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// An item declared `pub` is one another file names: the rest are private to their file or
+/// `pub(crate)`. A `pub` type may also be named only by its own file's `pub` items (a field's
+/// or a function's type), which the crate's API (`lib.rs`) reaches; `cli` and `sse` are the
+/// crate's public modules, whose items the binary and others may take.
+#[test]
+fn every_pub_item_is_used_outside_its_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let everything: Vec<(std::path::PathBuf, String)> = ["src", "tests", "examples", "fuzz"]
+        .iter()
+        .filter(|dir| root.join(dir).is_dir())
+        .flat_map(|dir| sources(dir))
+        .collect();
+    let named = |word: &str, text: &str| {
+        text.match_indices(word).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + word.len()..].chars().next();
+            let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !part(before) && !part(after)
+        })
+    };
+    let mut wrong = Vec::new();
+    for (path, text) in &everything {
+        let relative = path
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if !relative.starts_with("src/")
+            || ["src/cli.rs", "src/sse.rs", "src/lib.rs", "src/main.rs"]
+                .contains(&relative.as_str())
+        {
+            continue;
+        }
+        let lines = code_lines(text);
+        // The file's public surface: its `pub` lines, and `pub fn` signatures to their `{`.
+        let mut surface = String::new();
+        let mut in_signature = false;
+        for line in &lines {
+            let code = line.trim_start();
+            if code.starts_with("pub fn ") || code.starts_with("pub async fn ") {
+                in_signature = true;
+            }
+            if in_signature || code.starts_with("pub ") {
+                surface.push_str(line);
+                surface.push('\n');
+            }
+            if code.ends_with('{') || code.ends_with(';') {
+                in_signature = false;
+            }
+        }
+        for line in &lines {
+            let code = line.trim_start();
+            let Some(rest) = code.strip_prefix("pub ") else {
+                continue;
+            };
+            let rest = rest.strip_prefix("async ").unwrap_or(rest);
+            let Some(rest) = [
+                "fn ", "struct ", "enum ", "const ", "trait ", "type ", "static ",
+            ]
+            .iter()
+            .find_map(|kind| rest.strip_prefix(kind)) else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let elsewhere = everything
+                .iter()
+                .any(|(other, other_text)| other != path && named(&name, other_text));
+            let in_surface = surface.lines().filter(|l| named(&name, l)).count() > 1;
+            if !elsewhere && !in_surface {
+                wrong.push(format!(
+                    "{relative}: `{name}` is `pub` but used only in its file"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

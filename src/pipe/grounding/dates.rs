@@ -678,89 +678,105 @@ const RECENT_DAYS: i64 = 60;
 /// Dates in digits: "2026-11-25", "2026/11/25", "25/11/2026" and "11/25/2026" (both orders),
 /// "25/11", "25.11.2026", "25.11.".
 fn read_digits(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
-    let joined = |at: usize, mark: &str| {
-        tokens
-            .get(at)
-            .zip(tokens.get(at + 1))
-            .is_some_and(|(m, next)| m.lower == mark && !m.spaced && !next.spaced)
-    };
     for (i, token) in tokens.iter().enumerate() {
         if token.kind != Kind::Number {
             continue;
         }
         // Part of a longer run of digits and marks: read from its first part only.
-        if i >= 1 && (joined(i - 1, "-") || joined(i - 1, "/")) {
+        if i >= 1 && (joined(tokens, i - 1, "-") || joined(tokens, i - 1, "/")) {
             continue;
         }
         if let Some(first) = digits(token) {
-            for mark in ["-", "/"] {
-                if !joined(i + 1, mark) {
-                    continue;
-                }
-                let Some(second) = tokens.get(i + 2).and_then(digits) else {
-                    continue;
-                };
-                let (Ok(a), Ok(b)) = (first.parse::<i64>(), second.parse::<i64>()) else {
-                    continue;
-                };
-                if joined(i + 3, mark) {
-                    let Some(third) = tokens.get(i + 4) else {
-                        continue;
-                    };
-                    if joined(i + 5, mark) {
-                        continue;
-                    }
-                    // "23t10" of "2026-11-23T10:30": the day before the time.
-                    let third = third
-                        .lower
-                        .split_once('t')
-                        .map_or(third.lower.as_str(), |(day, _)| day);
-                    let Ok(c) = third.parse::<i64>() else {
-                        continue;
-                    };
-                    if let Some(year) = year_of(first, false) {
-                        push_date(found, year, b, c);
-                    } else if let Some(year) = (first.len() <= 2)
-                        .then(|| year_of(third, mark == "/"))
-                        .flatten()
-                    {
-                        push_date(found, year, b, a);
-                        push_date(found, year, a, b);
-                    }
-                } else if mark == "/" && first.len() <= 2 && second.len() <= 2 {
-                    push_yearless(found, today, b, a);
-                    push_yearless(found, today, a, b);
-                }
-            }
+            read_marked(tokens, i, first, today, found);
         }
-        // "25.11.2026", "25.11.26", and "25.11." with its closing dot.
-        let parts: Vec<&str> = token.lower.split('.').collect();
-        if parts.len() < 2
-            || parts.len() > 3
-            || parts
-                .iter()
-                .any(|p| p.is_empty() || !p.chars().all(|c| c.is_ascii_digit()))
-            || parts[0].len() > 2
-            || parts[1].len() > 2
-        {
+        read_dotted(tokens, i, today, found);
+    }
+}
+
+/// Whether token `at` is `mark` with no space on either side of it.
+fn joined(tokens: &[Token], at: usize, mark: &str) -> bool {
+    tokens
+        .get(at)
+        .zip(tokens.get(at + 1))
+        .is_some_and(|(m, next)| m.lower == mark && !m.spaced && !next.spaced)
+}
+
+/// A date of parts joined by "-" or "/" from token `i`, whose digits are `first`:
+/// "2026-11-25", "25/11/2026" and "11/25/2026" (both orders), "25/11".
+fn read_marked(tokens: &[Token], i: usize, first: &str, today: Date, found: &mut Vec<Date>) {
+    for mark in ["-", "/"] {
+        if !joined(tokens, i + 1, mark) {
             continue;
         }
-        let (Ok(day), Ok(month)) = (parts[0].parse::<i64>(), parts[1].parse::<i64>()) else {
+        let Some(second) = tokens.get(i + 2).and_then(digits) else {
             continue;
         };
-        if let Some(year) = parts.get(2) {
-            if let Some(year) = year_of(year, true) {
-                push_date(found, year, month, day);
+        let (Ok(a), Ok(b)) = (first.parse::<i64>(), second.parse::<i64>()) else {
+            continue;
+        };
+        if joined(tokens, i + 3, mark) {
+            let Some(third) = tokens.get(i + 4) else {
+                continue;
+            };
+            if joined(tokens, i + 5, mark) {
+                continue;
             }
-        } else if joined(i + 1, ".")
-            || tokens
-                .get(i + 1)
-                .is_some_and(|t| t.lower == "." && !t.spaced)
-        {
-            let date_word_before = i >= 1 && DATE_WORDS.contains(&tokens[i - 1].folded.as_str());
-            if parts[1].len() == 2 || date_word_before {
-                push_yearless(found, today, month, day);
+            // "23t10" of "2026-11-23T10:30": the day before the time.
+            let third = third
+                .lower
+                .split_once('t')
+                .map_or(third.lower.as_str(), |(day, _)| day);
+            let Ok(c) = third.parse::<i64>() else {
+                continue;
+            };
+            if let Some(year) = year_of(first, false) {
+                push_date(found, year, b, c);
+            } else if let Some(year) = (first.len() <= 2)
+                .then(|| year_of(third, mark == "/"))
+                .flatten()
+            {
+                push_date(found, year, b, a);
+                push_date(found, year, a, b);
             }
+        } else if mark == "/" && first.len() <= 2 && second.len() <= 2 {
+            push_yearless(found, today, b, a);
+            push_yearless(found, today, a, b);
+        }
+    }
+}
+
+/// A date of parts joined by dots in token `i`: "25.11.2026", "25.11.26", and "25.11." with
+/// its closing dot.
+fn read_dotted(tokens: &[Token], i: usize, today: Date, found: &mut Vec<Date>) {
+    let Some(token) = tokens.get(i) else {
+        return;
+    };
+    let parts: Vec<&str> = token.lower.split('.').collect();
+    if parts.len() < 2
+        || parts.len() > 3
+        || parts
+            .iter()
+            .any(|p| p.is_empty() || !p.chars().all(|c| c.is_ascii_digit()))
+        || parts[0].len() > 2
+        || parts[1].len() > 2
+    {
+        return;
+    }
+    let (Ok(day), Ok(month)) = (parts[0].parse::<i64>(), parts[1].parse::<i64>()) else {
+        return;
+    };
+    if let Some(year) = parts.get(2) {
+        if let Some(year) = year_of(year, true) {
+            push_date(found, year, month, day);
+        }
+    } else if joined(tokens, i + 1, ".")
+        || tokens
+            .get(i + 1)
+            .is_some_and(|t| t.lower == "." && !t.spaced)
+    {
+        let date_word_before = i >= 1 && DATE_WORDS.contains(&tokens[i - 1].folded.as_str());
+        if parts[1].len() == 2 || date_word_before {
+            push_yearless(found, today, month, day);
         }
     }
 }

@@ -126,25 +126,7 @@ pub fn of(text: &str) -> Languages {
         if letters < 2 {
             continue;
         }
-        // Another script is another language, however short ("東京" is a city said).
-        let foreign = line
-            .chars()
-            .filter(|c| c.is_alphabetic() && !is_latin(*c))
-            .count();
-        if foreign >= 2 || foreign * 4 >= letters {
-            out.unread = true;
-            continue;
-        }
-        // Letters none of the six writes ("ı", "ł", "ő", "ř"), in two words or more: a name
-        // ("Łódź") is one word, a Turkish or Polish sentence is many.
-        let marked = line
-            .split_whitespace()
-            .filter(|w| {
-                w.chars()
-                    .any(|c| c.is_alphabetic() && is_latin(c) && !read_letter(c))
-            })
-            .count();
-        if marked >= 2 {
+        if unread_letters(line, letters) {
             out.unread = true;
             continue;
         }
@@ -157,44 +139,69 @@ pub fn of(text: &str) -> Languages {
                 out.present |= 1 << i;
             }
         }
-        let words = line.split_whitespace().count();
-        match best(&scores) {
-            // Another language by two function words at least: one ("to", "one") is shared.
-            Some((code, hits)) if words >= 3 && hits >= 2 && !READ.contains(&code) => {
-                out.unread = true
-            }
-            // One function word is thin evidence ("na" is Portuguese and Polish): on a line
-            // long enough, letter statistics may overrule it.
-            Some((_, 1)) if words >= 5 => {
-                if let Some(info) = detector().detect(line) {
-                    if info.confidence() >= 0.5
-                        && !READ
-                            .iter()
-                            .any(|code| whatlang_of(code) == Some(info.lang()))
-                    {
-                        out.unread = true;
-                    }
-                }
-            }
-            Some(_) => {}
-            // No function word at all: letter statistics decide, on a line long enough for
-            // them ("set a reminder" reads as anything).
-            None if words >= 4 => {
-                if let Some(info) = detector().detect(line) {
-                    let sure = words >= 5 || info.confidence() >= 0.5;
-                    if sure
-                        && !READ
-                            .iter()
-                            .any(|code| whatlang_of(code) == Some(info.lang()))
-                    {
-                        out.unread = true;
-                    }
-                }
-            }
-            None => {}
+        if unread_words(line, &scores) {
+            out.unread = true;
         }
     }
-    out.main = best(
+    out.main = main_language(text, &totals);
+    out
+}
+
+/// Whether a line of `letters` letters is in a language the six are not by its letters alone:
+/// another script, or letters none of the six writes.
+fn unread_letters(line: &str, letters: usize) -> bool {
+    // Another script is another language, however short ("東京" is a city said).
+    let foreign = line
+        .chars()
+        .filter(|c| c.is_alphabetic() && !is_latin(*c))
+        .count();
+    if foreign >= 2 || foreign * 4 >= letters {
+        return true;
+    }
+    // Letters none of the six writes ("ı", "ł", "ő", "ř"), in two words or more: a name
+    // ("Łódź") is one word, a Turkish or Polish sentence is many.
+    let marked = line
+        .split_whitespace()
+        .filter(|w| {
+            w.chars()
+                .any(|c| c.is_alphabetic() && is_latin(c) && !read_letter(c))
+        })
+        .count();
+    marked >= 2
+}
+
+/// Whether a line in Latin letters is in a language the six are not, by its function-word
+/// `scores` and, where they are thin, by letter statistics.
+fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
+    let words = line.split_whitespace().count();
+    match best(scores) {
+        // Another language by two function words at least: one ("to", "one") is shared.
+        Some((code, hits)) if words >= 3 && hits >= 2 && !READ.contains(&code) => true,
+        // One function word is thin evidence ("na" is Portuguese and Polish): on a line
+        // long enough, letter statistics may overrule it.
+        Some((_, 1)) if words >= 5 => detector().detect(line).is_some_and(|info| {
+            info.confidence() >= 0.5
+                && !READ
+                    .iter()
+                    .any(|code| whatlang_of(code) == Some(info.lang()))
+        }),
+        Some(_) => false,
+        // No function word at all: letter statistics decide, on a line long enough for
+        // them ("set a reminder" reads as anything).
+        None if words >= 4 => detector().detect(line).is_some_and(|info| {
+            let sure = words >= 5 || info.confidence() >= 0.5;
+            sure && !READ
+                .iter()
+                .any(|code| whatlang_of(code) == Some(info.lang()))
+        }),
+        None => false,
+    }
+}
+
+/// The read language most function words of `text` are in (`totals`, by [`READ`]), or else
+/// the one its letters read as.
+fn main_language(text: &str, totals: &[usize]) -> Option<&'static str> {
+    best(
         &READ
             .iter()
             .copied()
@@ -209,8 +216,7 @@ pub fn of(text: &str) -> Languages {
         READ.iter()
             .copied()
             .find(|code| whatlang_of(code) == Some(lang))
-    });
-    out
+    })
 }
 
 /// Whether free text (a value a translator wrote) is in English rather than in `main`: a

@@ -108,156 +108,82 @@ impl Quantity {
     }
 }
 
+/// Words of a field about a length.
+#[rustfmt::skip]
+const LENGTH_SUBJECTS: &[&str] = &[
+    "length", "distance", "height", "width", "depth", "size", "radius", "diameter", "long", "tall",
+    "far", "range", "elevation", "altitude", "perimeter", "span",
+];
+
+/// Words of a field about a mass.
+const MASS_SUBJECTS: &[&str] = &["weight", "mass", "heavy", "load", "payload"];
+
+/// Words of a field about a duration or a calendar span.
+#[rustfmt::skip]
+const DURATION_SUBJECTS: &[&str] = &[
+    "duration", "time", "timeout", "delay", "interval", "wait", "period", "length", "ttl", "age",
+    "expiry", "expire", "expires", "expiration", "runtime", "elapsed", "lifetime", "retention",
+    "term", "tenure", "frequency", "every", "cooldown", "window", "lead", "notice", "old", "long",
+    "span",
+];
+
+/// Words of a field about a data size.
+#[rustfmt::skip]
+const DATA_SUBJECTS: &[&str] = &[
+    "size", "storage", "memory", "disk", "quota", "capacity", "space", "limit", "max", "bandwidth",
+    "volume", "file", "upload",
+];
+
+/// Words of a field about a volume.
+const VOLUME_SUBJECTS: &[&str] = &["volume", "capacity", "amount", "quantity"];
+
+/// Words of a field about a percentage.
+#[rustfmt::skip]
+const PERCENT_SUBJECTS: &[&str] = &[
+    "percent", "percentage", "rate", "ratio", "share", "discount", "tax", "interest", "probability",
+    "fraction", "pct", "threshold", "tip", "growth", "return", "yield", "margin", "usage",
+    "utilization", "load",
+];
+
+/// Words of a field about a temperature.
+#[rustfmt::skip]
+const TEMPERATURE_SUBJECTS: &[&str] = &[
+    "temperature", "temp", "degree", "degrees", "heat", "setpoint", "celsius", "fahrenheit",
+];
+
+/// Words of a field about money.
+#[rustfmt::skip]
+const MONEY_SUBJECTS: &[&str] = &[
+    "price", "amount", "cost", "budget", "fee", "total", "value", "salary", "payment", "balance",
+    "investment", "principal", "money", "sum", "income", "deposit", "loan", "spend", "fare", "rent",
+    "charge", "bill", "tip", "fund", "funds", "cash", "revenue", "worth", "pay", "paid", "limit",
+    "max", "min",
+];
+
+/// Words of a field about the nights of a stay.
+const STAY_SUBJECTS: &[&str] = &["night", "nights", "duration", "length"];
+
+/// Words of a field about a rate or an area.
+#[rustfmt::skip]
+const RATE_SUBJECTS: &[&str] = &[
+    "speed", "rate", "velocity", "pace", "throughput", "bandwidth", "flow", "area", "surface",
+    "per",
+];
+
 /// Words of a field's name or description that speak of a dimension: a number said with a
 /// unit traces a field about that, in that unit.
 fn subjects(dim: Dim) -> &'static [&'static str] {
     match dim {
-        Length => &[
-            "length",
-            "distance",
-            "height",
-            "width",
-            "depth",
-            "size",
-            "radius",
-            "diameter",
-            "long",
-            "tall",
-            "far",
-            "range",
-            "elevation",
-            "altitude",
-            "perimeter",
-            "span",
-        ],
-        Mass => &["weight", "mass", "heavy", "load", "payload"],
-        Time | Calendar => &[
-            "duration",
-            "time",
-            "timeout",
-            "delay",
-            "interval",
-            "wait",
-            "period",
-            "length",
-            "ttl",
-            "age",
-            "expiry",
-            "expire",
-            "expires",
-            "expiration",
-            "runtime",
-            "elapsed",
-            "lifetime",
-            "retention",
-            "term",
-            "tenure",
-            "frequency",
-            "every",
-            "cooldown",
-            "window",
-            "lead",
-            "notice",
-            "old",
-            "long",
-            "span",
-        ],
-        Data => &[
-            "size",
-            "storage",
-            "memory",
-            "disk",
-            "quota",
-            "capacity",
-            "space",
-            "limit",
-            "max",
-            "bandwidth",
-            "volume",
-            "file",
-            "upload",
-        ],
-        Volume => &["volume", "capacity", "amount", "quantity"],
-        Percent => &[
-            "percent",
-            "percentage",
-            "rate",
-            "ratio",
-            "share",
-            "discount",
-            "tax",
-            "interest",
-            "probability",
-            "fraction",
-            "pct",
-            "threshold",
-            "tip",
-            "growth",
-            "return",
-            "yield",
-            "margin",
-            "usage",
-            "utilization",
-            "load",
-        ],
-        Temperature => &[
-            "temperature",
-            "temp",
-            "degree",
-            "degrees",
-            "heat",
-            "setpoint",
-            "celsius",
-            "fahrenheit",
-        ],
-        Money | Cents => &[
-            "price",
-            "amount",
-            "cost",
-            "budget",
-            "fee",
-            "total",
-            "value",
-            "salary",
-            "payment",
-            "balance",
-            "investment",
-            "principal",
-            "money",
-            "sum",
-            "income",
-            "deposit",
-            "loan",
-            "spend",
-            "fare",
-            "rent",
-            "charge",
-            "bill",
-            "tip",
-            "fund",
-            "funds",
-            "cash",
-            "revenue",
-            "worth",
-            "pay",
-            "paid",
-            "limit",
-            "max",
-            "min",
-        ],
-        Stay => &["night", "nights", "duration", "length"],
-        Rate => &[
-            "speed",
-            "rate",
-            "velocity",
-            "pace",
-            "throughput",
-            "bandwidth",
-            "flow",
-            "area",
-            "surface",
-            "per",
-        ],
+        Length => LENGTH_SUBJECTS,
+        Mass => MASS_SUBJECTS,
+        Time | Calendar => DURATION_SUBJECTS,
+        Data => DATA_SUBJECTS,
+        Volume => VOLUME_SUBJECTS,
+        Percent => PERCENT_SUBJECTS,
+        Temperature => TEMPERATURE_SUBJECTS,
+        Money | Cents => MONEY_SUBJECTS,
+        Stay => STAY_SUBJECTS,
+        Rate => RATE_SUBJECTS,
         Count => &[],
     }
 }
@@ -410,6 +336,21 @@ fn scale(dim: Dim) -> &'static [f64] {
 /// its digits. One- and two-letter symbols that are also words ("in", "d", "y", "w", "b")
 /// count only as a suffix.
 fn readings(word: &str, suffix: bool) -> &'static [Reading] {
+    let groups: [fn(&str, bool) -> &'static [Reading]; 4] = [
+        length_and_mass_readings,
+        duration_readings,
+        data_and_volume_readings,
+        other_readings,
+    ];
+    groups
+        .iter()
+        .map(|group| group(word, suffix))
+        .find(|found| !found.is_empty())
+        .unwrap_or(&[])
+}
+
+/// [`readings`] of a unit of length or mass.
+fn length_and_mass_readings(word: &str, suffix: bool) -> &'static [Reading] {
     match word {
         // Length.
         "mm" | "millimeter" | "millimeters" | "millimetre" | "millimetres" | "milimetro"
@@ -453,6 +394,13 @@ fn readings(word: &str, suffix: bool) -> &'static [Reading] {
         }
         "oz" | "ounce" | "ounces" | "onza" | "onzas" | "once" | "onces" | "unze" | "unzen"
         | "onca" | "oncas" | "oncia" => &[(Mass, 28.349_523_125)],
+        _ => &[],
+    }
+}
+
+/// [`readings`] of a unit of time or of the calendar.
+fn duration_readings(word: &str, suffix: bool) -> &'static [Reading] {
+    match word {
         // Durations.
         "ms" | "msec" | "millisecond" | "milliseconds" | "milisegundo" | "milisegundos"
         | "milliseconde" | "millisecondes" | "millisekunde" | "millisekunden" | "millisecondo"
@@ -477,6 +425,13 @@ fn readings(word: &str, suffix: bool) -> &'static [Reading] {
         "yr" | "yrs" | "year" | "years" | "ano" | "anos" | "ans" | "annee" | "annees" | "jahr"
         | "jahre" | "jahren" | "anno" | "anni" => &[(Calendar, 12.0)],
         "y" if suffix => &[(Calendar, 12.0)],
+        _ => &[],
+    }
+}
+
+/// [`readings`] of a unit of data size or volume.
+fn data_and_volume_readings(word: &str, suffix: bool) -> &'static [Reading] {
+    match word {
         // Data sizes: decimal and binary readings of the decimal symbols.
         "b" if suffix => &[(Data, 1.0)],
         "byte" | "bytes" | "octet" | "octets" => &[(Data, 1.0)],
@@ -504,6 +459,13 @@ fn readings(word: &str, suffix: bool) -> &'static [Reading] {
             &[(Volume, 1.0)]
         }
         "gal" | "gallon" | "gallons" | "galon" | "galones" => &[(Volume, 3.785_411_784)],
+        _ => &[],
+    }
+}
+
+/// [`readings`] of a percent, a temperature, money, nights or cents.
+fn other_readings(word: &str, suffix: bool) -> &'static [Reading] {
+    match word {
         // Percent.
         "%" | "percent" | "pct" | "prozent" | "percento" => &[(Percent, 1.0)],
         // Temperature.
@@ -668,20 +630,34 @@ const PHRASES: &[(&[&str], f64)] = &[
 /// phrases that say a duration without digits.
 pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     let mut out = Vec::new();
+    read_numbers(tokens, facts, &mut out);
+    read_words(tokens, &mut out);
+    let mut compounds = two_unit_compounds(&out);
+    compounds.extend(hours_and_minutes(tokens, facts, &out));
+    out.extend(compounds);
+    record(out, facts);
+}
+
+/// The quantities of the numbers found, each marked with the token its number starts at.
+fn read_numbers(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
     for span in &facts.number_spans {
         if span.ordinal {
             continue;
         }
         let glued = !span.in_words && span.end == span.start + 1;
         let before = out.len();
-        read_after(tokens, span.start, span.end, span.value, glued, &mut out);
+        read_after(tokens, span.start, span.end, span.value, glued, out);
         for quantity in &mut out[before..] {
             quantity.start = Some(span.start);
         }
     }
+}
+
+/// The quantities said with no digits: halves, an article for one, and duration phrases.
+fn read_words(tokens: &[Token], out: &mut Vec<Quantity>) {
     for (i, token) in tokens.iter().enumerate() {
         if let Some((_, value)) = HALVES.iter().find(|(word, _)| *word == token.folded) {
-            read_after(tokens, i, i + 1, *value, false, &mut out);
+            read_after(tokens, i, i + 1, *value, false, out);
         }
         // "half a gig", "medio kilo", "meio litro", "mezzo chilo", "ein halbes Kilo".
         if token.folded == "half"
@@ -689,24 +665,27 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
                 .get(i + 1)
                 .is_some_and(|t| matches!(t.folded.as_str(), "a" | "an"))
         {
-            read_after(tokens, i, i + 2, 0.5, false, &mut out);
+            read_after(tokens, i, i + 2, 0.5, false, out);
         } else if HALF.contains(&token.folded.as_str()) {
-            read_after(tokens, i, i + 1, 0.5, false, &mut out);
+            read_after(tokens, i, i + 1, 0.5, false, out);
         }
         if ARTICLES.contains(&token.folded.as_str()) {
             let before = out.len();
-            read_article(tokens, i, &mut out);
+            read_article(tokens, i, out);
             for quantity in &mut out[before..] {
                 quantity.start.get_or_insert(i);
             }
         }
         for (words, minutes) in PHRASES {
             if matches_at(tokens, i, words) {
-                emit(*minutes, (Time, 60.0), &mut out);
+                emit(*minutes, (Time, 60.0), out);
             }
         }
     }
-    // "5 ft 10 in", "1 m 80 cm": one length in two units, the smaller after the larger.
+}
+
+/// "5 ft 10 in", "1 m 80 cm": one length in two units, the smaller after the larger.
+fn two_unit_compounds(out: &[Quantity]) -> Vec<Quantity> {
     let mut compounds = Vec::new();
     let pairs = out.iter().flat_map(|a| out.iter().map(move |b| (a, b)));
     for (a, b) in pairs {
@@ -725,8 +704,13 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
             }
         }
     }
-    // "an hour and twenty", "un'ora e venti", "una hora y veinte": minutes after the hours.
-    for q in &out {
+    compounds
+}
+
+/// "an hour and twenty", "un'ora e venti", "una hora y veinte": minutes after the hours.
+fn hours_and_minutes(tokens: &[Token], facts: &Facts, out: &[Quantity]) -> Vec<Quantity> {
+    let mut compounds = Vec::new();
+    for q in out {
         let Some(start) = q.start else {
             continue;
         };
@@ -760,7 +744,11 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
             }
         }
     }
-    out.extend(compounds);
+    compounds
+}
+
+/// Keeps the new, finite quantities, binding each number said with a unit to it.
+fn record(out: Vec<Quantity>, facts: &mut Facts) {
     for quantity in out {
         if !quantity.value.is_finite() || facts.quantities.contains(&quantity) {
             continue;
@@ -787,14 +775,7 @@ fn read_after(
         .checked_sub(1)
         .and_then(|i| tokens.get(i))
         .is_some_and(|t| MONEY_SIGNS.contains(&t.lower.as_str()));
-    let mut suffix = if glued {
-        tokens.get(start).map_or("", |t| {
-            t.lower
-                .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',')
-        })
-    } else {
-        ""
-    };
+    let mut suffix = if glued { glued_to(tokens, start) } else { "" };
     let mut value = value;
     let mut next = end;
     let mut multiplied = false;
@@ -803,39 +784,12 @@ fn read_after(
         suffix = "";
         multiplied = true;
     }
-    // Up to two multiplier words: "2 millions", "5 mil millones", "2 Mio. Euro".
     if suffix.is_empty() {
-        for _ in 0..2 {
-            let Some(word) = tokens.get(next).filter(|t| t.kind == Kind::Word) else {
-                break;
-            };
-            let Some(factor) = multiplier(&word.folded, false, money_sign) else {
-                break;
-            };
-            value *= factor;
-            multiplied = true;
-            next += 1;
-            if tokens
-                .get(next)
-                .is_some_and(|t| t.lower == "." && !t.spaced)
-            {
-                next += 1;
-            }
-        }
+        let (past, by_words) = multiplier_words(tokens, next, money_sign, &mut value);
+        next = past;
+        multiplied |= by_words;
         if multiplied {
-            // "2 millones de euros", "2 millions d'euros", "2 milioni di euro".
-            if tokens
-                .get(next)
-                .is_some_and(|t| matches!(t.folded.as_str(), "de" | "di"))
-            {
-                next += 1;
-            } else if tokens.get(next).is_some_and(|t| t.folded == "d")
-                && tokens
-                    .get(next + 1)
-                    .is_some_and(|t| is_apostrophe(&t.lower))
-            {
-                next += 2;
-            }
+            next += joining_of(tokens, next);
         }
     }
     if suffix.is_empty() && matches_any(tokens, next, AND_A_HALF) > 0 && value.fract() == 0.0 {
@@ -850,18 +804,11 @@ fn read_after(
     } else {
         (readings(suffix, true), next)
     };
-    if units.is_empty()
-        && suffix.is_empty()
-        && tokens.get(next).is_some_and(|t| t.kind == Kind::Word)
-    {
-        // A currency's adjective between: "200 British pounds", "5 Swiss francs".
-        let (money, past) = unit_at(tokens, next + 1);
-        if money.iter().any(|(dim, _)| *dim == Money) && !rate_or_area(tokens, past) {
+    if units.is_empty() {
+        if suffix.is_empty() && currency_after_word(tokens, next) {
             emit(value, (Money, 1.0), out);
             return;
         }
-    }
-    if units.is_empty() {
         if multiplied || money_sign {
             emit(value, (Count, 1.0), out);
         }
@@ -870,6 +817,84 @@ fn read_after(
         }
         return;
     }
+    emit_with_unit(tokens, after, units, value, money_sign, out);
+}
+
+/// What is glued to the digits of the number at token `start`: "km" of "5km".
+fn glued_to(tokens: &[Token], start: usize) -> &str {
+    tokens.get(start).map_or("", |t| {
+        t.lower
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',')
+    })
+}
+
+/// Up to two multiplier words after a number ("2 millions", "5 mil millones", "2 Mio. Euro"),
+/// applied to `value`: the index past them, and whether there were any.
+fn multiplier_words(
+    tokens: &[Token],
+    at: usize,
+    money_sign: bool,
+    value: &mut f64,
+) -> (usize, bool) {
+    let mut next = at;
+    let mut multiplied = false;
+    for _ in 0..2 {
+        let Some(word) = tokens.get(next).filter(|t| t.kind == Kind::Word) else {
+            break;
+        };
+        let Some(factor) = multiplier(&word.folded, false, money_sign) else {
+            break;
+        };
+        *value *= factor;
+        multiplied = true;
+        next += 1;
+        if tokens
+            .get(next)
+            .is_some_and(|t| t.lower == "." && !t.spaced)
+        {
+            next += 1;
+        }
+    }
+    (next, multiplied)
+}
+
+/// How many tokens at `i` join a multiplied number to its unit: "2 millones de euros",
+/// "2 millions d'euros", "2 milioni di euro".
+fn joining_of(tokens: &[Token], i: usize) -> usize {
+    if tokens
+        .get(i)
+        .is_some_and(|t| matches!(t.folded.as_str(), "de" | "di"))
+    {
+        1
+    } else if tokens.get(i).is_some_and(|t| t.folded == "d")
+        && tokens.get(i + 1).is_some_and(|t| is_apostrophe(&t.lower))
+    {
+        2
+    } else {
+        0
+    }
+}
+
+/// A currency's adjective at `i`, its currency after: "200 British pounds", "5 Swiss francs".
+fn currency_after_word(tokens: &[Token], i: usize) -> bool {
+    if !tokens.get(i).is_some_and(|t| t.kind == Kind::Word) {
+        return false;
+    }
+    let (money, past) = unit_at(tokens, i + 1);
+    money.iter().any(|(dim, _)| *dim == Money) && !rate_or_area(tokens, past)
+}
+
+/// Records `value` in the `units` written before token `after`: as a rate where one follows,
+/// with an "and a half" or "and a quarter" after the unit, and as money after a currency sign.
+fn emit_with_unit(
+    tokens: &[Token],
+    after: usize,
+    units: &[Reading],
+    value: f64,
+    money_sign: bool,
+    out: &mut Vec<Quantity>,
+) {
+    let mut value = value;
     if rate_or_area(tokens, after) {
         // Not converted, but bound: "100 km/h" is a speed, no distance of 100.
         emit(value, (Rate, 1.0), out);

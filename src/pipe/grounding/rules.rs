@@ -52,8 +52,10 @@ pub enum Rule {
 }
 
 impl Rule {
-    /// The rules a configuration may switch off, by name.
-    pub const SWITCHABLE: [Rule; 12] = [
+    /// The rules a configuration may switch off, by name (the test below holds the list to
+    /// the configuration's names).
+    #[cfg(test)]
+    const SWITCHABLE: [Rule; 12] = [
         Rule::Schema,
         Rule::Verbatim,
         Rule::Number,
@@ -181,17 +183,8 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     if text.is_empty() {
         return Some(Rule::Schema);
     }
-    // A date, a time or both: each part must be said; a written one counts as it is.
     if let Some(date) = date_of(text) {
-        let time = time_part(text);
-        let date_said = on(Rule::Date, &|| evidence.facts.dates.contains(&date))
-            .or_else(|| on(Rule::Verbatim, &|| evidence.written(&text[..10])))?;
-        return match time {
-            None | Some((0, 0)) => Some(date_said),
-            Some(time) => on(Rule::Time, &|| evidence.facts.times.contains(&time))
-                .or_else(|| on(Rule::Verbatim, &|| evidence.written(text)))
-                .map(|_| date_said),
-        };
+        return date_time(text, date, evidence, rules);
     }
     if let Some(time) = clock_of(text) {
         return on(Rule::Time, &|| evidence.facts.times.contains(&time))
@@ -200,16 +193,7 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     let digits: String = text.chars().filter(char::is_ascii_digit).collect();
     let letters_and_digits = text.chars().filter(|c| c.is_alphanumeric()).count();
     let all_digits = !digits.is_empty() && digits.len() == text.len();
-    let verbatim = || {
-        if all_digits {
-            evidence.written_alone(text)
-        } else if is_code(text) && text.len() <= 3 && text.chars().all(|c| c.is_ascii_uppercase()) {
-            // A code as a code: "ES" in capitals, not "es" of "es urgente".
-            evidence.written_exact(&text.to_uppercase())
-        } else {
-            evidence.written(text)
-        }
-    };
+    let verbatim = || written_as_is(text, all_digits, evidence);
     if let Some(rule) = on(Rule::Verbatim, &verbatim) {
         return Some(rule);
     }
@@ -217,16 +201,8 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     if digits.len() >= 7 && digits.len() * 10 >= letters_and_digits * 6 {
         return on(Rule::Digits, &|| evidence.has_digits(&digits));
     }
-    // Named by a part: a time zone by its city, a media type by its subtype.
-    if let Some(city) = time_zone_city(text) {
-        if let Some(rule) = on(Rule::Code, &|| evidence.written(&city)) {
-            return Some(rule);
-        }
-    }
-    if let Some(subtype) = media_subtype(text) {
-        if let Some(rule) = on(Rule::Code, &|| evidence.has_word(subtype)) {
-            return Some(rule);
-        }
+    if let Some(rule) = on(Rule::Code, &|| named_by_part(text, evidence)) {
+        return Some(rule);
     }
     if let Some(members) = leaf.schema.get("enum").and_then(Value::as_array) {
         if let Some(rule) = on(Rule::Code, &|| code_said(text, evidence)) {
@@ -257,6 +233,40 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
         return on(Rule::Code, &|| code_said(text, evidence));
     }
     on(Rule::Text, &|| text::said(text, evidence))
+}
+
+/// A date, a time or both (`date` its date part): each part must be said; a written one
+/// counts as it is.
+fn date_time(text: &str, date: Date, evidence: &Evidence, rules: Rules) -> Option<Rule> {
+    let on = |rule: Rule, test: &dyn Fn() -> bool| (rules.on(rule) && test()).then_some(rule);
+    let time = time_part(text);
+    let date_said = on(Rule::Date, &|| evidence.facts.dates.contains(&date))
+        .or_else(|| on(Rule::Verbatim, &|| evidence.written(&text[..10])))?;
+    match time {
+        None | Some((0, 0)) => Some(date_said),
+        Some(time) => on(Rule::Time, &|| evidence.facts.times.contains(&time))
+            .or_else(|| on(Rule::Verbatim, &|| evidence.written(text)))
+            .map(|_| date_said),
+    }
+}
+
+/// Whether `text` is written as it is: alone when `all_digits`, a short code in capitals
+/// as one, anything else anywhere.
+fn written_as_is(text: &str, all_digits: bool, evidence: &Evidence) -> bool {
+    if all_digits {
+        evidence.written_alone(text)
+    } else if is_code(text) && text.len() <= 3 && text.chars().all(|c| c.is_ascii_uppercase()) {
+        // A code as a code: "ES" in capitals, not "es" of "es urgente".
+        evidence.written_exact(&text.to_uppercase())
+    } else {
+        evidence.written(text)
+    }
+}
+
+/// Named by a part: a time zone by its city, a media type by its subtype.
+fn named_by_part(text: &str, evidence: &Evidence) -> bool {
+    time_zone_city(text).is_some_and(|city| evidence.written(&city))
+        || media_subtype(text).is_some_and(|subtype| evidence.has_word(subtype))
 }
 
 /// Words of a field that say it takes a time of day, or a day.
@@ -564,7 +574,7 @@ fn unread(leaf: &Leaf, evidence: &Evidence) -> bool {
 }
 
 /// A date (`2026-11-25`, the date part of a date-time).
-pub fn date_of(value: &str) -> Option<Date> {
+fn date_of(value: &str) -> Option<Date> {
     value.get(..10).and_then(|d| d.parse::<Date>().ok())
 }
 
@@ -577,7 +587,7 @@ fn time_part(value: &str) -> Option<(i8, i8)> {
 }
 
 /// `09:00`, `9:30`, `09:30:00`, `9:30 PM`.
-pub fn clock_of(value: &str) -> Option<(i8, i8)> {
+fn clock_of(value: &str) -> Option<(i8, i8)> {
     let mut parts = value.splitn(3, ':');
     let hour: i8 = parts.next()?.trim().parse().ok()?;
     let rest = parts.next()?;

@@ -656,106 +656,10 @@ fn reading_at(tokens: &[Token], facts: &Facts, at: usize) -> Option<Reading> {
     if at >= 1 && tokens[at - 1].lower == ":" && !token.spaced {
         return None;
     }
-    let joined = |i: usize| tokens.get(i).is_some_and(|t| !t.spaced);
-    let mut reading = if let (Some((hour, zero)), true) = (
-        clock_hour(token),
-        tokens.get(at + 1).is_some_and(|t| t.lower == ":") && joined(at + 1) && joined(at + 2),
-    ) {
-        // "10:30", "10:30:00", "9:30pm".
-        let (minute, suffix) = minutes_of(&tokens.get(at + 2)?.lower)?;
-        let (half, _) = suffix_cue(suffix)?;
-        let mut end = at + 3;
-        if tokens.get(end).is_some_and(|t| t.lower == ":") && joined(end) && joined(end + 1) {
-            end += 2;
-        }
-        let half = if zero && half == Half::Both {
-            Half::Exact
-        } else {
-            half
-        };
-        Reading {
-            hour,
-            minute,
-            end,
-            half,
-            cue: Cue::Strong,
-        }
-    } else if let Some((hour, end)) = named_at(tokens, at) {
-        Reading {
-            hour,
-            minute: 0,
-            end,
-            half: Half::Exact,
-            cue: Cue::Strong,
-        }
-    } else if let Some((hour, minute, half, cue)) = compact(token) {
-        Reading {
-            hour,
-            minute,
-            end: at + 1,
-            half,
-            cue,
-        }
-    } else if let Some((hour, end)) = word_hour(tokens, facts, at) {
-        Reading {
-            hour,
-            minute: 0,
-            end,
-            half: Half::Both,
-            cue: Cue::None,
-        }
-    } else {
-        return None;
-    };
-    let plain = reading.cue == Cue::None && reading.minute == 0;
-    // "8 heures", "20 Uhr", "9 o'clock", then maybe its minutes: "8 heures 30", "20 Uhr 15".
-    if plain {
-        if let Some((cue, end)) = longest_at(tokens, reading.end, AFTER) {
-            reading.cue = cue;
-            reading.end = end;
-            if let Some(minute) = minutes_at(tokens, facts, end) {
-                reading.minute = minute.0;
-                reading.end = minute.1;
-            }
-        }
-    }
-    // "y media", "et quart", "meno un quarto"; or "y diez", "moins dix" after a cued hour.
-    if reading.minute == 0 {
-        if let Some((delta, end)) = longest_at(tokens, reading.end, FRACTIONS) {
-            reading.minute = delta;
-            reading.end = end;
-            reading.cue = Cue::Strong;
-        } else if let Some(link) = tokens.get(reading.end) {
-            let sign = if is_one_of(link, MINUTES_AFTER) {
-                Some(1)
-            } else if is_one_of(link, MINUTES_BEFORE) {
-                Some(-1)
-            } else {
-                None
-            };
-            if let Some(sign) = sign {
-                if let Some((minute, end)) = minutes_at(tokens, facts, reading.end + 1) {
-                    if minute > 0 && (reading.cue != Cue::None || cue_before(tokens, at)) {
-                        reading.minute = sign * minute;
-                        reading.end = end;
-                    }
-                }
-            }
-        }
-    }
-    // "9 pm", "9 a.m.", "12 noon".
-    if reading.half == Half::Both || reading.half == Half::Exact && reading.hour <= 12 {
-        if let Some((half, end)) = longest_at(tokens, reading.end, MERIDIEMS) {
-            if reading.half == Half::Both || reading.cue == Cue::HourWord {
-                reading.half = half;
-                reading.cue = Cue::Strong;
-                reading.end = end;
-                if tokens.get(end).is_some_and(|t| t.lower == "." && !t.spaced) {
-                    reading.end += 1;
-                }
-            }
-        }
-    }
+    let mut reading = hour_at(tokens, facts, at)?;
+    hour_word_after(tokens, facts, &mut reading);
+    minutes_after(tokens, facts, at, &mut reading);
+    meridiem_after(tokens, &mut reading);
     normalize(&mut reading)?;
     if reading.half == Half::Both {
         if let Some(half) = day_part_near(tokens, at, reading.end) {
@@ -763,6 +667,133 @@ fn reading_at(tokens: &[Token], facts: &Facts, at: usize) -> Option<Reading> {
         }
     }
     Some(reading)
+}
+
+/// A colon at `i` with no space around it: the ":" of "10:30" and of "10:30:00".
+fn clock_colon(tokens: &[Token], i: usize) -> bool {
+    let joined = |i: usize| tokens.get(i).is_some_and(|t| !t.spaced);
+    tokens.get(i).is_some_and(|t| t.lower == ":") && joined(i) && joined(i + 1)
+}
+
+/// The hour at token `at`, as a clock, a name, one token or words, before what follows it.
+fn hour_at(tokens: &[Token], facts: &Facts, at: usize) -> Option<Reading> {
+    let token = tokens.get(at)?;
+    Some(
+        if let (Some((hour, zero)), true) = (clock_hour(token), clock_colon(tokens, at + 1)) {
+            clock_at(tokens, at, hour, zero)?
+        } else if let Some((hour, end)) = named_at(tokens, at) {
+            Reading {
+                hour,
+                minute: 0,
+                end,
+                half: Half::Exact,
+                cue: Cue::Strong,
+            }
+        } else if let Some((hour, minute, half, cue)) = compact(token) {
+            Reading {
+                hour,
+                minute,
+                end: at + 1,
+                half,
+                cue,
+            }
+        } else if let Some((hour, end)) = word_hour(tokens, facts, at) {
+            Reading {
+                hour,
+                minute: 0,
+                end,
+                half: Half::Both,
+                cue: Cue::None,
+            }
+        } else {
+            return None;
+        },
+    )
+}
+
+/// A clock of `hour` (`zero`: written with a leading zero) at `at`: "10:30", "10:30:00",
+/// "9:30pm".
+fn clock_at(tokens: &[Token], at: usize, hour: i64, zero: bool) -> Option<Reading> {
+    let (minute, suffix) = minutes_of(&tokens.get(at + 2)?.lower)?;
+    let (half, _) = suffix_cue(suffix)?;
+    let mut end = at + 3;
+    if clock_colon(tokens, end) {
+        end += 2;
+    }
+    let half = if zero && half == Half::Both {
+        Half::Exact
+    } else {
+        half
+    };
+    Some(Reading {
+        hour,
+        minute,
+        end,
+        half,
+        cue: Cue::Strong,
+    })
+}
+
+/// "8 heures", "20 Uhr", "9 o'clock" after a plain hour, then maybe its minutes: "8 heures
+/// 30", "20 Uhr 15".
+fn hour_word_after(tokens: &[Token], facts: &Facts, reading: &mut Reading) {
+    if reading.cue != Cue::None || reading.minute != 0 {
+        return;
+    }
+    if let Some((cue, end)) = longest_at(tokens, reading.end, AFTER) {
+        reading.cue = cue;
+        reading.end = end;
+        if let Some(minute) = minutes_at(tokens, facts, end) {
+            reading.minute = minute.0;
+            reading.end = minute.1;
+        }
+    }
+}
+
+/// "y media", "et quart", "meno un quarto"; or "y diez", "moins dix" after a cued hour
+/// (the hour read from `at`).
+fn minutes_after(tokens: &[Token], facts: &Facts, at: usize, reading: &mut Reading) {
+    if reading.minute != 0 {
+        return;
+    }
+    if let Some((delta, end)) = longest_at(tokens, reading.end, FRACTIONS) {
+        reading.minute = delta;
+        reading.end = end;
+        reading.cue = Cue::Strong;
+    } else if let Some(link) = tokens.get(reading.end) {
+        let sign = if is_one_of(link, MINUTES_AFTER) {
+            Some(1)
+        } else if is_one_of(link, MINUTES_BEFORE) {
+            Some(-1)
+        } else {
+            None
+        };
+        if let Some(sign) = sign {
+            if let Some((minute, end)) = minutes_at(tokens, facts, reading.end + 1) {
+                if minute > 0 && (reading.cue != Cue::None || cue_before(tokens, at)) {
+                    reading.minute = sign * minute;
+                    reading.end = end;
+                }
+            }
+        }
+    }
+}
+
+/// "9 pm", "9 a.m.", "12 noon": the half of the day written after the time.
+fn meridiem_after(tokens: &[Token], reading: &mut Reading) {
+    if !(reading.half == Half::Both || reading.half == Half::Exact && reading.hour <= 12) {
+        return;
+    }
+    if let Some((half, end)) = longest_at(tokens, reading.end, MERIDIEMS) {
+        if reading.half == Half::Both || reading.cue == Cue::HourWord {
+            reading.half = half;
+            reading.cue = Cue::Strong;
+            reading.end = end;
+            if tokens.get(end).is_some_and(|t| t.lower == "." && !t.spaced) {
+                reading.end += 1;
+            }
+        }
+    }
 }
 
 /// Minutes after an hour word or a link: "30", "quince", from 0 to 59.

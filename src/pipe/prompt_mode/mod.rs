@@ -511,10 +511,12 @@ fn example_value(schema: &Value, root: &Value, depth: usize, left: &mut usize) -
         return json!({});
     }
     *left -= 1;
-    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-        if let Some(target) = reference.strip_prefix('#').and_then(|p| root.pointer(p)) {
-            return example_value(target, root, depth + 1, left);
-        }
+    if let Some(target) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| crate::json::resolve_ref(r, root))
+    {
+        return example_value(target, root, depth + 1, left);
     }
     if let Some(value) = schema.get("const") {
         return value.clone();
