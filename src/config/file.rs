@@ -482,6 +482,8 @@ pub struct TranslationSection {
     pub rewrite_refs: bool,
     pub attempts: u32,
     pub repair_turns: u32,
+    /// The most a repair turn (one plaincall asks the main model for) may write.
+    pub repair_max_tokens: u32,
     pub timezone: String,
     pub prompts_dir: Option<PathBuf>,
     #[serde(with = "humantime_serde")]
@@ -520,6 +522,7 @@ impl Default for TranslationSection {
             rewrite_refs: true,
             attempts: 2,
             repair_turns: 2,
+            repair_max_tokens: 4096,
             timezone: "UTC".into(),
             prompts_dir: None,
             cache_ttl: Duration::from_secs(3600),

@@ -203,6 +203,7 @@ pub struct TranslationConfig {
     pub budget: Duration,
     pub temperature: f64,
     pub max_tokens: u32,
+    pub repair_max_tokens: u32,
     pub upstream_output: OutputMode,
     pub backends: Vec<BackendConfig>,
 }

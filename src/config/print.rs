@@ -107,6 +107,7 @@ fn translation_form(t: &TranslationConfig) -> TranslationSection {
         rewrite_refs: t.thresholds.refs,
         attempts: t.attempts,
         repair_turns: t.repair_turns,
+        repair_max_tokens: t.repair_max_tokens,
         timezone: t.timezone_name.clone(),
         prompts_dir: t.prompts_dir.clone(),
         cache_ttl: t.cache_ttl,

@@ -31,6 +31,13 @@ fn non_empty(secret: &Secret) -> Option<Secret> {
     (!secret.is_empty()).then(|| secret.clone())
 }
 
+fn at_least_one(key: &str, value: u32) -> Result<u32, ConfigError> {
+    if value == 0 {
+        return Err(invalid(key, "must be 1 or more"));
+    }
+    Ok(value)
+}
+
 fn positive(key: &str, value: Duration) -> Result<Duration, ConfigError> {
     if value.is_zero() {
         return Err(invalid(key, "must be greater than zero"));
@@ -306,6 +313,7 @@ fn translation(t: TranslationSection) -> Result<TranslationConfig, ConfigError> 
         budget: positive("translation.budget", t.budget)?,
         temperature: t.temperature,
         max_tokens: t.max_tokens,
+        repair_max_tokens: at_least_one("translation.repair_max_tokens", t.repair_max_tokens)?,
         upstream_output: t.upstream_output,
         backends: backends(&t.backends)?,
         tools: t.tools,

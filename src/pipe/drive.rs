@@ -513,6 +513,9 @@ impl Driver {
             };
             self.engine.metrics.repair_turns.inc();
             append_messages(&mut body, &messages, self.prompt.is_some()).map_err(Stop::Error)?;
+            // plaincall asked for this turn: it bounds what the turn may write.
+            let cap = u64::from(self.engine.config.translation.repair_max_tokens);
+            openai::cap_tokens(&mut body, cap).map_err(|e| Stop::Error(serde_error(e)))?;
             tracing::info!(
                 turn = self.conversation.turn(),
                 "translation failed or needs clarification; asking the main model again"

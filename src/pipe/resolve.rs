@@ -264,19 +264,7 @@ fn direct_body(engine: &Engine, rewrite: &Rewrite, tool: &NlTool) -> Option<Vec<
     }
     // One call's arguments, as a translator writes them: a model that loops here (seen with a
     // 1.5B on a grammar-bound schema, thousands of tokens) stops where a translator would.
-    // The client's own key keeps its name (OpenAI's newer models take only
-    // `max_completion_tokens`); with neither, `max_tokens`, which every server reads.
-    let cap = u64::from(engine.config.translation.max_tokens);
-    let mut capped = false;
-    for key in ["max_completion_tokens", "max_tokens"] {
-        if let Some(asked) = openai::get::<u64>(&body, key).ok().flatten() {
-            openai::set(&mut body, key, &asked.min(cap)).ok()?;
-            capped = true;
-        }
-    }
-    if !capped {
-        openai::set(&mut body, "max_tokens", &cap).ok()?;
-    }
+    openai::cap_tokens(&mut body, u64::from(engine.config.translation.max_tokens)).ok()?;
     serde_json::to_vec(&body).ok()
 }
 

@@ -594,6 +594,63 @@ async fn a_clarification_runs_a_repair_turn() {
         "plaincall_translations_total{tool=\"set_reminder\",outcome=\"clarification\"} 1"
     ));
     assert!(proxy.metrics().contains("plaincall_repair_turns_total 1"));
+    // plaincall asked for the repair turn, so it bounds it: the client set no limit.
+    assert_eq!(repair["max_tokens"], 4096);
+    assert!(main.chat_requests()[0].json().get("max_tokens").is_none());
+}
+
+/// A repair turn is bounded by `translation.repair_max_tokens`, under the client's own name
+/// for the limit; a client's lower limit stays.
+#[tokio::test]
+async fn a_repair_turn_writes_at_most_repair_max_tokens() {
+    for (key, asked, sent) in [
+        ("max_tokens", 9000, 300),
+        ("max_completion_tokens", 9000, 300),
+        ("max_tokens", 120, 120),
+    ] {
+        let main = MockServer::scripted(vec![
+            Reply::ok(completion(
+                calls_message(vec![nl_call(
+                    "call_c",
+                    "set_reminder",
+                    "remind me to call John",
+                )]),
+                "tool_calls",
+            )),
+            Reply::ok(completion(text_message("When?"), "stop")),
+        ])
+        .await;
+        let translator = MockServer::scripted(vec![translator_reply(
+            r#"{"error": "missing_info", "clarification_needed": "When should the reminder fire?"}"#,
+        )])
+        .await;
+        let settings = format!(
+            "{}[translation]\nrepair_max_tokens = 300\n",
+            backend_toml(&translator.url())
+        );
+        let proxy = Proxy::start(&main.url(), &settings).await;
+        let mut body = request(
+            vec![fixture_tool("set_reminder")],
+            vec![user("remind me to call John")],
+        );
+        body[key] = json!(asked);
+        let (status, _) = chat(&proxy, &body).await;
+        assert_eq!(status, 200);
+        let turns = main.chat_requests();
+        assert_eq!(
+            turns[0].json()[key],
+            asked,
+            "the client's own turn is as it asked"
+        );
+        let repair = turns[1].json();
+        assert_eq!(repair[key], sent, "{key} {asked}");
+        let other = if key == "max_tokens" {
+            "max_completion_tokens"
+        } else {
+            "max_tokens"
+        };
+        assert!(repair.get(other).is_none(), "{repair}");
+    }
 }
 
 #[tokio::test]
