@@ -141,6 +141,23 @@ impl Usage {
     }
 }
 
+/// Bounds what a turn plaincall asks for may write: the client's own limit keeps its name
+/// (OpenAI's newer models take only `max_completion_tokens`) and is lowered to `cap`; with
+/// neither, `max_tokens`, which every server reads.
+pub(crate) fn cap_tokens(body: &mut RawObject, cap: u64) -> Result<(), serde_json::Error> {
+    let mut capped = false;
+    for key in ["max_completion_tokens", "max_tokens"] {
+        if let Some(asked) = get::<u64>(body, key).ok().flatten() {
+            set(body, key, &asked.min(cap))?;
+            capped = true;
+        }
+    }
+    if !capped {
+        set(body, "max_tokens", &cap)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,21 +210,4 @@ mod tests {
         assert_eq!(nl_description(r#"{"message":"x"}"#, "description"), None);
         assert_eq!(nl_description("not json", "description"), None);
     }
-}
-
-/// Bounds what a turn plaincall asks for may write: the client's own limit keeps its name
-/// (OpenAI's newer models take only `max_completion_tokens`) and is lowered to `cap`; with
-/// neither, `max_tokens`, which every server reads.
-pub(crate) fn cap_tokens(body: &mut RawObject, cap: u64) -> Result<(), serde_json::Error> {
-    let mut capped = false;
-    for key in ["max_completion_tokens", "max_tokens"] {
-        if let Some(asked) = get::<u64>(body, key).ok().flatten() {
-            set(body, key, &asked.min(cap))?;
-            capped = true;
-        }
-    }
-    if !capped {
-        set(body, "max_tokens", &cap)?;
-    }
-    Ok(())
 }
