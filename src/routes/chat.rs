@@ -117,7 +117,7 @@ pub(crate) async fn serve_parsed(
                 forward => forward,
             };
         let served = match plan {
-            Plan::Forward => forward(state, &parts, bytes.clone(), watch).await?,
+            Plan::Forward => forward(state, &parts, &model, bytes.clone(), watch).await?,
             Plan::Rewrite(rewrite) => {
                 drive::serve(state.engine.clone(), *rewrite, parts.headers.clone()).await?
             }
@@ -213,10 +213,12 @@ fn as_sent(
 async fn forward(
     state: &AppState,
     parts: &axum::http::request::Parts,
+    model: &str,
     bytes: bytes::Bytes,
     watch_rejection: bool,
 ) -> Result<Served, ProxyError> {
-    let response = super::send_as_is(state, parts, "chat/completions", bytes.clone()).await?;
+    let response =
+        super::send_as_is(state, parts, "chat/completions", model, bytes.clone()).await?;
     if watch_rejection && !response.status().is_success() {
         let status = response.status();
         let headers = response.headers().clone();

@@ -21,6 +21,14 @@ use crate::wire::{self, Adapter, Wire};
 
 const X_API_KEY: &str = "x-api-key";
 
+/// The model a request names (empty when it names none).
+pub(crate) fn model_of(request: &Map<String, Value>) -> &str {
+    request
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
 /// The request body, within the server's limits, and its top-level JSON object; a body that
 /// is not one is refused here.
 pub(crate) async fn read_json(
@@ -214,12 +222,12 @@ const DROPPED_TOOLS: &str = "x-plaincall-dropped-tools";
 pub(crate) async fn forward_unless_unserved(
     state: &AppState,
     parts: &Parts,
-    bytes: Bytes,
+    (bytes, model): (Bytes, &str),
     format: WireFormat,
     route: &str,
     wire: Wire,
 ) -> Result<Option<Response>, ProxyError> {
-    let response = super::send_as_is(state, parts, route, bytes).await?;
+    let response = super::send_as_is(state, parts, route, model, bytes).await?;
     if response.status() == axum::http::StatusCode::NOT_FOUND {
         state.unserved.learn(format);
         tracing::warn!(

@@ -34,7 +34,7 @@ async fn serve(state: &Arc<AppState>, request: Request) -> Result<Response, Prox
         let forwarded = converted::forward_unless_unserved(
             state,
             &parts,
-            bytes.clone(),
+            (bytes.clone(), converted::model_of(&parsed)),
             WireFormat::Messages,
             "messages",
             Wire::Anthropic,

@@ -221,17 +221,19 @@ impl IntoWireResponse for ProxyError {
 
 /// Sends a client's POST body as it is to `route` under the upstream's base URL, with the
 /// client's end-to-end headers and the configured key; counts a failure to get an answer.
+/// `model` is the one the body names (for the turn's span).
 pub(crate) async fn send_as_is(
     state: &AppState,
     parts: &axum::http::request::Parts,
     route: &str,
+    model: &str,
     bytes: Bytes,
 ) -> Result<crate::upstream::UpstreamResponse, ProxyError> {
     let url = state.upstream.endpoint(route, parts.uri.query())?;
     // The body is whole: its length goes with it, never the client's `Content-Length`, which
     // no longer holds once a model alias or `drop_params` changed the body (the upstream
     // would wait for bytes that never come).
-    let span = forward_span(route, &bytes);
+    let span = forward_span(route, model);
     let builder =
         state
             .upstream
@@ -252,24 +254,12 @@ pub(crate) async fn send_as_is(
     Ok(response)
 }
 
-/// The `chat` span of a conversation forwarded as it came (until its answer's headers): the
-/// model read from the body only while traces are on.
-fn forward_span(route: &str, bytes: &[u8]) -> tracing::Span {
+/// The `chat` span of a conversation forwarded as it came (until its answer's headers).
+fn forward_span(route: &str, model: &str) -> tracing::Span {
     let provider = match route {
         "chat/completions" | "responses" => "openai",
         "messages" => "anthropic",
         _ => return tracing::Span::none(),
     };
-    if !crate::telemetry::enabled() {
-        return tracing::Span::none();
-    }
-    #[derive(serde::Deserialize)]
-    struct Named {
-        #[serde(default)]
-        model: String,
-    }
-    let model = serde_json::from_slice::<Named>(bytes)
-        .map(|n| n.model)
-        .unwrap_or_default();
-    spans::chat(&model, provider, spans::Turn::Main)
+    spans::chat(model, provider, spans::Turn::Main)
 }

@@ -914,3 +914,39 @@ async fn a_failed_translation_and_the_direct_ask_that_saves_it_are_one_translate
     assert_eq!(asked.attr("plaincall.turn"), "direct");
     served.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_forwarded_as_it_came_has_its_upstream_turn_traced() {
+    let main = MockServer::start(|request| {
+        if request.method == "GET" {
+            return Reply::ok(json!({"object": "list", "data": []}));
+        }
+        Reply::ok(completion(support::text_message("Hello."), "stop"))
+    })
+    .await;
+    let translator = translator(reminder_answer()).await;
+    let collector = MockServer::start(collector()).await;
+    let served = traced(
+        &main,
+        &translator,
+        &format!("http://{}", collector.addr),
+        &[],
+    )
+    .await;
+    let body = json!({"model": "plain-model", "messages": [{"role": "user", "content": "hi"}]});
+    let (status, _) = post(&served, &body).await;
+    assert_eq!(status, 200);
+    let all = wait_for(&collector, |s| {
+        !named(s, "POST /v1/chat/completions").is_empty()
+            && !named(s, "chat plain-model").is_empty()
+    })
+    .await;
+    let server = one(&all, "POST /v1/chat/completions");
+    let turn = one(&all, "chat plain-model");
+    assert_eq!(turn.parent, server.id);
+    assert_eq!(turn.attr("gen_ai.request.model"), "plain-model");
+    assert_eq!(turn.attr("plaincall.turn"), "main");
+    // The body went byte for byte; its traceparent is the turn's.
+    assert_eq!(traceparent(&main.chat_requests()[0]).1, turn.id);
+    served.stop().await;
+}
