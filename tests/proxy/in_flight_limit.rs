@@ -71,9 +71,13 @@ async fn past_the_limit_requests_get_503_with_retry_after_until_a_stream_ends() 
         "the refused one went upstream"
     );
 
-    // A stream holds its slot until it ends; then a new request is served.
+    // A stream holds its slot until it ends (here: its client goes away); then its slot is
+    // back and a new request is served.
     drop(first);
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    support::eventually("the first stream's slot comes back", async || {
+        proxy.state.in_flight.available_permits() == 1
+    })
+    .await;
     let again = open_stream(&proxy).await;
     drop(again);
 }
@@ -150,11 +154,10 @@ async fn bodies_past_the_memory_budget_wait_then_get_503_in_the_routes_shape() {
     // Once the stream has ended (its client went away) its charge is back.
     drop(first.chunk().await);
     drop(first);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while proxy.state.budget.taken() != 0 && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(proxy.state.budget.taken(), 0);
+    support::eventually("the stream's charge comes back", async || {
+        proxy.state.budget.taken() == 0
+    })
+    .await;
     let again = client()
         .post(proxy.url("/v1/responses"))
         .json(&big(true))

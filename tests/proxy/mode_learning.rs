@@ -7,7 +7,7 @@ use crate::support;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use support::{chat, completion, fixture_tool, text_message, MockServer, Proxy, Reply};
@@ -102,7 +102,9 @@ async fn a_learned_rejection_expires_and_native_tools_are_tried_again() {
         }
     })
     .await;
+    let native_retry = Duration::from_secs(1);
     let proxy = Proxy::start(&main.url(), "[tool_calling]\nnative_retry = \"1s\"\n").await;
+    let learned = Instant::now();
     let (status, _) = chat(&proxy, &request("small-model")).await;
     assert_eq!(status, 200);
     assert_eq!(
@@ -111,13 +113,26 @@ async fn a_learned_rejection_expires_and_native_tools_are_tried_again() {
         "rejected once, then served in prompt mode"
     );
     chat(&proxy, &request("small-model")).await;
-    assert_eq!(native(&main), 1, "remembered");
-    // The operator restarts llama-server with --jinja; after native_retry plaincall notices.
+    let asked_again = learned.elapsed();
+    assert_eq!(
+        native(&main),
+        1,
+        "remembered: prompt mode again {asked_again:?} after learning"
+    );
+    // The operator restarts llama-server with --jinja; once native_retry has passed, the next
+    // request tries native tools again (until then each is served in prompt mode).
     jinja_fixed.store(true, Ordering::SeqCst);
-    tokio::time::sleep(Duration::from_millis(1300)).await;
-    let (status, _) = chat(&proxy, &request("small-model")).await;
-    assert_eq!(status, 200);
-    assert_eq!(native(&main), 2, "native tools tried again after expiry");
+    support::eventually("native tools are tried again", async || {
+        let (status, _) = chat(&proxy, &request("small-model")).await;
+        assert_eq!(status, 200);
+        native(&main) == 2
+    })
+    .await;
+    assert!(
+        learned.elapsed() >= native_retry,
+        "tried again after {:?}, before native_retry",
+        learned.elapsed()
+    );
 }
 
 #[tokio::test]

@@ -185,8 +185,10 @@ async fn shutdown_lets_streams_finish_then_stops() {
         .await
         .unwrap();
     proxy.shutdown();
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    // No new connections once draining has begun.
+    // No new connections once draining has begun (the listener is closed before it begins).
+    tokio::time::timeout(Duration::from_secs(5), proxy.state.drain.began())
+        .await
+        .expect("draining begins");
     let refused = client()
         .get(proxy.url("/healthz"))
         .timeout(Duration::from_secs(1))
@@ -212,7 +214,11 @@ async fn the_grace_period_bounds_shutdown() {
     let mut proxy = Proxy::start(&upstream.url(), "[server]\nshutdown_grace = \"300ms\"\n").await;
     let url = proxy.url("/v1/models");
     let pending = tokio::spawn(async move { client().get(url).send().await });
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // In flight: it reached the upstream, which never answers.
+    support::eventually("the request reaches the upstream", async || {
+        upstream.requests().len() == 1
+    })
+    .await;
     proxy.shutdown();
     let done = proxy.done.take().unwrap();
     let result = tokio::time::timeout(Duration::from_secs(3), done).await;

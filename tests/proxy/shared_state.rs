@@ -9,8 +9,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::support::{
-    backend_toml, client, completion, fixture_tool, nl_call, text_message, translator_reply,
-    MockServer, Proxy, RedisServer, Reply,
+    backend_toml, client, completion, eventually, fixture_tool, nl_call, text_message,
+    translator_reply, MockServer, Proxy, RedisServer, Reply,
 };
 
 const EMAIL: &str = "daily at 09:00 to check email";
@@ -270,17 +270,17 @@ async fn a_prompt_mode_switch_learned_by_one_replica_holds_for_the_other() {
         2,
         "A: rejected, then prompt mode"
     );
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // A writes what it learned to Redis in the background: B is asked once it is there.
+    eventually("A's switch is in Redis", async || {
+        redis.keys().iter().any(|k| k.starts_with("pc-test:mode:"))
+    })
+    .await;
     let (status, _) = crate::support::chat(&b, &body).await;
     assert_eq!(status, 200);
     let requests = main.chat_requests();
     assert_eq!(requests.len(), 3, "B went to prompt mode at once");
     assert!(requests[2].json().get("tools").is_none());
     let keys = redis.keys();
-    assert!(
-        keys.iter().any(|k| k.starts_with("pc-test:mode:")),
-        "{keys:?}"
-    );
     assert!(
         !keys.iter().any(|k| k.contains("small-model")),
         "hashed: {keys:?}"
@@ -291,7 +291,12 @@ async fn a_prompt_mode_switch_learned_by_one_replica_holds_for_the_other() {
 async fn without_redis_requests_go_on_and_sharing_resumes_when_it_is_back() {
     let mut redis = RedisServer::start().await;
     let (main, translator) = (main_model().await, translator().await);
-    let toml = settings(&redis, &translator, "");
+    // Readiness probed afresh each time, so that it says when Redis is back.
+    let toml = settings(
+        &redis,
+        &translator,
+        "[server]\nreadiness_cache = \"50ms\"\n",
+    );
     let (a, b) = replicas(&main, &toml).await;
     redis.stop();
 
@@ -347,26 +352,21 @@ async fn without_redis_requests_go_on_and_sharing_resumes_when_it_is_back() {
         "{metrics}"
     );
 
-    // Redis is back (empty): after retry_after, sharing resumes by itself.
+    // Redis is back (empty): once retry_after (300 ms) has passed, sharing resumes by itself:
+    // a conversation A starts is continued on B.
     redis.restart().await;
-    tokio::time::sleep(Duration::from_millis(400)).await;
-    let mut resumed = false;
-    for _ in 0..20 {
+    eventually("sharing resumes", async || {
         let (status, first) = respond(&a, &first_turn(), "key-1").await;
         assert_eq!(status, 200);
         let id = first["id"].as_str().unwrap().to_owned();
         let (status, _) = respond(&b, &next_turn(&id, "call_a"), "key-1").await;
-        if status == 200 {
-            resumed = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    assert!(resumed, "sharing resumed");
-    // The readiness cache (5 s by default) may still hold the old probe: wait it out.
-    tokio::time::sleep(Duration::from_millis(5100)).await;
-    let ready: Value = readiness(&b).await;
-    assert_eq!(ready["shared_state"], "redis", "{ready}");
+        status == 200
+    })
+    .await;
+    eventually("B's readiness says Redis is back", async || {
+        readiness(&b).await["shared_state"] == "redis"
+    })
+    .await;
     assert!(b.metrics().contains("plaincall_shared_state_up 1"));
 }
 

@@ -160,11 +160,12 @@ async fn a_body_trickled_a_byte_at_a_time_is_cut_at_the_whole_body_deadline() {
 async fn at_the_connection_cap_new_connections_wait_for_a_free_slot() {
     let (_upstream, proxy) =
         proxy_with("max_connections = 2\nheader_read_timeout = \"600ms\"\n").await;
+    // The listener accepts connections in the order they were made, so these two take both
+    // slots before the client's request is accepted, however soon it follows.
     let _idle: Vec<TcpStream> = vec![
         TcpStream::connect(proxy.addr).await.unwrap(),
         TcpStream::connect(proxy.addr).await.unwrap(),
     ];
-    tokio::time::sleep(Duration::from_millis(50)).await;
     let started = Instant::now();
     let status = client()
         .get(proxy.url("/healthz"))
@@ -190,7 +191,11 @@ async fn shutdown_closes_half_read_connections_at_once() {
         .await
         .unwrap();
     let mut idle = TcpStream::connect(proxy.addr).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Both are accepted (not left in the listen queue, where closing the listener would reset
+    // them for free): a request on a connection made after them is answered.
+    let probe = client().get(proxy.url("/healthz")).send().await.unwrap();
+    assert_eq!(probe.status(), 200);
+    drop(probe);
     let started = Instant::now();
     proxy.shutdown();
     let done = proxy.done.take().unwrap();
@@ -216,7 +221,11 @@ async fn shutdown_refuses_a_request_whose_body_is_still_arriving() {
         let mut socket = TcpStream::connect(proxy.addr).await.unwrap();
         let head = format!("POST {path} HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n{{\"mo");
         socket.write_all(head.as_bytes()).await.unwrap();
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        // Its head is read and the request admitted: its body is what is still arriving.
+        support::eventually("the request is admitted", async || {
+            proxy.state.metrics.in_flight.get() == 1
+        })
+        .await;
         let started = Instant::now();
         proxy.shutdown();
         let (answer, _) = read_until_closed(&mut socket, Duration::from_secs(2))

@@ -663,36 +663,19 @@ async fn a_client_that_leaves_cancels_the_upstream_and_the_translation() {
         let _ = tokio::time::timeout(Duration::from_millis(20), response.chunk()).await;
     }
     drop(response);
-    let deadline = Instant::now() + Duration::from_secs(3);
-    while !main.stream_dropped.load(Ordering::SeqCst) {
-        assert!(
-            Instant::now() < deadline,
-            "the upstream stream was not cancelled"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let in_flight = || {
+    support::eventually("the upstream stream is cancelled", async || {
+        main.stream_dropped.load(Ordering::SeqCst)
+    })
+    .await;
+    support::eventually("the stream is no longer counted in flight", async || {
         proxy
             .metrics()
             .lines()
-            .find(|l| l.starts_with("plaincall_http_requests_in_flight "))
-            .map(str::to_owned)
-    };
-    let deadline = Instant::now() + Duration::from_secs(3);
-    while in_flight().as_deref() != Some("plaincall_http_requests_in_flight 0") {
-        assert!(
-            Instant::now() < deadline,
-            "the stream is still counted in flight: {:?}",
-            in_flight()
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let deadline = Instant::now() + Duration::from_secs(3);
-    while translator.open_connections() > 0 {
-        assert!(
-            Instant::now() < deadline,
-            "the translator call is still open"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+            .any(|l| l == "plaincall_http_requests_in_flight 0")
+    })
+    .await;
+    support::eventually("the translator call is closed", async || {
+        translator.open_connections() == 0
+    })
+    .await;
 }

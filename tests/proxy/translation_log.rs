@@ -84,10 +84,10 @@ async fn each_translated_call_logs_one_info_line_with_its_request_id() {
         assert!(text.contains("Check email"), "translated: {text}");
         served.wait_for_line(id).await;
     }
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
-    while translation_lines(&served).len() < 2 && tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    support::eventually("both translation lines are logged", async || {
+        translation_lines(&served).len() >= 2
+    })
+    .await;
     let lines = translation_lines(&served);
     let logs = served.stop().await.join("\n");
     assert_eq!(lines.len(), 2, "one line per call:\n{logs}");

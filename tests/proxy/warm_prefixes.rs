@@ -9,7 +9,7 @@ use crate::support;
 
 use serde_json::{json, Value};
 use support::{
-    backend_toml, calls_message, chat, completion, fixture_tool, nl_call, text_message,
+    backend_toml, calls_message, chat, completion, eventually, fixture_tool, nl_call, text_message,
     translator_reply, MockServer, Proxy, Reply,
 };
 
@@ -39,18 +39,6 @@ fn reminder_call() -> Reply {
 }
 
 const REMINDER: &str = r#"{"message": "Check email", "schedule_type": "daily", "at": "09:00"}"#;
-
-/// Waits until `done` holds, for at most `limit`.
-async fn until(limit: Duration, done: impl Fn() -> bool) -> bool {
-    let start = tokio::time::Instant::now();
-    while !done() {
-        if start.elapsed() > limit {
-            return false;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    true
-}
 
 #[tokio::test]
 async fn a_tools_prompt_is_read_ahead_once_and_is_the_one_translated_with() {
@@ -163,10 +151,10 @@ async fn a_warm_up_still_running_when_the_request_ends_is_cancelled_and_sent_aga
     chat(&proxy, &request(&["set_reminder"])).await;
     assert_eq!(translator.warm_ups().0.len(), 1);
     // Not left to run for its 30 s: the connection is dropped.
-    assert!(
-        until(Duration::from_secs(5), || translator.open_warm_ups() == 0).await,
-        "the warm-up is still open"
-    );
+    eventually("the warm-up is closed", async || {
+        translator.open_warm_ups() == 0
+    })
+    .await;
     // Never answered, so never counted as read: the next request sends it again.
     chat(&proxy, &request(&["set_reminder"])).await;
     let (warm_ups, answered) = translator.warm_ups();
@@ -175,17 +163,33 @@ async fn a_warm_up_still_running_when_the_request_ends_is_cancelled_and_sent_aga
 
 #[tokio::test]
 async fn nothing_is_read_ahead_when_off_or_when_the_upstream_translates() {
-    let main = MockServer::start(|_| text_reply()).await;
+    // The main model takes a moment, as in the first test: long enough for a warm-up to go
+    // out and be answered before its answer, as the first proxy here shows. So once a request
+    // has its answer, a warm-up not seen is one that was never sent.
+    let main =
+        MockServer::start(|_| Reply::Delayed(Duration::from_millis(200), Box::new(text_reply())))
+            .await;
+
+    // On, with a translator backend: read ahead while the main model answers.
+    let translator = MockServer::start(|_| translator_reply(REMINDER)).await;
+    let proxy = Proxy::start(&main.url(), &warm_backend(&translator.url())).await;
+    let (status, _) = chat(&proxy, &request(&["set_reminder"])).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        translator.warm_ups().1,
+        1,
+        "the warm-up was answered meanwhile"
+    );
 
     // Off by default.
     let translator = MockServer::start(|_| translator_reply(REMINDER)).await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    chat(&proxy, &request(&["set_reminder"])).await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, _) = chat(&proxy, &request(&["set_reminder"])).await;
+    assert_eq!(status, 200);
     assert!(translator.warm_ups().0.is_empty());
     // On, but with the upstream translating for itself.
     let proxy = Proxy::start(&main.url(), "[translation]\nwarm_prefixes = true\n").await;
-    chat(&proxy, &request(&["set_reminder"])).await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, _) = chat(&proxy, &request(&["set_reminder"])).await;
+    assert_eq!(status, 200);
     assert!(main.warm_ups().0.is_empty());
 }

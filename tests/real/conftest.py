@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import threading
@@ -38,6 +39,22 @@ def free_port() -> int:
 
 def tool(name: str) -> dict:
     return json.loads((TOOLS / f"{name}.json").read_text())
+
+
+def clock(value) -> tuple[int, int] | None:
+    """The hour and minute of a time of day as a model may write it: `09:00`, `9:00`,
+    `09:00:00`."""
+    match = re.fullmatch(r"(\d{1,2}):(\d{2})(?::\d{2})?", str(value or "").strip())
+    return (int(match[1]), int(match[2])) if match else None
+
+
+def assert_daily_reminder(args: dict, at: tuple[int, int], *words: str) -> None:
+    """`set_reminder` arguments with what the request said: daily, at `at`, and a message
+    holding `words` (any case, any wording around them: "Check email", "Check your email")."""
+    assert args.get("schedule_type") == "daily", args
+    assert clock(args.get("at")) == at, args
+    message = str(args.get("message", "")).lower()
+    assert all(word in message for word in words), args
 
 
 def plaincall_bin() -> Path:

@@ -1,7 +1,9 @@
 """Faithfulness with real small models: a translated call, and a call the main model writes
-itself, carries no value the request never gave (grounding), and a call the translator cannot
-make is asked of the main model directly before anything fails (the direct ask). Assertions hold whatever the models write: they are
-about what plaincall lets through."""
+itself, carries the values the request gave and no value it never gave (grounding), and a
+call the translator cannot make is asked of the main model directly before anything fails
+(the direct ask). Each test asserts the call its request asks for (values read leniently only
+where a model may word them differently: case, the words around a name); text instead of the
+call fails, except where the log shows the direct ask failed too."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import socket
 import jsonschema
 import pytest
 
-from conftest import Plaincall, config_file, tool
+from conftest import Plaincall, assert_daily_reminder, config_file, tool
 
 SYSTEM = "You are a helpful assistant. Use the tools when they fit the request."
 
@@ -37,16 +39,13 @@ def test_a_translated_call_carries_nothing_the_request_did_not_say(native):
         messages=[{"role": "system", "content": SYSTEM},
                   {"role": "user", "content": "Book a flight to Rome for Ana Lima."}],
         tools=[BOOK_FLIGHT], tool_choice="required")
-    choice = response.choices[0]
-    if not choice.message.tool_calls:
-        assert choice.message.content and choice.message.content.strip(), "neither a call nor text"
-        return
-    for call in choice.message.tool_calls:
-        args = json.loads(call.function.arguments)
-        jsonschema.validate(args, BOOK_FLIGHT["function"]["parameters"], cls=jsonschema.Draft202012Validator)
-        for key in UNSAID:
-            assert key not in args, f"{key} was never said: {args}"
-        assert args.get("flexible_dates") in (None, False), args
+    args = the_call(response.choices[0], BOOK_FLIGHT)
+    assert "rome" in args["destination"].lower(), args
+    passenger = args["passenger"].lower()
+    assert "ana" in passenger and "lima" in passenger, args
+    for key in UNSAID:
+        assert key not in args, f"{key} was never said: {args}"
+    assert args.get("flexible_dates") in (None, False), args
 
 
 # Five flat properties: `auto` leaves it as it is, so the 0.5B writes its calls itself and
@@ -68,15 +67,25 @@ def test_the_main_model_s_own_call_loses_what_nobody_said(native):
         messages=[{"role": "system", "content": SYSTEM},
                   {"role": "user", "content": "Log 2 slices of pepperoni pizza."}],
         tools=[LOG_FOOD], tool_choice="required")
-    choice = response.choices[0]
-    if not choice.message.tool_calls:
-        assert choice.message.content and choice.message.content.strip(), "neither a call nor text"
-        return
-    for call in choice.message.tool_calls:
-        args = json.loads(call.function.arguments)
-        jsonschema.validate(args, LOG_FOOD["function"]["parameters"], cls=jsonschema.Draft202012Validator)
-        for key in ("meal_type", "log_date"):
-            assert key not in args, f"{key} was never said: {args}"
+    args = the_call(response.choices[0], LOG_FOOD)
+    assert "pizza" in args["food_name"].lower(), args
+    assert args["portion_amount"] == 2, args
+    assert args["portion_unit"] == "slice", args
+    for key in ("meal_type", "log_date"):
+        assert key not in args, f"{key} was never said: {args}"
+
+
+def the_call(choice, tool_definition: dict) -> dict:
+    """The one call the request asks for, to `tool_definition`'s function and valid against
+    its schema: its arguments."""
+    function = tool_definition["function"]
+    calls = choice.message.tool_calls
+    assert calls, f"no call, only text: {choice.message.content!r}"
+    assert [c.function.name for c in calls] == [function["name"]], \
+        [(c.function.name, c.function.arguments) for c in calls]
+    args = json.loads(calls[0].function.arguments)
+    jsonschema.validate(args, function["parameters"], cls=jsonschema.Draft202012Validator)
+    return args
 
 
 def closed_port() -> int:
@@ -103,15 +112,19 @@ def test_a_failed_translation_asks_the_main_model_directly_before_failing(dead_t
         tools=[tool("set_reminder")],
         tool_choice="required", max_tokens=300)
     choice = response.choices[0]
-    translated = [line for line in dead_translator.lines if '"message":"translation"' in line]
-    if translated:
-        direct = dead_translator.lines_with("the main model's own call", "direct call failed too")
-        # The main model was asked for the call in plain English: the direct ask followed.
-        assert direct, "\n".join(dead_translator.lines[-20:])
+    if dead_translator.lines_with('"message":"translation"'):
+        # The main model described the call; its translation failed (the translator is down),
+        # so the main model was asked for the call itself, with the full schema. A call that
+        # comes back can only be that direct answer; no call means it failed too.
+        direct = dead_translator.lines_with("asked with the full schema, is delivered", "direct call failed too")
+        assert direct, "no direct ask after the failed translation:\n" + "\n".join(dead_translator.lines[-20:])
+        said = "is delivered" if choice.message.tool_calls else "direct call failed too"
+        assert any(said in line for line in direct), (said, direct)
+    else:
+        # The main model wrote the real arguments, valid: delivered with no translator needed.
+        assert choice.message.tool_calls, f"no translation and no call: {choice.message.content!r}"
     if choice.message.tool_calls:
-        schema = tool("set_reminder")
-        for call in choice.message.tool_calls:
-            jsonschema.validate(json.loads(call.function.arguments), schema["function"]["parameters"],
-                                cls=jsonschema.Draft202012Validator)
+        args = the_call(choice, tool("set_reminder"))
+        assert_daily_reminder(args, (9, 0), "email")
     else:
         assert choice.message.content and choice.message.content.strip(), "neither a call nor text"

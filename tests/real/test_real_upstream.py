@@ -1,7 +1,8 @@
-"""The openai client -> plaincall -> llama-server with real small models. Assertions are about
-structure and validity, never the models' wording (temperature 0). A small model may fail to
-describe a call well enough; then plaincall must still answer with text, never an error, and
-the session as a whole must have produced translated calls."""
+"""The openai client -> plaincall -> llama-server with real small models (temperature 0). Each
+test asserts the call its request asks for: that tool, valid against the full schema, with the
+values the request gives, read leniently only where a model may word them differently (the
+case and the words around a message, `9:00` for `09:00`). Text instead of the call fails. A
+second turn, after the tool result, may answer with text or another valid call."""
 
 from __future__ import annotations
 
@@ -11,10 +12,9 @@ import subprocess
 
 import jsonschema
 
-from conftest import TOOLS, plaincall_bin, tool
+from conftest import TOOLS, assert_daily_reminder, plaincall_bin, tool
 
 SYSTEM = "You are a helpful assistant. Use the tools when they fit the request."
-TRANSLATED_CALLS: list[str] = []
 
 
 def full_schema(name: str) -> dict:
@@ -31,12 +31,21 @@ def check_calls(calls, allowed: set[str]) -> None:
                             cls=jsonschema.Draft202012Validator)
 
 
+def the_call(choice, name: str, offered: set[str]) -> dict:
+    """The one call to `name` the request asks for, checked: its arguments."""
+    calls = choice.message.tool_calls
+    assert calls, f"no call, only text: {choice.message.content!r}"
+    assert choice.finish_reason == "tool_calls"
+    check_calls(calls, offered)
+    assert [c.function.name for c in calls] == [name], [(c.function.name, c.function.arguments) for c in calls]
+    return json.loads(calls[0].function.arguments)
+
+
 def check_answer(choice, allowed: set[str]) -> None:
-    """A valid call, or (when the translation could not be made valid) plain text."""
+    """A valid call, or plain text (a turn after the tool result may end either way)."""
     if choice.message.tool_calls:
         assert choice.finish_reason == "tool_calls"
         check_calls(choice.message.tool_calls, allowed)
-        TRANSLATED_CALLS.extend(c.function.name for c in choice.message.tool_calls if c.function.name != "get_weather")
     else:
         assert choice.message.content and choice.message.content.strip(), "neither a call nor text"
 
@@ -51,13 +60,14 @@ def ask(client, text: str, tools: list[str], **extra):
     )
 
 
-def test_translated_calls_validate_against_the_full_schema(native):
+def test_a_translated_call_is_the_reminder_the_request_asks_for(native):
     response = ask(native.client, "Remind me every day at 9am to check my email.",
                    ["set_reminder", "get_weather"], tool_choice="required")
-    check_answer(response.choices[0], {"set_reminder", "get_weather"})
+    args = the_call(response.choices[0], "set_reminder", {"set_reminder", "get_weather"})
+    assert_daily_reminder(args, (9, 0), "email")
 
 
-def test_streaming_accumulates_valid_calls(native):
+def test_streaming_accumulates_the_reminder_call(native):
     stream = ask(native.client, "Remind me daily at noon to drink water.",
                  ["set_reminder"], tool_choice="required", stream=True,
                  stream_options={"include_usage": True})
@@ -78,15 +88,13 @@ def test_streaming_accumulates_valid_calls(native):
                 if delta.function and delta.function.arguments:
                     slot["arguments"] += delta.function.arguments
     assert usage is not None and usage.total_tokens > 0
-    assert sorted(calls) == list(range(len(calls))), "contiguous indices"
-    if calls:
-        assert finish == "tool_calls"
-        for slot in calls.values():
-            assert slot["id"] and slot["name"] == "set_reminder"
-            jsonschema.validate(json.loads(slot["arguments"]), full_schema("set_reminder"))
-            TRANSLATED_CALLS.append(slot["name"])
-    else:
-        assert finish == "stop" and content.strip(), "neither a call nor text"
+    assert list(calls) == [0], f"one call at index 0: {calls}, text: {content!r}"
+    assert finish == "tool_calls"
+    slot = calls[0]
+    assert slot["id"] and slot["name"] == "set_reminder", slot
+    args = json.loads(slot["arguments"])
+    jsonschema.validate(args, full_schema("set_reminder"))
+    assert_daily_reminder(args, (12, 0), "water")
 
 
 def test_a_two_turn_conversation_completes(native):
@@ -96,9 +104,7 @@ def test_a_two_turn_conversation_completes(native):
     first = native.client.chat.completions.create(model="qwen2.5-coder-0.5b", temperature=0,
                                                   messages=messages, tools=tools, tool_choice="required")
     message = first.choices[0].message
-    check_answer(first.choices[0], {"set_reminder"})
-    if not message.tool_calls:
-        return
+    assert_daily_reminder(the_call(first.choices[0], "set_reminder", {"set_reminder"}), (9, 0), "email")
     messages.append(message.model_dump(exclude_none=True))
     for call in message.tool_calls:
         messages.append({"role": "tool", "tool_call_id": call.id, "content": "Reminder set: job_id=r-17."})
@@ -109,10 +115,8 @@ def test_a_two_turn_conversation_completes(native):
 
 def test_prompt_mode_against_the_stock_template_returns_native_calls(prompt):
     response = ask(prompt.client, "What's the weather in Paris right now?", ["get_weather"])
-    choice = response.choices[0]
-    assert choice.message.tool_calls, f"no call parsed from: {choice.message.content!r}"
-    assert choice.finish_reason == "tool_calls"
-    check_calls(choice.message.tool_calls, {"get_weather"})
+    args = the_call(response.choices[0], "get_weather", {"get_weather"})
+    assert "paris" in args["city"].lower(), args
 
 
 def test_prompt_mode_streaming(prompt):
@@ -128,18 +132,16 @@ def test_prompt_mode_streaming(prompt):
                 arguments[delta.index] = arguments.get(delta.index, "") + (delta.function.arguments or "")
     assert names == ["get_weather"], f"no call parsed from: {content!r}"
     assert finish == "tool_calls"
-    jsonschema.validate(json.loads(arguments[0]), full_schema("get_weather"))
+    args = json.loads(arguments[0])
+    jsonschema.validate(args, full_schema("get_weather"))
+    assert "rome" in args["city"].lower(), args
 
 
 def test_prompt_mode_with_a_translated_tool(prompt):
     response = ask(prompt.client, "Set a reminder: every day at 08:30, take my vitamins.",
                    ["set_reminder"], tool_choice="required")
-    check_answer(response.choices[0], {"set_reminder"})
-
-
-def test_zz_the_session_produced_translated_calls():
-    assert TRANSLATED_CALLS, "no translated call in the whole session"
-
+    args = the_call(response.choices[0], "set_reminder", {"set_reminder"})
+    assert_daily_reminder(args, (8, 30), "vitamin")
 
 
 def whitespace_outside_strings(text: str) -> list[int]:
@@ -182,7 +184,14 @@ def test_grammar_output_gets_compact_valid_arguments_from_llama_server(servers, 
     assert not first["errors"], result
     json.loads(first["reply"])
     assert whitespace_outside_strings(first["reply"]) == [], first["reply"]
-    assert result["outcome"] in ("calls", "clarification"), result
-    for call in result.get("calls", []):
-        jsonschema.validate(call["arguments"], full_schema("spawn_sub_session"),
-                            cls=jsonschema.Draft202012Validator)
+    # Everything the worker needs was said: calls, not a question. The 1.5B may split the
+    # research and the writing into two workers; either way the file is named and a time limit,
+    # when set, is the two hours asked for, in seconds.
+    assert result["outcome"] == "calls", result
+    calls = [call["arguments"] for call in result["calls"]]
+    assert calls, result
+    for args in calls:
+        jsonschema.validate(args, full_schema("spawn_sub_session"), cls=jsonschema.Draft202012Validator)
+        assert "asyncio" in args["objective"].lower(), args
+        assert args.get("timeout") in (None, 7200), args
+    assert any("notes/asyncio.md" in args["objective"] for args in calls), calls

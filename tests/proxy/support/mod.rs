@@ -1,5 +1,6 @@
 //! Shared test helpers: scriptable mock servers (main model, translator, any `/v1` route) on
-//! `127.0.0.1:0`, and plaincall itself started in-process on a real socket.
+//! `127.0.0.1:0`, plaincall itself started in-process on a real socket or as its binary, and
+//! [`eventually`], how a test waits for something to happen (never a fixed pause).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod redis_server;
@@ -488,6 +489,21 @@ impl Proxy {
     }
 }
 
+/// Waits until `check` holds, asking again every 20 ms; panics with `what` after 10 s. Tests
+/// wait on an event the code emits this way (a counter, a recorded request, a key in Redis),
+/// never on a fixed pause that hopes the event came.
+pub async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
+    let limit = Duration::from_secs(10);
+    let deadline = tokio::time::Instant::now() + limit;
+    while !check().await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not within {limit:?}: {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 pub fn client() -> reqwest::Client {
     reqwest::Client::builder().no_proxy().build().unwrap()
 }
@@ -692,6 +708,8 @@ pub async fn run_command(command: std::process::Command) -> (Option<i32>, String
 pub struct Served {
     child: tokio::process::Child,
     lines: Arc<Mutex<Vec<String>>>,
+    /// Reads stderr into `lines`; ends when the process has exited and its last line is in.
+    reader: tokio::task::JoinHandle<()>,
     pub addr: String,
 }
 
@@ -714,7 +732,7 @@ impl Served {
         let stderr = child.stderr.take().unwrap();
         let lines = Arc::new(Mutex::new(Vec::new()));
         let collected = lines.clone();
-        tokio::spawn(async move {
+        let reader = tokio::spawn(async move {
             let mut reader = tokio::io::BufReader::new(stderr).lines();
             while let Ok(Some(line)) = reader.next_line().await {
                 collected.lock().unwrap().push(line);
@@ -723,6 +741,7 @@ impl Served {
         let mut served = Served {
             child,
             lines,
+            reader,
             addr: String::new(),
         };
         let line = served.wait_for_line("plaincall listening").await;
@@ -757,10 +776,14 @@ impl Served {
         }
     }
 
+    /// Kills the process; every line it wrote (the reader has reached the end of stderr).
     pub async fn stop(mut self) -> Vec<String> {
         let _ = self.child.start_kill();
         let _ = self.child.wait().await;
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::time::timeout(Duration::from_secs(10), &mut self.reader)
+            .await
+            .expect("stderr ends once the process is gone")
+            .expect("the stderr reader does not panic");
         self.logs()
     }
 }
