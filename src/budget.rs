@@ -1,8 +1,8 @@
 //! The memory request bodies may take at once (`server.max_buffered_bytes`). Every body that
 //! plaincall reads whole is charged as it arrives, at [`BODY_COST`] times its size (the bytes,
 //! the parsed request, what goes upstream), and the charge is held until the response has
-//! ended; a request that would pass the budget is refused with 503 rather than let the
-//! process grow until the OOM killer picks it.
+//! ended; a request that would pass the budget waits up to [`WAIT`] for memory to come back,
+//! then is refused with 503 rather than let the process grow until the OOM killer picks it.
 
 use std::sync::{Arc, Mutex};
 

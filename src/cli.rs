@@ -1,4 +1,4 @@
-//! The command line: `serve`, `check`, `health`, `translate`, `prompts show`.
+//! The command line: `serve`, `check`, `health`, `translate`, `eval`, `explain`, `prompts show`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

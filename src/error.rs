@@ -1,5 +1,7 @@
-//! The one error type of the request path. Every error plaincall itself produces becomes an
-//! OpenAI-shaped body here; errors the upstream returns are forwarded untouched elsewhere.
+//! The one error type of the request path, and the Chat Completions shape of its body; the
+//! other formats' shapes are `crate::wire::WireError`'s. Errors the upstream returns are not
+//! made here: they are passed on elsewhere (scrubbed of the configured keys, and on a
+//! converted route rewrapped in the client's format).
 
 use std::sync::Arc;
 use std::time::Duration;

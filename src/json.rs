@@ -1,5 +1,6 @@
-//! JSON helpers with one home each: a value found inside text, a schema's required keys, its
-//! local `$ref`s followed, and canonical (sorted-key) text.
+//! JSON helpers the pipe shares: a value found inside text, a schema's required keys, its
+//! local `$ref`s followed (and the branches its combinators hold), and canonical (sorted-key)
+//! text.
 
 use serde_json::Value;
 

@@ -1,3 +1,5 @@
+//! The `plaincall` binary: the command line parsed and handed to `plaincall::cli::run`.
+
 use std::process::ExitCode;
 
 use clap::Parser;

@@ -1,7 +1,8 @@
 //! Returning memory to the OS after load. glibc's malloc keeps what a burst of requests freed
 //! in its arenas (RSS stayed several times the idle size after 500 concurrent streams);
 //! `malloc_trim` gives it back. mimalloc was measured too and kept more (it purges a thread's
-//! pages only when that thread allocates again).
+//! pages only when that thread allocates again). Only with the `trim` feature (on by default)
+//! on glibc Linux; elsewhere the trim does nothing.
 
 use std::time::Duration;
 

@@ -1,5 +1,6 @@
 //! Prometheus metrics. Each app owns its registry (no process-global recorder), so several
-//! apps in one test process count separately.
+//! apps in one test process count separately; only the two trace-export counters are
+//! process-wide, as the exporter is.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -60,7 +61,8 @@ pub struct Metrics {
     pub prompt_mode_switches: Family<ModelLabel, Counter>,
     /// Redis commands by kind (get, set, ping) and outcome (hit, miss, ok, error, skipped).
     pub shared_state: Family<SharedOp, Counter>,
-    /// 1 while Redis answers, 0 after a failure; 1 without Redis never set.
+    /// 1 once a Redis command succeeded, 0 after a failure; 0 without Redis (never set) and
+    /// before the first command.
     pub shared_state_up: Gauge,
     tool_labels: BoundedLabels,
     model_labels: BoundedLabels,
@@ -325,7 +327,7 @@ impl Metrics {
             .observe(elapsed.as_secs_f64());
     }
 
-    /// The Prometheus text exposition format.
+    /// The OpenMetrics text format (what `/metrics` serves).
     pub fn render(&self) -> String {
         let mut out = String::new();
         if prometheus_client::encoding::text::encode(&mut out, &self.registry).is_err() {

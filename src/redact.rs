@@ -1,6 +1,7 @@
-//! Foreign error text made safe to show: an upstream's or translator's error body is
-//! summarised (status, error type and code, a short message) with every known secret
-//! replaced, because a backend may echo the key it was sent.
+//! Secrets kept out of what plaincall passes on or shows, because a backend may echo the key
+//! it was sent: a translator's error body is summarised (status, error type and code, a short
+//! message) with every known secret replaced; the main upstream's error bodies and relayed
+//! event streams go on whole with the configured keys replaced; span content is scrubbed too.
 
 use bytes::Bytes;
 use serde_json::Value;
@@ -13,7 +14,8 @@ const REDACTED: &str = "[redacted]";
 /// Shorter values are not treated as secrets: replacing them would garble ordinary text.
 const MIN_SECRET_LEN: usize = 4;
 
-/// The secrets plaincall knows of for one exchange: configured keys and the client's own.
+/// The secrets plaincall knows of: the configured keys ([`configured`]), and for one exchange
+/// the client's own token too ([`Secrets::with`]).
 #[derive(Clone, Debug, Default)]
 pub struct Secrets(Vec<String>);
 

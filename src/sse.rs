@@ -12,8 +12,9 @@ pub struct Event {
     pub data: String,
 }
 
-/// How a stream that plaincall ends early ends: an `error` event in the OpenAI error shape,
-/// which the OpenAI SDKs raise as an API error.
+/// How a Chat Completions stream that plaincall ends early ends: an `error` event in the
+/// OpenAI error shape, which the OpenAI SDKs raise as an API error (the other formats' own are
+/// `crate::wire::Wire::error_event`'s).
 pub fn error_event(error: &crate::error::ProxyError) -> bytes::Bytes {
     error.chat_event()
 }

@@ -94,7 +94,8 @@ pub(crate) enum Probe {
     Unreachable(String),
 }
 
-/// `GET {url}models`: any answer below 500 but 404 means an OpenAI-compatible server is there.
+/// `GET {url}models`: any answer but a 3xx, 401, 403, 404 or 5xx means an OpenAI-compatible
+/// server is there; those are doubtful (a warning naming the setting), no answer is unreachable.
 pub(crate) async fn probe(client: &reqwest::Client, target: &Target) -> Probe {
     let Ok(url) = target.url.join("models") else {
         return Probe::Doubtful(format!("{}: cannot build the probe URL", target.role));

@@ -10,7 +10,7 @@ use crate::error::StartupError;
 use crate::pipe::engine::Engine;
 
 /// The engine, and what serving adds around it: readiness, the in-flight permits, the memory
-/// budget for bodies read whole, and the Responses store. Reads as the [`Engine`] it holds.
+/// budget for bodies read whole, and the Responses store. Reads as the `Engine` it holds.
 pub struct AppState {
     pub engine: Arc<Engine>,
     pub readiness: Readiness,
@@ -20,13 +20,14 @@ pub struct AppState {
     pub budget: crate::budget::MemoryBudget,
     /// Conversations of stored `/v1/responses` replies, for `previous_response_id`.
     pub responses: crate::wire::responses::Store,
-    /// Formats `upstream.formats` names that the upstream answered 404 for.
+    /// Formats `upstream.formats` names that the upstream turned out not to serve.
     pub unserved: Unserved,
 }
 
-/// The wire formats the upstream turned out not to serve (a 404 on its own route), each for
-/// [`UNSERVED_FOR`], after which its route is tried again (the upstream may have been
-/// upgraded). Bounded: one slot per format of the one upstream.
+/// The wire formats the upstream turned out not to serve (a 404 on its own route to a
+/// client's request, or a 404 or 405 to the start-up probe), each for [`UNSERVED_FOR`], after
+/// which its route is tried again (the upstream may have been upgraded). Bounded: one slot per
+/// format of the one upstream.
 #[derive(Default)]
 pub struct Unserved([std::sync::atomic::AtomicU64; 3]);
 

@@ -1,5 +1,6 @@
 //! Every HTTP client plaincall makes. The request paths (the main upstream and every
-//! translator backend) share [`UpstreamClient`]: hyper-util's connection pool over rustls, not
+//! translator backend, `/readyz`'s probe) and the trace exporter ([`OtlpTransport`]) share
+//! [`UpstreamClient`]: hyper-util's connection pool over rustls, not
 //! reqwest, since on the forward path reqwest parsed each request's URL twice and ran a
 //! redirect layer plaincall does not use (about 4% of the CPU a forwarded request costs,
 //! `docs/measurements.md`). The one-off requests (the start-up probes, `plaincall health`,
@@ -592,7 +593,8 @@ pub(crate) fn one_off_client(timeout: Duration) -> Result<reqwest::Client, reqwe
         .build()
 }
 
-/// A response's `Content-Length`, when it has a valid one.
+/// A message's `Content-Length` (a client's request or an upstream's response), when it has a
+/// valid one.
 pub(crate) fn content_length(headers: &HeaderMap) -> Option<u64> {
     headers
         .get(header::CONTENT_LENGTH)?

@@ -73,7 +73,6 @@ fn string_or_number<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String
     })
 }
 
-/// A list given either as an array or, from the environment, as a comma-separated string.
 /// A list, or one string of comma-separated items (how an environment variable gives one),
 /// each item read as `T` reads a string.
 fn list_or_csv<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
@@ -408,7 +407,7 @@ pub enum CheckMode {
 }
 
 /// What happens to a value of a translated call that nothing in the conversation traces
-/// (see `pipe/grounding.rs`).
+/// (see `pipe/grounding/`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Grounding {

@@ -142,7 +142,7 @@ fn bounded_names<'a>(
 
 /// Fields the pipe cannot do without: never dropped.
 const REQUIRED_FIELDS: &[&str] = &["model", "messages"];
-/// The most names in `keep_params` or `drop_params`, and the longest name.
+/// The most names in `keep_params`, `drop_params` or `hosted_tools`, and (below) the longest.
 const MAX_PARAMS: usize = 64;
 const MAX_PARAM_LEN: usize = 64;
 

@@ -415,8 +415,8 @@ fn check_index(delta: &Value) -> Result<(), ProxyError> {
     }
 }
 
-/// Folds one delta into its slot: `id`, `name` and `arguments` are appended as OpenAI
-/// clients do; `arguments: null` adds nothing.
+/// Folds one delta into its slot: `id` and `name` from the first delta that carries them,
+/// `arguments` appended as OpenAI clients do; `arguments: null` adds nothing.
 fn absorb(slot: &mut Slot, delta: &Value) {
     if let Some(index) = delta.get("index").and_then(Value::as_u64) {
         slot.upstream_index.get_or_insert(index);

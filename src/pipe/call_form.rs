@@ -1,6 +1,7 @@
-//! What the main model put in a call to a rewritten tool. The one-field form is the usual
-//! case, but a weak model also writes the real arguments, or runs out of tokens mid-call; none
-//! of these may reach the client in the one-field form.
+//! What the main model put in a call to a tool plaincall handles. For a rewritten tool the
+//! one-field form is the usual case, but a weak model also writes the real arguments, or runs
+//! out of tokens mid-call; none of these may reach the client in the one-field form. A tool
+//! only checked is read the same way, less the one-field form.
 
 use serde_json::Value;
 

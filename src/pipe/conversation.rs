@@ -47,7 +47,7 @@ impl Conversation {
         self
     }
 
-    /// Upstream turns so far, counting from 0.
+    /// The upstream turn being served, counting from 0: the repair turns started so far.
     pub(crate) fn turn(&self) -> u32 {
         self.turn
     }

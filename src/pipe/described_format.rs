@@ -1,8 +1,10 @@
 //! Formats a tool's descriptions ask for in words ("in the format 'YYYY-MM-DD'", "in the
 //! format of 'City, State', such as 'Berkeley, CA'"): a rule the JSON Schema does not carry, so
 //! validation passes a value that breaks it. Weak models break it often (`"Phoenix"` where the
-//! tool wants `"Phoenix, AZ"`, `12/01/2026` for `YYYY-MM-DD`); a checked tool's call with such
-//! a value has that value fixed by the translator (`pipe/resolve.rs`).
+//! tool wants `"Phoenix, AZ"`, `12/01/2026` for `YYYY-MM-DD`); a valid call the main model
+//! wrote itself with such a value has that value fixed by the translator under
+//! `check_calls = "translate"` (`pipe/resolve.rs`), and the translator's prompt states the
+//! format among the tool's rules.
 //!
 //! Only the quoted text right after "format" counts, and only a shape it makes plain: runs of
 //! date and time letters (`YYYY`, `MM`, `HH`) or of digits, and the separators between words

@@ -4,7 +4,8 @@
 //! translated as soon as their arguments are complete, while the upstream still streams); a
 //! whole answer's events are folded into one completion ([`Completion`]). Every choice is
 //! translated; repair turns run when there is one. Until a call plaincall handles shows up, a
-//! stream's events pass through untouched, and a whole answer without one goes out as read.
+//! stream's events pass through as they came (scrubbed of the configured keys), and a whole
+//! answer without one goes out as read.
 
 use std::sync::Arc;
 use tracing::{Instrument, Span};
@@ -373,7 +374,8 @@ struct Driver {
     resolver: Resolver,
     out: Out,
     prompt: Option<Arc<PromptTools>>,
-    /// No call plaincall handles seen yet: a stream's events go out exactly as they came.
+    /// No call plaincall handles seen yet: a stream's events go out as they came (scrubbed of
+    /// the configured keys).
     raw_mode: bool,
     /// By upstream choice index, created as they show up.
     choices: Vec<Option<ChoiceState>>,

@@ -19,7 +19,8 @@ pub struct Engine {
     pub pipe: Pipe,
     pub modes: ModeSelector,
     pub drain: Drain,
-    /// The configured keys, scrubbed from upstream error bodies before they are passed on.
+    /// The configured keys, scrubbed from upstream error bodies and relayed event streams
+    /// before they are passed on.
     pub secrets: Secrets,
     /// Redis, when configured: what replicas share.
     pub shared: Shared,
@@ -73,8 +74,8 @@ pub(crate) enum Served {
         headers: http::HeaderMap,
         body: bytes::Bytes,
     },
-    /// The upstream's answer to pass on as it streams: an error, or a whole answer to a
-    /// streamed request.
+    /// The upstream's answer to pass on as it streams: a forwarded request's, or for a
+    /// rewritten one an error or a whole answer to a streamed request.
     Relay(crate::upstream::UpstreamResponse),
     /// A translated stream's events, for the client's format to render.
     Events(crate::pipe::event::Events),

@@ -1,13 +1,15 @@
-//! The schema sent as `response_format` to a translator backend. Grammar engines (llama.cpp,
-//! vLLM's xgrammar/outlines) silently drop or reject `if`/`then`/`else`, `not`, `oneOf` beside
-//! `properties` and nested `$ref`, so the backend gets a simplified copy; the full schema is
-//! still enforced afterwards by the validator.
+//! The schema sent as `response_format` to a translator backend (and, as GBNF, as `grammar`:
+//! `pipe/gbnf.rs`). Grammar engines (llama.cpp, vLLM's xgrammar/outlines) silently drop or
+//! reject `if`/`then`/`else`, `not`, `oneOf` beside `properties` and nested `$ref`, so the
+//! backend gets a simplified copy; the full schema is still enforced afterwards by the
+//! validator.
 //!
 //! A client's schema is untrusted: a `$ref` back into itself (`{"$ref": "#"}`) or a chain of
 //! definitions each used twice would expand without end. So a reference already being
 //! expanded on the current path is cut to `{}` (any value: the validator still checks the real
-//! recursion), and everything derived is charged against [`MAX_SCHEMA_BYTES`]; a schema whose
-//! derived copy would be larger is past the limits, and its tool is left as the client sent it.
+//! recursion), and everything derived is charged against `MAX_SCHEMA_BYTES` (256 KiB); a
+//! schema whose derived copy would be larger is past the limits, and its tool is left as the
+//! client sent it.
 
 use serde_json::{json, Map, Value};
 
@@ -87,8 +89,8 @@ fn json_size(value: &Value, cap: usize) -> usize {
     total
 }
 
-/// Why plaincall leaves a tool's schema alone: larger than [`MAX_SCHEMA_BYTES`] as it came,
-/// or once its references are expanded. `None` when it is within the limits.
+/// Why plaincall leaves a tool's schema alone: larger than `MAX_SCHEMA_BYTES` (256 KiB) as it
+/// came, or once its references are expanded. `None` when it is within the limits.
 pub fn past_limits(parameters: &Value) -> Option<String> {
     let size = json_size(parameters, MAX_SCHEMA_BYTES);
     if size > MAX_SCHEMA_BYTES {

@@ -2,9 +2,9 @@
 //! see the plain-English calls it made. Everything needed is derivable from the history
 //! itself, so any plaincall process can serve the next turn:
 //!
-//! - a call to a rewritten tool with structured arguments goes back to `{"description": ...}`;
-//!   the original description when this process remembers it, else one rendered from the
-//!   arguments;
+//! - a call to a rewritten tool with structured arguments goes back to the one-field form
+//!   (`{"description": ...}`): the original description when this process remembers it (with
+//!   Redis, when any replica does), else one rendered from the arguments;
 //! - calls fanned out from one description carry ids `<original>__<position>of<total>` and are
 //!   merged back into one call with the original id;
 //! - their tool results are merged under the original id, each prefixed with

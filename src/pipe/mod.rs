@@ -93,6 +93,7 @@ impl ToolSet {
         names.sort_unstable();
         names.into_iter()
     }
+    /// No rewritten tool (tools only checked do not count).
     pub fn is_empty(&self) -> bool {
         self.by_name.is_empty()
     }
@@ -110,7 +111,8 @@ impl ToolSet {
 
 /// What the chat route does with a request.
 pub enum Plan {
-    /// Nothing to change: the original bytes go upstream and the response comes back as is.
+    /// Nothing to change: the request's bytes go upstream as the route passes them (a
+    /// `[models]` alias or `drop_params` applied) and the response is relayed as it comes.
     Forward,
     Rewrite(Box<Rewrite>),
 }
@@ -134,8 +136,8 @@ pub struct Rewrite {
     pub tried: Tried,
     /// The latest user message, bounded: the translator sees it beside the description.
     pub user_message: Option<String>,
-    /// What the conversation said (its user and tool messages, bounded): what a translated
-    /// value must be traced to (see [`grounding`]).
+    /// What the conversation said (its user, system and tool messages, bounded): what a
+    /// translated value must be traced to (see [`grounding`]).
     pub evidence: Arc<str>,
     /// The client's body, when the main model sees it unchanged (only calls are checked): the
     /// first turn sends these bytes as they came.
@@ -162,14 +164,6 @@ impl Rewrite {
             Some(bytes) => Ok(bytes),
             None => serde_json::to_vec(body).map(bytes::Bytes::from),
         }
-    }
-
-    /// The same request, asked for as a whole answer.
-    pub fn unstreamed(mut self) -> Rewrite {
-        self.body.shift_remove("stream");
-        self.body.shift_remove("stream_options");
-        self.stream = false;
-        self
     }
 }
 
@@ -300,7 +294,8 @@ impl Tried {
 }
 
 /// Tool selection, the translator and its caches: built once, shared by every request.
-/// Other modules read the settings and prompts; the rest is the pipe's own.
+/// Other modules read the settings and prompts (and the chat route prefetches remembered
+/// descriptions through `memory`); the rest is the pipe's own.
 pub struct Pipe {
     settings: TranslationConfig,
     prompts: Prompts,

@@ -57,7 +57,9 @@ impl Resolver {
 
 /// One call of the main model after translation.
 pub(crate) enum Resolved {
-    /// Not a rewritten tool, or not in plain-English form: passed on as it came.
+    /// Not a tool plaincall handles, or the main model's own valid call: passed on as it
+    /// came, or with its unambiguous fixes, its described formats and its unsaid optional
+    /// values applied ([`own_call`]).
     Kept(ToolCall),
     /// The structured call(s) that replace it.
     Translated(Vec<ToolCall>),

@@ -3,8 +3,9 @@
 //! main model's first turn with calls, the translator lists the actions of the user's latest
 //! message, one tool each (listing is a task a small model does better than telling what is
 //! missing); where it lists more actions for a tool than calls were made to it, the extra ones
-//! become calls of their own, translated like any other. Bounded: one question per choice, at
-//! most [`MAX_ACTIONS`] actions, only tools plaincall handles; a failed question or
+//! become calls of their own, translated like any other. Bounded: one question per request
+//! (and only with one choice), at most [`MAX_ACTIONS`] actions, only tools plaincall handles; a
+//! failed question or
 //! translation adds nothing and never blocks the real calls, and an added call that repeats
 //! one already in the turn is dropped.
 
@@ -28,8 +29,8 @@ pub(crate) struct Action {
     pub request: String,
 }
 
-/// Whether to ask at all: on, a user message to read, calls made, and another tool they could
-/// have used or the same tool again.
+/// Whether to ask at all: on, one choice, a user message to read, calls made, and a tool
+/// plaincall handles (another the calls could have used, or the same again).
 pub(crate) fn applies(resolver: &Resolver, calls_made: bool) -> bool {
     let rewrite = &resolver.rewrite;
     resolver.engine.pipe.settings().split_actions

@@ -137,7 +137,8 @@ enum Attempt {
 
 impl Pipe {
     /// Translates `description` for `tool`, grounds the result in `evidence` (what the
-    /// conversation said, beside the description), and logs one `info` line saying how it
+    /// conversation said; never the description, the main model's claim about it), and logs one
+    /// `info` line saying how it
     /// went (every call the engine resolves comes here, streamed or not). Never fails: problems
     /// become an [`Outcome`].
     pub async fn translate(
@@ -730,8 +731,8 @@ fn judge(
     })))
 }
 
-/// `{"error": "missing_info", "clarification_needed": "..."}`, leniently: any object whose
-/// `error` is set and which carries a question.
+/// `{"error": "missing_info", "clarification_needed": "..."}`, leniently: any object with an
+/// `error` key, its question (`clarification_needed` or `question`) or a generic one.
 fn clarification(value: &Value) -> Option<String> {
     let object = value.as_object()?;
     object.get("error")?;

@@ -1,5 +1,6 @@
 //! `POST /v1/chat/completions`: parsed far enough to decide whether plaincall changes anything;
-//! forwarded byte for byte when it does not.
+//! forwarded as it came when it does not (the body written again only for a `[models]` alias
+//! or `upstream.drop_params`).
 
 use std::sync::Arc;
 
@@ -79,7 +80,8 @@ fn chat_stream(events: Events) -> Response {
 }
 
 /// Serves a Chat Completions request already read and parsed: the seam through which the
-/// other wire formats (`/v1/messages`, converted to this one) reach the same pipe.
+/// other wire formats (`/v1/messages` and `/v1/responses`, converted to this one) reach the
+/// same pipe.
 pub(crate) async fn serve_parsed(
     state: &Arc<AppState>,
     mut parts: axum::http::request::Parts,
@@ -208,8 +210,9 @@ fn as_sent(
     rewrite
 }
 
-/// The original bytes to the upstream and its response back as it streams, unless the
-/// upstream's error says it cannot take `tools` (then the request is served again).
+/// The request's bytes (after [`for_upstream`]) to the upstream and its response back as it
+/// streams, unless the upstream's error says it cannot take `tools` (then the request is
+/// served again).
 async fn forward(
     state: &AppState,
     parts: &axum::http::request::Parts,

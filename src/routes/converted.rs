@@ -156,8 +156,9 @@ fn chat_parts(mut parts: Parts) -> Parts {
 }
 
 /// Whether the request goes to the upstream's own `route` as it came: only when the upstream
-/// serves that format (`upstream.formats`) and the request has nothing plaincall translates
-/// (no function tools, or tools only that format's server runs). Said at INFO when it does.
+/// serves that format (`upstream.formats`, and no recent 404 there: [`crate::state::Unserved`])
+/// and the request has nothing plaincall translates (no tools, or among them one only that
+/// format's server runs). Said at INFO when it does.
 pub(crate) fn goes_as_is(
     state: &AppState,
     format: WireFormat,

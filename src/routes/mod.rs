@@ -1,4 +1,6 @@
-//! HTTP handlers, one file per kind of route.
+//! HTTP handlers, one file per kind of route, and what they share here: request bodies read
+//! within the server's limits (or streamed on, cut at them), a body sent to the upstream whole,
+//! and errors as each wire format's response.
 
 pub(crate) mod chat;
 pub(crate) mod converted;
@@ -219,8 +221,9 @@ impl IntoWireResponse for ProxyError {
     }
 }
 
-/// Sends a client's POST body as it is to `route` under the upstream's base URL, with the
-/// client's end-to-end headers and the configured key; counts a failure to get an answer.
+/// Sends a client's POST body (as it came, or as the route rewrote it: a `[models]` alias,
+/// `drop_params`) to `route` under the upstream's base URL, with the client's end-to-end
+/// headers and the configured key; counts a failure to get an answer.
 /// `model` is the one the body names (for the turn's span).
 pub(crate) async fn send_as_is(
     state: &AppState,

@@ -1,4 +1,5 @@
-//! Operations endpoints: liveness, readiness (upstream reachable, cached), metrics.
+//! Operations endpoints: liveness, readiness (upstream reachable, Redis's state, cached),
+//! metrics.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -58,7 +59,8 @@ pub(crate) async fn readyz(State(state): State<Arc<AppState>>) -> Response {
         .into_response()
 }
 
-/// Any HTTP answer below 500 from `GET {upstream}/models` means the upstream is there.
+/// Any HTTP answer below 500 from `GET {upstream}/models`, but a redirect, means the upstream
+/// is there.
 async fn probe(state: &AppState) -> Result<(), String> {
     let url = state
         .upstream

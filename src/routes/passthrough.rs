@@ -1,4 +1,6 @@
-//! Every `/v1/*` route plaincall does not interpret: forwarded as it is, both bodies streamed.
+//! Every `/v1/*` route plaincall does not interpret: forwarded as it came, both bodies
+//! streamed (the answer through `relay`, which scrubs an error or an event stream of the
+//! configured keys).
 
 use std::sync::Arc;
 

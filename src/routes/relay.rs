@@ -51,7 +51,9 @@ pub(crate) fn bytes_response(
 }
 
 /// The upstream's response as the client's: status, end-to-end headers, and the body
-/// streamed chunk by chunk as it arrives, each chunk within `upstream.read_timeout`.
+/// streamed chunk by chunk as it arrives, each chunk within `upstream.read_timeout`; an
+/// uncompressed error body is read first (up to [`ERROR_BODY_LIMIT`]) and scrubbed of the
+/// configured keys.
 /// An event stream that plaincall must end early (the upstream failed or stalled, or the
 /// shutdown grace ran out) ends with an `error` event; any other body is just cut, since
 /// a truncated body is all HTTP/1.1 has to say that it failed.

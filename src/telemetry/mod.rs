@@ -65,7 +65,8 @@ impl Tracing {
 }
 
 /// The exporter for `config`, and the `tracing` layer that feeds it; `None` when traces are
-/// off. `queue` bounds the spans waiting for export: past it they are dropped and counted.
+/// off. The batch queue (`OTEL_BSP_MAX_QUEUE_SIZE`, else 2048) bounds the spans waiting for
+/// export: past it they are dropped and counted ([`DROPPED`]).
 pub fn start<S>(
     config: &TelemetryConfig,
     transport: Transport,

@@ -1,7 +1,8 @@
 //! W3C trace context in and out. A client's `traceparent` continues through plaincall when it
 //! is well formed and within bounds; anything else starts a new trace, silently: a header a
-//! client sends is never an error, a label or an attribute here. Upstream and translator
-//! requests carry plaincall's own span instead of the client's.
+//! client sends is never an error, a label or an attribute here. While traces are on,
+//! upstream and translator requests carry plaincall's own span instead of the client's; off,
+//! nothing is added (a forwarded request keeps the client's headers as they came).
 
 use http::header::{HeaderMap, HeaderName};
 use opentelemetry::propagation::TextMapPropagator;

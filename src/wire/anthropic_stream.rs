@@ -86,8 +86,8 @@ impl MessageEvents {
         index
     }
 
-    /// The frames for one of the engine's events (`None` for one that ends the stream in
-    /// error: its own frame is written by the caller).
+    /// The frames for one of the engine's events. An event that ends the stream in error is
+    /// not given to it: the caller writes its `error` frame.
     pub(crate) fn on(&mut self, event: Event) -> Out {
         let mut out = Vec::new();
         if let Event::Envelope(envelope) = &event {

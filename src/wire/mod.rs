@@ -1,6 +1,8 @@
 //! Wire formats other than Chat Completions, converted at the edge: a request in the client's
 //! format becomes a Chat Completions request served by the one pipe, and the reply (whole or
-//! streamed) is converted back. Only the conversion lives here, never a copy of the pipe.
+//! streamed) is converted back. Only the conversion lives here, never a copy of the pipe; and
+//! plaincall's errors in each format's shape ([`WireError`]), which the serving layer makes
+//! into responses.
 
 pub(crate) mod anthropic;
 pub(crate) mod anthropic_stream;

@@ -307,8 +307,9 @@ pub(crate) fn lift_additional_tools(request: &mut Map<String, Value>) {
 }
 
 /// Flattens the request's namespace tools: each function in one becomes a function tool
-/// named `NS__name`; any other kind inside (a freeform `custom` tool) comes out as its own
-/// tool, for the hosted-tool policy to leave out and name.
+/// named `NS__name`; any other member comes out as a tool of its own, under its own name (a
+/// freeform `custom` one for [`freeform_as_functions`] to reshape, a hosted kind for the
+/// hosted-tool policy to leave out and name).
 pub(crate) fn flatten_namespaces(request: &mut Map<String, Value>) -> ClientTools {
     let mut client = ClientTools::default();
     let Some(Value::Array(tools)) = request.get_mut("tools") else {

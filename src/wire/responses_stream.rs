@@ -1,7 +1,8 @@
 //! The engine's events of a streamed answer as a Responses stream:
 //! `response.created` and `response.in_progress`, then per output item `output_item.added`,
-//! its deltas and `output_item.done`, then `response.completed`; every event with its
-//! `sequence_number`, in order, and item ids that stay the same from `added` to `completed`.
+//! its deltas and `output_item.done`, then `response.completed` (`response.incomplete` when
+//! the answer was cut at its token limit); every event with its `sequence_number`, in order,
+//! and item ids that stay the same from `added` to the end.
 
 use bytes::Bytes;
 use futures_util::{Stream, StreamExt};

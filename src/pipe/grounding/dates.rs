@@ -1,7 +1,8 @@
 //! Recognizer `date`: the days the text says, in English, Spanish, French, German, Portuguese
 //! and Italian. Absolute dates in digits ("2026-11-25", "25/11/2026" read both ways round,
 //! "25.11.2026", "25.11.") and with a month name ("Nov 25", "the 25th of November", "el 25 de
-//! noviembre", "am 25. November"), this year and next when no year is written; relative days
+//! noviembre", "am 25. November"), when no year is written the next such day (today
+//! included) or one gone by at most 60 days ("what did I spend on November 20"); relative days
 //! against today ("tomorrow", "pasado mañana", "dans 3 jours", "nächste Woche"); and full
 //! weekday names, as the next such day (today included) and the one a week later.
 //!
@@ -380,7 +381,8 @@ const ORDINAL_SUFFIXES: &[&str] = &[
     "", "st", "nd", "rd", "th", "er", "re", "e", "eme", "ème", "º", "ª", "o", "a",
 ];
 
-/// Fills [`Facts::dates`].
+/// Fills [`Facts::dates`] and [`Facts::weekdays`], against the conversation's own today when
+/// it states one ("today is Monday April 25th 2023").
 pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     // "today is Monday April 25th 2023": the conversation's own today, for what it says.
     let today = stated_today(tokens, context, facts).unwrap_or(context.today);
@@ -652,7 +654,6 @@ fn push_date(found: &mut Vec<Date>, year: i16, month: i64, day: i64) {
     }
 }
 
-/// A day and month with no year: this year's and next year's.
 /// A day and month with no year: its next coming (today included), or one gone by at most
 /// [`RECENT_DAYS`] ago ("what did I spend on November 20"); "15 January" said in November is
 /// next January, not last.

@@ -1,7 +1,8 @@
 //! The English words that tool schemas use for enum members and boolean flags ("window",
 //! "asc", "outdoor", "notify"), each with the words a user says for it in Spanish, French,
 //! German, Portuguese and Italian ("ventana", "fenetre", "fensterplatz", "janela",
-//! "finestra"), so that a value said in other words can be grounded. Data only: one table.
+//! "finestra"), so that a value said in other words can be grounded. Data (the word table
+//! and the abbreviations that share its lists) and the two lookups over it.
 //!
 //! The English words come from BFCL's public tool definitions (bfcl-eval 2026.3.23,
 //! `bfcl_eval/data/BFCL_v4_*.json`): the words of string enum members and of boolean

@@ -1,5 +1,6 @@
-//! The rules that trace one value to the evidence, by name, in the order they are tried. The
-//! first that traces a value decides it and is recorded; each can be switched off
+//! The rules that trace one value to the evidence, by name. Which are tried, and in which
+//! order, depends on the kind of value (see `first`); the first that traces a value decides
+//! it and is recorded; each can be switched off
 //! (`[translation] grounding_rules_off`), which makes grounding stricter: a value only that
 //! rule traced is then unsaid.
 
@@ -18,7 +19,8 @@ use crate::config::GroundingRule;
 /// A rule that decided a value, or why none did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
-    /// The schema's own `default` or `const`.
+    /// The schema's own `default` or `const`, a value the field's description maps to
+    /// something said (see `mapped`), or nothing to trace (`null`, an empty string).
     Schema,
     /// Written in the text as it is (its letters and digits, from one word's edge to another's).
     Verbatim,

@@ -1,5 +1,6 @@
 //! The conversation as tokens, once: Unicode word boundaries (UAX #29), never substrings or
-//! prefixes of words. Every recognizer reads these spans; none reads the raw text again.
+//! prefixes of words. Every recognizer reads these spans; the one that reads numbers in words
+//! also hands the text to `text2num` and lays what it finds back on them.
 
 use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
