@@ -31,6 +31,7 @@ pub mod sse;
 pub(crate) mod startup;
 pub(crate) mod state;
 pub(crate) mod telemetry;
+pub(crate) mod text;
 pub(crate) mod upstream;
 pub(crate) mod wire;
 

@@ -563,7 +563,7 @@ impl Pipe {
     ) -> Result<(), String> {
         let retry = self
             .prompts
-            .retry(errors, &truncate(&answer, PREVIOUS_ANSWER_LIMIT))
+            .retry(errors, &crate::text::cut(&answer, PREVIOUS_ANSWER_LIMIT))
             .map_err(|error| format!("the retry prompt failed to render: {error}"))?;
         messages.truncate(2);
         messages.push(json!({"role": "assistant", "content": answer}));
@@ -742,17 +742,6 @@ fn clarification(value: &Value) -> Option<String> {
         .and_then(Value::as_str)
         .unwrap_or("Please provide more detail.");
     Some(question.to_owned())
-}
-
-fn truncate(text: &str, limit: usize) -> String {
-    if text.len() <= limit {
-        return text.to_owned();
-    }
-    let mut end = limit;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
 }
 
 /// The text a translated call is remembered by (see [`super::history::Memory`]).

@@ -30,14 +30,7 @@ pub fn set_secrets(secrets: Secrets) {
 
 /// `value` cut to `max` bytes at a character boundary, marked when cut.
 pub fn bounded(value: &str, max: usize) -> String {
-    if value.len() <= max {
-        return value.to_owned();
-    }
-    let mut end = max;
-    while !value.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &value[..end])
+    crate::text::cut(value, max)
 }
 
 /// The server span of one request, under the client's trace when its headers carry one.
@@ -330,17 +323,4 @@ fn scrubbed(text: &str) -> String {
 
 fn content(text: &str) -> String {
     bounded(&scrubbed(text), MAX_CONTENT)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bounded_cuts_at_a_character_boundary_and_says_so() {
-        assert_eq!(bounded("short", 10), "short");
-        let cut = bounded("ééééé", 5);
-        assert_eq!(cut, "éé…");
-        assert!(bounded(&"x".repeat(1000), MAX_NAME).len() <= MAX_NAME + 3);
-    }
 }

@@ -26,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "shared",
             "sse",
             "telemetry",
+            "text",
         ],
     ),
     ("clients", &["upstream"]),

@@ -146,6 +146,49 @@ fn collector() -> impl Fn(&Recorded) -> Reply {
     |_| Reply::text(200, "")
 }
 
+/// `reply`, behind the empty model list plaincall's probes get.
+fn models_or(
+    reply: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+) -> impl Fn(&Recorded) -> Reply + Send + Sync + 'static {
+    move |request| {
+        if request.method == "GET" {
+            return Reply::ok(json!({"object": "list", "data": []}));
+        }
+        reply(request)
+    }
+}
+
+/// A collector on loopback, and plaincall tracing to it.
+async fn traced_to_a_collector(main: &MockServer, translator: &MockServer) -> (MockServer, Served) {
+    let collector = MockServer::start(collector()).await;
+    let served = traced(main, translator, &format!("http://{}", collector.addr), &[]).await;
+    (collector, served)
+}
+
+/// The request every test sends unless it needs another, whole.
+async fn remind(served: &Served) -> (u16, Value) {
+    post(
+        served,
+        &request(false, "remind me daily at 09:00 to check email"),
+    )
+    .await
+}
+
+/// A counter's value on plaincall's `/metrics` (0 before it is first counted).
+async fn metric(served: &Served, name: &str) -> f64 {
+    let text = client()
+        .get(served.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+        .map_or(0.0, |v| v.parse().unwrap())
+}
+
 /// The main model describes a set_reminder call (streamed when asked); plaincall's probes get
 /// an empty model list.
 fn main_model(description: &'static str) -> impl Fn(&Recorded) -> Reply {
@@ -174,12 +217,9 @@ fn main_model(description: &'static str) -> impl Fn(&Recorded) -> Reply {
 }
 
 async fn translator(answer: Value) -> MockServer {
-    MockServer::start(move |request| {
-        if request.method == "GET" {
-            return Reply::ok(json!({"object": "list", "data": []}));
-        }
+    MockServer::start(models_or(move |_: &Recorded| {
         translator_reply(&answer.to_string())
-    })
+    }))
     .await
 }
 
@@ -226,14 +266,7 @@ fn traceparent(recorded: &Recorded) -> (String, String) {
 async fn a_translated_request_is_one_trace_from_the_clients_traceparent_to_the_translator() {
     let main = MockServer::start(main_model("daily at 09:00 to check email")).await;
     let translator = translator(reminder_answer()).await;
-    let collector = MockServer::start(collector()).await;
-    let served = traced(
-        &main,
-        &translator,
-        &format!("http://{}", collector.addr),
-        &[],
-    )
-    .await;
+    let (collector, served) = traced_to_a_collector(&main, &translator).await;
     let response = client()
         .post(served.url("/v1/chat/completions"))
         .header("traceparent", format!("00-{CLIENT_TRACE}-{CLIENT_SPAN}-01"))
@@ -338,14 +371,7 @@ async fn a_translated_request_is_one_trace_from_the_clients_traceparent_to_the_t
 async fn a_streamed_translation_is_traced_the_same_way_and_its_turn_spans_the_stream() {
     let main = MockServer::start(main_model("daily at 09:00 to check email, streamed")).await;
     let translator = translator(reminder_answer()).await;
-    let collector = MockServer::start(collector()).await;
-    let served = traced(
-        &main,
-        &translator,
-        &format!("http://{}", collector.addr),
-        &[],
-    )
-    .await;
+    let (collector, served) = traced_to_a_collector(&main, &translator).await;
     let response = client()
         .post(served.url("/v1/chat/completions"))
         .json(&request(true, "remind me daily at 09:00 to check email"))
@@ -395,11 +421,7 @@ async fn content_goes_on_spans_only_when_asked_and_never_with_a_configured_key()
         &[("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")],
     )
     .await;
-    let (status, _) = post(
-        &served,
-        &request(false, "remind me daily at 09:00 to check email"),
-    )
-    .await;
+    let (status, _) = remind(&served).await;
     assert_eq!(status, 200);
     let all = wait_for(&collector, |s| !named(s, "chat tiny").is_empty()).await;
     let translation = one(&all, "translate set_reminder");
@@ -447,14 +469,7 @@ async fn post(served: &Served, body: &Value) -> (u16, Value) {
 async fn a_malformed_or_oversized_traceparent_starts_a_new_trace_and_is_no_error() {
     let main = MockServer::start(main_model("daily at 09:00 to check email")).await;
     let translator = translator(reminder_answer()).await;
-    let collector = MockServer::start(collector()).await;
-    let served = traced(
-        &main,
-        &translator,
-        &format!("http://{}", collector.addr),
-        &[],
-    )
-    .await;
+    let (collector, served) = traced_to_a_collector(&main, &translator).await;
     let long_state = format!("vendor={}", "x".repeat(600));
     let cases: [(&str, String); 3] = [
         ("traceparent", "00-not-a-trace-01".to_owned()),
@@ -521,11 +536,7 @@ async fn a_hung_collector_never_holds_a_request_and_spans_past_the_queue_are_dro
     // wait the 60 s export timeout.
     let started = Instant::now();
     for _ in 0..6 {
-        let (status, _) = post(
-            &served,
-            &request(false, "remind me daily at 09:00 to check email"),
-        )
-        .await;
+        let (status, _) = remind(&served).await;
         assert_eq!(status, 200);
     }
     assert!(
@@ -533,27 +544,9 @@ async fn a_hung_collector_never_holds_a_request_and_spans_past_the_queue_are_dro
         "{:?}",
         started.elapsed()
     );
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let dropped = loop {
-        let metrics = client()
-            .get(served.url("/metrics"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        let dropped: f64 = metrics
-            .lines()
-            .find_map(|l| l.strip_prefix("plaincall_trace_spans_dropped_total "))
-            .expect("the counter is exported")
-            .parse()
-            .unwrap();
-        if dropped > 0.0 || Instant::now() > deadline {
-            break dropped;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    };
+    let name = "plaincall_trace_spans_dropped_total";
+    support::eventually("spans dropped", async || metric(&served, name).await > 0.0).await;
+    let dropped = metric(&served, name).await;
     // 24 spans made; at most one batch in flight and four queued.
     assert!(dropped >= 12.0, "dropped {dropped}");
     assert!(collector.requests().len() <= 1, "one export at a time");
@@ -567,38 +560,15 @@ async fn a_collector_that_is_gone_costs_requests_nothing() {
     let gone = support::closed_address();
     let served = traced(&main, &translator, &format!("http://{gone}"), &[]).await;
     for _ in 0..3 {
-        let (status, body) = post(
-            &served,
-            &request(false, "remind me daily at 09:00 to check email"),
-        )
-        .await;
+        let (status, body) = remind(&served).await;
         assert_eq!(status, 200, "{body}");
     }
     // The failed exports are counted, and nothing about them reaches a client.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let metrics = client()
-            .get(served.url("/metrics"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        let failed = metrics
-            .lines()
-            .find_map(|l| l.strip_prefix("plaincall_trace_export_failures_total "))
-            .map(|v| v.parse::<f64>().unwrap())
-            .unwrap_or(0.0);
-        if failed > 0.0 {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no export failure counted:\n{metrics}"
-        );
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
+    let name = "plaincall_trace_export_failures_total";
+    support::eventually("a failed export counted", async || {
+        metric(&served, name).await > 0.0
+    })
+    .await;
     served.stop().await;
 }
 
@@ -630,14 +600,7 @@ async fn without_an_endpoint_nothing_is_traced_and_a_clients_traceparent_passes_
 async fn a_messages_request_and_a_responses_request_are_traced_the_same_way() {
     let main = MockServer::start(main_model("daily at 09:00 to check email")).await;
     let translator = translator(reminder_answer()).await;
-    let collector = MockServer::start(collector()).await;
-    let served = traced(
-        &main,
-        &translator,
-        &format!("http://{}", collector.addr),
-        &[],
-    )
-    .await;
+    let (collector, served) = traced_to_a_collector(&main, &translator).await;
     let tool = fixture_tool("set_reminder");
     let messages = json!({"model": "main", "max_tokens": 256,
         "tools": [{"name": "set_reminder", "description": tool["function"]["description"],
@@ -721,11 +684,7 @@ async fn a_collector_that_refuses_is_said_once_in_the_log_without_its_key_or_its
     )
     .await;
     for _ in 0..3 {
-        let (status, _) = post(
-            &served,
-            &request(false, "remind me daily at 09:00 to check email"),
-        )
-        .await;
+        let (status, _) = remind(&served).await;
         assert_eq!(status, 200);
     }
     let started = served.wait_for_line("plaincall listening").await;
@@ -815,27 +774,13 @@ async fn check_prints_the_effective_telemetry_settings_with_the_standard_variabl
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_upstream_error_is_the_error_status_of_its_turn_and_of_the_request() {
-    let main = MockServer::start(|request| {
-        if request.method == "GET" {
-            return Reply::ok(json!({"object": "list", "data": []}));
-        }
+    let main = MockServer::start(models_or(|_: &Recorded| {
         Reply::text(503, r#"{"error":{"message":"overloaded"}}"#)
-    })
+    }))
     .await;
     let translator = translator(reminder_answer()).await;
-    let collector = MockServer::start(collector()).await;
-    let served = traced(
-        &main,
-        &translator,
-        &format!("http://{}", collector.addr),
-        &[],
-    )
-    .await;
-    let (status, _) = post(
-        &served,
-        &request(false, "remind me daily at 09:00 to check email"),
-    )
-    .await;
+    let (collector, served) = traced_to_a_collector(&main, &translator).await;
+    let (status, _) = remind(&served).await;
     assert_eq!(status, 503);
     let all = wait_for(&collector, |s| {
         !named(s, "POST /v1/chat/completions").is_empty() && !named(s, "chat main").is_empty()
@@ -856,10 +801,7 @@ async fn a_failed_translation_and_the_direct_ask_that_saves_it_are_one_translate
     let call = nl_call("call_1", "set_reminder", "daily at 09:00 to check email");
     let own = json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"});
     let direct = support::tool_call("call_direct", "set_reminder", &own);
-    let main = MockServer::start(move |request| {
-        if request.method == "GET" {
-            return Reply::ok(json!({"object": "list", "data": []}));
-        }
+    let main = MockServer::start(models_or(move |request: &Recorded| {
         // Asked with `tool_choice` naming the tool: the direct ask.
         if request.json()["tool_choice"]["function"]["name"] == "set_reminder" {
             return Reply::ok(completion(
@@ -868,28 +810,11 @@ async fn a_failed_translation_and_the_direct_ask_that_saves_it_are_one_translate
             ));
         }
         Reply::ok(completion(calls_message(vec![call.clone()]), "tool_calls"))
-    })
+    }))
     .await;
-    let translator = MockServer::start(|request| {
-        if request.method == "GET" {
-            return Reply::ok(json!({"object": "list", "data": []}));
-        }
-        translator_reply("no idea")
-    })
-    .await;
-    let collector = MockServer::start(collector()).await;
-    let served = traced(
-        &main,
-        &translator,
-        &format!("http://{}", collector.addr),
-        &[],
-    )
-    .await;
-    let (status, body) = post(
-        &served,
-        &request(false, "remind me daily at 09:00 to check email"),
-    )
-    .await;
+    let translator = MockServer::start(models_or(|_: &Recorded| translator_reply("no idea"))).await;
+    let (collector, served) = traced_to_a_collector(&main, &translator).await;
+    let (status, body) = remind(&served).await;
     assert_eq!(status, 200, "{body}");
     let all = wait_for(&collector, |s| {
         s.iter()
@@ -917,22 +842,12 @@ async fn a_failed_translation_and_the_direct_ask_that_saves_it_are_one_translate
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_request_forwarded_as_it_came_has_its_upstream_turn_traced() {
-    let main = MockServer::start(|request| {
-        if request.method == "GET" {
-            return Reply::ok(json!({"object": "list", "data": []}));
-        }
+    let main = MockServer::start(models_or(|_: &Recorded| {
         Reply::ok(completion(support::text_message("Hello."), "stop"))
-    })
+    }))
     .await;
     let translator = translator(reminder_answer()).await;
-    let collector = MockServer::start(collector()).await;
-    let served = traced(
-        &main,
-        &translator,
-        &format!("http://{}", collector.addr),
-        &[],
-    )
-    .await;
+    let (collector, served) = traced_to_a_collector(&main, &translator).await;
     let body = json!({"model": "plain-model", "messages": [{"role": "user", "content": "hi"}]});
     let (status, _) = post(&served, &body).await;
     assert_eq!(status, 200);
