@@ -760,9 +760,14 @@ impl Driver {
             let parts = Vec::new();
             return self.send(Event::Choice { choice, parts }).await;
         };
+        // Malformed is an error, streamed or whole: never a delta read as empty.
+        let malformed = |what: &str, e: serde_json::Error| {
+            Stop::Error(ProxyError::UpstreamProtocol(format!(
+                "`{what}` is malformed: {e}"
+            )))
+        };
         let mut delta: RawObject = openai::get(&choice, "delta")
-            .ok()
-            .flatten()
+            .map_err(|e| malformed(if whole { "message" } else { "delta" }, e))?
             .unwrap_or_default();
         let calls = delta.shift_remove("tool_calls");
         if let Ok(Some(finish)) = openai::get::<String>(&choice, "finish_reason") {
@@ -778,16 +783,14 @@ impl Driver {
         let mut releases = Vec::new();
         if let Some(calls) = calls.filter(|c| c.get() != "null") {
             if whole {
-                let calls: Vec<ToolCall> = serde_json::from_str(calls.get()).map_err(|e| {
-                    Stop::Error(ProxyError::UpstreamProtocol(format!(
-                        "`tool_calls` is malformed: {e}"
-                    )))
-                })?;
+                let calls: Vec<ToolCall> =
+                    serde_json::from_str(calls.get()).map_err(|e| malformed("tool_calls", e))?;
                 for call in calls {
                     state.assembly.push_call(call);
                 }
             } else {
-                let deltas: Vec<Value> = serde_json::from_str(calls.get()).unwrap_or_default();
+                let deltas: Vec<Value> =
+                    serde_json::from_str(calls.get()).map_err(|e| malformed("tool_calls", e))?;
                 for delta in deltas {
                     if let Some(release) = state.assembly.push_delta(&delta).map_err(Stop::Error)? {
                         releases.push(release);

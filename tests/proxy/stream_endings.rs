@@ -235,3 +235,58 @@ async fn a_translated_stream_closed_without_done_ends_with_an_error_event() {
     assert!(!raw.contains("data: [DONE]"), "{raw}");
     assert_eq!(last["error"]["code"], "upstream_protocol_error", "{raw}");
 }
+
+/// A `tool_calls` that is not a list is an error streamed as it is whole, never read as no
+/// calls: the stream ends with an error event, the whole answer is a 502.
+#[tokio::test]
+async fn a_malformed_tool_calls_is_an_error_streamed_or_whole() {
+    let opening = json!({"index": 0, "id": "call_1", "type": "function",
+        "function": {"name": "set_reminder", "arguments": "{\"description\": \"daily"}});
+    let chunk = |delta: Value| {
+        json!({"id": "s", "object": "chat.completion.chunk",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": null}]})
+    };
+    let malformed = json!({"index": 0, "function": {"arguments": " at 9\"}"}});
+    let upstream = MockServer::scripted(vec![
+        Reply::sse(vec![
+            chunk(json!({"role": "assistant", "tool_calls": [opening]})),
+            // An object where the list belongs.
+            chunk(json!({"tool_calls": malformed})),
+        ]),
+        Reply::ok(
+            json!({"id": "w", "object": "chat.completion", "created": 1, "model": "m",
+            "choices": [{"index": 0, "finish_reason": "tool_calls",
+                "message": {"role": "assistant", "tool_calls": {"id": "call_1"}}}]}),
+        ),
+    ])
+    .await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let body = |stream: bool| {
+        json!({"model": "m", "stream": stream, "messages": [{"role": "user", "content": "x"}],
+            "tools": [fixture_tool("set_reminder")]})
+    };
+    let response = client()
+        .post(proxy.url("/v1/chat/completions"))
+        .json(&body(true))
+        .send()
+        .await
+        .unwrap();
+    let (raw, last) = tokio::time::timeout(Duration::from_secs(5), read_to_end(response))
+        .await
+        .expect("the stream ends");
+    assert!(raw.contains("event: error\ndata: "), "{raw}");
+    assert_eq!(last["error"]["code"], "upstream_protocol_error", "{last}");
+    assert!(
+        last["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`tool_calls` is malformed"),
+        "{last}"
+    );
+    let (status, whole) = support::chat(&proxy, &body(false)).await;
+    assert_eq!(status, 502, "{whole}");
+    assert!(whole["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("`tool_calls` is malformed"));
+}

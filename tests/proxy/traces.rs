@@ -115,7 +115,9 @@ fn spans(collector: &MockServer) -> Vec<Span> {
     all
 }
 
-/// Waits (10 s at most) until the collector holds spans for which `done` holds.
+/// Waits (10 s at most) until the collector holds spans for which `done` holds. Spans are
+/// exported in the order they end, and a request's server span ends last: a test that waits
+/// for it has every span of that request.
 async fn wait_for(collector: &MockServer, done: impl Fn(&[Span]) -> bool) -> Vec<Span> {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
@@ -423,7 +425,11 @@ async fn content_goes_on_spans_only_when_asked_and_never_with_a_configured_key()
     .await;
     let (status, _) = remind(&served).await;
     assert_eq!(status, 200);
-    let all = wait_for(&collector, |s| !named(s, "chat tiny").is_empty()).await;
+    // The server span ends last: with it, every span of the request is in.
+    let all = wait_for(&collector, |s| {
+        !named(s, "POST /v1/chat/completions").is_empty()
+    })
+    .await;
     let translation = one(&all, "translate set_reminder");
     let description = translation.attr("plaincall.translation.description");
     // What the translator was given: the user's latest message and the description.
