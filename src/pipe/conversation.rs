@@ -1,4 +1,4 @@
-//! One conversation with the main model, turn by turn, as the engine ([`super::drive`]) runs
+//! One conversation with the main model, turn by turn, as the driver ([`super::drive`]) runs
 //! it for whole and streamed answers alike: after each upstream turn it decides whether to ask
 //! again (a repair turn, and with which messages) or to finish (with which finish reason,
 //! summed usage and note).

@@ -1,4 +1,4 @@
-//! The one turn engine: it drives the upstream, the translations, the repair turns and the
+//! The driver, for every turn: it drives the upstream, the translations, the repair turns and the
 //! usage once, for a streamed and a whole answer alike, and emits [`Event`]s. A stream's
 //! events go to the client's format as they come (content as it arrives; plain-English calls
 //! translated as soon as their arguments are complete, while the upstream still streams); a
@@ -109,7 +109,7 @@ pub(crate) async fn serve(
         Out::Whole(Completion::default()),
         warming,
     );
-    let outcome = driver.drive(Turn0::Whole(response)).await;
+    let outcome = driver.drive(Opened::Whole(response)).await;
     if outcome.is_ok() && driver.changed_nothing() {
         // Prompt mode with no call in the text: the answer goes on as it came.
         return Ok(as_read(bytes));
@@ -321,7 +321,7 @@ fn is_nl_call(pipe: &Pipe, rewrite: &Rewrite, name: &str, arguments: &str, split
     })
 }
 
-/// Where the engine's events go.
+/// Where the driver's events go.
 enum Out {
     /// To the client as they come.
     Stream(mpsc::Sender<Event>),
@@ -329,13 +329,14 @@ enum Out {
     Whole(Completion),
 }
 
-/// The first upstream turn, already opened or read by [`serve`].
-enum Turn0 {
+/// An upstream turn already opened (a stream) or read (a whole answer): the first by [`serve`],
+/// a repair turn by [`Driver::reopen`].
+enum Opened {
     Stream(UpstreamResponse),
     Whole(RawObject),
 }
 
-/// Why the engine stops early.
+/// Why the driver stops early.
 enum Stop {
     ClientGone,
     Error(ProxyError),
@@ -402,7 +403,7 @@ impl Driver {
         let conversation =
             Conversation::new(engine.config.translation.repair_turns).until(rewrite.deadline);
         let prompt = rewrite.prompt.clone();
-        // A whole answer reaches the engine only when it has something to handle.
+        // A whole answer reaches the driver only when it has something to handle.
         let raw_mode = prompt.is_none() && matches!(out, Out::Stream(_));
         Driver {
             resolver: Resolver {
@@ -434,11 +435,11 @@ impl Driver {
                 .all(|c| c.assembly.released() == 0)
     }
 
-    /// A stream's task: the engine, its shutdown, and how it ends.
+    /// A stream's task: the driver, its shutdown, and how it ends.
     async fn run(mut self, first: UpstreamResponse) {
         let drain = self.engine.drain.clone();
         let outcome = tokio::select! {
-            outcome = self.drive(Turn0::Stream(first)) => outcome,
+            outcome = self.drive(Opened::Stream(first)) => outcome,
             () = drain.expired() => Err(Stop::Error(ProxyError::ShuttingDown)),
         };
         match outcome {
@@ -463,7 +464,7 @@ impl Driver {
     }
 
     /// Every upstream turn of the answer, then its end.
-    async fn drive(&mut self, first: Turn0) -> Result<(), Stop> {
+    async fn drive(&mut self, first: Opened) -> Result<(), Stop> {
         let mut next = first;
         let mut body = self.resolver.rewrite.body.clone();
         let every = self.engine.config.translation.keepalive_interval;
@@ -473,14 +474,14 @@ impl Driver {
         loop {
             let mut turn = TurnState::default();
             match next {
-                Turn0::Stream(mut response) => {
+                Opened::Stream(mut response) => {
                     let read = self
                         .read_stream(&mut response, &mut turn, &mut ticker)
                         .await;
                     self.end_turn_span(&turn, read.as_ref().err());
                     read?
                 }
-                Turn0::Whole(response) => self.read_whole(response, &mut turn).await?,
+                Opened::Whole(response) => self.read_whole(response, &mut turn).await?,
             }
             if self.raw_mode {
                 // No call to handle at all: everything, `[DONE]` included, went out as is.
@@ -553,7 +554,7 @@ impl Driver {
     }
 
     /// The repair turn's answer, as the first turn's came.
-    async fn reopen(&mut self, body: &RawObject) -> Result<Turn0, Stop> {
+    async fn reopen(&mut self, body: &RawObject) -> Result<Opened, Stop> {
         let bytes = Bytes::from(serde_json::to_vec(body).map_err(|e| Stop::Error(serde_error(e)))?);
         let rewrite = &self.resolver.rewrite;
         let headers = &self.resolver.headers;
@@ -570,7 +571,7 @@ impl Driver {
                     "the completion is not JSON: {e}"
                 )))
             })?;
-            return Ok(Turn0::Whole(response));
+            return Ok(Opened::Whole(response));
         }
         let (response, span) = open_stream(&self.engine, bytes, rewrite, headers, Turn::Repair)
             .await
@@ -582,7 +583,7 @@ impl Driver {
             ))));
         }
         self.turn_span = span;
-        Ok(Turn0::Stream(response))
+        Ok(Opened::Stream(response))
     }
 
     /// A whole answer's turn: its envelope, then each choice as one chunk's choice whose delta
@@ -698,7 +699,7 @@ impl Driver {
             turn.model = openai::get::<String>(&chunk, "model").ok().flatten();
         }
         let raw = self.raw_mode && !choices.iter().any(|c| self.opens_nl_call(c));
-        // The envelope of the answer's first chunk (its id), and of every chunk the engine
+        // The envelope of the answer's first chunk (its id), and of every chunk the driver
         // writes from.
         if !raw || !self.envelope_sent {
             self.envelope_sent = true;

@@ -1,6 +1,6 @@
-//! What a streamed answer is made of, as the engine emits it, and its Chat Completions
+//! What a streamed answer is made of, as the driver emits it, and its Chat Completions
 //! rendering. The other formats render the same events in `wire/`: nothing downstream of the
-//! engine parses bytes the engine wrote.
+//! engine parses bytes the driver wrote.
 
 use bytes::Bytes;
 use serde_json::value::RawValue;
@@ -14,16 +14,16 @@ use crate::openai::{self, RawObject};
 #[derive(Debug)]
 pub(crate) enum Event {
     /// The fields of an upstream chunk other than its `choices` (`id`, `model`, `created`,
-    /// ...): the chunks the engine writes carry them.
+    /// ...): the chunks the driver writes carry them.
     Envelope(RawObject),
     /// An upstream chunk that goes on as it came: Chat Completions clients get `frame` byte for
     /// byte (scrubbed of the configured secrets); the other formats read `parts`, its first
     /// choice's.
     Passed { frame: Bytes, parts: Vec<Part> },
-    /// A choice of an upstream chunk after the engine took out what it handles (its calls; in
+    /// A choice of an upstream chunk after the driver took out what it handles (its calls; in
     /// prompt mode the text that may hold one), and `parts`, what the other formats read of it.
     Choice { choice: RawObject, parts: Vec<Part> },
-    /// A part of a choice (by index) the engine wrote itself.
+    /// A part of a choice (by index) the driver wrote itself.
     Part(u64, Part),
     /// Written while a translation runs, so that idle timeouts do not cut the stream.
     KeepAlive,
@@ -116,18 +116,18 @@ pub(crate) fn chunk_parts(chunk: &RawObject) -> Vec<Part> {
     parts
 }
 
-/// The events of one streamed answer, as the engine sends them.
+/// The events of one streamed answer, as the driver sends them.
 pub(crate) struct Events(pub(crate) mpsc::Receiver<Event>);
 
 impl Events {
-    /// The events as a stream that ends when the engine's task does.
+    /// The events as a stream that ends when the driver's task does.
     pub(crate) fn into_stream(self) -> impl futures_util::Stream<Item = Event> + Send + 'static {
         let mut rx = self.0;
         futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
     }
 }
 
-/// The Chat Completions rendering of the events: chunks the engine writes carry the latest
+/// The Chat Completions rendering of the events: chunks the driver writes carry the latest
 /// upstream envelope, with the first chunk's id (after repair turns, the answer keeps it).
 #[derive(Default)]
 pub(crate) struct ChatChunks {
@@ -179,7 +179,7 @@ impl ChatChunks {
         self.chunk(openai::to_raw(&choice), None)
     }
 
-    /// A chunk of the engine's: the envelope, `choices`, and the usage when given.
+    /// A chunk of the driver's: the envelope, `choices`, and the usage when given.
     fn chunk(
         &self,
         choices: Result<Box<RawValue>, serde_json::Error>,
@@ -209,7 +209,7 @@ impl ChatChunks {
     }
 }
 
-/// A whole answer folded from the engine's events, as a client folds a stream: the last
+/// A whole answer folded from the driver's events, as a client folds a stream: the last
 /// turn's envelope with the first turn's id; per choice its message (text of every turn, then
 /// the calls released), its other fields and its finish reason; the usage, summed over repair
 /// turns (else the upstream's own).

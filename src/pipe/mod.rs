@@ -4,7 +4,7 @@
 //! - [`select`]: which tools are rewritten; [`schema_text`]: the schema in words;
 //! - [`Pipe::plan`]: the request the main model sees (tools and history rewritten);
 //! - [`translate`]: one description to arguments (translator call, validation, retries, cache);
-//! - [`drive`]: the one turn engine (upstream turns, translations, repair turns), streamed
+//! - [`drive`]: the driver of every turn (upstream turns, translations, repair turns), streamed
 //!   or whole; [`event`]: what it emits; [`history`]: the next turn.
 
 pub(crate) mod assemble;

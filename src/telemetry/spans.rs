@@ -157,7 +157,7 @@ pub fn record_completion(span: &Span, body: &[u8]) {
     );
 }
 
-/// A turn's answer as the engine read it (streamed or whole).
+/// A turn's answer as the driver read it (streamed or whole).
 pub fn record_answer(
     span: &Span,
     model: Option<&str>,

@@ -1,4 +1,4 @@
-//! The engine's events of a streamed answer as an Anthropic Messages stream: `message_start`, one `content_block_*` run per text or `tool_use` block,
+//! The driver's events of a streamed answer as an Anthropic Messages stream: `message_start`, one `content_block_*` run per text or `tool_use` block,
 //! `message_delta` with the stop reason and usage, `message_stop`; keep-alives as `ping`.
 
 use bytes::Bytes;
@@ -86,7 +86,7 @@ impl MessageEvents {
         index
     }
 
-    /// The frames for one of the engine's events. An event that ends the stream in error is
+    /// The frames for one of the driver's events. An event that ends the stream in error is
     /// not given to it: the caller writes its `error` frame.
     pub(crate) fn on(&mut self, event: Event) -> Out {
         let mut out = Vec::new();
@@ -184,7 +184,7 @@ fn frame((name, data): (&'static str, Value)) -> Bytes {
     Bytes::from(format!("event: {name}\ndata: {data}\n\n"))
 }
 
-/// The engine's events as a Messages event stream.
+/// The driver's events as a Messages event stream.
 pub(crate) fn convert(
     events: impl Stream<Item = Event> + Send + 'static,
     model: &str,

@@ -65,7 +65,7 @@ pub(crate) trait Adapter: Send + 'static {
     const WIRE: Wire;
     /// The client's reply for a whole chat completion.
     fn reply(self, completion: &Value) -> Value;
-    /// The client's event stream for the engine's events of a streamed answer.
+    /// The client's event stream for the driver's events of a streamed answer.
     fn stream(
         self,
         events: BoxStream<'static, Event>,
@@ -371,7 +371,7 @@ pub(crate) fn error_message(body: &[u8]) -> String {
 }
 
 /// An upstream's chat event stream, its body's `chunks` (a request the pipe forwarded as it
-/// came), as the engine's events; it ends after `Done` or an error, whichever comes first.
+/// came), as the driver's events; it ends after `Done` or an error, whichever comes first.
 pub(crate) fn chat_events<E: std::fmt::Display>(
     chunks: impl Stream<Item = Result<Bytes, E>> + Send + 'static,
 ) -> impl Stream<Item = Event> + Send + 'static {
@@ -426,7 +426,7 @@ pub(crate) fn ends(event: &Event) -> bool {
     )
 }
 
-/// One upstream chat event as the engine's events.
+/// One upstream chat event as the driver's events.
 fn upstream_event(event: sse::Event, out: &mut VecDeque<Event>) {
     if event.data.trim() == "[DONE]" {
         return out.push_back(Event::Done);

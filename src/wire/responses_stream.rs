@@ -1,4 +1,4 @@
-//! The engine's events of a streamed answer as a Responses stream:
+//! The driver's events of a streamed answer as a Responses stream:
 //! `response.created` and `response.in_progress`, then per output item `output_item.added`,
 //! its deltas and `output_item.done`, then `response.completed` (`response.incomplete` when
 //! the answer was cut at its token limit); every event with its `sequence_number`, in order,
@@ -86,7 +86,7 @@ impl ResponseEvents {
         self.output.len()
     }
 
-    /// The frames for the parts of one of the engine's events.
+    /// The frames for the parts of one of the driver's events.
     fn parts(&mut self, parts: Vec<Part>) -> Vec<Bytes> {
         let mut out = Vec::new();
         for part in parts {
@@ -283,7 +283,7 @@ impl ResponseEvents {
     }
 }
 
-/// The engine's events as a Responses event stream.
+/// The driver's events as a Responses event stream.
 pub(crate) fn convert(
     events: impl Stream<Item = Event> + Send + 'static,
     reply: Reply,
@@ -307,7 +307,7 @@ pub(crate) fn convert(
 }
 
 impl ResponseEvents {
-    /// The Responses frames for one of the engine's events; past the output limit, an error
+    /// The Responses frames for one of the driver's events; past the output limit, an error
     /// ends it.
     fn on(&mut self, event: Event) -> Vec<Bytes> {
         if let Some(message) = super::failure(&event) {
