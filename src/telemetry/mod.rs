@@ -108,7 +108,10 @@ where
         .with_threads(false)
         .with_target(false)
         .with_level(false)
-        .with_tracked_inactivity(false);
+        .with_tracked_inactivity(false)
+        // Nothing here reads `Context::current()` (propagation reads the span's own context):
+        // no OpenTelemetry context is pushed and popped on every poll of an instrumented future.
+        .with_context_activation(false);
     ENABLED.store(true, Ordering::Relaxed);
     CAPTURE.store(config.capture_content, Ordering::Relaxed);
     Ok(Some((Tracing { provider }, layer)))
