@@ -58,6 +58,8 @@ pub struct Metrics {
     pub grounding_decisions: Family<GroundingLabel, Counter>,
     /// Values of the main model's calls put in the format their descriptions ask.
     pub described_format_fixed: Counter,
+    /// Translator questions about what the user's message holds, by how they ended.
+    pub clarifications_answered: Family<AnsweredLabel, Counter>,
     pub prompt_mode_switches: Family<ModelLabel, Counter>,
     /// Redis commands by kind (get, set, ping) and outcome (hit, miss, ok, error, skipped).
     pub shared_state: Family<SharedOp, Counter>,
@@ -116,6 +118,14 @@ pub struct GroundingLabel {
     pub outcome: &'static str,
 }
 
+/// How a translator's question the user's message answers ended: `translated` (asked again
+/// with those words pointed out), `direct` (the main model's own call) or `asked` (the
+/// question went back): a fixed set, so no client input becomes a label.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct AnsweredLabel {
+    pub outcome: &'static str,
+}
+
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct SharedOp {
     pub op: String,
@@ -164,6 +174,7 @@ impl Metrics {
             grounding_dropped: Counter::default(),
             grounding_decisions: Family::default(),
             described_format_fixed: Counter::default(),
+            clarifications_answered: Family::default(),
             prompt_mode_switches: Family::default(),
             shared_state: Family::default(),
             shared_state_up: Gauge::default(),
@@ -263,6 +274,11 @@ impl Metrics {
             "described_format_fixed",
             "Values of the main model's calls rewritten by the translator into the format their descriptions ask",
             self.described_format_fixed.clone(),
+        );
+        r.register(
+            "clarifications_answered",
+            "Translator questions about values the user's message holds, by outcome (translated: asked again with those words pointed out, direct: the main model's own call, asked: the question went back)",
+            self.clarifications_answered.clone(),
         );
         r.register(
             "repair_turns",

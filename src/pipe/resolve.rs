@@ -11,10 +11,11 @@ use super::call_form::{read_call, translator_input, CallForm};
 use super::described_format::{off_format, OffFormat};
 use super::drive::RESPONSE_LIMIT;
 use super::history::{fanout_id, Remembered};
-use super::translate::{calls_key, Outcome, Translated};
-use super::{repair, validate};
+use super::translate::{calls_key, today, Outcome, Translated};
+use super::{grounding, repair, validate};
 use super::{NlTool, Rewrite};
 use crate::config::CheckMode;
+use crate::metrics::AnsweredLabel;
 use crate::openai;
 use crate::openai::ToolCall;
 use crate::pipe::engine::Engine;
@@ -159,7 +160,13 @@ async fn translated(
     let span = spans::translation(&tool.name, &tool.reason);
     let outcome = async {
         let pending = translation(engine, rewrite, tool, request, client_headers);
-        let outcome = within_budget(engine, rewrite, tool, client_headers, pending).await;
+        let outcome = match within_budget(engine, rewrite, tool, client_headers, pending).await {
+            Outcome::Clarification(question) => {
+                let asked = Asked { request, question };
+                answered_from_words(engine, rewrite, tool, asked, client_headers).await
+            }
+            other => other,
+        };
         // No dead end: a call the translator could not make is asked of the main model
         // itself, once, with the tool's whole schema; the failure is relayed only when that
         // fails too.
@@ -191,6 +198,91 @@ async fn translated(
         },
     );
     outcome
+}
+
+/// A translator's question and the translator input it was asked about.
+struct Asked<'a> {
+    request: &'a str,
+    question: String,
+}
+
+/// A question for what the user's message already holds (see [`grounding::answered`]) is not
+/// asked: the translation is tried once more, within the budget, with a line pointing out the
+/// user's words for each field; when that still asks or fails, the main model is asked for
+/// the call directly (where it may be). The question goes back only when the message holds
+/// none of what it asks for, or both of those fail.
+async fn answered_from_words(
+    engine: &Engine,
+    rewrite: &Rewrite,
+    tool: &NlTool,
+    asked: Asked<'_>,
+    client_headers: &HeaderMap,
+) -> Outcome {
+    let Asked { request, question } = asked;
+    let Some(user) = rewrite.user_message.as_deref() else {
+        return Outcome::Clarification(question);
+    };
+    let (date, _) = today(&engine.pipe.settings().timezone);
+    let found = grounding::answered(
+        &question,
+        &tool.parameters,
+        user,
+        date.parse().unwrap_or_default(),
+    );
+    if found.is_empty() {
+        return Outcome::Clarification(question);
+    }
+    let fields = found
+        .iter()
+        .flat_map(|a| a.fields.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(", ");
+    tracing::info!(tool = %tool.name, %question, %fields, "the translator asked for what the user's message holds: translating once more with those words pointed out");
+    let pointed = found.iter().fold(request.to_owned(), |text, answer| {
+        format!(
+            "{text}\nThe user's message gives {} here: \"{}\"",
+            answer.fields.join(", "),
+            answer.sentence
+        )
+    });
+    let pending = translation(engine, rewrite, tool, &pointed, client_headers);
+    let outcome = match within_budget(engine, rewrite, tool, client_headers, pending).await {
+        Outcome::Calls(translated) => Outcome::Calls(translated),
+        _ if tool.rewritten
+            && rewrite.prompt.is_none()
+            && rewrite.tried.first_direct(&tool.name) =>
+        {
+            match direct_call(engine, rewrite, tool, client_headers).await {
+                Some(args) => Outcome::Calls(Arc::new(Translated::single(args))),
+                None => Outcome::Clarification(question),
+            }
+        }
+        _ => Outcome::Clarification(question),
+    };
+    answered_counted(engine, tool, &fields, &outcome);
+    outcome
+}
+
+/// Counts and logs how a question the user's message answers ended.
+fn answered_counted(engine: &Engine, tool: &NlTool, fields: &str, outcome: &Outcome) {
+    let label = match outcome {
+        Outcome::Calls(t) if t.attempts == 0 => "direct",
+        Outcome::Calls(_) => "translated",
+        _ => "asked",
+    };
+    engine
+        .metrics
+        .clarifications_answered
+        .get_or_create(&AnsweredLabel { outcome: label })
+        .inc();
+    match label {
+        "asked" => {
+            tracing::info!(tool = %tool.name, %fields, "the clarification could not be answered from the user's message either; it goes back to the main model")
+        }
+        how => {
+            tracing::info!(tool = %tool.name, %fields, how, "a clarification was answered from the user's message")
+        }
+    }
 }
 
 /// The translation, within the request's budget (`translation.budget`). Past it, the main

@@ -8,6 +8,7 @@ mod support;
 mod anthropic_messages;
 mod auth;
 mod checked_calls;
+mod clarifications;
 mod config_cli;
 mod deployment;
 mod described_formats;

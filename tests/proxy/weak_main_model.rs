@@ -210,7 +210,11 @@ async fn the_same_description_after_a_question_is_not_translated_again() {
     })
     .await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    let (status, body) = chat(&proxy, &request(false)).await;
+    // A message that holds neither: a question the user's words answer is translated again
+    // instead (see `clarifications`).
+    let mut asked = request(false);
+    asked["messages"] = json!([{"role": "user", "content": "set a reminder"}]);
+    let (status, body) = chat(&proxy, &asked).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         translator.chat_requests().len(),

@@ -14,9 +14,12 @@
 //! out; a required one stays and is reported missing. Where the conversation holds a
 //! language or script the recognizers do not read ([`language`]), an untraced value is kept
 //! and logged as unverified: grounding only removes what it can show was not said.
+//! The same recognizers tell whether the user's message already holds what a translator's
+//! question asks for ([`asked`]).
 //!
 //! Deterministic and cheap: the evidence is read once per call, each leaf is a few lookups.
 
+mod asked;
 mod choice;
 mod codes;
 mod dates;
@@ -36,6 +39,7 @@ mod words;
 
 use serde_json::Value;
 
+pub use asked::answered;
 pub use evidence::Evidence;
 pub use rules::{Rule, Rules};
 pub use walk::{Decision, Outcome, Report};
