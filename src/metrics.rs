@@ -36,6 +36,11 @@ pub struct ToolOutcome {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct WhyLabel {
+    pub why: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct BackendLabel {
     pub backend: String,
 }
@@ -52,6 +57,8 @@ pub struct Metrics {
     pub cache_hits: Counter,
     pub cache_misses: Counter,
     pub repair_turns: Counter,
+    /// Main-model turns cut because a description ran away, by why (`repeats`, `length`).
+    pub turns_cut: Family<WhyLabel, Counter>,
     /// Optional values of translated calls that nothing in the conversation traces, left out.
     pub grounding_dropped: Counter,
     /// Grounding's decisions by rule and outcome (both from fixed sets of names).
@@ -171,6 +178,7 @@ impl Metrics {
             cache_hits: Counter::default(),
             cache_misses: Counter::default(),
             repair_turns: Counter::default(),
+            turns_cut: Family::default(),
             grounding_dropped: Counter::default(),
             grounding_decisions: Family::default(),
             described_format_fixed: Counter::default(),
@@ -284,6 +292,11 @@ impl Metrics {
             "repair_turns",
             "Extra main-model turns run after a failed or ambiguous translation",
             self.repair_turns.clone(),
+        );
+        r.register(
+            "turns_cut",
+            "Main-model turns cut because a plain-English description ran away, by why (repeats, length)",
+            self.turns_cut.clone(),
         );
         r.register(
             "prompt_mode_switches",

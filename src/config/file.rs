@@ -483,6 +483,9 @@ pub struct TranslationSection {
     pub repair_turns: u32,
     /// The most a repair turn (one plaincall asks the main model for) may write.
     pub repair_max_tokens: u32,
+    /// The most characters a plain-English description may run past the conversation's own
+    /// text before its turn is cut (0: never cut, and whole answers are read whole).
+    pub description_limit: usize,
     pub timezone: String,
     pub prompts_dir: Option<PathBuf>,
     #[serde(with = "humantime_serde")]
@@ -522,6 +525,7 @@ impl Default for TranslationSection {
             attempts: 2,
             repair_turns: 2,
             repair_max_tokens: 4096,
+            description_limit: 2000,
             timezone: "UTC".into(),
             prompts_dir: None,
             cache_ttl: Duration::from_secs(3600),

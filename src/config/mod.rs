@@ -204,6 +204,7 @@ pub struct TranslationConfig {
     pub temperature: f64,
     pub max_tokens: u32,
     pub repair_max_tokens: u32,
+    pub description_limit: usize,
     pub upstream_output: OutputMode,
     pub backends: Vec<BackendConfig>,
 }

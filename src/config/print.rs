@@ -108,6 +108,7 @@ fn translation_form(t: &TranslationConfig) -> TranslationSection {
         attempts: t.attempts,
         repair_turns: t.repair_turns,
         repair_max_tokens: t.repair_max_tokens,
+        description_limit: t.description_limit,
         timezone: t.timezone_name.clone(),
         prompts_dir: t.prompts_dir.clone(),
         cache_ttl: t.cache_ttl,

@@ -314,6 +314,7 @@ fn translation(t: TranslationSection) -> Result<TranslationConfig, ConfigError> 
         temperature: t.temperature,
         max_tokens: t.max_tokens,
         repair_max_tokens: at_least_one("translation.repair_max_tokens", t.repair_max_tokens)?,
+        description_limit: t.description_limit,
         upstream_output: t.upstream_output,
         backends: backends(&t.backends)?,
         tools: t.tools,

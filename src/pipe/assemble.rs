@@ -11,6 +11,7 @@ use tracing::Instrument;
 
 use super::conversation::Failure;
 use super::resolve::{Resolved, Resolver};
+use super::runaway::{self, Cut, Watch};
 use super::split;
 use crate::error::ProxyError;
 use crate::openai::ToolCall;
@@ -35,6 +36,8 @@ struct Slot {
     upstream_index: Option<u64>,
     call: ToolCall,
     kind: Kind,
+    /// The arguments' length when last watched for a runaway description.
+    watched: usize,
 }
 
 #[allow(clippy::large_enum_variant)] // a handful of slots per choice
@@ -124,6 +127,7 @@ impl Assembly {
             upstream_index: None,
             call,
             kind,
+            watched: 0,
         });
         let slot = self.slots.len() - 1;
         if matches!(self.slots[slot].kind, Kind::Held { .. }) {
@@ -162,6 +166,33 @@ impl Assembly {
                 Ok(None)
             }
         }
+    }
+
+    /// A held call still streaming whose description ran away ([`Watch`]): its arguments
+    /// become the description as cut, whole, so that it resolves like any other. Returns the
+    /// tool and the cut. Looked at every [`runaway::CHECK_EVERY`] bytes a call grows.
+    pub(crate) fn cut_runaway(&mut self, watch: &Watch) -> Option<(String, Cut)> {
+        let tools = &self.resolver.rewrite.tools;
+        for slot in &mut self.slots {
+            let arguments = &slot.call.function.arguments;
+            if !matches!(slot.kind, Kind::Held { task: None, .. })
+                || arguments.len() < slot.watched + runaway::CHECK_EVERY
+            {
+                continue;
+            }
+            slot.watched = arguments.len();
+            let name = &slot.call.function.name;
+            let Some(tool) = tools.handled(name).filter(|t| t.rewritten) else {
+                continue;
+            };
+            if let Some(cut) = watch.check(arguments, &tool.field) {
+                let mut whole = serde_json::Map::new();
+                whole.insert(tool.field.clone(), Value::String(cut.text.clone()));
+                slot.call.function.arguments = Value::Object(whole).to_string();
+                return Some((name.clone(), cut));
+            }
+        }
+        None
     }
 
     /// A delta that went to the client as the upstream sent it, before plaincall had anything
@@ -204,6 +235,7 @@ impl Assembly {
                     task: None,
                     result: None,
                 },
+                watched: 0,
             });
             self.split_slot = Some(self.slots.len() - 1);
         }
@@ -400,6 +432,7 @@ impl Assembly {
             upstream_index: index,
             call: ToolCall::new(String::new(), String::new(), String::new()),
             kind,
+            watched: 0,
         });
         self.slots.len() - 1
     }

@@ -150,7 +150,7 @@ fn tool_has_property(tool: &NlTool, name: &str) -> bool {
 
 /// The text of `{"<field>": "...` when the call stopped inside the string (the main model hit
 /// `max_tokens`): whatever escapes decode, up to the cut.
-fn cut_off_description(arguments: &str, field: &str) -> Option<String> {
+pub(crate) fn cut_off_description(arguments: &str, field: &str) -> Option<String> {
     let rest = arguments.trim_start().strip_prefix('{')?.trim_start();
     let rest = rest.strip_prefix(&format!("\"{field}\""))?.trim_start();
     let rest = rest.strip_prefix(':')?.trim_start();

@@ -23,9 +23,11 @@ use crate::pipe::call_form::{read_call, CallForm};
 use crate::pipe::conversation::{Conversation, Next};
 use crate::pipe::engine::{Engine, Served, REJECTION_BODY_LIMIT};
 use crate::pipe::event::{self, Completion, Event, Events, Part};
+use crate::pipe::fold;
 use crate::pipe::prompt_mode::holdback::HoldBack;
 use crate::pipe::prompt_mode::PromptTools;
 use crate::pipe::resolve::Resolver;
+use crate::pipe::runaway::{Cut, Watch};
 use crate::pipe::warm::Warming;
 use crate::pipe::{Pipe, Rewrite};
 use crate::sse;
@@ -194,7 +196,9 @@ async fn guarded(task: impl std::future::Future<Output = ()>, tx: mpsc::Sender<E
     }
 }
 
-/// One whole upstream turn, in its own `chat` span.
+/// One whole upstream turn, in its own `chat` span. A turn that may call a rewritten tool is
+/// asked as a stream and folded ([`fold`]), so that a description that runs away is cut
+/// ([`Watch`]) rather than waited for.
 async fn ask_whole(
     engine: &Engine,
     bytes: Bytes,
@@ -203,19 +207,29 @@ async fn ask_whole(
     turn: Turn,
 ) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
     let span = spans::chat(&rewrite.model, "openai", turn);
-    let request = engine.upstream.post_turn(
-        "chat/completions",
-        rewrite.query.as_deref(),
-        bytes,
-        client_headers,
-        engine.forward_client_auth(),
-    )?;
-    let answer = engine
-        .upstream
-        .send_and_read(request, RESPONSE_LIMIT)
-        .instrument(span.clone())
-        .await
-        .inspect_err(|e| engine.metrics.upstream_error(e.code()));
+    let watch = Watch::new(&engine.config.translation, rewrite.evidence.clone());
+    let answer = match watch.enabled() && watches(rewrite) {
+        true => {
+            ask_folded(engine, bytes, rewrite, client_headers, &watch)
+                .instrument(span.clone())
+                .await
+        }
+        false => {
+            let request = engine.upstream.post_turn(
+                "chat/completions",
+                rewrite.query.as_deref(),
+                bytes,
+                client_headers,
+                engine.forward_client_auth(),
+            )?;
+            engine
+                .upstream
+                .send_and_read(request, RESPONSE_LIMIT)
+                .instrument(span.clone())
+                .await
+        }
+    }
+    .inspect_err(|e| engine.metrics.upstream_error(e.code()));
     match &answer {
         Ok((status, _, body)) if status.is_success() => spans::record_completion(&span, body),
         Ok((status, _, _)) => {
@@ -224,6 +238,65 @@ async fn ask_whole(
         Err(error) => spans::record_error(&span, error.code(), &error.detail()),
     }
     answer
+}
+
+/// Whether a turn is watched for runaway descriptions: one that may call a rewritten tool
+/// natively (prompt mode's calls are text).
+fn watches(rewrite: &Rewrite) -> bool {
+    rewrite.prompt.is_none() && rewrite.tools.rewritten().next().is_some()
+}
+
+/// A whole turn asked as a stream and folded into the answer the upstream would have sent; an
+/// upstream that answers whole anyway, or with an error, is read as it answered.
+async fn ask_folded(
+    engine: &Engine,
+    bytes: Bytes,
+    rewrite: &Rewrite,
+    client_headers: &HeaderMap,
+    watch: &Watch,
+) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
+    let upstream = &engine.upstream;
+    let mut request = upstream.post_turn(
+        "chat/completions",
+        rewrite.query.as_deref(),
+        fold::streamed(&bytes).map_err(serde_error)?,
+        client_headers,
+        engine.forward_client_auth(),
+    )?;
+    request.headers_mut().insert(
+        header::ACCEPT,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    let response = upstream.send(request).await?;
+    let status = response.status();
+    if !status.is_success() || !sse::is_event_stream(response.headers()) {
+        let headers = response.headers().clone();
+        let body = upstream.read_limited(response, RESPONSE_LIMIT).await?;
+        return Ok((status, headers, body));
+    }
+    let headers = fold::whole_headers(response.headers().clone());
+    let (body, cut) = fold::read(upstream, response, watch, &rewrite.tools, RESPONSE_LIMIT).await?;
+    if let Some((tool, cut)) = cut {
+        cut_said(engine, &tool, &cut);
+    }
+    Ok((status, headers, body))
+}
+
+/// Says at INFO, and counts, that a turn was cut for a runaway description.
+fn cut_said(engine: &Engine, tool: &str, cut: &Cut) {
+    let why = cut.why.label();
+    engine
+        .metrics
+        .turns_cut
+        .get_or_create(&crate::metrics::WhyLabel { why })
+        .inc();
+    tracing::info!(
+        tool,
+        why,
+        written_chars = cut.written,
+        kept_chars = cut.text.chars().count(),
+        "the main model's description ran away: its turn is cut and what it wrote is translated"
+    );
 }
 
 /// Opens a streamed upstream turn; its `chat` span goes on until the stream is read.
@@ -390,6 +463,8 @@ struct Driver {
     warming: Warming,
     /// The streamed turn being read: its `chat` span ends when the turn does.
     turn_span: Span,
+    /// Cuts a description that runs away.
+    watch: Watch,
 }
 
 impl Driver {
@@ -403,6 +478,7 @@ impl Driver {
         let conversation =
             Conversation::new(engine.config.translation.repair_turns).until(rewrite.deadline);
         let prompt = rewrite.prompt.clone();
+        let watch = Watch::new(&engine.config.translation, rewrite.evidence.clone());
         // A whole answer reaches the driver only when it has something to handle.
         let raw_mode = prompt.is_none() && matches!(out, Out::Stream(_));
         Driver {
@@ -421,6 +497,7 @@ impl Driver {
             noted: false,
             warming,
             turn_span: Span::none(),
+            watch,
         }
     }
 
@@ -651,10 +728,32 @@ impl Driver {
                             return Ok(());
                         }
                     }
+                    if self.cut_runaway() {
+                        // The rest is not read: the upstream stops when it is left.
+                        turn.done = true;
+                        return Ok(());
+                    }
                 }
                 _ = ticker.tick(), if pending.is_some() => self.send(Event::KeepAlive).await?,
             }
         }
+    }
+
+    /// Cuts the turn where a call's description ran away: the call keeps what was written,
+    /// and its choice ends with its calls.
+    fn cut_runaway(&mut self) -> bool {
+        if self.raw_mode || !self.watch.enabled() {
+            return false;
+        }
+        for state in self.choices.iter_mut().flatten() {
+            let Some((tool, cut)) = state.assembly.cut_runaway(&self.watch) else {
+                continue;
+            };
+            state.finish = Some("tool_calls".into());
+            cut_said(&self.engine, &tool, &cut);
+            return true;
+        }
+        false
     }
 
     /// The first choice with resolutions still running.

@@ -29,6 +29,7 @@ mod passthrough;
 mod prompt_mode;
 mod quickstart;
 mod responses_api;
+mod runaway;
 mod shared_cases;
 mod shared_state;
 mod slow_clients;

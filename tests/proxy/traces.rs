@@ -191,7 +191,8 @@ async fn metric(served: &Served, name: &str) -> f64 {
         .map_or(0.0, |v| v.parse().unwrap())
 }
 
-/// The main model describes a set_reminder call (streamed when asked); plaincall's probes get
+/// The main model describes a set_reminder call (streamed when asked, with the usage when asked
+/// for it); plaincall's probes get
 /// an empty model list.
 fn main_model(description: &'static str) -> impl Fn(&Recorded) -> Reply {
     move |request| {
@@ -206,13 +207,22 @@ fn main_model(description: &'static str) -> impl Fn(&Recorded) -> Reply {
                 json!({"id": "c", "object": "chat.completion.chunk", "created": 1,
                     "model": "main-model", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
             };
-            return Reply::sse(vec![
+            let mut chunks = vec![
                 chunk(
                     json!({"role": "assistant", "content": null, "tool_calls": [delta]}),
                     None,
                 ),
                 chunk(json!({}), Some("tool_calls")),
-            ]);
+            ];
+            // As OpenAI sends it when asked: the usage in a last chunk with no choices.
+            if request.json()["stream_options"]["include_usage"] == true {
+                chunks.push(
+                    json!({"id": "c", "object": "chat.completion.chunk", "created": 1,
+                    "model": "main-model", "choices": [],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}),
+                );
+            }
+            return Reply::sse(chunks);
         }
         Reply::ok(completion(calls_message(vec![call]), "tool_calls"))
     }

@@ -17,14 +17,16 @@ fn chunk(delta: Value, finish: Option<&str>) -> Value {
         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
 }
 
-/// The main model describes a set_reminder call; the body says whether to stream it.
+/// The main model describes a set_reminder call, streamed when asked.
 fn main_model(request: &support::Recorded) -> Reply {
     if request.method == "GET" {
         return Reply::ok(json!({"object": "list", "data": []}));
     }
     let stream = request.json()["stream"] == true;
-    // Another description when streaming, so that its translation is not the cached one.
-    let description = format!("{DESCRIPTION}{}", if stream { ", streamed" } else { "" });
+    // Another description for the streamed request, so that its translation is not the
+    // cached one (plaincall asks for a stream either way).
+    let streamed = request.user_message().contains("streamed");
+    let description = format!("{DESCRIPTION}{}", if streamed { ", streamed" } else { "" });
     let call = nl_call("call_1", "set_reminder", &description);
     if stream {
         let mut delta = call.clone();
@@ -70,7 +72,7 @@ async fn each_translated_call_logs_one_info_line_with_its_request_id() {
     .await;
     for (stream, id) in [(false, "req-plain-1"), (true, "req-stream-2")] {
         let body = json!({"model": "main", "stream": stream,
-            "messages": [{"role": "user", "content": "remind me"}],
+            "messages": [{"role": "user", "content": format!("remind me{}", if stream { ", streamed" } else { "" })}],
             "tools": [fixture_tool("set_reminder")]});
         let response = client()
             .post(served.url("/v1/chat/completions"))
