@@ -248,7 +248,13 @@ class Recorder:
                     upstream.request(self.command, host.path + self.path, body=body,
                                      headers={"Content-Type": "application/json"})
                     r = upstream.getresponse()
-                    status, data, kind = r.status, r.read(), r.getheader("Content-Type", "")
+                    status, kind = r.status, r.getheader("Content-Type", "")
+                    if kind.startswith("text/event-stream"):
+                        # Relayed as it comes: plaincall watches a turn while it is written
+                        # (and may leave it, which the model server must see).
+                        self.relay_stream(r, status, kind)
+                        return
+                    data = r.read()
                 except (OSError, http.client.HTTPException):
                     return  # cut below: plaincall stopped waiting
                 finally:
@@ -266,6 +272,30 @@ class Recorder:
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
+
+            def relay_stream(self, r, status: int, kind: str) -> None:
+                """An event stream passed on line by line (the connection closes at its end), its
+                calls folded and kept like a whole answer's."""
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.end_headers()
+                content, folded = "", {}
+                try:
+                    while line := r.readline():
+                        self.wfile.write(line)
+                        self.wfile.flush()
+                        if not line.startswith(b"data: "):
+                            continue
+                        with contextlib.suppress(ValueError, AttributeError, IndexError, KeyError, TypeError):
+                            delta = json.loads(line[6:])["choices"][0]["delta"]
+                            content += delta.get("content") or ""
+                            for c in delta.get("tool_calls") or []:
+                                call = folded.setdefault(c.get("index", 0), {"name": "", "arguments": ""})
+                                call["name"] = call["name"] or (c.get("function") or {}).get("name") or ""
+                                call["arguments"] += (c.get("function") or {}).get("arguments") or ""
+                finally:
+                    calls.append({"content": content or None,
+                                  "tool_calls": [folded[i] for i in sorted(folded)]})
 
             def cancel_when_gone(self, upstream: http.client.HTTPConnection, done: threading.Event) -> None:
                 """plaincall drops a request it no longer waits for (a direct ask the translation
