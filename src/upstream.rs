@@ -27,7 +27,7 @@ use crate::config::Secret;
 use crate::error::{ProxyError, TimeoutKind};
 
 /// A request on its way upstream: built whole, sent by [`UpstreamClient::send`].
-type UpstreamRequest = http::Request<Body>;
+pub(crate) type UpstreamRequest = http::Request<Body>;
 /// A request body: bytes in memory, or a client's body streamed on ([`streamed`]).
 pub type Body = UnsyncBoxBody<Bytes, BoxError>;
 type BoxError = Box<dyn std::error::Error + Send + Sync>;

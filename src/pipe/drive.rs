@@ -256,17 +256,8 @@ async fn ask_folded(
     watch: &Watch,
 ) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
     let upstream = &engine.upstream;
-    let mut request = upstream.post_turn(
-        "chat/completions",
-        rewrite.query.as_deref(),
-        fold::streamed(&bytes).map_err(serde_error)?,
-        client_headers,
-        engine.forward_client_auth(),
-    )?;
-    request.headers_mut().insert(
-        header::ACCEPT,
-        HeaderValue::from_static("text/event-stream"),
-    );
+    let body = fold::streamed(&bytes).map_err(serde_error)?;
+    let request = post_streamed(engine, body, rewrite, client_headers)?;
     let response = upstream.send(request).await?;
     let status = response.status();
     if !status.is_success() || !sse::is_event_stream(response.headers()) {
@@ -299,6 +290,27 @@ fn cut_said(engine: &Engine, tool: &str, cut: &Cut) {
     );
 }
 
+/// A main-model turn's request that asks for an event stream.
+fn post_streamed(
+    engine: &Engine,
+    body: Bytes,
+    rewrite: &Rewrite,
+    client_headers: &HeaderMap,
+) -> Result<crate::upstream::UpstreamRequest, ProxyError> {
+    let mut request = engine.upstream.post_turn(
+        "chat/completions",
+        rewrite.query.as_deref(),
+        body,
+        client_headers,
+        engine.forward_client_auth(),
+    )?;
+    request.headers_mut().insert(
+        header::ACCEPT,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    Ok(request)
+}
+
 /// Opens a streamed upstream turn; its `chat` span goes on until the stream is read.
 async fn open_stream(
     engine: &Engine,
@@ -308,17 +320,7 @@ async fn open_stream(
     turn: Turn,
 ) -> Result<(UpstreamResponse, Span), ProxyError> {
     let span = spans::chat(&rewrite.model, "openai", turn);
-    let mut request = engine.upstream.post_turn(
-        "chat/completions",
-        rewrite.query.as_deref(),
-        bytes,
-        headers,
-        engine.forward_client_auth(),
-    )?;
-    request.headers_mut().insert(
-        header::ACCEPT,
-        HeaderValue::from_static("text/event-stream"),
-    );
+    let request = post_streamed(engine, bytes, rewrite, headers)?;
     let response = engine
         .upstream
         .send(request)

@@ -79,6 +79,19 @@ async fn main_model(reply: Reply) -> MockServer {
     .await
 }
 
+/// A main model answering streamed asks with `reply`, a translator that answers with
+/// [`args`], and plaincall between them with `settings` added to its `[translation]`.
+async fn serve(reply: Reply, settings: &str) -> (MockServer, MockServer, Proxy) {
+    let main = main_model(reply).await;
+    let translator = MockServer::scripted(vec![translator_reply(&args().to_string())]).await;
+    let toml = format!(
+        "{}[translation]\n{settings}",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    (main, translator, proxy)
+}
+
 /// What the translator was asked to translate.
 fn translated(translator: &MockServer) -> String {
     translator.requests()[0].user_message()
@@ -91,9 +104,7 @@ async fn cut_counted(proxy: &Proxy, why: &str) {
 
 #[tokio::test]
 async fn a_streamed_loop_is_cut_after_its_first_round_and_translated() {
-    let main = main_model(looping()).await;
-    let translator = MockServer::scripted(vec![translator_reply(&args().to_string())]).await;
-    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (main, translator, proxy) = serve(looping(), "").await;
     let text = support::chat_stream_text(&proxy, &request(true)).await;
     let answer = support::fold_stream(&text);
     let call = &answer["tool_calls"][0];
@@ -115,9 +126,7 @@ async fn a_streamed_loop_is_cut_after_its_first_round_and_translated() {
 
 #[tokio::test]
 async fn a_whole_request_is_asked_as_a_stream_and_its_loop_cut() {
-    let main = main_model(looping()).await;
-    let translator = MockServer::scripted(vec![translator_reply(&args().to_string())]).await;
-    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (main, translator, proxy) = serve(looping(), "").await;
     let (status, answer) = chat(&proxy, &request(false)).await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["object"], "chat.completion");
@@ -140,13 +149,11 @@ async fn a_whole_request_is_asked_as_a_stream_and_its_loop_cut() {
 #[tokio::test]
 async fn a_description_past_the_limit_is_cut_there() {
     let words: Vec<String> = (0..600).map(|i| format!("detail{i} ")).collect();
-    let main = main_model(runaway("daily at 09:00 to check email ", words)).await;
-    let translator = MockServer::scripted(vec![translator_reply(&args().to_string())]).await;
-    let settings = format!(
-        "{}[translation]\ndescription_limit = 300\n",
-        backend_toml(&translator.url())
-    );
-    let proxy = Proxy::start(&main.url(), &settings).await;
+    let (_main, translator, proxy) = serve(
+        runaway("daily at 09:00 to check email ", words),
+        "description_limit = 300\n",
+    )
+    .await;
     let (status, answer) = chat(&proxy, &request(false)).await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(
@@ -165,9 +172,8 @@ async fn a_description_past_the_limit_is_cut_there() {
 #[tokio::test]
 async fn a_description_that_ends_in_time_is_not_cut() {
     let words: Vec<String> = (0..30).map(|i| format!("detail{i} ")).collect();
-    let main = main_model(runaway("daily at 09:00 to check email ", words)).await;
-    let translator = MockServer::scripted(vec![translator_reply(&args().to_string())]).await;
-    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (main, translator, proxy) =
+        serve(runaway("daily at 09:00 to check email ", words), "").await;
     let (status, answer) = chat(&proxy, &request(false)).await;
     assert_eq!(status, 200, "{answer}");
     assert!(translated(&translator).contains("detail28 detail29"));
@@ -190,13 +196,7 @@ async fn an_error_to_the_streamed_ask_reaches_the_client_as_sent() {
 
 #[tokio::test]
 async fn with_the_watch_off_a_whole_request_is_asked_whole() {
-    let main = main_model(looping()).await;
-    let translator = MockServer::scripted(vec![translator_reply(&args().to_string())]).await;
-    let settings = format!(
-        "{}[translation]\ndescription_limit = 0\n",
-        backend_toml(&translator.url())
-    );
-    let proxy = Proxy::start(&main.url(), &settings).await;
+    let (main, _translator, proxy) = serve(looping(), "description_limit = 0\n").await;
     let (status, answer) = chat(&proxy, &request(false)).await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(
