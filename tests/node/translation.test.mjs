@@ -26,7 +26,7 @@ import {
 const CALL_ID = 'call_main_1';
 const DESCRIPTION = 'daily at 09:00 to check email';
 const STRUCTURED = { message: 'Check email', schedule_type: 'daily', at: '09:00' };
-const QUESTION = 'When should it fire?';
+const QUESTION = 'Which device should the reminder go to?';
 const ASK_USER = 'When should I remind you?';
 const USER = { role: 'user', content: 'Remind me every day at nine to check my email.' };
 const TRANSLATOR_DELAY_MS = 1500;

@@ -20,7 +20,7 @@ USER = {"role": "user", "content": "Remind me every day at nine to check my emai
 TRANSLATOR_INPUT = f"User's latest message: {USER['content']}\nDescription: {DESCRIPTION}"
 TOOL_RESULT = "Reminder set: job 7"
 FINAL_TEXT = "Done: I will remind you every day at 09:00."
-QUESTION = "When should it fire?"
+QUESTION = "Which device should the reminder go to?"
 ASK_USER = "When should I remind you?"
 TRANSLATOR_DELAY = 1.5
 

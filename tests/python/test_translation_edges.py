@@ -27,6 +27,7 @@ from flows import (
     CHAT,
     CLARIFICATION,
     DESCRIPTION,
+    QUESTION,
     STREAMERS,
     STRUCTURED,
     USER,
@@ -177,7 +178,7 @@ def test_repair_turns_run_out(main_mock, translator_mock, translating_proxy, cli
 
     choice = response.choices[0]
     assert choice.message.content.startswith(FAILED_PREFIX), choice.message.content
-    assert "When should it fire?" in choice.message.content
+    assert QUESTION in choice.message.content
     assert not choice.message.tool_calls
     assert choice.finish_reason == "stop"
     requests = main_mock.chat_requests()
