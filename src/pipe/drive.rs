@@ -5,7 +5,7 @@
 //! whole answer's events are folded into one completion ([`Completion`]). Every choice is
 //! translated; repair turns run when there is one. Until a call plaincall handles shows up, a
 //! stream's events pass through as they came (scrubbed of the configured keys), and a whole
-//! answer without one goes out as read.
+//! answer without one goes out as read (as folded, when it was asked as a stream: [`fold`]).
 
 use std::sync::Arc;
 use tracing::{Instrument, Span};
