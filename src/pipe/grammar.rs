@@ -31,7 +31,7 @@ const KEPT: &[&str] = &[
 const MAX_REF_DEPTH: usize = 8;
 /// The most JSON a tool's schema may hold for plaincall to rewrite or check it, and the most
 /// any schema it derives from one (grammar, prompt example) may hold.
-const MAX_SCHEMA_BYTES: usize = 256 * 1024;
+pub const MAX_SCHEMA_BYTES: usize = 256 * 1024;
 
 /// Bytes of JSON still allowed in a derived schema.
 struct Budget {
