@@ -4,7 +4,8 @@
 //! noviembre", "am 25. November"), when no year is written the next such day (today
 //! included) or one gone by at most 60 days ("what did I spend on November 20"); relative days
 //! against today ("tomorrow", "pasado mañana", "dans 3 jours", "nächste Woche"); and full
-//! weekday names, as the next such day (today included) and the one a week later.
+//! weekday names, as the next such day (today included), and the one a week later only
+//! after "next" ("next Friday", "el próximo lunes") or where the named day is today.
 //!
 //! Refused, because each is a common reading that is no day: a month word that is also an
 //! everyday word ("May I", "march", "mar", "out", "set", "ago") unless a day in digits stands
@@ -628,9 +629,32 @@ fn read_weekdays(
             - i64::from(today.weekday().to_monday_zero_offset()))
         .rem_euclid(7);
         found.extend(today.checked_add(ahead.days()).ok());
-        found.extend(today.checked_add((ahead + 7).days()).ok());
+        // "next Friday" may mean the one after the coming one, and a weekday that is today
+        // may mean a week on; a plain "el jueves" is the coming one.
+        let next = (i.saturating_sub(2)..(i + 3).min(tokens.len()))
+            .any(|j| j != i && NEXT.contains(&tokens[j].folded.as_str()));
+        if next || ahead == 0 {
+            found.extend(today.checked_add((ahead + 7).days()).ok());
+        }
     }
 }
+
+/// Words that put a weekday in the week after: "next Friday", "el próximo lunes", "lundi
+/// prochain", "nächsten Montag", "na próxima segunda", "lunedì prossimo".
+const NEXT: &[&str] = &[
+    "next",
+    "proximo",
+    "proxima",
+    "prochain",
+    "prochaine",
+    "nachsten",
+    "nachster",
+    "nachstes",
+    "kommenden",
+    "kommender",
+    "prossimo",
+    "prossima",
+];
 
 /// The token's digits when it is only digits.
 fn digits(token: &Token) -> Option<&str> {
@@ -1034,12 +1058,15 @@ mod tests {
         let friday = [date(2026, 11, 27), date(2026, 12, 4)];
         let monday = [date(2026, 11, 30), date(2026, 12, 7)];
         assert_eq!(dates("next Friday"), friday);
-        assert_eq!(dates("el lunes"), monday);
+        assert_eq!(dates("el lunes"), [date(2026, 11, 30)]);
+        assert_eq!(dates("el próximo lunes"), monday);
+        assert_eq!(dates("el jueves por la tarde"), [date(2026, 11, 26)]);
         assert_eq!(dates("lundi prochain"), monday);
-        assert_eq!(dates("am Montag"), monday);
-        assert_eq!(dates("na segunda-feira"), monday);
-        assert_eq!(dates("lunedì"), monday);
-        assert_eq!(dates("lunedi"), monday);
+        assert_eq!(dates("am Montag"), [date(2026, 11, 30)]);
+        assert_eq!(dates("nächsten Montag"), monday);
+        assert_eq!(dates("na próxima segunda-feira"), monday);
+        assert_eq!(dates("lunedì prossimo"), monday);
+        assert_eq!(dates("lunedi"), [date(2026, 11, 30)]);
         assert_eq!(
             dates("on Wednesday"),
             [date(2026, 11, 25), date(2026, 12, 2)]

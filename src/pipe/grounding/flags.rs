@@ -53,15 +53,49 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
     if about_order && SEQUENCE.iter().any(|w| evidence.has_word(w)) {
         return true;
     }
-    let words: Vec<&str> = evidence
+    let (word_at, words): (Vec<usize>, Vec<&str>) = evidence
         .tokens
         .iter()
-        .filter(|t| t.kind == Kind::Word)
-        .map(|t| t.folded.as_str())
+        .enumerate()
+        .filter(|(_, t)| t.kind == Kind::Word)
+        .map(|(i, t)| (i, t.folded.as_str()))
+        .unzip();
+    if opposite_said(&subject_words, &words, flag) {
+        return true;
+    }
+    let named = |word: &str| {
+        let word_stem = stem(word);
+        subject.iter().any(|s| cognate(s, &word_stem))
+            || subject_words.iter().any(|s| {
+                lexicon::translations(s)
+                    .iter()
+                    .any(|t| cognate(&stem(t), &word_stem))
+            })
+    };
+    // A state written after the subject ("motion detection off") says it, whatever stands
+    // before.
+    let states: Vec<bool> = (0..words.len())
+        .filter(|&i| named(words[i]))
+        .filter_map(|i| state_after(evidence, word_at[i]))
         .collect();
-    // A subject's opposite, said, says the flag the other way: "keep it public" is
-    // `private: false`, "öffentlich" too.
-    let opposite = subject_words.iter().any(|s| {
+    if !states.is_empty() {
+        return states.contains(&flag);
+    }
+    words.iter().enumerate().any(|(i, word)| {
+        if !named(word) {
+            return false;
+        }
+        let negated = words[i.saturating_sub(REACH)..i]
+            .iter()
+            .any(|w| is(NEGATIONS, &fold(w)));
+        negated != flag
+    })
+}
+
+/// A subject's opposite, said, says the flag the other way: "keep it public" is `private:
+/// false`, "öffentlich" too.
+fn opposite_said(subject_words: &[String], words: &[&str], flag: bool) -> bool {
+    subject_words.iter().any(|s| {
         ANTONYMS
             .iter()
             .filter_map(|(a, b)| {
@@ -85,26 +119,91 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
                     named && negated == flag
                 })
             })
-    });
-    if opposite {
-        return true;
-    }
-    words.iter().enumerate().any(|(i, word)| {
-        let word_stem = stem(word);
-        let named = subject.iter().any(|s| cognate(s, &word_stem))
-            || subject_words.iter().any(|s| {
-                lexicon::translations(s)
-                    .iter()
-                    .any(|t| cognate(&stem(t), &word_stem))
-            });
-        if !named {
-            return false;
-        }
-        let negated = words[i.saturating_sub(REACH)..i]
-            .iter()
-            .any(|w| is(NEGATIONS, &fold(w)));
-        negated != flag
     })
+}
+
+/// Words that say a thing is off, or on, written right after it at the end of a clause:
+/// "motion detection off", "Bewegungserkennung aus", "notificaciones: apagadas".
+const OFF_AFTER: &[&str] = &[
+    "off",
+    "aus",
+    "apagado",
+    "apagada",
+    "apagados",
+    "apagadas",
+    "desactivado",
+    "desactivada",
+    "desactivados",
+    "desactivadas",
+    "desactive",
+    "desactivee",
+    "desactives",
+    "eteint",
+    "eteinte",
+    "deaktiviert",
+    "ausgeschaltet",
+    "spento",
+    "spenta",
+    "spenti",
+    "disattivato",
+    "disattivata",
+    "disattivati",
+    "desligado",
+    "desligada",
+    "desativado",
+    "desativada",
+    "disabled",
+];
+const ON_AFTER: &[&str] = &[
+    "on",
+    "an",
+    "ein",
+    "encendido",
+    "encendida",
+    "activado",
+    "activada",
+    "activados",
+    "activadas",
+    "active",
+    "activee",
+    "allume",
+    "allumee",
+    "aktiviert",
+    "eingeschaltet",
+    "acceso",
+    "accesa",
+    "attivato",
+    "attivata",
+    "ligado",
+    "ligada",
+    "ativado",
+    "ativada",
+    "enabled",
+];
+
+/// The state a word right after the token at `at` gives it, where that word ends its clause
+/// (a mark or the end of the text follows): "aus" of "Bewegungserkennung aus.", not of "aus
+/// dem Haus".
+fn state_after(evidence: &Evidence, at: usize) -> Option<bool> {
+    let tokens = &evidence.tokens;
+    let mut next = at + 1;
+    if tokens.get(next).is_some_and(|t| t.lower == ":") {
+        next += 1;
+    }
+    let word = tokens.get(next).filter(|t| t.kind == Kind::Word)?;
+    let ends = tokens
+        .get(next + 1)
+        .is_none_or(|t| t.kind == Kind::Punct && t.lower != "-");
+    if !ends {
+        return None;
+    }
+    if is(OFF_AFTER, &word.folded) {
+        Some(false)
+    } else if is(ON_AFTER, &word.folded) {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -146,6 +245,42 @@ mod tests {
         assert!(flag("make it private, not public", "private", true));
         assert!(flag("make the repo public", "is_public", true));
         assert!(flag("build it, then deploy", "depends_on_previous", true));
+        assert!(flag(
+            "Disattiva la notifica del campanello",
+            "doorbell_notifications",
+            false
+        ));
+    }
+
+    #[test]
+    fn a_state_said_after_its_subject() {
+        assert!(flag(
+            "hallway camera: motion detection off.",
+            "motion_detection",
+            false
+        ));
+        assert!(!flag(
+            "hallway camera: motion detection off.",
+            "motion_detection",
+            true
+        ));
+        assert!(flag("Notifications: on", "notifications", true));
+        assert!(flag(
+            "Kamera im Flur: Benachrichtigung aus",
+            "notifications",
+            false
+        ));
+        // Only where it ends the clause: "aus" of "aus dem Urlaub" is no "off".
+        assert!(!flag(
+            "Benachrichtigung aus dem Urlaub schicken",
+            "notifications",
+            false
+        ));
+        assert!(!flag(
+            "turn the notifications on the phone",
+            "notifications",
+            false
+        ));
     }
 
     #[test]

@@ -131,6 +131,9 @@ pub fn of(text: &str) -> Languages {
             continue;
         }
         let scores = scores(line);
+        if only_unread_marks(line, &scores) {
+            out.unread = true;
+        }
         for (i, (total, (_, n))) in totals.iter_mut().zip(&scores).enumerate() {
             *total += n;
             // Every read language with a function word here may be the line's ("les" is
@@ -168,6 +171,37 @@ fn unread_letters(line: &str, letters: usize) -> bool {
         })
         .count();
     marked >= 2
+}
+
+/// Whether a short line with no function word of the six is in another language: one of its
+/// words is a function word of another ("på", "efter", "og") or has a letter none of the six
+/// writes ("først"), and its letters read as a language other than the six. Such a line is
+/// too short for the other tests, and grounding may only strip what it can read ("Sätt
+/// termostaten på tjugoett grader").
+fn only_unread_marks(line: &str, scores: &[(&'static str, usize)]) -> bool {
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let read: usize = scores[..READ.len()].iter().map(|(_, n)| n).sum();
+    if words.len() < 2 || read > 0 {
+        return false;
+    }
+    // Words as written: "var" of "/var/log" is no Swedish "var".
+    let lists = lists();
+    let marked = words.iter().any(|w| {
+        let folded = super::tokens::fold(w);
+        w.chars().all(char::is_alphabetic)
+            && (lists.words[READ.len()..]
+                .iter()
+                .any(|(_, list)| list.contains(&folded))
+                || w.chars().any(|c| is_latin(c) && !read_letter(c)))
+    });
+    marked
+        && detector()
+            .detect_lang(line)
+            .is_some_and(|lang| !READ.iter().any(|code| whatlang_of(code) == Some(lang)))
 }
 
 /// Whether a line in Latin letters is in a language the six are not, by its function-word
@@ -368,6 +402,13 @@ mod tests {
         assert!(matches!(main, Some("es" | "pt")), "{main:?}");
         // Short English lines and code are read.
         assert!(!of("ok\nls -la /tmp\nRename notes.txt").unread);
+        // Short lines with no function word of the six and one of another language, or a
+        // letter none of the six writes.
+        assert!(of("Sätt termostaten på tjugoett grader.").unread);
+        assert!(of("Sortér boligerne efter pris, billigste først.").unread);
+        assert!(!of("Rename the Łódź folder").unread);
+        assert!(!of("Sortiere nach Preis, billigste zuerst.").unread);
+        assert!(!of("Trie par prix, le moins cher d'abord.").unread);
     }
 
     #[test]

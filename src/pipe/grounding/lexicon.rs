@@ -573,12 +573,15 @@ pub fn translations(word: &str) -> &'static [&'static str] {
     if let Some(forms) = index.get(word) {
         return forms;
     }
-    if !word.chars().any(char::is_uppercase) {
-        return &[];
+    let lower = word.to_lowercase();
+    if let Some(forms) = index.get(lower.as_str()) {
+        return forms;
     }
-    index
-        .get(word.to_lowercase().as_str())
-        .copied()
+    // A plural or inflected form of a listed word ("notifications", "shared").
+    let stemmed = super::tokens::stem(&lower);
+    [stemmed.clone(), format!("{stemmed}e")]
+        .iter()
+        .find_map(|w| index.get(w.as_str()).copied())
         .unwrap_or(&[])
 }
 

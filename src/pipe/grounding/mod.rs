@@ -22,6 +22,7 @@
 mod asked;
 mod choice;
 mod codes;
+mod counted;
 mod dates;
 mod evidence;
 mod facts;

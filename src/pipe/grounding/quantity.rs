@@ -34,6 +34,8 @@ enum Dim {
     Calendar,
     /// Base: the byte.
     Data,
+    /// Base: the bit (per second: a line's speed is said in bits).
+    Bits,
     /// Base: the litre.
     Volume,
     Percent,
@@ -52,8 +54,8 @@ enum Dim {
 }
 
 use Dim::{
-    Calendar, Cents, Count, Data, Length, Mass, Money, Percent, Rate, Stay, Temperature, Time,
-    Volume,
+    Bits, Calendar, Cents, Count, Data, Length, Mass, Money, Percent, Rate, Stay, Temperature,
+    Time, Volume,
 };
 
 /// The scales of a temperature, as its reading's factor: no scale is converted by a factor.
@@ -134,6 +136,13 @@ const DATA_SUBJECTS: &[&str] = &[
     "volume", "file", "upload",
 ];
 
+/// Words of a field about bits, or bits per second.
+#[rustfmt::skip]
+const BITS_SUBJECTS: &[&str] = &[
+    "bitrate", "bandwidth", "speed", "throughput", "rate", "debit", "velocidad", "velocidade",
+    "velocita", "geschwindigkeit", "datenrate", "tasa", "taxa", "upload", "download", "limit",
+];
+
 /// Words of a field about a volume.
 const VOLUME_SUBJECTS: &[&str] = &["volume", "capacity", "amount", "quantity"];
 
@@ -178,6 +187,7 @@ fn subjects(dim: Dim) -> &'static [&'static str] {
         Mass => MASS_SUBJECTS,
         Time | Calendar => DURATION_SUBJECTS,
         Data => DATA_SUBJECTS,
+        Bits => BITS_SUBJECTS,
         Volume => VOLUME_SUBJECTS,
         Percent => PERCENT_SUBJECTS,
         Temperature => TEMPERATURE_SUBJECTS,
@@ -328,6 +338,7 @@ fn scale(dim: Dim) -> &'static [f64] {
             1_099_511_627_776.0,
         ],
         Volume => &[0.001, 0.01, 0.1, 1.0, 3.785_411_784],
+        Bits => &[1.0, 1e3, 1e6, 1e9],
         Percent | Temperature | Money | Cents | Stay | Count | Rate => &[1.0],
     }
 }
@@ -446,6 +457,11 @@ fn data_and_volume_readings(word: &str, suffix: bool) -> &'static [Reading] {
         // "16 Go de RAM": French writes gigaoctets so, and "2 go" is no English unit.
         "go" => &[(Data, 1e9), (Data, 1_073_741_824.0)],
         "to" if suffix => &[(Data, 1e12), (Data, 1_099_511_627_776.0)],
+        // Bits, and bits per second ("2 Mbit/s", "100 Mbps", "deux mégabits").
+        "bit" | "bits" | "bps" => &[(Bits, 1.0)],
+        "kbit" | "kbits" | "kbps" | "kilobit" | "kilobits" => &[(Bits, 1e3)],
+        "mbit" | "mbits" | "mbps" | "megabit" | "megabits" => &[(Bits, 1e6)],
+        "gbit" | "gbits" | "gbps" | "gigabit" | "gigabits" => &[(Bits, 1e9)],
         "kib" => &[(Data, 1024.0)],
         "mib" => &[(Data, 1_048_576.0)],
         "gib" => &[(Data, 1_073_741_824.0)],
@@ -586,6 +602,17 @@ const HALVES: &[(&str, f64)] = &[
     ("dreieinhalb", 3.5),
 ];
 
+/// Words that name parts of a whole after a count of them, with how many parts make it.
+#[rustfmt::skip]
+const FRACTIONS: &[(&str, f64)] = &[
+    ("quarter", 4.0), ("quarters", 4.0), ("cuarto", 4.0), ("cuartos", 4.0), ("quart", 4.0),
+    ("quarts", 4.0), ("viertel", 4.0), ("quarto", 4.0), ("quartos", 4.0), ("quarti", 4.0),
+    ("third", 3.0), ("thirds", 3.0), ("tercio", 3.0), ("tercios", 3.0), ("tiers", 3.0),
+    ("drittel", 3.0), ("terco", 3.0), ("tercos", 3.0), ("terzo", 3.0), ("terzi", 3.0),
+    ("fifth", 5.0), ("fifths", 5.0), ("quinto", 5.0), ("quintos", 5.0), ("cinquieme", 5.0),
+    ("cinquiemes", 5.0), ("funftel", 5.0), ("quinti", 5.0),
+];
+
 /// "And" between the hours and their minutes.
 const AND: &[&str] = &["and", "y", "et", "und", "e"];
 
@@ -647,6 +674,15 @@ fn read_numbers(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
         let glued = !span.in_words && span.end == span.start + 1;
         let before = out.len();
         read_after(tokens, span.start, span.end, span.value, glued, out);
+        // "three quarters", "drei Viertel", "dos tercios": a fraction, as a percentage.
+        if let Some((_, parts)) = tokens
+            .get(span.end)
+            .and_then(|t| FRACTIONS.iter().find(|(word, _)| *word == t.folded))
+        {
+            if span.value >= 1.0 && span.value < *parts && span.value.fract() == 0.0 {
+                emit(span.value * 100.0 / parts, (Percent, 1.0), out);
+            }
+        }
         for quantity in &mut out[before..] {
             quantity.start = Some(span.start);
         }
@@ -895,7 +931,8 @@ fn emit_with_unit(
     out: &mut Vec<Quantity>,
 ) {
     let mut value = value;
-    if rate_or_area(tokens, after) {
+    let bits = units.iter().all(|(dim, _)| *dim == Bits);
+    if rate_or_area(tokens, after) && !bits {
         // Not converted, but bound: "100 km/h" is a speed, no distance of 100.
         emit(value, (Rate, 1.0), out);
         return;
@@ -914,8 +951,10 @@ fn emit_with_unit(
     }
 }
 
-/// "an hour", "una hora", "un'ora", "a day", "a dozen": one, where a duration or a dozen
-/// follows the article; not "half an hour" or "a quarter of an hour" (phrases of their own).
+/// "an hour", "una hora", "un'ora", "a day", "a dozen", "un kilo", "a litre": one, where a
+/// spelled-out unit of time, mass, volume or data or a dozen follows the article ("un kilo
+/// et demi" is 1.5 kg); not a length ("a mile away", "an inch" say no distance), "half an
+/// hour" or "a quarter of an hour" (phrases of their own).
 fn read_article(tokens: &[Token], i: usize, out: &mut Vec<Quantity>) {
     if i > 0
         && tokens
@@ -944,11 +983,12 @@ fn read_article(tokens: &[Token], i: usize, out: &mut Vec<Quantity>) {
             word.folded.as_str(),
             "min" | "mins" | "sec" | "secs" | "hrs" | "std" | "sek"
         );
-    let durations = readings(&word.folded, false);
+    let units = readings(&word.folded, false);
     if !spelled
-        || !durations
+        || units.is_empty()
+        || !units
             .iter()
-            .all(|(dim, _)| matches!(dim, Time | Calendar))
+            .all(|(dim, _)| matches!(dim, Time | Calendar | Mass | Volume | Data))
     {
         return;
     }
@@ -1075,21 +1115,23 @@ mod tests {
         quantities(text).iter().any(|q| close(*q, value))
     }
 
+    /// Whether `value` traces a field of these name and description words in `text`.
+    fn field(name: &[&str], description: &[&str], value: f64, text: &str) -> bool {
+        let name: Vec<String> = name.iter().map(|w| w.to_string()).collect();
+        let description: Vec<String> = description.iter().map(|w| w.to_string()).collect();
+        let facts = read_for_test(text);
+        traces(
+            value,
+            &Field {
+                name: &name,
+                description: &description,
+            },
+            &facts,
+        )
+    }
+
     #[test]
     fn temperatures_between_scales_and_rounded_conversions() {
-        let field = |name: &[&str], description: &[&str], value: f64, text: &str| {
-            let name: Vec<String> = name.iter().map(|w| w.to_string()).collect();
-            let description: Vec<String> = description.iter().map(|w| w.to_string()).collect();
-            let facts = read_for_test(text);
-            traces(
-                value,
-                &Field {
-                    name: &name,
-                    description: &description,
-                },
-                &facts,
-            )
-        };
         assert!(field(&["temp", "c"], &[], 177.0, "preheat to 350°F"));
         assert!(field(
             &["temperature"],
@@ -1107,6 +1149,68 @@ mod tests {
         assert!(field(&["distance", "miles"], &[], 6.2, "a 10 km run"));
         assert!(!field(&["distance", "miles"], &[], 6.0, "a 10 km run"));
         assert!(field(&["size", "mb"], &[], 512.0, "half a gig"));
+    }
+
+    #[test]
+    fn fractions_as_percentages() {
+        assert!(field(
+            &["target", "percent"],
+            &[],
+            75.0,
+            "Lad das Auto bis drei Viertel voll"
+        ));
+        assert!(field(
+            &["fill", "ratio"],
+            &[],
+            0.75,
+            "fill it three quarters"
+        ));
+        assert!(field(
+            &["share", "pct"],
+            &[],
+            66.67,
+            "two thirds of the budget"
+        ));
+        assert!(!field(&["target", "percent"], &[], 3.0, "three quarters"));
+        assert!(!has("the last 5 quarters", 125.0));
+        assert!(!has("in 3 weeks", 75.0));
+    }
+
+    #[test]
+    fn bits_per_second_and_an_article_for_one() {
+        assert!(field(
+            &["bitrate", "kbps"],
+            &[],
+            2000.0,
+            "limite à deux mégabits"
+        ));
+        assert!(field(
+            &["bandwidth", "mbps"],
+            &[],
+            100.0,
+            "cap it at 100 Mbit/s"
+        ));
+        assert!(!field(
+            &["bandwidth", "mbps"],
+            &[],
+            100_000.0,
+            "cap it at 100 Mbit/s"
+        ));
+        assert!(!field(&["size", "mb"], &[], 100.0, "cap it at 100 Mbit/s"));
+        assert!(field(
+            &["weight", "g"],
+            &[],
+            1500.0,
+            "un kilo et demi de pommes"
+        ));
+        assert!(field(&["weight", "g"], &[], 1000.0, "buy a kilo of apples"));
+        assert!(field(
+            &["volume", "ml"],
+            &[],
+            1500.0,
+            "un litro y medio de agua"
+        ));
+        assert!(!field(&["weight", "g"], &[], 1.0, "a t-shirt"));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::lexicon;
 use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, STOPWORDS};
-use super::{choice, flags, language, text};
+use super::{choice, counted, flags, language, text};
 use crate::config::GroundingRule;
 
 /// A rule that decided a value, or why none did.
@@ -267,8 +267,12 @@ fn written_as_is(text: &str, all_digits: bool, evidence: &Evidence) -> bool {
 
 /// Named by a part: a time zone by its city, a media type by its subtype.
 fn named_by_part(text: &str, evidence: &Evidence) -> bool {
-    time_zone_city(text).is_some_and(|city| evidence.written(&city))
-        || media_subtype(text).is_some_and(|subtype| evidence.has_word(subtype))
+    time_zone_city(text).is_some_and(|city| {
+        // "Berliner Zeit", "Pariser Zeit": the city's German adjective.
+        evidence.written(&city)
+            || (!city.contains(' ')
+                && evidence.has_word(&super::tokens::fold(&format!("{city}er"))))
+    }) || media_subtype(text).is_some_and(|subtype| evidence.has_word(subtype))
 }
 
 /// Words of a field that say it takes a time of day, or a day.
@@ -429,7 +433,8 @@ const COUNTING: &[&str] = &[
 /// A number written after a word that names it, and before no word it counts ("room 12",
 /// "task 12 as done", "HP 305 du bureau"), is that thing's number: it traces a field about
 /// that thing (`room`, `task_id`, `model`), not any field ("room 12" says no 12 attendees).
-/// "buy 3 apples" counts apples: any field.
+/// "buy 3 apples" counts apples: any field but one that counts another kind of thing
+/// ([`counted`]: "2 chats" is no `bedrooms: 2`).
 fn label_fits(
     start: usize,
     end: usize,
@@ -437,11 +442,11 @@ fn label_fits(
     description: &[String],
     evidence: &Evidence,
 ) -> bool {
-    let counts_next = evidence.tokens.get(end).is_some_and(|t| {
+    let counted = evidence.tokens.get(end).filter(|t| {
         t.kind == Kind::Word && !is(STOPWORDS, &t.folded) && !language::function_word(&t.folded)
     });
-    if counts_next {
-        return true;
+    if let Some(noun) = counted {
+        return counted::fits(&noun.folded, name, description);
     }
     let Some(label) = start
         .checked_sub(1)
@@ -678,6 +683,19 @@ mod tests {
         assert_eq!(time_zone_city("Europe/London").as_deref(), Some("London"));
         assert_eq!(time_zone_city("Mars/Olympus_Mons"), None);
         assert_eq!(time_zone_city("data/cars.csv"), None);
+        let said = |text: &str, zone: &str| {
+            named_by_part(zone, &Evidence::new(text, jiff::civil::date(2026, 11, 25)))
+        };
+        assert!(said(
+            "Stell die Zeitzone auf Berliner Zeit.",
+            "Europe/Berlin"
+        ));
+        assert!(said("meeting at 9, London time", "Europe/London"));
+        assert!(!said(
+            "Stell die Zeitzone auf Berliner Zeit.",
+            "Europe/Paris"
+        ));
+        assert!(!said("the Berlin Wall", "Europe/Paris"));
     }
 
     #[test]

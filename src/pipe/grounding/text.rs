@@ -1,6 +1,7 @@
 //! Rule `text`: free text the translator wrote from the request (a message, a title, a
 //! search query) is said when most of its content words are words of the conversation, by
-//! stem: "Check my email" for "remind me to check my emails". An identifier (no space, and a
+//! stem: "Check my email" for "remind me to check my emails", with no clause of its own that
+//! the conversation holds none of ("... We'll reschedule for Friday."). An identifier (no space, and a
 //! mark or digit in it: a path, a file name, a URL) is never traced this way: it is written
 //! in the text as it is (rule `verbatim`) or it was invented ("notes_final.txt" for
 //! "notes.txt", "/etc/passwd" for anything).
@@ -29,8 +30,41 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
     if content.len() <= SHORT {
         found == content.len() && found > 0
     } else {
-        found * 5 >= content.len() * 3
+        found * 5 >= content.len() * 3 && !added_clause(value, evidence)
     }
+}
+
+/// Words that join one clause to the next.
+const JOINS: &[&str] = &[
+    "and", "but", "then", "y", "pero", "luego", "et", "mais", "puis", "und", "aber", "dann", "e",
+    "mas", "depois", "ed", "ma", "poi",
+];
+
+/// A clause of two content words or more of which the conversation holds none: a sentence
+/// the translator added to what was said ("Standup is cancelled tomorrow. We'll reschedule
+/// for Friday."; "Arregla el login con Google y actualiza las dependencias.").
+fn added_clause(value: &str, evidence: &Evidence) -> bool {
+    let mut clause: Vec<String> = Vec::new();
+    let mut added = false;
+    let mut close = |clause: &mut Vec<String>| {
+        let content: Vec<&String> = clause
+            .iter()
+            .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
+            .collect();
+        added |= content.len() >= 2 && !content.iter().any(|w| evidence.has_word(w));
+        clause.clear();
+    };
+    for piece in value.split_inclusive(['.', ';', '!', '?', ',', ':', '\n']) {
+        for word in words_of(piece) {
+            if is(JOINS, &word) {
+                close(&mut clause);
+            } else {
+                clause.push(word);
+            }
+        }
+        close(&mut clause);
+    }
+    added
 }
 
 #[cfg(test)]
@@ -67,6 +101,15 @@ mod tests {
         assert!(!said_in(
             "Add 'pick up dry cleaning' to my list",
             "Pick up dry cleaning and groceries"
+        ));
+        // A clause nobody said, added to what was.
+        assert!(!said_in(
+            "Email the team that standup is cancelled tomorrow.",
+            "Standup is cancelled tomorrow. We'll reschedule for Friday."
+        ));
+        assert!(!said_in(
+            "Kommentar ins Ticket: Kunde hat zurückgerufen, Problem mit dem Login.",
+            "Kunde hat zurückgerufen, Problem mit dem Login und ist mit der Lösung zufrieden."
         ));
         // Function words trace nothing.
         assert!(!said_in("book it for the evening", "the and for"));

@@ -415,10 +415,6 @@ const DAY_PARTS: &[(&[&str], Half)] = &[
     (&["stanotte"], Half::Night),
 ];
 
-/// How many tokens either side a day-part word may stand: "tomorrow evening at 8",
-/// "a las 8 de la tarde".
-const DAY_PART_REACH: usize = 5;
-
 /// Fills [`Facts::times`].
 pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     let mut accepted_ends: Vec<usize> = Vec::new();
@@ -894,16 +890,24 @@ fn normalize(reading: &mut Reading) -> Option<()> {
 }
 
 /// The half of the day a day-part word near tokens `start..end` says: "tonight at 8", "a las
-/// 8 de la tarde", "um 8 Uhr abends".
+/// 8 de la tarde", "um 8 Uhr abends"; or, where none is that near, the nearest one in the
+/// same sentence ("a las 9 para sacar al perro esta noche").
 fn day_part_near(tokens: &[Token], start: usize, end: usize) -> Option<Half> {
-    let from = start.saturating_sub(DAY_PART_REACH);
-    let to = (end + DAY_PART_REACH).min(tokens.len());
+    let ends_sentence = |j: usize| matches!(tokens[j].lower.as_str(), "." | "!" | "?" | ";");
+    let from = (0..start)
+        .rev()
+        .find(|&j| ends_sentence(j))
+        .map_or(0, |j| j + 1);
+    let to = (end..tokens.len())
+        .find(|&j| ends_sentence(j))
+        .unwrap_or(tokens.len());
     (from..to)
         .filter(|&j| j < start || j >= end)
         .filter_map(|j| {
             let (half, _) = longest_at(tokens, j, DAY_PARTS)?;
             // "mañana", "Morgen" alone are tomorrow; the entries above say "la mañana".
-            Some((j.abs_diff(start).min(j.abs_diff(end)), half))
+            let distance = j.abs_diff(start).min(j.abs_diff(end));
+            Some((distance, half))
         })
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, half)| half)
@@ -971,6 +975,15 @@ mod tests {
         assert_eq!(times("at 8"), [(8, 0), (20, 0)]);
         assert_eq!(times("@ 8"), [(8, 0), (20, 0)]);
         assert_eq!(times("by eight tonight"), [(20, 0)]);
+        // A day part further off in the same sentence, not in the next one.
+        assert_eq!(
+            times("pon alarma a las 9 para sacar al perro esta noche"),
+            [(21, 0)]
+        );
+        assert_eq!(
+            times("Call me at 9. The flight is tonight."),
+            [(9, 0), (21, 0)]
+        );
         assert_eq!(times("until 5 in the afternoon"), [(17, 0)]);
         assert_eq!(times("around 7 in the morning"), [(7, 0)]);
         assert_eq!(times("from 9 to 11am"), [(9, 0), (11, 0), (21, 0)]);

@@ -1,0 +1,138 @@
+//! What a number counts. "2 chats" counts cats and "dos niños" children: said of cats or
+//! children, the number is no count of bedrooms or adults. A few classes of things that
+//! tools count, in the six languages; a number whose noun is in one class traces no field
+//! that counts another ("dos niños" is no `adults: 2`). Where either side is in no class the
+//! number stays free: grounding may only strip what it can show was not said.
+
+use super::tokens::stem;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// People in general: a count of them fits a count of adults or of children too.
+    People,
+    Adults,
+    Children,
+    Rooms,
+    Bathrooms,
+    Animals,
+}
+
+impl Class {
+    fn fits(self, other: Class) -> bool {
+        self == other
+            || matches!(
+                (self, other),
+                (Class::People, Class::Adults | Class::Children)
+                    | (Class::Adults | Class::Children, Class::People)
+            )
+    }
+}
+
+/// Folded words (singular and plural, where the stem does not meet them) per class.
+#[rustfmt::skip]
+const CLASSES: &[(Class, &[&str])] = &[
+    (Class::People, &[
+        "people", "person", "persons", "guest", "pax", "attendee", "participant", "traveler",
+        "traveller", "passenger", "visitor", "ticket", "seat", "diner",
+        "persona", "personas", "invitado", "invitados", "asistente", "asistentes", "pasajero",
+        "pasajeros", "viajero", "viajeros", "entrada", "entradas", "comensal", "comensales",
+        "personne", "personnes", "invite", "invites", "participants", "passager", "passagers",
+        "voyageur", "voyageurs", "billet", "billets", "couvert", "couverts",
+        "personen", "gast", "gaste", "teilnehmer", "teilnehmerin", "passagier", "passagiere",
+        "reisende", "reisenden", "karte", "karten",
+        "pessoa", "pessoas", "convidado", "convidados", "passageiro", "passageiros",
+        "viajante", "viajantes", "ingresso", "ingressos", "bilhete", "bilhetes",
+        "ospite", "ospiti", "partecipante", "partecipanti", "passeggero", "passeggeri",
+        "viaggiatore", "viaggiatori", "biglietto", "biglietti", "coperto", "coperti",
+    ]),
+    (Class::Adults, &[
+        "adult", "grownup", "adulto", "adultos", "adulte", "adultes", "erwachsene",
+        "erwachsenen", "erwachsener", "adulti",
+    ]),
+    (Class::Children, &[
+        "child", "children", "kid", "kids", "minor", "infant", "baby", "babies", "nino",
+        "ninos", "nina", "ninas", "hijo", "hijos", "menor", "menores", "enfant", "enfants",
+        "bebe", "bebes", "kind", "kinder", "kindern", "crianca", "criancas", "filho", "filhos",
+        "bambino", "bambini", "bambina", "bambine", "figlio", "figli", "ragazzi",
+    ]),
+    (Class::Rooms, &[
+        "room", "bedroom", "habitacion", "habitaciones", "dormitorio", "dormitorios", "cuarto",
+        "cuartos", "chambre", "chambres", "piece", "pieces", "zimmer", "schlafzimmer",
+        "quarto", "quartos", "stanza", "stanze", "camere",
+    ]),
+    (Class::Bathrooms, &[
+        "bathroom", "bath", "bano", "banos", "salle", "salles", "badezimmer", "bader",
+        "banheiro", "banheiros", "bagno", "bagni",
+    ]),
+    (Class::Animals, &[
+        "pet", "cat", "dog", "animal", "gato", "gatos", "perro", "perros", "mascota",
+        "mascotas", "chat", "chats", "chien", "chiens", "katze", "katzen", "hund", "hunde",
+        "haustier", "haustiere", "cao", "caes", "cachorro", "cachorros", "gatto", "gatti",
+        "cane", "cani", "animali",
+    ]),
+];
+
+/// The class of a folded word, by the word or its stem.
+fn class_of(word: &str) -> Option<Class> {
+    let stemmed = stem(word);
+    CLASSES
+        .iter()
+        .find(|(_, words)| words.contains(&word) || words.contains(&stemmed.as_str()))
+        .map(|(class, _)| *class)
+}
+
+/// Whether a number counting `noun` (folded) may be the value of a field with these name and
+/// description words: `false` only when the noun and the field count things of two classes.
+pub fn fits(noun: &str, name: &[String], description: &[String]) -> bool {
+    let Some(counted) = class_of(noun) else {
+        return true;
+    };
+    // The field's own name says what it counts; its description only where the name does
+    // not ("Number of guests" for `party_size`).
+    let classes =
+        |words: &[String]| -> Vec<Class> { words.iter().filter_map(|w| class_of(w)).collect() };
+    let mut field = classes(name);
+    if field.is_empty() {
+        field = classes(description);
+    }
+    field.is_empty() || field.iter().any(|c| c.fits(counted))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipe::grounding::tokens::words_of;
+
+    fn count(noun: &str, name: &str, description: &str) -> bool {
+        fits(noun, &words_of(name), &words_of(description))
+    }
+
+    #[test]
+    fn a_count_of_one_thing_is_no_count_of_another() {
+        assert!(!count("chats", "bedrooms", "Nombre minimum de chambres"));
+        assert!(!count("ninos", "adults", "Número de entradas de adulto"));
+        assert!(!count("rooms", "guests", ""));
+        assert!(!count("bathrooms", "bedrooms", ""));
+    }
+
+    #[test]
+    fn a_count_of_the_same_thing_or_of_an_unknown_one() {
+        assert!(count("adultos", "adults", ""));
+        assert!(count("people", "party_size", "Number of guests"));
+        assert!(count("personnes", "covers", "Nombre de couverts"));
+        assert!(count(
+            "kids",
+            "ticket_count",
+            "Number of tickets to purchase"
+        ));
+        assert!(count("habitaciones", "bedrooms", ""));
+        assert!(count("apples", "quantity", ""));
+        assert!(count("people", "limit", "How many results to return"));
+        // A count of results is of whatever is searched: "10 restaurants", "3 habitaciones".
+        assert!(count(
+            "habitaciones",
+            "max_results",
+            "Máximo de anuncios a devolver"
+        ));
+    }
+}
