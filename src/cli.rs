@@ -512,6 +512,10 @@ fn print_json(outcome: &Outcome, attempts: &[AttemptRecord]) -> ExitCode {
             serde_json::json!({"outcome": "clarification", "question": question}),
             ExitCode::SUCCESS,
         ),
+        Outcome::WrongTool(reason) => (
+            serde_json::json!({"outcome": "wrong_tool", "reason": reason}),
+            ExitCode::SUCCESS,
+        ),
         Outcome::Failed(error) => (
             serde_json::json!({"outcome": "failed", "error": error}),
             ExitCode::FAILURE,
@@ -564,6 +568,10 @@ fn print_human(state: &AppState, outcome: Outcome, attempts: &[AttemptRecord]) -
         }
         Outcome::Clarification(question) => {
             say!("clarification needed: {question}");
+            ExitCode::SUCCESS
+        }
+        Outcome::WrongTool(reason) => {
+            say!("not a request for this tool: {reason}");
             ExitCode::SUCCESS
         }
         Outcome::Failed(error) => {

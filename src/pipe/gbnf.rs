@@ -524,6 +524,7 @@ mod tests {
             r#"{"a":0,"b":"x","c":true,"d":2}"#,
             r#"[{"b":"x"},{"a":1,"b":"y z","c":false}]"#,
             r#"{"error":"missing_info","clarification_needed":"Which one?"}"#,
+            r#"{"error":"wrong_tool","reason":"a lock check, not a shipment"}"#,
         ] {
             assert!(g.takes(taken), "{taken}");
         }
@@ -542,6 +543,8 @@ mod tests {
             r#"[]"#,
             r#"[{"b":"x"} ]"#,
             r#"{"error":"missing_info"}"#,
+            r#"{"error":"wrong_tool"}"#,
+            r#"{"error":"wrong_tool","clarification_needed":"x"}"#,
         ] {
             assert!(!g.takes(refused), "{refused}");
         }

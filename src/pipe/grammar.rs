@@ -105,7 +105,8 @@ pub fn past_limits(parameters: &Value) -> Option<String> {
     })
 }
 
-/// One call, several calls, or the clarification object.
+/// One call, several calls, the clarification object, or the objection that the request is
+/// not for this tool.
 pub fn response_schema(parameters: &Value) -> Value {
     let call = simplified(parameters);
     json!({
@@ -119,6 +120,14 @@ pub fn response_schema(parameters: &Value) -> Value {
                     "clarification_needed": {"type": "string"}
                 },
                 "required": ["error", "clarification_needed"]
+            },
+            {
+                "type": "object",
+                "properties": {
+                    "error": {"const": "wrong_tool"},
+                    "reason": {"type": "string"}
+                },
+                "required": ["error", "reason"]
             }
         ]
     })
@@ -301,10 +310,14 @@ mod tests {
     }
 
     #[test]
-    fn response_admits_array_and_clarification() {
+    fn response_admits_array_clarification_and_wrong_tool() {
         let schema = response_schema(&json!({"type": "object"}));
         let branches = schema["anyOf"].as_array().map(Vec::len);
-        assert_eq!(branches, Some(3));
+        assert_eq!(branches, Some(4));
+        assert_eq!(
+            schema["anyOf"][3]["properties"]["error"]["const"],
+            "wrong_tool"
+        );
         assert_eq!(schema["anyOf"][1]["type"], "array");
     }
 }

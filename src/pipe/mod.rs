@@ -260,6 +260,7 @@ pub struct Tried(Arc<std::sync::Mutex<TriedState>>);
 struct TriedState {
     answers: HashMap<TriedKey, TriedAnswer>,
     asked_directly: std::collections::HashSet<String>,
+    objected: std::collections::HashSet<String>,
 }
 
 /// (tool, description)
@@ -283,6 +284,15 @@ impl Tried {
         self.0
             .lock()
             .is_ok_and(|mut tried| tried.asked_directly.insert(tool.to_owned()))
+    }
+
+    /// True the first time in this request that the translator finds a request is not for
+    /// `tool`: the main model is told once; should it call the tool again, its own call is
+    /// asked for (the worst case is the model alone, one turn later).
+    pub fn first_objection(&self, tool: &str) -> bool {
+        self.0
+            .lock()
+            .is_ok_and(|mut tried| tried.objected.insert(tool.to_owned()))
     }
 
     pub fn record(&self, tool: &str, description: &str, message: &str, reason: &str) {

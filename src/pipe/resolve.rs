@@ -165,6 +165,15 @@ async fn translated(
                 let asked = Asked { request, question };
                 answered_from_words(engine, rewrite, tool, asked, client_headers).await
             }
+            // Told once, the main model called the tool again: it is asked for its own call
+            // with the full schema below, as it would write one alone. A tool the main model
+            // saw in full was its own choice: only its arguments are the translator's job.
+            Outcome::WrongTool(reason)
+                if !tool.rewritten || !rewrite.tried.first_objection(&tool.name) =>
+            {
+                tracing::info!(tool = %tool.name, %reason, "the translator objects again after the main model was told; asking the main model directly");
+                Outcome::Failed(format!("the translator found the request is not for {}: {reason}", tool.name))
+            }
             other => other,
         };
         // No dead end: a call the translator could not make is asked of the main model
@@ -194,6 +203,7 @@ async fn translated(
             Outcome::Calls(t) if t.attempts == 0 => Ok("direct"),
             Outcome::Calls(_) => Ok("calls"),
             Outcome::Clarification(_) => Ok("clarification"),
+            Outcome::WrongTool(_) => Ok("wrong_tool"),
             Outcome::Failed(error) => Err(error.as_str()),
         },
     );
@@ -606,6 +616,16 @@ fn resolved_from(
             reason: format!("the {} call needs more information: {question}", tool.name),
             call,
         },
+        Outcome::WrongTool(reason) => {
+            let name = &tool.name;
+            Resolved::Failed {
+                tool_message: format!(
+                    "[WRONG TOOL] This request is not for {name}: {reason}. Call the tool that does what the user asked, or answer without a tool; call {name} again only if it is right after all."
+                ),
+                reason: format!("the {name} call is not for this tool: {reason}"),
+                call,
+            }
+        }
         Outcome::Failed(error) => Resolved::Failed {
             tool_message: format!(
                 "[TRANSLATION ERROR] {error}. Describe the call again with every detail it needs, or ask the user."

@@ -24,6 +24,9 @@ pub enum Outcome {
     Calls(Arc<Translated>),
     /// The translator asks for a fact the description lacks: a question for the user.
     Clarification(String),
+    /// The translator finds the request is not for this tool: what it asks for instead. The
+    /// main model is told, and offered the tools again (see `resolve`).
+    WrongTool(String),
     /// No valid call after every attempt; says what went wrong.
     Failed(String),
 }
@@ -171,6 +174,7 @@ impl Pipe {
             Outcome::Calls(t) => ("ok", Some(t.attempts), t.dropped.join("; ")),
             // The error says how many attempts it took where that is known.
             Outcome::Clarification(question) => ("clarification", None, question.clone()),
+            Outcome::WrongTool(reason) => ("wrong_tool", None, reason.clone()),
             Outcome::Failed(error) => ("failed", None, error.clone()),
         };
         let (ungrounded, decisions) = match &outcome {
@@ -414,6 +418,7 @@ impl Pipe {
             Outcome::Calls(t) if t.attempts > 1 => "retried",
             Outcome::Calls(_) => "ok",
             Outcome::Clarification(_) => "clarification",
+            Outcome::WrongTool(_) => "wrong_tool",
             Outcome::Failed(_) => "failed",
         };
         metrics.translation(&tool.name, label);
@@ -670,6 +675,9 @@ fn judge(
         };
     };
     let answer = value.to_string();
+    if let Some(reason) = objection(&value) {
+        return Attempt::Done(Outcome::WrongTool(reason));
+    }
     if let Some(question) = clarification(&value) {
         return Attempt::Done(Outcome::Clarification(question));
     }
@@ -742,6 +750,20 @@ fn clarification(value: &Value) -> Option<String> {
         .and_then(Value::as_str)
         .unwrap_or("Please provide more detail.");
     Some(question.to_owned())
+}
+
+/// `{"error": "wrong_tool", "reason": "..."}`: the translator finds the request is not for
+/// this tool. Its reason, or a generic one.
+fn objection(value: &Value) -> Option<String> {
+    let object = value.as_object()?;
+    (object.get("error")?.as_str()? == "wrong_tool").then(|| {
+        object
+            .get("reason")
+            .and_then(Value::as_str)
+            .filter(|r| !r.trim().is_empty())
+            .unwrap_or("the request asks for something else")
+            .to_owned()
+    })
 }
 
 /// The text a translated call is remembered by (see [`super::history::Memory`]).
@@ -835,6 +857,16 @@ mod tests {
         ) {
             Attempt::Done(Outcome::Clarification(q)) => assert_eq!(q, "When?"),
             _ => return Err("expected a clarification".into()),
+        }
+        match judge(
+            &t,
+            r#"{"error": "wrong_tool", "reason": "a lock check"}"#,
+            1,
+            None,
+            &UTC,
+        ) {
+            Attempt::Done(Outcome::WrongTool(r)) => assert_eq!(r, "a lock check"),
+            _ => return Err("expected the objection".into()),
         }
         assert!(matches!(
             judge(&t, "I cannot do that.", 1, None, &UTC),

@@ -1199,6 +1199,32 @@ async fn translate_fails_with_exit_1_when_every_attempt_is_invalid() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn translate_says_when_the_text_is_not_for_the_tool() {
+    let objection = r#"{"error": "wrong_tool", "reason": "a lock check"}"#;
+    let translator = MockServer::scripted(vec![
+        translator_reply(objection),
+        translator_reply(objection),
+    ])
+    .await;
+    let config = toml_file(&support::backend_toml(&translator.url()));
+    let out = output_async(translate_command(&config)).await;
+    assert_success(&out);
+    assert!(
+        stdout(&out).contains("not a request for this tool: a lock check"),
+        "{}",
+        describe(&out)
+    );
+    let mut command = translate_command(&config);
+    command.arg("--json");
+    let out = output_async(command).await;
+    assert_success(&out);
+    let result: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(result["outcome"], "wrong_tool");
+    assert_eq!(result["reason"], "a lock check");
+    assert_eq!(translator.chat_requests().len(), 2, "one attempt each");
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn translate_fails_with_exit_1_when_the_backend_is_dead() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()

@@ -46,3 +46,4 @@ mod upstream_params;
 mod upstream_timeouts;
 mod warm_prefixes;
 mod weak_main_model;
+mod wrong_tool;

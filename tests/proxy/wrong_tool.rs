@@ -1,0 +1,150 @@
+//! A wrong tool is caught, not translated: when the translator finds the request is not for
+//! the rewritten tool the main model called, the main model is told so once and offered the
+//! tools again, never asked to put a question to the user about a tool they did not want.
+//! Should it call the same tool again, its own call is asked for with the full schema: the
+//! worst case is the model alone, one turn later.
+
+use serde_json::{json, Value};
+
+use crate::support::{
+    backend_toml, calls_message, chat, completion, fixture_tool, nl_call, tool_call,
+    translator_reply, MockServer, Proxy, Reply,
+};
+
+const USER: &str =
+    "Is the front door locked? Check lock.front_door. Remind me Mondays at 08:00 if not.";
+const OBJECTION: &str =
+    r#"{"error": "wrong_tool", "reason": "a lock state check, not a reminder"}"#;
+
+fn check_lock() -> Value {
+    json!({"type": "function", "function": {
+        "name": "check_lock",
+        "description": "Read whether a lock is locked.",
+        "parameters": {"type": "object",
+            "properties": {"entity": {"type": "string"}},
+            "required": ["entity"]}}})
+}
+
+fn request() -> Value {
+    json!({"model": "main-model",
+        "messages": [{"role": "user", "content": USER}],
+        "tools": [fixture_tool("set_reminder"), check_lock()]})
+}
+
+fn first_turn() -> Reply {
+    Reply::ok(completion(
+        calls_message(vec![nl_call(
+            "call_1",
+            "set_reminder",
+            "check whether lock.front_door is locked",
+        )]),
+        "tool_calls",
+    ))
+}
+
+fn last_message(body: &Value) -> String {
+    let messages = body["messages"].as_array().unwrap();
+    messages[messages.len() - 1]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn tool_names(body: &Value) -> Vec<String> {
+    body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_main_model_is_told_and_picks_the_tool_that_fits() {
+    let main = MockServer::scripted(vec![
+        first_turn(),
+        Reply::ok(completion(
+            calls_message(vec![tool_call(
+                "call_2",
+                "check_lock",
+                &json!({"entity": "lock.front_door"}),
+            )]),
+            "tool_calls",
+        )),
+    ])
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(OBJECTION)]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (status, body) = chat(&proxy, &request()).await;
+    assert_eq!(status, 200, "{body}");
+    let calls = body["choices"][0]["message"]["tool_calls"]
+        .as_array()
+        .unwrap();
+    assert_eq!(calls.len(), 1, "{body}");
+    assert_eq!(calls[0]["function"]["name"], "check_lock");
+    assert_eq!(translator.chat_requests().len(), 1, "not translated again");
+    let requests = main.chat_requests();
+    assert_eq!(requests.len(), 2, "one repair turn, no direct ask");
+    let repair = requests[1].json();
+    let told = last_message(&repair);
+    assert!(
+        told.starts_with("[WRONG TOOL] This request is not for set_reminder: a lock state check, not a reminder."),
+        "{told}"
+    );
+    assert!(!told.contains("ask the user"), "{told}");
+    assert_eq!(tool_names(&repair), ["set_reminder", "check_lock"]);
+    assert!(repair.get("tool_choice").is_none());
+    assert!(proxy
+        .metrics()
+        .contains("plaincall_translations_total{tool=\"set_reminder\",outcome=\"wrong_tool\"} 1"));
+}
+
+#[tokio::test]
+async fn a_main_model_that_insists_gets_its_own_call_with_the_full_schema() {
+    let own = json!({"message": "Check the front door lock", "schedule_type": "weekly",
+        "at": "08:00", "day_of_week": "mon"});
+    let main = MockServer::scripted(vec![
+        first_turn(),
+        // Told, it calls the same tool again.
+        Reply::ok(completion(
+            calls_message(vec![nl_call(
+                "call_2",
+                "set_reminder",
+                "remind me Mondays at 08:00 to check lock.front_door",
+            )]),
+            "tool_calls",
+        )),
+        // The direct ask.
+        Reply::ok(completion(
+            calls_message(vec![tool_call("call_direct", "set_reminder", &own)]),
+            "tool_calls",
+        )),
+    ])
+    .await;
+    let translator = MockServer::scripted(vec![
+        translator_reply(OBJECTION),
+        translator_reply(OBJECTION),
+    ])
+    .await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (status, body) = chat(&proxy, &request()).await;
+    assert_eq!(status, 200, "{body}");
+    let call = &body["choices"][0]["message"]["tool_calls"][0];
+    assert_eq!(call["function"]["name"], "set_reminder", "{body}");
+    assert_eq!(call["id"], "call_2");
+    let args: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(args["schedule_type"], "weekly");
+    assert_eq!(translator.chat_requests().len(), 2);
+    let requests = main.chat_requests();
+    assert_eq!(
+        requests.len(),
+        3,
+        "the first turn, one repair turn, the direct ask"
+    );
+    let direct = requests[2].json();
+    assert_eq!(direct["tool_choice"]["function"]["name"], "set_reminder");
+    assert!(direct["tools"][0]["function"]["parameters"]["properties"]
+        .get("schedule_type")
+        .is_some());
+}
