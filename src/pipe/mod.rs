@@ -139,8 +139,8 @@ pub struct Rewrite {
     /// The latest user message, bounded: the translator sees it beside the description.
     pub user_message: Option<String>,
     /// What the conversation said (its user, system and tool messages, bounded): what a
-    /// translated value must be traced to (see [`grounding`]).
-    pub evidence: Arc<str>,
+    /// translated value must be traced to (see [`grounding`]), read once for all its calls.
+    pub evidence: Said,
     /// The client's body, when the main model sees it unchanged (only calls are checked): the
     /// first turn sends these bytes as they came.
     pub original: Option<bytes::Bytes>,
@@ -165,6 +165,51 @@ impl Rewrite {
         match original.take() {
             Some(bytes) => Ok(bytes),
             None => serde_json::to_vec(body).map(bytes::Bytes::from),
+        }
+    }
+}
+
+/// What a request's conversation said: its text, and the evidence grounding reads in it (see
+/// [`grounding::Evidence`]), read by the first call grounded in it and shared by the request's
+/// other calls. One per request, of a bounded text ([`EVIDENCE_LIMIT`]); never shared between
+/// requests.
+#[derive(Debug, Default)]
+pub struct Said {
+    text: Arc<str>,
+    /// The evidence read, with the day relative dates were read against.
+    read: std::sync::Mutex<Option<(jiff::civil::Date, Arc<grounding::Evidence>)>>,
+}
+
+impl Said {
+    pub fn new(text: impl Into<Arc<str>>) -> Said {
+        Said {
+            text: text.into(),
+            read: std::sync::Mutex::default(),
+        }
+    }
+
+    /// The conversation's text, shared, not copied (what the runaway watch compares
+    /// descriptions with).
+    pub fn text(&self) -> &Arc<str> {
+        &self.text
+    }
+
+    /// The evidence of the text with relative dates read against `today`: read on the first
+    /// call, then shared (read again only for another day, a request that ran past midnight).
+    pub fn evidence(&self, today: jiff::civil::Date) -> Arc<grounding::Evidence> {
+        // Held while reading: a second call of the request waits for the evidence rather than
+        // reading it too.
+        let mut read = self
+            .read
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match read.as_ref() {
+            Some((day, evidence)) if *day == today => Arc::clone(evidence),
+            _ => {
+                let evidence = Arc::new(grounding::Evidence::new(&self.text, today));
+                *read = Some((today, Arc::clone(&evidence)));
+                evidence
+            }
         }
     }
 }
@@ -476,15 +521,15 @@ impl Pipe {
         &self,
         set: &ToolSet,
         messages: Option<&[Box<serde_json::value::RawValue>]>,
-    ) -> Arc<str> {
+    ) -> Said {
         let grounded = set
             .by_name
             .keys()
             .chain(set.checked.keys())
             .any(|name| self.settings.grounding_for(name) != crate::config::Grounding::Off);
         match messages {
-            Some(messages) if grounded => conversation_evidence(messages).into(),
-            _ => Arc::from(""),
+            Some(messages) if grounded => Said::new(conversation_evidence(messages)),
+            _ => Said::default(),
         }
     }
 
@@ -674,6 +719,26 @@ pub(crate) fn nl_parameters(field: &str) -> Value {
 
 fn internal(error: serde_json::Error) -> ProxyError {
     ProxyError::Internal(format!("serialising the rewritten request: {error}"))
+}
+
+#[cfg(test)]
+mod said_tests {
+    use super::*;
+
+    #[test]
+    fn the_evidence_is_read_once_per_request_and_day() {
+        let said = Said::new("Book a table for four tomorrow at 8pm");
+        let today = jiff::civil::date(2026, 11, 25);
+        let first = said.evidence(today);
+        assert!(Arc::ptr_eq(&first, &said.evidence(today)));
+        let next_day = said.evidence(jiff::civil::date(2026, 11, 26));
+        assert!(!Arc::ptr_eq(&first, &next_day));
+        assert!(Arc::ptr_eq(
+            &next_day,
+            &said.evidence(jiff::civil::date(2026, 11, 26))
+        ));
+        assert_eq!(&**said.text(), "Book a table for four tomorrow at 8pm");
+    }
 }
 
 #[cfg(test)]

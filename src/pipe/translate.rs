@@ -8,7 +8,7 @@ use http::HeaderMap;
 use serde_json::{json, Value};
 
 use super::extract::{coerce_stringified, extract_json, unwrap_call_envelope};
-use super::{canonical, grammar, grounding, repair, schema_text, validate, NlTool, Pipe};
+use super::{canonical, grammar, grounding, repair, schema_text, validate, NlTool, Pipe, Said};
 use crate::config::Grounding;
 use crate::metrics::Metrics;
 use crate::prompts::TranslatorContext;
@@ -148,7 +148,7 @@ impl Pipe {
         &self,
         tool: &NlTool,
         description: &str,
-        evidence: &str,
+        evidence: &Said,
         request_model: &str,
         client_headers: &HeaderMap,
         metrics: &Metrics,
@@ -158,7 +158,7 @@ impl Pipe {
             .translate_cached(tool, description, request_model, client_headers, metrics)
             .await;
         let outcome = self
-            .grounded(
+            .grounded_in(
                 tool,
                 description,
                 evidence,
@@ -216,15 +216,41 @@ impl Pipe {
         outcome
     }
 
-    /// Grounding (see [`super::grounding`]): untraced optional values left out of each call
-    /// (when the call stays valid without them); in `strict` mode, untraced required values
-    /// asked back to the translator once, then a question for the main model.
+    /// [`Pipe::grounded_in`] a conversation of its own: `translate --json`'s, whose evidence
+    /// is the request text.
     #[allow(clippy::too_many_arguments)]
     pub(crate) async fn grounded(
         &self,
         tool: &NlTool,
         description: &str,
         conversation: &str,
+        outcome: Outcome,
+        request_model: &str,
+        client_headers: &HeaderMap,
+        metrics: &Metrics,
+    ) -> Outcome {
+        let conversation = Said::new(conversation);
+        self.grounded_in(
+            tool,
+            description,
+            &conversation,
+            outcome,
+            request_model,
+            client_headers,
+            metrics,
+        )
+        .await
+    }
+
+    /// Grounding (see [`super::grounding`]): untraced optional values left out of each call
+    /// (when the call stays valid without them); in `strict` mode, untraced required values
+    /// asked back to the translator once, then a question for the main model.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn grounded_in(
+        &self,
+        tool: &NlTool,
+        description: &str,
+        conversation: &Said,
         outcome: Outcome,
         request_model: &str,
         client_headers: &HeaderMap,
@@ -239,7 +265,7 @@ impl Pipe {
         }
         let (date, _) = today(&self.settings.timezone);
         // The conversation alone: the description is the main model's claim about it.
-        let facts = grounding::Evidence::new(conversation, date.parse().unwrap_or_default());
+        let facts = conversation.evidence(date.parse().unwrap_or_default());
         let (grounded, missing) = self.ground_calls(tool, &translated, &facts, metrics);
         if mode == Grounding::Optional || missing.is_empty() {
             return Outcome::Calls(Arc::new(grounded));
@@ -283,7 +309,7 @@ impl Pipe {
         &self,
         tool: &NlTool,
         args: Value,
-        evidence: &str,
+        evidence: &Said,
         metrics: &Metrics,
     ) -> Option<Value> {
         let mode = self.settings.grounding_for(&tool.name);
@@ -291,7 +317,7 @@ impl Pipe {
             return Some(args);
         }
         let (date, _) = today(&self.settings.timezone);
-        let facts = grounding::Evidence::new(evidence, date.parse().unwrap_or_default());
+        let facts = evidence.evidence(date.parse().unwrap_or_default());
         let single = Translated::single(args);
         let (grounded, missing) = self.ground_calls(tool, &single, &facts, metrics);
         if mode == Grounding::Strict && !missing.is_empty() {
@@ -308,14 +334,14 @@ impl Pipe {
         &self,
         tool: &NlTool,
         args: &Value,
-        evidence: &str,
+        evidence: &Said,
         metrics: Option<&Metrics>,
     ) -> Option<(Value, Vec<String>)> {
         if self.settings.grounding_for(&tool.name) == Grounding::Off || !args.is_object() {
             return None;
         }
         let (date, _) = today(&self.settings.timezone);
-        let facts = grounding::Evidence::new(evidence, date.parse().unwrap_or_default());
+        let facts = evidence.evidence(date.parse().unwrap_or_default());
         let mut candidate = args.clone();
         let report = grounding::ground(&mut candidate, &tool.parameters, &facts, self.rules());
         let changed =

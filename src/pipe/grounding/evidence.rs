@@ -3,13 +3,13 @@
 //! model's description is never part of it: it is the model's claim about the conversation,
 //! not the conversation.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use jiff::civil::Date;
 
 use super::facts::{Context, Facts};
 use super::language::{self, Languages};
-use super::tokens::{self, compact, stem, Kind, Token};
+use super::tokens::{self, compact, compact_into, stem, Kind, Token};
 use super::{codes, dates, numbers, quantity, times};
 
 /// What the translator's call is checked against.
@@ -23,9 +23,10 @@ pub struct Evidence {
     /// and digits stand there from one boundary to another: "ABC-123" in "abc 123", never
     /// "us" in "usage".
     compact: String,
-    /// Offsets in `compact` where a token starts (to its byte in the text), and ends.
-    starts: HashMap<usize, usize>,
-    ends: HashMap<usize, usize>,
+    /// Offsets in `compact` where a token starts (with its byte in the text), and ends: in
+    /// order, each offset once.
+    starts: Vec<(usize, usize)>,
+    ends: Vec<(usize, usize)>,
     /// Digits only, per run of digits and phone separators ("+44 (20) 7946-0958").
     digit_runs: Vec<String>,
     pub(super) facts: Facts,
@@ -49,14 +50,19 @@ impl Evidence {
         dates::read(&tokens, &context, &mut facts);
         times::read(&tokens, &context, &mut facts);
         codes::read(&tokens, &context, &mut facts);
-        let mut words = HashSet::new();
-        let mut compacted = String::new();
-        let mut starts = HashMap::new();
-        let mut ends = HashMap::new();
+        let mut words = HashSet::with_capacity(2 * tokens.len());
+        let mut compacted = String::with_capacity(text.len());
+        let mut starts = Vec::new();
+        let mut ends = Vec::new();
         for token in &tokens {
             if token.kind != Kind::Punct {
-                words.insert(stem(&token.folded));
-                words.insert(token.folded.clone());
+                let stemmed = stem(&token.folded);
+                if stemmed != token.folded {
+                    words.insert(stemmed);
+                }
+                if !words.contains(&token.folded) {
+                    words.insert(token.folded.clone());
+                }
                 // "notes_final" is one token; its words are words too.
                 if token.folded.contains('_') {
                     for part in token.folded.split('_').filter(|p| !p.is_empty()) {
@@ -65,11 +71,11 @@ impl Evidence {
                     }
                 }
             }
-            let piece = compact(&token.folded);
-            if !piece.is_empty() {
-                starts.entry(compacted.len()).or_insert(token.start);
-                compacted.push_str(&piece);
-                ends.insert(compacted.len(), token.end);
+            let at = compacted.len();
+            compact_into(&mut compacted, &token.folded);
+            if compacted.len() > at {
+                starts.push((at, token.start));
+                ends.push((compacted.len(), token.end));
             }
         }
         Evidence {
@@ -119,9 +125,10 @@ impl Evidence {
         }
         let original = value.trim();
         self.compact.match_indices(&target).any(|(at, _)| {
-            let (Some(&from), Some(&to)) =
-                (self.starts.get(&at), self.ends.get(&(at + target.len())))
-            else {
+            let (Some(from), Some(to)) = (
+                at_offset(&self.starts, at),
+                at_offset(&self.ends, at + target.len()),
+            ) else {
                 return false;
             };
             // An identifier the user joined with "_" or "-" is that identifier: "db-prod-2"
@@ -221,6 +228,14 @@ impl Evidence {
                 || (digits.len() >= 7 && run.ends_with(digits))
         })
     }
+}
+
+/// The byte in the text at `offset` of the compact text, where a token starts or ends there.
+fn at_offset(offsets: &[(usize, usize)], offset: usize) -> Option<usize> {
+    offsets
+        .binary_search_by_key(&offset, |(at, _)| *at)
+        .ok()
+        .map(|i| offsets[i].1)
 }
 
 /// Letters or digits joined by "_" or "-" somewhere in `text`: an identifier's own spelling.

@@ -4,10 +4,10 @@
 //! ("10:30") and the parts of a written date ("2026-11-25") are no numbers of their own: an
 //! age of 10 is not said by "at 10:30". A lone article ("un", "une", "ein", "um") is no one.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use std::borrow::Cow;
-
+use text2num::digit_string::DigitString;
 use text2num::{find_numbers, BasicAnnotate, LangInterpreter, Language};
 
 use super::facts::{Context, Facts, NumberSpan};
@@ -151,32 +151,16 @@ fn read_words(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts
     if !tokens.iter().any(|t| t.kind == Kind::Word) {
         return;
     }
-    let base = pieces(text);
+    let pieces = pieces(text);
+    let stretches = number_stretches(&pieces);
+    if stretches.is_empty() {
+        return;
+    }
     for (code, language) in ["en", "es", "fr", "de", "pt", "it"].iter().zip(languages()) {
         if *code != "en" && !context.languages.may_be(code) {
             continue;
         }
-        let mut stream: Vec<Piece> = base
-            .iter()
-            .map(|p| Piece {
-                text: p.text.clone(),
-                lowercase: p.lowercase.clone(),
-                nan: false,
-            })
-            .collect();
-        language.basic_annotate(&mut stream);
-        let mut offsets = Vec::with_capacity(stream.len() + 1);
-        let mut at = 0;
-        for piece in &stream {
-            offsets.push(at);
-            at += piece.text.len();
-        }
-        offsets.push(at);
-        for found in find_numbers(stream.iter(), language, 0.0) {
-            let (Some(&from), Some(&to)) = (offsets.get(found.start), offsets.get(found.end))
-            else {
-                continue;
-            };
+        for (from, to, value, ordinal) in read_in(&pieces, &stretches, language) {
             let words = &text[from..to];
             // Digits are read above; a lone article counts nothing.
             if words
@@ -193,8 +177,8 @@ fn read_words(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts
                 facts.number_spans.push(NumberSpan {
                     start,
                     end: end + 1,
-                    value: found.value,
-                    ordinal: found.is_ordinal,
+                    value,
+                    ordinal,
                     in_words: true,
                 });
             }
@@ -202,63 +186,230 @@ fn read_words(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts
     }
 }
 
+/// The first three letters of every word `text2num` 2.8 reads as a number or part of one in
+/// the six languages, as it matches them (lowercase, accents kept, after its own lemmatizing):
+/// "zwe" of "zwei" and "zweiundvierzig", "vei" of "veintitrés", "poi" of "point". Sorted.
+const NUMBER_HEADS: &[&str] = &[
+    "ach", "and", "bil", "cat", "cem", "cen", "cer", "cie", "cin", "com", "cua", "dec", "ded",
+    "deu", "dez", "dic", "die", "dix", "doc", "dod", "doi", "dos", "dou", "doz", "dre", "dri",
+    "dua", "duc", "due", "duo", "duz", "déc", "eig", "ein", "ele", "elf", "ers", "fif", "fir",
+    "fiv", "for", "fou", "fün", "hui", "hun", "kom", "mil", "neu", "nin", "non", "nou", "nov",
+    "nue", "nul", "och", "oct", "oit", "onc", "one", "onz", "ott", "poi", "pre", "pri", "pun",
+    "qua", "qui", "qüi", "sec", "sed", "seg", "sei", "sep", "ses", "set", "sev", "sex", "sie",
+    "six", "soi", "sép", "sét", "tau", "ten", "ter", "thi", "tho", "thr", "tre", "tri", "tro",
+    "tré", "trê", "tta", "tte", "tto", "twe", "two", "una", "und", "une", "uni", "uno", "vei",
+    "ven", "vie", "vig", "vin", "vir", "vír", "zeh", "zer", "zwa", "zwe", "zwo", "zwö", "zér",
+];
+
+/// The words of fewer than three letters `text2num` reads ("o", "y", "e", "et", "um"): with
+/// their endings ("os", "unas", "eas") or a hyphen and more ("o-five"). Italian "un" also
+/// starts a word of its own ("unmilione"): any word starting with "un" is kept.
+const SHORT_NUMBER_WORDS: &[&str] = &["o", "y", "e", "et", "um"];
+
+/// Whether `text2num` may read the word (lowercase) as a number or part of one, in any of
+/// the six languages: a cheap test that keeps every such word and skips most others.
+fn may_be_number_word(word: &str) -> bool {
+    static HEADS: OnceLock<Vec<u64>> = OnceLock::new();
+    let heads = HEADS.get_or_init(|| {
+        let mut keys: Vec<u64> = NUMBER_HEADS.iter().filter_map(|h| head_key(h)).collect();
+        keys.sort_unstable();
+        keys
+    });
+    let head = word.char_indices().nth(3).map_or(word, |(i, _)| &word[..i]);
+    head_key(head).is_some_and(|key| heads.binary_search(&key).is_ok())
+        || word.starts_with("un")
+        || SHORT_NUMBER_WORDS.iter().any(|short| {
+            word.strip_prefix(short).is_some_and(|rest| {
+                let rest = rest.trim_start_matches(['a', 'e', 'o', 's']);
+                rest.is_empty() || rest.starts_with('-')
+            })
+        })
+}
+
+/// The bytes of a word's first three letters as one number, when they fit in eight.
+fn head_key(head: &str) -> Option<u64> {
+    let bytes = head.as_bytes();
+    (bytes.len() <= 8).then(|| {
+        let mut key = [0u8; 8];
+        key[..bytes.len()].copy_from_slice(bytes);
+        u64::from_be_bytes(key)
+    })
+}
+
+/// What `text2num` is given to read: the indices of the pieces that may be number words, in
+/// order, with `None` wherever other words or marks stood between two of them. Spaces and
+/// lone hyphens, which it skips, are left out. Any other piece ends a number being read and
+/// starts none, and so does the break that stands for it: the numbers found are the same.
+fn number_stretches(pieces: &[Piece]) -> Vec<Option<usize>> {
+    let mut out: Vec<Option<usize>> = Vec::new();
+    for (i, piece) in pieces.iter().enumerate() {
+        if piece.text == "-" || piece.text.chars().all(char::is_whitespace) {
+            continue;
+        }
+        if may_be_number_word(&piece.lowercase) {
+            out.push(Some(i));
+        } else if out.last().is_some_and(Option::is_some) {
+            out.push(None);
+        }
+    }
+    out
+}
+
+/// The numbers `language` reads in `stretches` of `pieces` (see [`words_in`]), none where no
+/// word of them starts a number in it: a number starts with a word read from nothing, and
+/// before it nothing has changed what `text2num` holds.
+fn read_in(
+    pieces: &[Piece],
+    stretches: &[Option<usize>],
+    language: &Language,
+) -> Vec<(usize, usize, f64, bool)> {
+    let starts_one = |i: &usize| {
+        language
+            .apply(&pieces[*i].lowercase, &mut DigitString::new())
+            .is_ok()
+    };
+    if !stretches.iter().flatten().any(starts_one) {
+        return Vec::new();
+    }
+    words_in(pieces, stretches, language)
+}
+
+/// The numbers `language` reads in `stretches` of `pieces`: byte range, value, rank.
+fn words_in(
+    pieces: &[Piece],
+    stretches: &[Option<usize>],
+    language: &Language,
+) -> Vec<(usize, usize, f64, bool)> {
+    // Its own marks ("o" that is no zero, "neuf" that is new) come from the whole text.
+    let mut marked: Vec<Marked> = pieces
+        .iter()
+        .map(|p| Marked {
+            lowercase: &p.lowercase,
+            nan: false,
+        })
+        .collect();
+    language.basic_annotate(&mut marked);
+    let stream = stretches.iter().map(|at| match at {
+        Some(i) => Read {
+            text: pieces[*i].text,
+            lowercase: &pieces[*i].lowercase,
+            nan: marked[*i].nan,
+        },
+        None => Read::BREAK,
+    });
+    let mut out = Vec::new();
+    for found in find_numbers(stream, language, 0.0) {
+        let first = stretches.get(found.start).copied().flatten();
+        let last = found
+            .end
+            .checked_sub(1)
+            .and_then(|i| stretches.get(i).copied().flatten());
+        if let (Some(first), Some(last)) = (first, last) {
+            out.push((
+                pieces[first].start,
+                pieces[last].start + pieces[last].text.len(),
+                found.value,
+                found.is_ordinal,
+            ));
+        }
+    }
+    out
+}
+
 /// A word or a run of separators, as `text2num` reads a text: words keep their inner hyphens
 /// and apostrophes ("vingt-deux"), and the pieces put together are the text again.
-struct Piece {
-    text: String,
-    lowercase: String,
+struct Piece<'a> {
+    text: &'a str,
+    lowercase: Cow<'a, str>,
+    /// Byte offset in the text.
+    start: usize,
+}
+
+/// A piece as `text2num` marks it before reading.
+struct Marked<'a> {
+    lowercase: &'a str,
     nan: bool,
 }
 
-impl text2num::Token for &Piece {
-    fn text(&self) -> Cow<'_, str> {
-        Cow::Borrowed(&self.text)
-    }
-    fn text_lowercase(&self) -> Cow<'_, str> {
-        Cow::Borrowed(&self.lowercase)
-    }
-    fn not_a_number_part(&self) -> bool {
-        self.nan
-    }
-}
-
-impl BasicAnnotate for Piece {
+impl BasicAnnotate for Marked<'_> {
     fn text_lowercase(&self) -> &str {
-        &self.lowercase
+        self.lowercase
     }
     fn set_nan(&mut self, val: bool) {
         self.nan = val;
     }
 }
 
-fn pieces(text: &str) -> Vec<Piece> {
-    let mut out: Vec<Piece> = Vec::new();
-    let mut current = String::new();
+/// A piece as `text2num` reads it.
+#[derive(Clone, Copy)]
+struct Read<'a> {
+    text: &'a str,
+    lowercase: &'a str,
+    nan: bool,
+}
+
+impl Read<'_> {
+    /// Where other words stood: no number part, so it ends the number being read.
+    const BREAK: Read<'static> = Read {
+        text: "|",
+        lowercase: "|",
+        nan: true,
+    };
+}
+
+impl text2num::Token for Read<'_> {
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self.text)
+    }
+    fn text_lowercase(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self.lowercase)
+    }
+    fn not_a_number_part(&self) -> bool {
+        self.nan
+    }
+}
+
+fn pieces(text: &str) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let mut start = 0;
     let mut in_word = false;
-    let flush = |current: &mut String, out: &mut Vec<Piece>| {
-        if !current.is_empty() {
-            let text = std::mem::take(current);
+    let mut push = |from: usize, to: usize| {
+        if from < to {
+            let piece = &text[from..to];
+            let lowercase = if piece
+                .bytes()
+                .any(|b| !b.is_ascii() || b.is_ascii_uppercase())
+            {
+                Cow::Owned(piece.to_lowercase())
+            } else {
+                Cow::Borrowed(piece)
+            };
             out.push(Piece {
-                lowercase: text.to_lowercase(),
-                text,
-                nan: false,
+                text: piece,
+                lowercase,
+                start: from,
             });
         }
     };
-    for c in text.chars() {
+    for (at, c) in text.char_indices() {
         let word_char = c.is_alphanumeric() || (in_word && (c == '-' || c == '\''));
         if word_char != in_word {
-            flush(&mut current, &mut out);
+            push(start, at);
+            start = at;
             in_word = word_char;
         }
-        current.push(c);
     }
-    flush(&mut current, &mut out);
+    push(start, text.len());
     out
 }
 
 #[cfg(test)]
 mod tests {
+    use text2num::digit_string::DigitString;
+    use text2num::error::Error;
+    use text2num::{LangInterpreter, Language};
+
+    use super::{languages, may_be_number_word, number_stretches, pieces, read_in, words_in};
 
     fn numbers(text: &str) -> Vec<f64> {
         let facts = super::super::facts::read_for_test(text);
@@ -295,5 +446,176 @@ mod tests {
         assert!(numbers("on 25/11/2026").is_empty());
         assert!(numbers("une table, un rendez-vous, a flight, ein Tisch").is_empty());
         assert!(!numbers("This is important").contains(&1.0));
+    }
+
+    const CODES: [&str; 6] = ["en", "es", "fr", "de", "pt", "it"];
+
+    /// What comes before a word in a number `language` reads: nothing, a unit, a ten, a
+    /// hundred, a thousand, a rank.
+    fn states(code: &str) -> &'static [&'static [&'static str]] {
+        match code {
+            "en" => &[
+                &[],
+                &["one"],
+                &["twenty"],
+                &["one", "hundred"],
+                &["two", "thousand"],
+            ],
+            "es" => &[
+                &[],
+                &["un"],
+                &["veinte"],
+                &["cien"],
+                &["dos", "mil"],
+                &["vigésimo"],
+            ],
+            "fr" => &[
+                &[],
+                &["un"],
+                &["vingt"],
+                &["soixante"],
+                &["quatre"],
+                &["cent"],
+            ],
+            "de" => &[
+                &[],
+                &["ein"],
+                &["zwanzig"],
+                &["hundert"],
+                &["zwei", "tausend"],
+            ],
+            "pt" => &[
+                &[],
+                &["um"],
+                &["vinte"],
+                &["cem"],
+                &["dois", "mil"],
+                &["vinte", "e"],
+            ],
+            _ => &[&[], &["un"], &["venti"], &["cento"], &["due", "mila"]],
+        }
+    }
+
+    /// Whether `text2num` reads `word` (lowercase) as a number or part of one in `language`,
+    /// after any of `states`: as a digit, a link ("and", "y", "und") or a decimal mark.
+    fn reads(language: &Language, word: &str, states: &[&[&str]]) -> bool {
+        if language.check_decimal_separator(word).is_some()
+            || language
+                .apply_decimal(word, &mut DigitString::new())
+                .is_ok()
+        {
+            return true;
+        }
+        states.iter().any(|before| {
+            let mut digits = DigitString::new();
+            for word in *before {
+                let _ = language.apply(word, &mut digits);
+            }
+            matches!(
+                language.apply(word, &mut digits),
+                Ok(()) | Err(Error::Incomplete)
+            )
+        })
+    }
+
+    #[test]
+    fn every_word_of_up_to_three_letters_text2num_reads_is_kept() {
+        let letters: Vec<char> = "abcdefghijklmnopqrstuvwxyzáàâãçéèêíîñóôõöúüß-'"
+            .chars()
+            .collect();
+        let mut words: Vec<String> = vec![String::new()];
+        let mut all = Vec::new();
+        for _ in 0..3 {
+            words = words
+                .iter()
+                .flat_map(|w| letters.iter().map(move |c| format!("{w}{c}")))
+                .collect();
+            all.extend(words.iter().cloned());
+        }
+        let mut read = 0;
+        for (code, language) in CODES.iter().zip(languages()) {
+            for word in &all {
+                if reads(language, word, states(code)) {
+                    read += 1;
+                    assert!(may_be_number_word(word), "{code}: {word}");
+                }
+            }
+        }
+        assert!(read > 40, "{read}");
+    }
+
+    #[test]
+    fn every_number_word_is_kept() {
+        let words: [(&str, &str); 6] = [
+            ("en", "zero o os o-five one first two second three third four fourth five fifth six seven eight eighth nine ninth ten eleven twelve twelfth thirteen twenty twenty-five twentieth thirty forty fourty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million billion and point nought"),
+            ("es", "cero un uno una unos unas primer primero primera dos segunda tres tercero cuatro cuarto cinco seis siete séptimo ocho nueve diez once doce quince dieciséis dieciseis diecinueve veinte veintiuno veintidós veintitrés treinta cuarenta cincuenta cien ciento cientos doscientos quinientas mil millón millones y coma punto décimo vigésimo"),
+            ("fr", "zéro un une uns premier première deux deuxième trois quatre cinq six sept huit neuf dix onze douze seize dix-sept dix-huit vingt vingts vingt-deux vingt-et-un trente quarante cinquante soixante soixante-dix quatre-vingt quatre-vingts quatre-vingt-dix septante huitante nonante cent cents mille mil million milliard et virgule"),
+            ("de", "null ein eins erste erster zwei zwo zweite drei dritte dritten vier fünf sechs sieben acht neun zehn elf zwölf dreizehn zwanzig einundzwanzig zweiundvierzig dreißig dreissig hundert einhundert zweihundertfünfzig tausend zweitausend million millionen milliarde und komma punkt"),
+            ("pt", "zero um uma umas primeiro dois duas segundo três tres terceira quatro cinco seis sete oito nove dez onze doze dezesseis dezasseis vinte trinta quarenta cinquenta cem cento duzentos quinhentas mil milhão milhões bilhões e vírgula"),
+            ("it", "zero un uno una primo prima due secondo tre tré terzo quattro cinque sei sette otto nove dieci undici dodici sedici venti ventuno ventitré ventotto trenta quaranta cento centodue duecento mille duemila milione milioni miliardo e virgola decimo ventesimo"),
+        ];
+        let mut unread = Vec::new();
+        for ((code, list), language) in words.iter().zip(languages()) {
+            for word in list.split(' ') {
+                if !reads(language, word, states(code)) {
+                    unread.push(format!("{code}: {word}"));
+                }
+                assert!(may_be_number_word(word), "{code}: {word}");
+            }
+        }
+        assert!(unread.is_empty(), "text2num reads none of {unread:?}");
+    }
+
+    /// The texts of the grounding corpora (tests/grounding/*.jsonl), read in each of the six
+    /// languages with and without the prefilter (the pieces that may be number words, and
+    /// only where one starts a number): the same numbers at the same places.
+    #[test]
+    fn the_prefilter_never_skips_a_number_text2num_reads() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/grounding");
+        let mut texts: Vec<String> = [
+            "twenty five guests",
+            "ochenta y cinco",
+            "vingt-deux euros, un livre neuf, le neuf",
+            "für zweiundvierzig Gäste",
+            "trinta e dois",
+            "ventitré",
+            "two o five, o-five, three point five, one hundred and five",
+            "veinte y... uno; dos, tres",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map(|entries| entries.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        files.retain(|path| path.extension().is_some_and(|e| e == "jsonl"));
+        assert!(!files.is_empty(), "no corpus in {dir}");
+        for path in files {
+            let content = std::fs::read_to_string(&path).unwrap_or_default();
+            for line in content.lines() {
+                let case: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
+                for key in ["text", "value"] {
+                    if let Some(text) = case[key].as_str() {
+                        texts.push(text.to_owned());
+                    }
+                }
+            }
+        }
+        assert!(texts.len() > 1000, "{}", texts.len());
+        let mut found = 0;
+        for text in &texts {
+            let pieces = pieces(text);
+            let everything: Vec<Option<usize>> = (0..pieces.len()).map(Some).collect();
+            let stretches = number_stretches(&pieces);
+            for (code, language) in CODES.iter().zip(languages()) {
+                let unfiltered = words_in(&pieces, &everything, language);
+                assert_eq!(
+                    read_in(&pieces, &stretches, language),
+                    unfiltered,
+                    "{code}: {text}"
+                );
+                found += unfiltered.len();
+            }
+        }
+        assert!(found > 500, "{found}");
     }
 }

@@ -34,6 +34,10 @@ pub struct Token {
 
 /// Lowercase, accents folded: "Ñandú" is "nandu", "Straße" stays "straße".
 pub fn fold(text: &str) -> String {
+    // ASCII has no accents to fold: its lowercase is all (and much cheaper).
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
     text.nfd()
         .filter(|c| !is_combining_mark(*c))
         .flat_map(char::to_lowercase)
@@ -93,9 +97,16 @@ fn push(out: &mut Vec<Token>, piece: &str, start: usize, spaced: bool) {
         }
         return;
     }
+    let lower = piece.to_lowercase();
+    // ASCII lowercase is folded already.
+    let folded = if piece.is_ascii() {
+        lower.clone()
+    } else {
+        fold(piece)
+    };
     out.push(Token {
-        lower: piece.to_lowercase(),
-        folded: fold(piece),
+        lower,
+        folded,
         start,
         end: start + piece.len(),
         kind,
@@ -195,7 +206,23 @@ pub fn words_of(text: &str) -> Vec<String> {
 
 /// Letters and digits only, folded: a code or a number written with any separators.
 pub fn compact(text: &str) -> String {
-    fold(text).chars().filter(|c| c.is_alphanumeric()).collect()
+    let mut out = String::new();
+    compact_into(&mut out, text);
+    out
+}
+
+/// [`compact`], written at the end of `out`.
+pub fn compact_into(out: &mut String, text: &str) {
+    if text.is_ascii() {
+        // Nothing to fold but the case.
+        out.extend(
+            text.bytes()
+                .filter(u8::is_ascii_alphanumeric)
+                .map(|b| char::from(b.to_ascii_lowercase())),
+        );
+    } else {
+        out.extend(fold(text).chars().filter(|c| c.is_alphanumeric()));
+    }
 }
 
 #[cfg(test)]
