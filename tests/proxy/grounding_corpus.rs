@@ -90,6 +90,7 @@ fn the_corpus_rates_hold() {
 fn the_held_out_rates_do_not_fall() {
     rates_hold("holdout.jsonl", "holdout-baseline.json", 200, false);
     rates_hold("holdout2.jsonl", "holdout2-baseline.json", 200, false);
+    rates_hold("holdout3.jsonl", "holdout3-baseline.json", 200, false);
 }
 
 fn rates_hold(file: &str, baseline_file: &str, at_least: u32, goals: bool) {
