@@ -207,7 +207,10 @@ async fn ask_whole(
     turn: Turn,
 ) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
     let span = spans::chat(&rewrite.model, "openai", turn);
-    let watch = Watch::new(&engine.config.translation, Arc::clone(rewrite.evidence.text()));
+    let watch = Watch::new(
+        &engine.config.translation,
+        Arc::clone(rewrite.evidence.text()),
+    );
     let answer = match watch.enabled() && watches(rewrite) {
         true => {
             ask_folded(engine, bytes, rewrite, client_headers, &watch)
@@ -480,7 +483,10 @@ impl Driver {
         let conversation =
             Conversation::new(engine.config.translation.repair_turns).until(rewrite.deadline);
         let prompt = rewrite.prompt.clone();
-        let watch = Watch::new(&engine.config.translation, Arc::clone(rewrite.evidence.text()));
+        let watch = Watch::new(
+            &engine.config.translation,
+            Arc::clone(rewrite.evidence.text()),
+        );
         // A whole answer reaches the driver only when it has something to handle.
         let raw_mode = prompt.is_none() && matches!(out, Out::Stream(_));
         Driver {

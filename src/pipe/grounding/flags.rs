@@ -37,10 +37,41 @@ const ANTONYMS: &[(&str, &str)] = &[
 /// "sans me demander de confirmation".
 const REACH: usize = 5;
 
+/// Words of a flag's name that turn its subject around: `avoid_tolls` is true where the user
+/// says no tolls ("keep me off toll roads", "ohne Maut"), `gluten_free` where they say
+/// without gluten ("senza glutine").
+const INVERTING: &[&str] = &[
+    "avoid", "skip", "exclude", "no", "without", "disable", "free", "ignore", "omit", "block",
+    "hide", "suppress", "prevent", "disallow",
+];
+
 pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool {
-    let subject_words: Vec<String> = words_of(key)
+    let key_words = words_of(key);
+    let inverted = key_words.len() > 1 && key_words.iter().any(|w| is(INVERTING, w));
+    let flag = flag != inverted;
+    let subject_words: Vec<String> = key_words
         .into_iter()
-        .filter(|w| w.chars().count() > 2 && !is(GENERIC, w) && !is(STOPWORDS, w))
+        .filter(|w| {
+            w.chars().count() > 2
+                && !is(GENERIC, w)
+                && !is(STOPWORDS, w)
+                && !(inverted && is(INVERTING, w))
+        })
+        .collect();
+    if subject_words.is_empty() {
+        return false;
+    }
+    // The name's own turning word, said, negates the subject: "toll roads avoided", "evitar
+    // peajes".
+    let turning: Vec<String> = words_of(key)
+        .into_iter()
+        .filter(|w| inverted && is(INVERTING, w) && w.chars().count() > 3)
+        .flat_map(|w| {
+            let mut forms: Vec<String> =
+                lexicon::translations(&w).iter().map(|t| stem(t)).collect();
+            forms.push(stem(&w));
+            forms
+        })
         .collect();
     let subject: Vec<String> = subject_words.iter().map(|w| stem(w)).collect();
     let about_order = subject.iter().any(|w| {
@@ -81,15 +112,48 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
     if !states.is_empty() {
         return states.contains(&flag);
     }
-    words.iter().enumerate().any(|(i, word)| {
-        if !named(word) {
-            return false;
+    (0..words.len())
+        .any(|i| named(words[i]) && negated_in_clause(evidence, word_at[i], &turning) != flag)
+}
+
+/// Words that end the clause a negation reaches over.
+const CLAUSE_ENDS: &[&str] = &[".", ",", ";", ":", "!", "?"];
+const JOINS: &[&str] = &[
+    "and", "but", "or", "y", "pero", "o", "et", "mais", "ou", "und", "aber", "oder", "e", "mas",
+    "ma", "oppure",
+];
+/// How many words after the subject a negation reaches: "einen Kindersitz brauche ich
+/// nicht", "le petit-déjeuner n'est pas nécessaire".
+const REACH_AFTER: usize = 4;
+
+/// Whether a negation stands before the token at `at`, within [`REACH`] words of its clause,
+/// or after it within [`REACH_AFTER`] words of its clause (a mark or a joining word ends
+/// one: "notifications on, but no sound" negates the sound only).
+fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool {
+    let tokens = &evidence.tokens;
+    let scan = |range: &mut dyn Iterator<Item = usize>, reach: usize| {
+        let mut seen = 0;
+        for j in range {
+            let token = &tokens[j];
+            if token.kind == Kind::Punct {
+                if CLAUSE_ENDS.contains(&token.lower.as_str()) {
+                    return false;
+                }
+                continue;
+            }
+            if is(JOINS, &token.folded) || seen == reach {
+                return false;
+            }
+            if is(NEGATIONS, &fold(&token.folded))
+                || turning.iter().any(|t| cognate(t, &stem(&token.folded)))
+            {
+                return true;
+            }
+            seen += 1;
         }
-        let negated = words[i.saturating_sub(REACH)..i]
-            .iter()
-            .any(|w| is(NEGATIONS, &fold(w)));
-        negated != flag
-    })
+        false
+    };
+    scan(&mut (0..at).rev(), REACH) || scan(&mut (at + 1..tokens.len()), REACH_AFTER)
 }
 
 /// A subject's opposite, said, says the flag the other way: "keep it public" is `private:
@@ -248,6 +312,46 @@ mod tests {
         assert!(flag(
             "Disattiva la notifica del campanello",
             "doorbell_notifications",
+            false
+        ));
+    }
+
+    #[test]
+    fn names_that_turn_their_subject_around() {
+        assert!(flag("keep me off toll roads please", "avoid_tolls", true));
+        assert!(flag("with toll roads avoided", "avoid_tolls", true));
+        assert!(!flag(
+            "take the toll road, it is faster",
+            "avoid_tolls",
+            true
+        ));
+        assert!(flag("un ristorante senza glutine", "gluten_free", true));
+        assert!(!flag("un ristorante senza glutine", "gluten_free", false));
+        assert!(!flag("a gluten cake", "gluten_free", true));
+    }
+
+    #[test]
+    fn a_negation_after_its_subject_within_the_clause() {
+        assert!(flag(
+            "le petit-déjeuner n'est pas nécessaire",
+            "breakfast_included",
+            false
+        ));
+        assert!(!flag(
+            "le petit-déjeuner n'est pas nécessaire",
+            "breakfast_included",
+            true
+        ));
+        // A mark or a joining word ends the clause the negation reaches over.
+        assert!(flag("notifications on, no sound", "notifications", true));
+        assert!(flag(
+            "turn notifications on but not the sound",
+            "notifications",
+            true
+        ));
+        assert!(flag(
+            "Desliga as notificações de promoções",
+            "promotional_notifications",
             false
         ));
     }

@@ -64,6 +64,20 @@ pub const NEGATIONS: &[&str] = &[
     "mai",
     "disattivare",
     "disattiva",
+    // Switching off: "desliga as notificações", "apaga las alertas", "éteins le chauffage".
+    "desliga",
+    "desligar",
+    "desligue",
+    "apaga",
+    "apagar",
+    "apague",
+    "eteins",
+    "eteindre",
+    "eteignez",
+    "spegni",
+    "spegnere",
+    "ausschalten",
+    "abschalten",
 ];
 
 /// Words that say "every": "every day" is daily, "cada semana" weekly.
