@@ -112,7 +112,20 @@ pub fn said(
         .filter_map(Value::as_str)
         .filter(|m| !m.eq_ignore_ascii_case(member))
         .any(|m| evidence.written(m) || frequency(m, evidence) || sort_order(m, evidence));
-    !another_named && subject_spoken(key, evidence)
+    !another_named && !shares_said_word(member, members, evidence) && subject_spoken(key, evidence)
+}
+
+/// A word `member` shares with another member is said ("price" of "sort by price" for
+/// `price_asc` and `price_desc`): the subject spoken does not choose between them, only the
+/// word that tells them apart would.
+fn shares_said_word(member: &str, members: &[Value], evidence: &Evidence) -> bool {
+    let own = words_of(member);
+    members
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|m| !m.eq_ignore_ascii_case(member))
+        .flat_map(words_of)
+        .any(|w| own.contains(&w) && w.chars().count() >= 3 && said_word(&w, evidence))
 }
 
 /// Every word of `member` is a word of the text, by stem, in any order, or one of the
@@ -387,6 +400,29 @@ mod tests {
             &json!({}),
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    #[test]
+    fn a_spoken_subject_does_not_choose_between_members_it_shares_a_word_with() {
+        let members = json!(["price_asc", "price_desc", "rating", "newest"]);
+        assert!(!chosen(
+            "Sort these laptops by price",
+            "price_desc",
+            members.clone(),
+            "sort"
+        ));
+        assert!(!chosen(
+            "Sort these laptops by price",
+            "price_asc",
+            members.clone(),
+            "sort"
+        ));
+        assert!(chosen(
+            "Sort by price, ascending",
+            "price_asc",
+            members,
+            "sort"
+        ));
     }
 
     #[test]
