@@ -131,8 +131,8 @@ impl Evidence {
             ) else {
                 return false;
             };
-            // An identifier the user joined with "_" or "-" is that identifier: "db-prod-2"
-            // says no "db_prod_2". Spaces or other marks around a code may change ("ABC 123").
+            // An identifier the user joined with "_", "-" or "." is that identifier:
+            // "db-prod-2" says no "db_prod_2", "m.dupont" no "mdupont". Spaces or other marks around a code may change ("ABC 123").
             // Its case too: "nginx-proxy-eu" is no "nginx-proxy-EU".
             let written = self.text.get(from..to).unwrap_or_default();
             !joined(written) || written == original
@@ -241,9 +241,9 @@ fn at_offset(offsets: &[(usize, usize)], offset: usize) -> Option<usize> {
 /// Letters or digits joined by "_" or "-" somewhere in `text`: an identifier's own spelling.
 fn joined(text: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
-    chars
-        .windows(3)
-        .any(|w| w[0].is_alphanumeric() && matches!(w[1], '_' | '-') && w[2].is_alphanumeric())
+    chars.windows(3).any(|w| {
+        w[0].is_alphanumeric() && matches!(w[1], '_' | '-' | '.') && w[2].is_alphanumeric()
+    })
 }
 
 /// A file name ("report.pdf", "notes_final.txt") or a path ("data/x.md", "/etc/passwd").

@@ -671,6 +671,8 @@ mod tests {
         // An identifier keeps the joiners the user wrote; a code may change its spaces.
         assert_eq!(said("restart db-prod-2 now", "db_prod_2"), Rule::Unsaid);
         assert_eq!(said("restart db-prod-2 now", "db-prod-2"), Rule::Verbatim);
+        assert_eq!(said("log in as m.dupont", "mdupont"), Rule::Unsaid);
+        assert_eq!(said("log in as m.dupont", "m.dupont"), Rule::Verbatim);
         assert_eq!(said("my code is abc 123", "ABC-123"), Rule::Verbatim);
     }
 
