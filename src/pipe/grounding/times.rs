@@ -302,6 +302,23 @@ const MERIDIEMS: &[(&[&str], Half)] = &[
     (&["midnight"], Half::Am),
 ];
 
+/// Words German puts after "am" ("on the"): day parts, weekdays.
+const GERMAN_AFTER_AM: &[&str] = &[
+    "morgen",
+    "vormittag",
+    "mittag",
+    "nachmittag",
+    "abend",
+    "montag",
+    "dienstag",
+    "mittwoch",
+    "donnerstag",
+    "freitag",
+    "samstag",
+    "sonntag",
+    "wochenende",
+];
+
 /// Fractions after the hour, in minutes: "ocho y media", "huit heures moins le quart".
 const FRACTIONS: &[(&[&str], i64)] = &[
     (&["y", "media"], 30),
@@ -781,6 +798,15 @@ fn meridiem_after(tokens: &[Token], reading: &mut Reading) {
         return;
     }
     if let Some((half, end)) = longest_at(tokens, reading.end, MERIDIEMS) {
+        // German "am" before a day part, a weekday or a day is "on the": "drei am
+        // Nachmittag" is 15:00, "um 9 am Montag" no a.m.
+        let german_am = tokens[reading.end].folded == "am"
+            && tokens.get(end).is_some_and(|t| {
+                t.kind == Kind::Number || GERMAN_AFTER_AM.contains(&t.folded.as_str())
+            });
+        if german_am {
+            return;
+        }
         if reading.half == Half::Both || reading.cue == Cue::HourWord {
             reading.half = half;
             reading.cue = Cue::Strong;
@@ -984,6 +1010,12 @@ mod tests {
             times("Call me at 9. The flight is tonight."),
             [(9, 0), (21, 0)]
         );
+        assert_eq!(
+            times("Friseurtermin um Viertel nach drei am Nachmittag."),
+            [(15, 15)]
+        );
+        assert_eq!(times("um 9 am Montag"), [(9, 0), (21, 0)]);
+        assert_eq!(times("at 7 am tomorrow"), [(7, 0)]);
         assert_eq!(times("until 5 in the afternoon"), [(17, 0)]);
         assert_eq!(times("around 7 in the morning"), [(7, 0)]);
         assert_eq!(times("from 9 to 11am"), [(9, 0), (11, 0), (21, 0)]);
