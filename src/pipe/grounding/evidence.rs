@@ -29,6 +29,8 @@ pub struct Evidence {
     ends: Vec<(usize, usize)>,
     /// Digits only, per run of digits and phone separators ("+44 (20) 7946-0958").
     digit_runs: Vec<String>,
+    /// Digits said in words, group after group ("siete, cuatro, cuatro, nueve").
+    spoken_digits: Vec<String>,
     pub(super) facts: Facts,
     pub(super) languages: Languages,
     pub(super) today: Date,
@@ -83,6 +85,7 @@ impl Evidence {
             compact: compacted,
             starts,
             ends,
+            spoken_digits: spoken_digits(&tokens, &facts),
             digit_runs: digit_runs(text),
             facts,
             languages,
@@ -221,6 +224,15 @@ impl Evidence {
 
     /// A string of digits (a phone number, an account): one of the text's runs, or the run
     /// with a country code before it, or the run's local part without one.
+    pub(super) fn has_spoken_digits(&self, digits: &str) -> bool {
+        self.spoken_digits.iter().any(|run| {
+            run == digits
+                || (digits.len() >= 7
+                    && run.len() >= 7
+                    && digits.ends_with(run.trim_start_matches('0')))
+        })
+    }
+
     pub(super) fn has_digits(&self, digits: &str) -> bool {
         self.digit_runs.iter().any(|run| {
             run == digits
@@ -257,6 +269,46 @@ fn is_file_like(value: &str) -> bool {
             && extension.chars().all(|c| c.is_ascii_alphanumeric())
             && extension.chars().any(|c| c.is_ascii_alphabetic())
     })
+}
+
+/// Digits said one group after another in words ("siete, cuatro, cuatro, nueve", "zéro six,
+/// douze, trente-quatre", "null acht null null"): three groups or more of 0 to 99, next to
+/// each other or a comma or hyphen apart, written one after another.
+fn spoken_digits(tokens: &[Token], facts: &Facts) -> Vec<String> {
+    let mut runs = Vec::new();
+    let mut run = String::new();
+    let mut groups = 0;
+    let mut end: usize = 0;
+    let mut close = |run: &mut String, groups: &mut usize| {
+        if *groups >= 3 {
+            runs.push(std::mem::take(run));
+        }
+        run.clear();
+        *groups = 0;
+    };
+    for span in facts.number_spans.iter().filter(|s| !s.ordinal) {
+        let group =
+            span.in_words && span.value.fract() == 0.0 && (0.0..100.0).contains(&span.value);
+        let separated = span.start == end.saturating_add(1)
+            && tokens
+                .get(end)
+                .is_some_and(|t| matches!(t.lower.as_str(), "," | "-"));
+        let joined = groups > 0 && (span.start == end || separated);
+        if groups > 0 && span.start < end {
+            // Another reading of words already read ("trente-quatre" as 30 and 4).
+            continue;
+        }
+        if !group || (!joined && groups > 0) {
+            close(&mut run, &mut groups);
+        }
+        if group {
+            run.push_str(&format!("{}", span.value as u8));
+            groups += 1;
+            end = span.end;
+        }
+    }
+    close(&mut run, &mut groups);
+    runs
 }
 
 /// Runs of digits joined across the separators phone numbers and codes are written with.

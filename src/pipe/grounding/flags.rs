@@ -55,7 +55,7 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
             w.chars().count() > 2
                 && !is(GENERIC, w)
                 && !is(STOPWORDS, w)
-                && !(inverted && is(INVERTING, w))
+                && (!inverted || !is(INVERTING, w))
         })
         .collect();
     if subject_words.is_empty() {

@@ -199,6 +199,12 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     if let Some(rule) = on(Rule::Verbatim, &verbatim) {
         return Some(rule);
     }
+    // Digits said in words, group after group: "siete, cuatro, cuatro, nueve, uno, dos".
+    if digits.len() >= 4 && digits.len() * 10 >= letters_and_digits * 6 {
+        if let Some(rule) = on(Rule::Digits, &|| evidence.has_spoken_digits(&digits)) {
+            return Some(rule);
+        }
+    }
     // A phone or account number: its digits, whatever the separators and a country code.
     if digits.len() >= 7 && digits.len() * 10 >= letters_and_digits * 6 {
         return on(Rule::Digits, &|| evidence.has_digits(&digits));
@@ -672,6 +678,25 @@ mod tests {
         assert_eq!(said("restart db-prod-2 now", "db_prod_2"), Rule::Unsaid);
         assert_eq!(said("restart db-prod-2 now", "db-prod-2"), Rule::Verbatim);
         assert_eq!(said("log in as m.dupont", "mdupont"), Rule::Unsaid);
+        assert_eq!(
+            said(
+                "appelle le zéro six, douze, trente-quatre, cinquante-six, soixante-dix-huit",
+                "0612345678"
+            ),
+            Rule::Digits
+        );
+        assert_eq!(
+            said("mi pedido es siete, cuatro, cuatro, nueve", "7449"),
+            Rule::Digits
+        );
+        assert_eq!(
+            said("mi pedido es siete, cuatro, cuatro, nueve", "74491"),
+            Rule::Unsaid
+        );
+        assert_eq!(
+            said("seven apples and two pears, four", "724"),
+            Rule::Unsaid
+        );
         assert_eq!(said("log in as m.dupont", "m.dupont"), Rule::Verbatim);
         assert_eq!(said("my code is abc 123", "ABC-123"), Rule::Verbatim);
     }
