@@ -3,7 +3,8 @@
 //! "25.11.2026", "25.11.") and with a month name ("Nov 25", "the 25th of November", "el 25 de
 //! noviembre", "am 25. November"), when no year is written the next such day (today
 //! included) or one gone by at most 60 days ("what did I spend on November 20"); relative days
-//! against today ("tomorrow", "pasado mañana", "dans 3 jours", "nächste Woche"); and full
+//! against today ("tomorrow", "pasado mañana", "dans 3 jours", "in a week"), but no day for
+//! "next week", which names a week (a date for it is a guess); and full
 //! weekday names, as the next such day (today included), and the one a week later only
 //! after "next" ("next Friday", "el próximo lunes") or where the named day is today.
 //!
@@ -244,7 +245,6 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     (&["yesterday"], Shift::Days(-1)),
     (&["day", "after", "tomorrow"], Shift::Days(2)),
     (&["day", "before", "yesterday"], Shift::Days(-2)),
-    (&["next", "week"], Shift::Days(7)),
     (&["next", "month"], Shift::Months(1)),
     // Spanish
     (&["hoy"], Shift::Days(0)),
@@ -259,9 +259,6 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     (&["ayer"], Shift::Days(-1)),
     (&["anteayer"], Shift::Days(-2)),
     (&["pasado", "manana"], Shift::Days(2)),
-    (&["semana", "que", "viene"], Shift::Days(7)),
-    (&["proxima", "semana"], Shift::Days(7)),
-    (&["semana", "proxima"], Shift::Days(7)),
     (&["mes", "que", "viene"], Shift::Months(1)),
     (&["proximo", "mes"], Shift::Months(1)),
     (&["mes", "proximo"], Shift::Months(1)),
@@ -274,8 +271,6 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     (&["apres", "-", "demain"], Shift::Days(2)),
     (&["apres", "demain"], Shift::Days(2)),
     (&["avant", "-", "hier"], Shift::Days(-2)),
-    (&["semaine", "prochaine"], Shift::Days(7)),
-    (&["prochaine", "semaine"], Shift::Days(7)),
     (&["mois", "prochain"], Shift::Months(1)),
     (&["prochain", "mois"], Shift::Months(1)),
     // German
@@ -289,10 +284,6 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     (&["gestern"], Shift::Days(-1)),
     (&["vorgestern"], Shift::Days(-2)),
     (&["ubermorgen"], Shift::Days(2)),
-    (&["nachste", "woche"], Shift::Days(7)),
-    (&["nachsten", "woche"], Shift::Days(7)),
-    (&["kommende", "woche"], Shift::Days(7)),
-    (&["kommenden", "woche"], Shift::Days(7)),
     (&["nachsten", "monat"], Shift::Months(1)),
     (&["nachster", "monat"], Shift::Months(1)),
     (&["kommenden", "monat"], Shift::Months(1)),
@@ -543,7 +534,7 @@ fn shift(today: Date, shift: Shift) -> Option<Date> {
     }
 }
 
-/// "tomorrow", "pasado mañana", "aujourd'hui", "nächste Woche": the longest phrase at each
+/// "tomorrow", "pasado mañana", "aujourd'hui", "übermorgen": the longest phrase at each
 /// token, then on past it.
 fn read_relative(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
     let mut i = 0;
@@ -982,7 +973,8 @@ mod tests {
         assert_eq!(dates("tomorrow"), [date(2026, 11, 26)]);
         assert_eq!(dates("yesterday"), [date(2026, 11, 24)]);
         assert_eq!(dates("the day after tomorrow"), [date(2026, 11, 27)]);
-        assert_eq!(dates("next week"), [date(2026, 12, 2)]);
+        // "Next week" names a week, not a day: a date for it is a guess.
+        assert!(dates("next week").is_empty());
         assert_eq!(dates("next month"), [date(2026, 12, 25)]);
         assert_eq!(dates("in 3 days"), [date(2026, 11, 28)]);
         assert_eq!(dates("in two weeks"), [date(2026, 12, 9)]);
@@ -996,8 +988,8 @@ mod tests {
         assert_eq!(dates("mañana"), [date(2026, 11, 26)]);
         assert_eq!(dates("ayer"), [date(2026, 11, 24)]);
         assert_eq!(dates("pasado mañana"), [date(2026, 11, 27)]);
-        assert_eq!(dates("la semana que viene"), [date(2026, 12, 2)]);
-        assert_eq!(dates("la próxima semana"), [date(2026, 12, 2)]);
+        assert!(dates("la semana que viene").is_empty());
+        assert!(dates("la próxima semana").is_empty());
         assert_eq!(dates("en 3 días"), [date(2026, 11, 28)]);
         assert_eq!(dates("dentro de ocho días"), [date(2026, 12, 3)]);
         assert_eq!(dates("mañana por la mañana"), [date(2026, 11, 26)]);
@@ -1011,7 +1003,7 @@ mod tests {
         assert_eq!(dates("demain"), [date(2026, 11, 26)]);
         assert_eq!(dates("hier"), [date(2026, 11, 24)]);
         assert_eq!(dates("après-demain"), [date(2026, 11, 27)]);
-        assert_eq!(dates("la semaine prochaine"), [date(2026, 12, 2)]);
+        assert!(dates("la semaine prochaine").is_empty());
         assert_eq!(dates("dans 3 jours"), [date(2026, 11, 28)]);
     }
 
@@ -1023,7 +1015,7 @@ mod tests {
         assert_eq!(dates("Morgen"), [date(2026, 11, 26)]);
         assert_eq!(dates("gestern"), [date(2026, 11, 24)]);
         assert_eq!(dates("übermorgen"), [date(2026, 11, 27)]);
-        assert_eq!(dates("nächste Woche"), [date(2026, 12, 2)]);
+        assert!(dates("nächste Woche").is_empty());
         assert_eq!(dates("in 3 Tagen"), [date(2026, 11, 28)]);
         assert_eq!(dates("in zwei Wochen"), [date(2026, 12, 9)]);
     }
@@ -1035,7 +1027,7 @@ mod tests {
         assert_eq!(dates("amanhã"), [date(2026, 11, 26)]);
         assert_eq!(dates("ontem"), [date(2026, 11, 24)]);
         assert_eq!(dates("depois de amanhã"), [date(2026, 11, 27)]);
-        assert_eq!(dates("na próxima semana"), [date(2026, 12, 2)]);
+        assert!(dates("na próxima semana").is_empty());
         assert_eq!(dates("em 3 dias"), [date(2026, 11, 28)]);
         assert_eq!(dates("daqui a 3 dias"), [date(2026, 11, 28)]);
     }
