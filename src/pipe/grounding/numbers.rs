@@ -54,10 +54,46 @@ pub fn read(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) 
         }
     }
     read_words(text, tokens, context, facts);
+    // A number or an hour before "minus" makes it a subtraction or a time ("otto meno
+    // dieci" is 7:50, "huit heures moins dix"), not a sign.
+    let ends: Vec<usize> = facts.number_spans.iter().map(|s| s.end).collect();
+    for span in &mut facts.number_spans {
+        let after_number = span.start >= 2
+            && (ends.contains(&(span.start - 1))
+                || tokens[span.start - 2].kind == Kind::Number
+                || HOURS.contains(&tokens[span.start - 2].folded.as_str()));
+        if span.value > 0.0 && !after_number && minus_before(tokens, span.start) {
+            span.value = -span.value;
+        }
+    }
     facts
         .number_spans
         .sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
     facts.number_spans.dedup();
+}
+
+/// Hour words a time's minutes may be counted back from: "huit heures moins dix".
+const HOURS: &[&str] = &[
+    "heure", "heures", "hora", "horas", "ora", "ore", "uhr", "hour", "hours", "h",
+];
+
+/// Words for "minus" right before a number: "menos dieciocho grados" is -18, no 18.
+const MINUS: &[&str] = &["minus", "menos", "moins", "meno"];
+/// Words before "minus" that make it "at least" or "more or less": "al menos 18", "pelo menos
+/// três", "au moins 18", "più o meno 5".
+const NOT_MINUS_AFTER: &[&str] = &[
+    "al", "por", "lo", "pelo", "ao", "au", "du", "o", "oder", "or", "ou",
+];
+
+fn minus_before(tokens: &[Token], start: usize) -> bool {
+    let Some(minus) = start.checked_sub(1).and_then(|i| tokens.get(i)) else {
+        return false;
+    };
+    MINUS.contains(&minus.folded.as_str())
+        && !start
+            .checked_sub(2)
+            .and_then(|i| tokens.get(i))
+            .is_some_and(|t| NOT_MINUS_AFTER.contains(&t.folded.as_str()))
 }
 
 /// "10" and "30" of "10:30"; "2026", "11" and "25" of "2026-11-25" or "25/11/2026".
@@ -414,6 +450,25 @@ mod tests {
     fn numbers(text: &str) -> Vec<f64> {
         let facts = super::super::facts::read_for_test(text);
         facts.number_spans.iter().map(|s| s.value).collect()
+    }
+
+    #[test]
+    fn minus_before_a_number() {
+        assert_eq!(
+            numbers("baja el congelador a menos dieciocho grados"),
+            [-18.0]
+        );
+        assert_eq!(numbers("set it to minus 5"), [-5.0]);
+        assert_eq!(numbers("règle le congélateur à moins 18"), [-18.0]);
+        // "At least" and "more or less" are no minus.
+        assert_eq!(numbers("al menos 18 personas"), [18.0]);
+        assert_eq!(numbers("au moins 18 personnes"), [18.0]);
+        assert!(numbers("com pelo menos três quartos").contains(&3.0));
+        assert_eq!(numbers("più o meno 5 minuti"), [5.0]);
+        // A time counted back, or a subtraction.
+        assert!(!numbers("svegliami alle otto meno dieci").contains(&-10.0));
+        assert!(!numbers("à huit heures moins dix").contains(&-10.0));
+        assert!(!numbers("18 minus 5").contains(&-5.0));
     }
 
     #[test]
