@@ -135,7 +135,8 @@ impl Evidence {
                 return false;
             };
             // An identifier the user joined with "_", "-" or "." is that identifier:
-            // "db-prod-2" says no "db_prod_2", "m.dupont" no "mdupont". Spaces or other marks around a code may change ("ABC 123").
+            // "db-prod-2" says no "db_prod_2", "m.dupont" no "mdupont". Spaces or other marks
+            // around a code may change ("ABC 123").
             // Its case too: "nginx-proxy-eu" is no "nginx-proxy-EU".
             let written = self.text.get(from..to).unwrap_or_default();
             !joined(written) || written == original

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::evidence::Evidence;
 use super::lexicon;
 use super::tokens::{cognate, fold, stem, words_of, Kind};
-use super::words::{is, NEGATIONS, SEQUENCE, STOPWORDS};
+use super::words::{is, JOINS, NEGATIONS, SEQUENCE, STOPWORDS};
 
 /// Words of a flag's name that are no subject: `is_public` is about "public".
 const GENERIC: &[&str] = &[
@@ -118,10 +118,6 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
 
 /// Words that end the clause a negation reaches over.
 const CLAUSE_ENDS: &[&str] = &[".", ",", ";", ":", "!", "?"];
-const JOINS: &[&str] = &[
-    "and", "but", "or", "y", "pero", "o", "et", "mais", "ou", "und", "aber", "oder", "e", "mas",
-    "ma", "oppure",
-];
 /// How many words after the subject a negation reaches: "einen Kindersitz brauche ich
 /// nicht", "le petit-déjeuner n'est pas nécessaire".
 const REACH_AFTER: usize = 4;

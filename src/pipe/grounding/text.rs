@@ -8,7 +8,7 @@
 
 use super::evidence::Evidence;
 use super::tokens::words_of;
-use super::words::{is, STOPWORDS};
+use super::words::{is, JOINS, STOPWORDS};
 
 /// Content words up to which a text must be said word for word.
 const SHORT: usize = 4;
@@ -33,12 +33,6 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
         found * 5 >= content.len() * 3 && !added_clause(value, evidence)
     }
 }
-
-/// Words that join one clause to the next.
-const JOINS: &[&str] = &[
-    "and", "but", "then", "y", "pero", "luego", "et", "mais", "puis", "und", "aber", "dann", "e",
-    "mas", "depois", "ed", "ma", "poi",
-];
 
 /// A clause of two content words or more of which the conversation holds none: a sentence
 /// the translator added to what was said ("Standup is cancelled tomorrow. We'll reschedule

@@ -86,6 +86,14 @@ pub const EVERY: &[&str] = &[
     "jedes", "alle", "ogni", "tutti", "tutte", "todo", "toda",
 ];
 
+/// Words that join one clause to the next: where a negation stops reaching, where an added
+/// clause of free text starts. Not "o": Spanish "or", but the Portuguese article ("não ative
+/// o alarme").
+pub const JOINS: &[&str] = &[
+    "and", "but", "or", "then", "y", "pero", "luego", "et", "mais", "ou", "puis", "und", "aber",
+    "oder", "dann", "e", "mas", "depois", "ed", "ma", "oppure", "poi",
+];
+
 /// Words that put one thing after another: what a flag about order rests on.
 pub const SEQUENCE: &[&str] = &[
     "then",
