@@ -329,6 +329,7 @@ async fn serve_with(config: Config) -> ExitCode {
         }
     };
     let bound = listener.local_addr().map_or(listen, |a| a);
+    crate::memory::keep_large_buffers_apart();
     tokio::spawn(crate::memory::trim_when_idle(
         state.metrics.in_flight.clone(),
     ));

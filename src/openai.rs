@@ -39,6 +39,70 @@ pub(crate) fn to_raw<T: Serialize + ?Sized>(value: &T) -> Result<Box<RawValue>, 
     serde_json::value::to_raw_value(value)
 }
 
+/// An object's bytes, written into room for all of them at once: a body is the size of a
+/// conversation, and a buffer grown by doubling holds the old and the new one at each step.
+pub(crate) fn to_bytes<'a, K, V>(
+    object: &'a IndexMap<K, V>,
+) -> Result<bytes::Bytes, serde_json::Error>
+where
+    K: AsRef<str> + Serialize + 'a,
+    V: std::borrow::Borrow<RawValue> + Serialize + 'a,
+{
+    // Each field: its key quoted, a colon, its value as it is, a comma. A key with escapes
+    // (rare, and short) only makes the buffer grow a little.
+    let size = 2 + object
+        .iter()
+        .map(|(key, value)| key.as_ref().len() + value.borrow().get().len() + 4)
+        .sum::<usize>();
+    let mut out = Vec::with_capacity(size);
+    serde_json::to_writer(&mut out, object)?;
+    Ok(bytes::Bytes::from(out))
+}
+
+/// `object`'s bytes with `changes` laid over it (a changed field in its place, a new one at the
+/// end) and the `removed` fields left out, written from the object's own values: a request
+/// asked again in another form (streamed, the direct ask) costs no copy of its conversation.
+pub(crate) fn to_bytes_with(
+    object: &RawObject,
+    changes: &RawObject,
+    removed: &[&str],
+) -> Result<bytes::Bytes, serde_json::Error> {
+    let mut view: IndexMap<&str, &RawValue> = object
+        .iter()
+        .filter(|(key, _)| !removed.contains(&key.as_str()))
+        .map(|(key, value)| (key.as_str(), &**value))
+        .collect();
+    for (key, value) in changes {
+        view.insert(key.as_str(), &**value);
+    }
+    to_bytes(&view)
+}
+
+/// A JSON array of raw values, written at its size.
+pub(crate) fn raw_array<V: std::borrow::Borrow<RawValue>>(
+    items: &[V],
+) -> Result<Box<RawValue>, serde_json::Error> {
+    let size = 2 + items
+        .iter()
+        .map(|item| item.borrow().get().len() + 1)
+        .sum::<usize>();
+    let mut out = String::with_capacity(size);
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(item.borrow().get());
+    }
+    out.push(']');
+    RawValue::from_string(out)
+}
+
+/// A JSON `null`: what a field's place holds while its value is taken out to be read.
+pub(crate) fn null_raw() -> Box<RawValue> {
+    RawValue::NULL.to_owned()
+}
+
 /// One tool call, in a message or assembled from stream deltas.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ToolCall {
@@ -161,6 +225,29 @@ pub(crate) fn cap_tokens(body: &mut RawObject, cap: u64) -> Result<(), serde_jso
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn written_at_size_with_changes_laid_over_in_place() -> Result<(), serde_json::Error> {
+        let text = r#"{"model":"m","stream":false,"n":2,"messages":[{"a": 1.10}],"x\"y":1}"#;
+        let object: RawObject = serde_json::from_str(text)?;
+        assert_eq!(to_bytes(&object)?, text.as_bytes());
+        let mut changes = RawObject::new();
+        set(&mut changes, "stream", &true)?;
+        set(&mut changes, "tools", &["t"])?;
+        let changed = to_bytes_with(&object, &changes, &["n"])?;
+        assert_eq!(
+            std::str::from_utf8(&changed).unwrap_or_default(),
+            r#"{"model":"m","stream":true,"messages":[{"a": 1.10}],"x\"y":1,"tools":["t"]}"#
+        );
+        let items: Vec<Box<RawValue>> = vec![to_raw(&1)?, to_raw(&json_text())?];
+        assert_eq!(raw_array(&items)?.get(), r#"[1,"a \"b\""]"#);
+        assert_eq!(raw_array::<Box<RawValue>>(&[])?.get(), "[]");
+        Ok(())
+    }
+
+    fn json_text() -> &'static str {
+        "a \"b\""
+    }
 
     #[test]
     fn raw_object_keeps_order_and_big_integers() -> Result<(), serde_json::Error> {

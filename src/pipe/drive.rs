@@ -75,7 +75,14 @@ pub(crate) async fn serve(
     mut rewrite: Rewrite,
     headers: HeaderMap,
 ) -> Result<Served, ProxyError> {
-    let sent = Rewrite::turn_bytes(&mut rewrite.original, &rewrite.body).map_err(serde_error)?;
+    let sent = match rewrite.stream {
+        true => Rewrite::turn_bytes(&mut rewrite.original, &rewrite.body),
+        false => {
+            let original = rewrite.original.take();
+            whole_turn_bytes(&engine, &rewrite, &rewrite.body, original)
+        }
+    }
+    .map_err(serde_error)?;
     // Before the main model is asked, so that the translator reads while it writes.
     let warming = Warming::start(&engine, rewrite.tools.rewritten());
     if rewrite.stream {
@@ -196,9 +203,32 @@ async fn guarded(task: impl std::future::Future<Output = ()>, tx: mpsc::Sender<E
     }
 }
 
-/// One whole upstream turn, in its own `chat` span. A turn that may call a rewritten tool is
-/// asked as a stream and folded ([`fold`]), so that a description that runs away is cut
-/// ([`Watch`]) rather than waited for.
+/// The bytes of a whole turn's request (`body`, or `original`, the client's own, when nothing
+/// in it changed): asking for a stream when the turn is folded ([`folds`]).
+fn whole_turn_bytes(
+    engine: &Engine,
+    rewrite: &Rewrite,
+    body: &RawObject,
+    original: Option<Bytes>,
+) -> Result<Bytes, serde_json::Error> {
+    if folds(engine, rewrite) {
+        return fold::streamed(body);
+    }
+    match original {
+        Some(bytes) => Ok(bytes),
+        None => openai::to_bytes(body),
+    }
+}
+
+/// Whether a whole turn is asked as a stream and folded: when it is watched for runaway
+/// descriptions and the watch is on (`translation.description_limit`).
+fn folds(engine: &Engine, rewrite: &Rewrite) -> bool {
+    engine.config.translation.description_limit > 0 && watches(rewrite)
+}
+
+/// One whole upstream turn, in its own `chat` span, its `bytes` from [`whole_turn_bytes`]. A
+/// turn that may call a rewritten tool is asked as a stream and folded ([`fold`]), so that a
+/// description that runs away is cut ([`Watch`]) rather than waited for.
 async fn ask_whole(
     engine: &Engine,
     bytes: Bytes,
@@ -211,7 +241,7 @@ async fn ask_whole(
         &engine.config.translation,
         Arc::clone(rewrite.evidence.text()),
     );
-    let answer = match watch.enabled() && watches(rewrite) {
+    let answer = match folds(engine, rewrite) {
         true => {
             ask_folded(engine, bytes, rewrite, client_headers, &watch)
                 .instrument(span.clone())
@@ -259,8 +289,7 @@ async fn ask_folded(
     watch: &Watch,
 ) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
     let upstream = &engine.upstream;
-    let body = fold::streamed(&bytes).map_err(serde_error)?;
-    let request = post_streamed(engine, body, rewrite, client_headers)?;
+    let request = post_streamed(engine, bytes, rewrite, client_headers)?;
     let response = upstream.send(request).await?;
     let status = response.status();
     if !status.is_success() || !sse::is_event_stream(response.headers()) {
@@ -640,10 +669,15 @@ impl Driver {
 
     /// The repair turn's answer, as the first turn's came.
     async fn reopen(&mut self, body: &RawObject) -> Result<Opened, Stop> {
-        let bytes = Bytes::from(serde_json::to_vec(body).map_err(|e| Stop::Error(serde_error(e)))?);
         let rewrite = &self.resolver.rewrite;
         let headers = &self.resolver.headers;
-        if matches!(self.out, Out::Whole(_)) {
+        let whole = matches!(self.out, Out::Whole(_));
+        let bytes = match whole {
+            true => whole_turn_bytes(&self.engine, rewrite, body, None),
+            false => openai::to_bytes(body),
+        }
+        .map_err(|e| Stop::Error(serde_error(e)))?;
+        if whole {
             let (status, upstream_headers, bytes) =
                 ask_whole(&self.engine, bytes, rewrite, headers, Turn::Repair)
                     .await

@@ -294,16 +294,17 @@ fn protocol(what: &str) -> ProxyError {
     ProxyError::UpstreamProtocol(what.to_owned())
 }
 
-/// The request's body asking for a stream, with the usage a whole answer carries.
-pub(crate) fn streamed(body: &[u8]) -> Result<Bytes, serde_json::Error> {
-    let mut request: crate::openai::RawObject = serde_json::from_slice(body)?;
-    crate::openai::set(&mut request, "stream", &true)?;
+/// The request's body asking for a stream, with the usage a whole answer carries: written
+/// from the body's own fields, not from a copy of them.
+pub(crate) fn streamed(body: &crate::openai::RawObject) -> Result<Bytes, serde_json::Error> {
+    let mut changes = crate::openai::RawObject::new();
+    crate::openai::set(&mut changes, "stream", &true)?;
     crate::openai::set(
-        &mut request,
+        &mut changes,
         "stream_options",
         &serde_json::json!({"include_usage": true}),
     )?;
-    serde_json::to_vec(&request).map(Bytes::from)
+    crate::openai::to_bytes_with(body, &changes, &[])
 }
 
 /// Reads a streamed answer into the whole answer it stands for, watching its calls: a
@@ -471,12 +472,13 @@ mod tests {
 
     #[test]
     fn the_request_asks_for_a_stream_with_usage_and_keeps_the_rest() {
-        let body = br#"{"model":"m","stream":false,"x":{"y":1},"messages":[]}"#;
-        let streamed: Value = serde_json::from_slice(&streamed(body).unwrap()).unwrap();
+        let body = br#"{"model":"m","stream":false,"x":{"y": 1},"messages":[]}"#;
+        let body: crate::openai::RawObject = serde_json::from_slice(body).unwrap();
+        let streamed = streamed(&body).unwrap();
+        // In place, in order, every other value as it was written.
         assert_eq!(
-            streamed,
-            json!({"model": "m", "stream": true, "x": {"y": 1}, "messages": [],
-                "stream_options": {"include_usage": true}})
+            std::str::from_utf8(&streamed).unwrap(),
+            r#"{"model":"m","stream":true,"x":{"y": 1},"messages":[],"stream_options":{"include_usage":true}}"#
         );
     }
 }

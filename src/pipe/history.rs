@@ -10,6 +10,7 @@
 //! - their tool results are merged under the original id, each prefixed with
 //!   `[Translated to: ...]`, plus a notice when some elements of the answer were dropped.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -91,7 +92,7 @@ impl Memory {
     /// With Redis: brings in what other replicas remember of the calls in `messages` (the
     /// history's groups of calls this process does not know), before the history is
     /// rewritten. Redis away: the descriptions are rendered from the arguments, as always.
-    pub(crate) async fn prefetch(&self, messages: &[Box<RawValue>]) {
+    pub(crate) async fn prefetch(&self, messages: &[&RawValue]) {
         if !self.shared.is_enabled() {
             return;
         }
@@ -163,11 +164,11 @@ struct Group {
 
 /// The history with the calls to rewritten tools as the main model made them (see the module
 /// documentation).
-pub(crate) fn rewrite(
-    messages: Vec<Box<RawValue>>,
+pub(crate) fn rewrite<'a>(
+    messages: Vec<&'a RawValue>,
     tools: &ToolSet,
     memory: &Memory,
-) -> Result<Vec<Box<RawValue>>, serde_json::Error> {
+) -> Result<Vec<Cow<'a, RawValue>>, serde_json::Error> {
     let mut rewriter = Rewriter {
         groups: Vec::new(),
         group_of: HashMap::new(),
@@ -176,49 +177,50 @@ pub(crate) fn rewrite(
     };
     for raw in messages {
         let Ok(message) = serde_json::from_str::<RawObject>(raw.get()) else {
-            rewriter.out.push(raw);
+            rewriter.out.push(Cow::Borrowed(raw));
             continue;
         };
         let role: Option<String> = openai::get(&message, "role").ok().flatten();
         match role.as_deref() {
             Some("assistant") => rewriter.assistant(raw, message, tools, memory)?,
             Some("tool") => rewriter.tool_result(raw, message)?,
-            _ => rewriter.out.push(raw),
+            _ => rewriter.out.push(Cow::Borrowed(raw)),
         }
     }
     rewriter.finish()
 }
 
 /// The history being rewritten, message by message.
-struct Rewriter {
+struct Rewriter<'a> {
     groups: Vec<Group>,
     /// Client call id → index in `groups`.
     group_of: HashMap<String, usize>,
-    out: Vec<Box<RawValue>>,
+    /// The messages as they go on: the client's own, borrowed, where nothing changed.
+    out: Vec<Cow<'a, RawValue>>,
     /// Tool results being merged: group index → (position in `out`, parts).
     merged: HashMap<usize, (usize, Vec<String>)>,
 }
 
-impl Rewriter {
+impl<'a> Rewriter<'a> {
     /// An assistant message: its structured calls to rewritten tools go back to descriptions.
     fn assistant(
         &mut self,
-        raw: Box<RawValue>,
+        raw: &'a RawValue,
         mut message: RawObject,
         tools: &ToolSet,
         memory: &Memory,
     ) -> Result<(), serde_json::Error> {
         let Ok(Some(calls)) = openai::get::<Vec<ToolCall>>(&message, "tool_calls") else {
-            self.out.push(raw);
+            self.out.push(Cow::Borrowed(raw));
             return Ok(());
         };
         let (rewritten, changed) =
             rewrite_calls(calls, tools, memory, &mut self.groups, &mut self.group_of);
         if changed {
             openai::set(&mut message, "tool_calls", &rewritten)?;
-            self.out.push(openai::to_raw(&message)?);
+            self.out.push(Cow::Owned(openai::to_raw(&message)?));
         } else {
-            self.out.push(raw);
+            self.out.push(Cow::Borrowed(raw));
         }
         Ok(())
     }
@@ -227,12 +229,12 @@ impl Rewriter {
     /// the original id, later ones join its parts.
     fn tool_result(
         &mut self,
-        raw: Box<RawValue>,
+        raw: &'a RawValue,
         mut message: RawObject,
     ) -> Result<(), serde_json::Error> {
         let id: Option<String> = openai::get(&message, "tool_call_id").ok().flatten();
         let Some(group_index) = id.as_ref().and_then(|id| self.group_of.get(id)).copied() else {
-            self.out.push(raw);
+            self.out.push(Cow::Borrowed(raw));
             return Ok(());
         };
         let group = &self.groups[group_index];
@@ -249,7 +251,7 @@ impl Rewriter {
             Some((_, parts)) => parts.push(part),
             None => {
                 openai::set(&mut message, "tool_call_id", &group.base)?;
-                self.out.push(openai::to_raw(&message)?);
+                self.out.push(Cow::Owned(openai::to_raw(&message)?));
                 self.merged
                     .insert(group_index, (self.out.len() - 1, vec![part]));
             }
@@ -258,12 +260,12 @@ impl Rewriter {
     }
 
     /// The merged tool results written into their messages.
-    fn finish(mut self) -> Result<Vec<Box<RawValue>>, serde_json::Error> {
+    fn finish(mut self) -> Result<Vec<Cow<'a, RawValue>>, serde_json::Error> {
         for (group_index, (position, parts)) in self.merged {
             let content = merged_content(&self.groups[group_index], &parts);
             let mut message: RawObject = serde_json::from_str(self.out[position].get())?;
             openai::set(&mut message, "content", &content)?;
-            self.out[position] = openai::to_raw(&message)?;
+            self.out[position] = Cow::Owned(openai::to_raw(&message)?);
         }
         Ok(self.out)
     }

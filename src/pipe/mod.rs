@@ -164,7 +164,7 @@ impl Rewrite {
     ) -> Result<bytes::Bytes, serde_json::Error> {
         match original.take() {
             Some(bytes) => Ok(bytes),
-            None => serde_json::to_vec(body).map(bytes::Bytes::from),
+            None => openai::to_bytes(body),
         }
     }
 }
@@ -214,8 +214,32 @@ impl Said {
     }
 }
 
+/// A request's messages, the bulk of it, taken out of its body to be read as slices of their
+/// one copy (see [`split_messages`]); their place in the body is kept for [`put_messages`].
+fn take_messages(body: &mut RawObject) -> Option<Box<serde_json::value::RawValue>> {
+    body.get_mut("messages")
+        .map(|slot| std::mem::replace(slot, openai::null_raw()))
+}
+
+/// The messages of a request, each a slice of `raw`; `None` when there are none.
+fn split_messages(
+    raw: Option<&serde_json::value::RawValue>,
+) -> Result<Option<Vec<&serde_json::value::RawValue>>, serde_json::Error> {
+    match raw {
+        Some(raw) if raw.get() != "null" => serde_json::from_str(raw.get()).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// The messages back in the place [`take_messages`] took them from.
+fn put_messages(body: &mut RawObject, messages: Option<Box<serde_json::value::RawValue>>) {
+    if let (Some(slot), Some(messages)) = (body.get_mut("messages"), messages) {
+        *slot = messages;
+    }
+}
+
 /// The text of the last `user` message, at most [`call_form::USER_MESSAGE_LIMIT`] characters.
-fn latest_user_text(messages: &[Box<serde_json::value::RawValue>]) -> Option<String> {
+fn latest_user_text(messages: &[&serde_json::value::RawValue]) -> Option<String> {
     #[derive(serde::Deserialize)]
     struct Message<'a> {
         role: Option<String>,
@@ -243,7 +267,7 @@ const EVIDENCE_LIMIT: usize = 32 * 1024;
 /// The text of the conversation's user, tool and system messages, newest first, at most
 /// [`EVIDENCE_LIMIT`] bytes: what the values of a translated call must come from. The
 /// assistant's own turns are not: what the main model wrote is its claim, not the user's.
-fn conversation_evidence(messages: &[Box<serde_json::value::RawValue>]) -> String {
+fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> String {
     #[derive(serde::Deserialize)]
     struct Message<'a> {
         role: Option<String>,
@@ -408,13 +432,11 @@ impl Pipe {
 
     /// Decides whether the request changes, and builds the changed request. `prompt_mode`:
     /// tools go into the system prompt (see [`crate::pipe::prompt_mode`]); `watch_rejection`: the
-    /// upstream may reject native tools, and the caller wants to know.
-    /// `messages`: the request's messages when the caller already parsed them (to prefetch
-    /// their remembered descriptions), else read here.
+    /// upstream may reject native tools, and the caller wants to know. The request is taken:
+    /// the changed request is built in it, never beside a copy of it.
     pub fn plan(
         &self,
-        request: &RawObject,
-        messages: Option<Vec<Box<serde_json::value::RawValue>>>,
+        request: RawObject,
         switched_off: bool,
         prompt_mode: bool,
         watch_rejection: bool,
@@ -423,12 +445,21 @@ impl Pipe {
             message: format!("`{param}` is malformed: {e}"),
             param: Some(param.to_owned()),
         };
-        let tools = openai::get::<Vec<RawObject>>(request, "tools").map_err(|e| bad("tools", e))?;
-        let messages = match messages {
-            Some(messages) => Some(messages),
-            None => openai::get::<Vec<Box<serde_json::value::RawValue>>>(request, "messages")
-                .map_err(|e| bad("messages", e))?,
-        };
+        let tools =
+            openai::get::<Vec<RawObject>>(&request, "tools").map_err(|e| bad("tools", e))?;
+        let stream = openai::get::<bool>(&request, "stream")
+            .map_err(|e| bad("stream", e))?
+            .unwrap_or(false);
+        let choices = openai::get::<u64>(&request, "n")
+            .ok()
+            .flatten()
+            .unwrap_or(1);
+        let model = openai::get::<String>(&request, "model")
+            .map_err(|e| bad("model", e))?
+            .unwrap_or_default();
+        let mut body = request;
+        let raw_messages = take_messages(&mut body);
+        let messages = split_messages(raw_messages.as_deref()).map_err(|e| bad("messages", e))?;
         let translate = self.settings.enabled && !switched_off;
         let (set, rewritten_tools) =
             self.tool_set(tools.as_deref().unwrap_or_default(), translate)?;
@@ -442,14 +473,17 @@ impl Pipe {
         }
         let user_message = messages.as_deref().and_then(latest_user_text);
         let evidence = self.evidence(&set, messages.as_deref());
-        let mut body = request.clone();
+        let rewritten_messages = match messages {
+            Some(messages) if !set.is_empty() => Some(
+                history::rewrite(messages, &set, &self.memory)
+                    .and_then(|messages| openai::raw_array(&messages))
+                    .map_err(|e| bad("messages", e))?,
+            ),
+            _ => None,
+        };
+        put_messages(&mut body, rewritten_messages.or(raw_messages));
         if !set.is_empty() {
             openai::set(&mut body, "tools", &rewritten_tools).map_err(internal)?;
-            if let Some(messages) = messages {
-                let messages = history::rewrite(messages, &set, &self.memory)
-                    .map_err(|e| bad("messages", e))?;
-                openai::set(&mut body, "messages", &messages).map_err(internal)?;
-            }
         }
         let prompt = if prompt_mode {
             let tools = prompt_mode::render_request(
@@ -462,13 +496,6 @@ impl Pipe {
         } else {
             None
         };
-        let stream = openai::get::<bool>(request, "stream")
-            .map_err(|e| bad("stream", e))?
-            .unwrap_or(false);
-        let choices = openai::get::<u64>(request, "n").ok().flatten().unwrap_or(1);
-        let model = openai::get::<String>(request, "model")
-            .map_err(|e| bad("model", e))?
-            .unwrap_or_default();
         Ok(Plan::Rewrite(Box::new(Rewrite {
             body,
             tools: Arc::new(set),
@@ -517,11 +544,7 @@ impl Pipe {
     }
 
     /// What the conversation said, copied only when a call will be grounded in it.
-    fn evidence(
-        &self,
-        set: &ToolSet,
-        messages: Option<&[Box<serde_json::value::RawValue>]>,
-    ) -> Said {
+    fn evidence(&self, set: &ToolSet, messages: Option<&[&serde_json::value::RawValue]>) -> Said {
         let grounded = set
             .by_name
             .keys()
@@ -753,12 +776,12 @@ mod boilerplate_tests {
             "Book a table for 4 at 8pm"
         );
         assert_eq!(without_client_boilerplate("hi <system-reminder>cut"), "hi ");
-        let messages = vec![openai::to_raw(&json!({"role": "user", "content": [
+        let message = openai::to_raw(&json!({"role": "user", "content": [
             {"type": "text", "text": "<system-reminder>x</system-reminder>"},
             {"type": "text", "text": "remind me at 9"}]}))
-        .unwrap_or_default()];
+        .unwrap_or_default();
         assert_eq!(
-            latest_user_text(&messages).as_deref(),
+            latest_user_text(&[&message]).as_deref(),
             Some("remind me at 9")
         );
     }

@@ -17,7 +17,7 @@ use super::{NlTool, Rewrite};
 use crate::config::CheckMode;
 use crate::metrics::AnsweredLabel;
 use crate::openai;
-use crate::openai::ToolCall;
+use crate::openai::{RawObject, ToolCall};
 use crate::pipe::engine::Engine;
 use crate::telemetry::spans;
 use serde_json::json;
@@ -350,26 +350,37 @@ fn after_failure(tool: &NlTool, error: String, direct: Option<serde_json::Value>
 }
 
 /// The direct ask's request: the client's, with the one tool in full, named by
-/// `tool_choice`, not streamed, and its length capped as a translator's answer is.
-fn direct_body(engine: &Engine, rewrite: &Rewrite, tool: &NlTool) -> Option<Vec<u8>> {
-    let mut body = rewrite.body.clone();
+/// `tool_choice`, not streamed, and its length capped as a translator's answer is. Written
+/// from the request's own fields, without a copy of its conversation.
+fn direct_body(engine: &Engine, rewrite: &Rewrite, tool: &NlTool) -> Option<bytes::Bytes> {
+    // The client's limits, to be capped; then what the direct ask changes.
+    let mut changes: RawObject = ["max_completion_tokens", "max_tokens"]
+        .into_iter()
+        .filter_map(|key| Some((key.to_owned(), rewrite.body.get(key)?.clone())))
+        .collect();
     let definition = json!([{"type": "function", "function": {
         "name": tool.name, "description": tool.description, "parameters": tool.parameters}}]);
-    openai::set(&mut body, "tools", &definition).ok()?;
+    openai::set(&mut changes, "tools", &definition).ok()?;
     openai::set(
-        &mut body,
+        &mut changes,
         "tool_choice",
         &json!({"type": "function", "function": {"name": tool.name}}),
     )
     .ok()?;
-    openai::set(&mut body, "stream", &false).ok()?;
-    for key in ["stream_options", "n", "response_format"] {
-        body.shift_remove(key);
-    }
+    openai::set(&mut changes, "stream", &false).ok()?;
     // One call's arguments, as a translator writes them: a model that loops here (seen with a
     // 1.5B on a grammar-bound schema, thousands of tokens) stops where a translator would.
-    openai::cap_tokens(&mut body, u64::from(engine.config.translation.max_tokens)).ok()?;
-    serde_json::to_vec(&body).ok()
+    openai::cap_tokens(
+        &mut changes,
+        u64::from(engine.config.translation.max_tokens),
+    )
+    .ok()?;
+    openai::to_bytes_with(
+        &rewrite.body,
+        &changes,
+        &["stream_options", "n", "response_format"],
+    )
+    .ok()
 }
 
 /// The main model asked once more for the call, this time with the tool's whole schema and
@@ -387,7 +398,7 @@ async fn direct_call(
         .post_turn(
             "chat/completions",
             rewrite.query.as_deref(),
-            bytes.into(),
+            bytes,
             client_headers,
             engine.forward_client_auth(),
         )

@@ -92,12 +92,12 @@ pub(crate) async fn serve_parsed(
     let mode = state.modes.mode_for_shared(&model).await;
     let has_tools = tools_checked(&parsed);
     // With Redis, the descriptions of earlier calls are fetched before the plan rewrites the
-    // history; the messages parsed for that are the plan's, not parsed twice.
-    let mut messages = None;
+    // history.
     if has_tools && state.shared.is_enabled() {
-        if let Ok(Some(parsed)) = openai::get::<Vec<Box<RawValue>>>(&parsed, "messages") {
-            state.pipe.memory.prefetch(&parsed).await;
-            messages = Some(parsed);
+        if let Some(raw) = parsed.get("messages") {
+            if let Ok(messages) = serde_json::from_str::<Vec<&RawValue>>(raw.get()) {
+                state.pipe.memory.prefetch(&messages).await;
+            }
         }
     }
     // plaincall's own header: read here, never forwarded.
@@ -106,18 +106,19 @@ pub(crate) async fn serve_parsed(
         .remove(TRANSLATE_HEADER)
         .is_some_and(|v| switched_off(&v));
     let mut prompt_mode = mode == CallingMode::Prompt;
+    let mut parsed = Some(parsed);
     loop {
         let watch = mode == CallingMode::Auto && !prompt_mode && has_tools;
-        let plan =
-            match state
-                .pipe
-                .plan(&parsed, messages.take(), switched_off, prompt_mode, watch)?
-            {
-                Plan::Rewrite(rewrite) => {
-                    Plan::Rewrite(Box::new(as_sent(*rewrite, &parts, &bytes)))
-                }
-                forward => forward,
-            };
+        // The plan takes the parsed request; served again in prompt mode (rare), the request
+        // is parsed again from its bytes rather than kept twice for the whole exchange.
+        let request = match parsed.take() {
+            Some(request) => request,
+            None => serde_json::from_slice(&bytes).map_err(serde_error)?,
+        };
+        let plan = match state.pipe.plan(request, switched_off, prompt_mode, watch)? {
+            Plan::Rewrite(rewrite) => Plan::Rewrite(Box::new(as_sent(*rewrite, &parts, &bytes))),
+            forward => forward,
+        };
         let served = match plan {
             Plan::Forward => forward(state, &parts, &model, bytes.clone(), watch).await?,
             Plan::Rewrite(rewrite) => {
@@ -166,7 +167,7 @@ fn for_upstream(
     if !changed {
         return Ok((model, bytes));
     }
-    let bytes = bytes::Bytes::from(serde_json::to_vec(parsed).map_err(serde_error)?);
+    let bytes = openai::to_bytes(parsed).map_err(serde_error)?;
     Ok((model, bytes))
 }
 

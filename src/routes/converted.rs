@@ -67,7 +67,15 @@ pub(crate) async fn serve<A: Adapter>(
         chat.insert(key, value);
     }
     let internal = |e: serde_json::Error| ProxyError::Internal(format!("converted request: {e}"));
-    let bytes = Bytes::from(serde_json::to_vec(&chat).map_err(internal)?);
+    // The chat form is about the size of the client's body (read within the body limit):
+    // written into room for that at once, not grown by doubling, which holds both the old
+    // and the new buffer at each step.
+    let room = crate::upstream::content_length(&parts.headers)
+        .and_then(|length| usize::try_from(length).ok())
+        .map_or(0, |length| length + length / 16);
+    let mut bytes = Vec::with_capacity(room);
+    serde_json::to_writer(&mut bytes, &chat).map_err(internal)?;
+    let bytes = Bytes::from(bytes);
     // The tree is not needed past here: it must not stay beside its copies for the whole call.
     drop(chat);
     adapter.sent(&bytes);

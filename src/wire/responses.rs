@@ -541,7 +541,7 @@ fn input_items(items: Vec<Value>, out: &mut Vec<Value>) -> Result<(), ProxyError
             .and_then(Value::as_str)
             .unwrap_or("message");
         match kind {
-            "message" => out.push(message_item(&item, i)?),
+            "message" => out.push(message_item(item, i)?),
             "function_call" => {
                 let arguments = item.get("arguments").cloned();
                 push_call(&item, arguments.unwrap_or_else(|| json!("{}")), out);
@@ -568,7 +568,8 @@ fn input_items(items: Vec<Value>, out: &mut Vec<Value>) -> Result<(), ProxyError
     Ok(())
 }
 
-fn message_item(item: &Value, index: usize) -> Result<Value, ProxyError> {
+/// A message item as a chat message; its text is moved, not copied (a conversation's bulk).
+fn message_item(mut item: Value, index: usize) -> Result<Value, ProxyError> {
     let role = match item.get("role").and_then(Value::as_str) {
         Some("developer") | Some("system") => "system",
         Some("assistant") => "assistant",
@@ -580,12 +581,12 @@ fn message_item(item: &Value, index: usize) -> Result<Value, ProxyError> {
             ))
         }
     };
-    let content = match item.get("content") {
-        Some(Value::String(text)) => Value::String(text.clone()),
+    let content = match item.get_mut("content").map(Value::take) {
+        Some(text @ Value::String(_)) => text,
         Some(Value::Array(parts)) if role == "user" => {
             Value::Array(parts.iter().filter_map(user_part).collect())
         }
-        Some(Value::Array(parts)) => Value::String(parts_text(parts)),
+        Some(Value::Array(parts)) => Value::String(parts_text(&parts)),
         _ => Value::String(String::new()),
     };
     Ok(json!({"role": role, "content": content}))
