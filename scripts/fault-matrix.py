@@ -24,7 +24,8 @@ or to reach what is not theirs.
   recursive schema    a 160-byte tool schema whose six properties each `$ref` the root, in
                       the translated form and in prompt mode; a schema doubling at each level
   big converted       4 concurrent 30 MiB bodies (FAULT_BIG_MB) on /v1/responses and on
-                      /v1/messages
+                      /v1/messages, with a plain tool and with one plaincall rewrites; peak
+                      RSS per byte of body in flight beside it (the budget charges 4)
   stored history      a /v1/responses conversation grown a turn at a time until it would
                       pass the body limit (30 MiB here)
   store owner         a stored response continued with another key
@@ -565,18 +566,32 @@ def concurrent(n, fn):
     return results
 
 
+# A tool plaincall rewrites (nested, with an enum): its request's history is rewritten and its
+# whole turn asked as a stream, the path that copies the most.
+NESTED = {"type": "object", "required": ["task"],
+          "properties": {"task": {"type": "object", "properties": {
+              "kind": {"type": "string", "enum": ["a", "b"]}, "at": {"type": "string"}}}}}
+
+
 def cell_big_converted(upstream):
-    fn_tool = {"type": "function", "name": "f", "parameters": {"type": "object"}}
     msgs = many_messages(BIG)
-    responses_body = json.dumps({"model": "m", "input": msgs, "tools": [fn_tool]}).encode()
-    anthropic_body = json.dumps({"model": "m", "max_tokens": 5, "messages": msgs,
-                                 "tools": [{"name": "f", "input_schema": {"type": "object"}}]}).encode()
-    out = {"body_mb": round(len(responses_body) / 2**20, 1)}
-    for route, body in (("/v1/responses", responses_body), ("/v1/messages", anthropic_body)):
-        def run(addr, route=route, body=body):
-            statuses = concurrent(4, lambda i: post(addr, route, body)[0])
-            return {"statuses": statuses}
-        out[route] = abuse_cell(upstream, "big converted", "chat", run)
+    out = {}
+    for tools, schema in (("plain", {"type": "object"}), ("rewritten", NESTED)):
+        responses_body = json.dumps({"model": "m", "input": msgs, "tools": [
+            {"type": "function", "name": "f", "parameters": schema}]}).encode()
+        anthropic_body = json.dumps({"model": "m", "max_tokens": 5, "messages": msgs,
+                                     "tools": [{"name": "f", "input_schema": schema}]}).encode()
+        out["body_mb"] = round(len(responses_body) / 2**20, 1)
+        for route, body in (("/v1/responses", responses_body), ("/v1/messages", anthropic_body)):
+            def run(addr, route=route, body=body):
+                statuses = concurrent(4, lambda i: post(addr, route, body)[0])
+                return {"statuses": statuses}
+            cell = abuse_cell(upstream, "big converted", "chat", run)
+            # Peak RSS over the process's own, per byte of the 4 bodies in flight: the budget
+            # charges 4 (BODY_COST).
+            cell["rss_per_body_byte"] = round(
+                (cell["peak_rss_mb"] - cell["baseline_mb"]) * 2**20 / (4 * len(body)), 2)
+            out[f"{route} {tools}"] = cell
     return out
 
 
@@ -721,10 +736,12 @@ def expect(name, r):
         "recursive schema": lambda: [
             c["status"] == 200 and c["survived"] and c["upstream_max_request_kb"] < 64
             for c in (r["translated"], r["prompt_mode"])],
-        # Four bodies at once, each within a small multiple of its size.
+        # Four bodies at once, each within a small multiple of its size (release builds
+        # measure 1.5-3.8 for 7.5 MiB bodies, docs/measurements.md; the slack is for debug
+        # builds and small bodies).
         "big converted": lambda: [
-            r[route]["statuses"] == [200] * 4 and bounded(r[route], 4 * 6 * big_mb + 64)
-            for route in ("/v1/responses", "/v1/messages")],
+            r[key]["statuses"] == [200] * 4 and bounded(r[key], 4 * 5 * big_mb + 64)
+            for key in r if key.startswith("/v1/")],
         "memory budget": lambda: [
             r["other"] == [], r["ok"] >= 8, bounded(r, r["budget_mb"] + 96)],
         # The store (64 MiB) and one request a small multiple of the body limit.
