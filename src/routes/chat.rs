@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::HeaderValue;
 use axum::response::Response;
@@ -76,7 +75,7 @@ fn chat_stream(events: Events) -> Response {
     let body = events.into_stream().filter_map(move |event| {
         std::future::ready(chunks.render(event).map(Ok::<_, std::convert::Infallible>))
     });
-    sse_response(Body::from_stream(body))
+    sse_response(body)
 }
 
 /// Serves a Chat Completions request already read and parsed: the seam through which the

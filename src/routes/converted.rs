@@ -83,7 +83,7 @@ pub(crate) async fn serve<A: Adapter>(
     let response = match super::chat::serve_parsed(state, chat_parts(parts), bytes, parsed).await? {
         Answer::Events(events) => {
             let events = Box::pin(events.into_stream());
-            return Ok(sse_response(Body::from_stream(adapter.stream(events))));
+            return Ok(sse_response(adapter.stream(events)));
         }
         Answer::Whole { completion, .. } => {
             let completion = serde_json::to_value(&completion).map_err(internal)?;
@@ -113,7 +113,7 @@ pub(crate) async fn serve<A: Adapter>(
     if crate::sse::is_event_stream(&parts.headers) {
         // Forwarded as it came (nothing to translate): the upstream's own chat events.
         let events = Box::pin(wire::chat_events(body.into_data_stream()));
-        return Ok(sse_response(Body::from_stream(adapter.stream(events))));
+        return Ok(sse_response(adapter.stream(events)));
     }
     let body = axum::body::to_bytes(body, RESPONSE_LIMIT as usize)
         .await

@@ -28,8 +28,10 @@ fn slow_stream() -> Reply {
 }
 
 /// The raw SSE text, and the last event's data as JSON.
-async fn read_to_end(response: reqwest::Response) -> (String, Value) {
-    let raw = response.text().await.expect("the stream ends cleanly");
+/// The stream to its end, after `read` (what was already read of it): all of it, and its last
+/// event's data.
+async fn read_to_end(response: reqwest::Response, read: String) -> (String, Value) {
+    let raw = read + &response.text().await.expect("the stream ends cleanly");
     let last = raw
         .split("\n\n")
         .filter_map(|block| block.lines().find_map(|l| l.strip_prefix("data: ")))
@@ -40,7 +42,9 @@ async fn read_to_end(response: reqwest::Response) -> (String, Value) {
     (raw, last)
 }
 
-async fn start_stream(proxy: &Proxy, body: &Value) -> reqwest::Response {
+/// A stream started: its response, and its first chunk (events that are ready together come
+/// in one chunk, so this may hold the whole stream).
+async fn start_stream(proxy: &Proxy, body: &Value) -> (reqwest::Response, String) {
     let mut response = client()
         .post(proxy.url("/v1/chat/completions"))
         .json(body)
@@ -48,8 +52,8 @@ async fn start_stream(proxy: &Proxy, body: &Value) -> reqwest::Response {
         .await
         .unwrap();
     assert_eq!(response.status(), 200);
-    assert!(response.chunk().await.unwrap().is_some());
-    response
+    let first = response.chunk().await.unwrap().expect("a first chunk");
+    (response, String::from_utf8_lossy(&first).into_owned())
 }
 
 #[tokio::test]
@@ -68,10 +72,11 @@ async fn grace_expiry_ends_open_streams_with_an_error_event() {
     )
     .await;
     proxy.shutdown();
-    for response in [relayed, translated] {
-        let (raw, last) = tokio::time::timeout(Duration::from_secs(3), read_to_end(response))
-            .await
-            .expect("the stream ended after the grace period");
+    for (response, first) in [relayed, translated] {
+        let (raw, last) =
+            tokio::time::timeout(Duration::from_secs(3), read_to_end(response, first))
+                .await
+                .expect("the stream ended after the grace period");
         assert!(raw.contains("event: error\ndata: "), "{raw}");
         assert_eq!(last["error"]["code"], "shutting_down", "{last}");
         assert!(last["error"]["message"]
@@ -102,7 +107,7 @@ async fn an_upstream_reset_ends_a_relayed_stream_with_an_error_event() {
             .send()
             .await
             .unwrap();
-        let (raw, last) = read_to_end(response).await;
+        let (raw, last) = read_to_end(response, String::new()).await;
         assert!(raw.contains("t0 "), "{path}: {raw}");
         assert!(raw.contains("event: error\ndata: "), "{path}: {raw}");
         assert_eq!(last["error"]["type"], "upstream_error", "{path}: {last}");
@@ -133,7 +138,7 @@ async fn stream_logs_carry_the_request_id_and_a_cut_stream_exits_3() {
         .send()
         .await
         .unwrap();
-    let (_, last) = read_to_end(broken).await;
+    let (_, last) = read_to_end(broken, String::new()).await;
     assert_eq!(last["error"]["code"], "upstream_protocol_error", "{last}");
 
     let mut open = client()
@@ -144,7 +149,7 @@ async fn stream_logs_carry_the_request_id_and_a_cut_stream_exits_3() {
         .unwrap();
     assert!(open.chunk().await.unwrap().is_some());
     binary.terminate();
-    let (_, last) = read_to_end(open).await;
+    let (_, last) = read_to_end(open, String::new()).await;
     assert_eq!(last["error"]["code"], "shutting_down", "{last}");
     let (code, logs) = binary.wait().await;
     assert_eq!(code, Some(3), "{logs:?}");
@@ -173,9 +178,10 @@ async fn a_tool_call_index_out_of_range_ends_the_stream_with_an_error_event() {
         .send()
         .await
         .unwrap();
-    let (raw, last) = tokio::time::timeout(Duration::from_secs(5), read_to_end(response))
-        .await
-        .expect("the stream ends");
+    let (raw, last) =
+        tokio::time::timeout(Duration::from_secs(5), read_to_end(response, String::new()))
+            .await
+            .expect("the stream ends");
     assert!(raw.contains("event: error\ndata: "), "{raw}");
     assert_eq!(last["error"]["code"], "upstream_protocol_error", "{last}");
     assert!(last["error"]["message"]
@@ -230,8 +236,8 @@ async fn a_translated_stream_closed_without_done_ends_with_an_error_event() {
     let proxy = Proxy::start(&upstream.url(), "").await;
     let body = json!({"model": "m", "stream": true, "messages": [{"role": "user", "content": "x"}],
         "tools": [fixture_tool("set_reminder")]});
-    let response = start_stream(&proxy, &body).await;
-    let (raw, last) = read_to_end(response).await;
+    let (response, first) = start_stream(&proxy, &body).await;
+    let (raw, last) = read_to_end(response, first).await;
     assert!(!raw.contains("data: [DONE]"), "{raw}");
     assert_eq!(last["error"]["code"], "upstream_protocol_error", "{raw}");
 }
@@ -271,9 +277,10 @@ async fn a_malformed_tool_calls_is_an_error_streamed_or_whole() {
         .send()
         .await
         .unwrap();
-    let (raw, last) = tokio::time::timeout(Duration::from_secs(5), read_to_end(response))
-        .await
-        .expect("the stream ends");
+    let (raw, last) =
+        tokio::time::timeout(Duration::from_secs(5), read_to_end(response, String::new()))
+            .await
+            .expect("the stream ends");
     assert!(raw.contains("event: error\ndata: "), "{raw}");
     assert_eq!(last["error"]["code"], "upstream_protocol_error", "{last}");
     assert!(
