@@ -78,6 +78,7 @@ pub(crate) async fn serve<A: Adapter>(
     let bytes = Bytes::from(bytes);
     // The tree is not needed past here: it must not stay beside its copies for the whole call.
     drop(chat);
+    crate::memory::after_large_tree(bytes.len());
     adapter.sent(&bytes);
     let parsed: RawObject = serde_json::from_slice(&bytes).map_err(internal)?;
     let response = match super::chat::serve_parsed(state, chat_parts(parts), bytes, parsed).await? {
