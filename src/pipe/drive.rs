@@ -209,15 +209,12 @@ fn whole_turn_bytes(
     engine: &Engine,
     rewrite: &Rewrite,
     body: &RawObject,
-    original: Option<Bytes>,
+    mut original: Option<Bytes>,
 ) -> Result<Bytes, serde_json::Error> {
     if folds(engine, rewrite) {
         return fold::streamed(body);
     }
-    match original {
-        Some(bytes) => Ok(bytes),
-        None => openai::to_bytes(body),
-    }
+    Rewrite::turn_bytes(&mut original, body)
 }
 
 /// Whether a whole turn is asked as a stream and folded: when it is watched for runaway
