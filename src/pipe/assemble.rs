@@ -9,6 +9,7 @@ use serde_json::Value;
 use tokio::task::{AbortHandle, JoinSet};
 use tracing::Instrument;
 
+use super::chunks::CallPiece;
 use super::conversation::Failure;
 use super::resolve::{Resolved, Resolver};
 use super::runaway::{self, Cut, Watch};
@@ -118,6 +119,18 @@ impl Assembly {
     /// Whether resolutions are still running.
     pub(crate) fn pending(&self) -> bool {
         !self.tasks.is_empty()
+    }
+
+    /// A call as the upstream gave it, whole or a stream's fragment; a live call's new
+    /// argument text comes back at once.
+    pub(crate) fn push(&mut self, piece: CallPiece) -> Result<Option<Release>, ProxyError> {
+        match piece {
+            CallPiece::Whole(call) => {
+                self.push_call(call);
+                Ok(None)
+            }
+            CallPiece::Delta(delta) => self.push_delta(&delta),
+        }
     }
 
     /// A whole call (a message's `tool_calls` entry, or one parsed out of text).

@@ -1,11 +1,12 @@
 //! The driver, for every turn: it drives the upstream, the translations, the repair turns and the
-//! usage once, for a streamed and a whole answer alike, and emits [`Event`]s. A stream's
-//! events go to the client's format as they come (content as it arrives; plain-English calls
-//! translated as soon as their arguments are complete, while the upstream still streams); a
-//! whole answer's events are folded into one completion ([`Completion`]). Every choice is
-//! translated; repair turns run when there is one. Until a call plaincall handles shows up, a
-//! stream's events pass through as they came (scrubbed of the configured keys), and a whole
-//! answer without one goes out as read (as folded, when it was asked as a stream: [`fold`]).
+//! usage once, and emits [`Event`]s. Every upstream turn reaches it as typed chunks
+//! ([`Chunks`]: a stream's events, or a whole answer as one chunk), the first one opened here
+//! (a rejection of native tools, an upstream error and a whole answer with nothing to handle
+//! go back as they are), repair turns asked as streams. The events go to a streaming client
+//! as they come (content as it arrives; plain-English calls translated as soon as their
+//! arguments are complete, while the upstream still streams), or fold into one completion for
+//! a whole client ([`Completion`]). Until a call plaincall handles shows up, a stream's chunks
+//! pass through as they came (scrubbed of the configured keys).
 
 use std::sync::Arc;
 use tracing::{Instrument, Span};
@@ -17,12 +18,13 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::error::ProxyError;
-use crate::openai::{self, RawObject, ToolCall, Usage};
+use crate::openai::{self, RawObject, Usage};
 use crate::pipe::assemble::{Assembly, Release};
 use crate::pipe::call_form::{read_call, CallForm};
+use crate::pipe::chunks::{ChoiceChunk, Chunk, Chunks, Piece};
 use crate::pipe::conversation::{Conversation, Next};
 use crate::pipe::engine::{Engine, Served, REJECTION_BODY_LIMIT};
-use crate::pipe::event::{self, Completion, Event, Events, Part};
+use crate::pipe::event::{Completion, Event, Events, Part};
 use crate::pipe::fold;
 use crate::pipe::prompt_mode::holdback::HoldBack;
 use crate::pipe::prompt_mode::PromptTools;
@@ -85,9 +87,21 @@ pub(crate) async fn serve(
     .map_err(serde_error)?;
     // Before the main model is asked, so that the translator reads while it writes.
     let warming = Warming::start(&engine, rewrite.tools.rewritten());
-    if rewrite.stream {
-        return serve_stream(engine, rewrite, headers, sent, warming).await;
+    match rewrite.stream {
+        true => serve_stream(engine, rewrite, headers, sent, warming).await,
+        false => serve_whole(engine, rewrite, headers, sent, warming).await,
     }
+}
+
+/// The first turn of a client that reads a whole answer: read whole (folded, when it may run
+/// away), then driven as one chunk when it holds something to handle.
+async fn serve_whole(
+    engine: Arc<Engine>,
+    rewrite: Rewrite,
+    headers: HeaderMap,
+    sent: Bytes,
+    warming: Warming,
+) -> Result<Served, ProxyError> {
     let (status, upstream_headers, bytes) =
         ask_whole(&engine, sent.clone(), &rewrite, &headers, Turn::Main).await?;
     let as_read = |body| Served::AsRead {
@@ -109,42 +123,74 @@ pub(crate) async fn serve(
     if rewrite.prompt.is_none() && !peek_has_nl_call(&engine.pipe, &rewrite, &bytes, split) {
         return Ok(as_read(bytes));
     }
-    let response: RawObject = serde_json::from_slice(&bytes)
-        .map_err(|e| ProxyError::UpstreamProtocol(format!("the completion is not JSON: {e}")))?;
-    let mut driver = Driver::new(
-        engine.clone(),
-        rewrite,
-        headers,
-        Out::Whole(Completion::default()),
-        warming,
-    );
-    let outcome = driver.drive(Opened::Whole(response)).await;
-    if outcome.is_ok() && driver.changed_nothing() {
-        // Prompt mode with no call in the text: the answer goes on as it came.
-        return Ok(as_read(bytes));
-    }
+    let first = Chunks::whole(&bytes)?;
+    let (outcome, completion) = fold_answer(engine, rewrite, headers, warming, first).await;
     match outcome {
-        Ok(()) | Err(Stop::ClientGone) | Err(Stop::UpstreamError) => {}
-        Err(Stop::Error(error)) => return Err(error),
+        // Prompt mode with no call in the text: the answer goes on as it came.
+        Ok(Folded::Unchanged) => Ok(as_read(bytes)),
+        Ok(Folded::Changed) => Ok(Served::Whole {
+            status,
+            headers: upstream_headers,
+            completion: completion.finish().map_err(serde_error)?,
+        }),
         Err(Stop::Upstream(answer)) => {
             let (status, headers, body) = *answer;
-            return Ok(Served::AsRead {
+            Ok(Served::AsRead {
                 status,
                 headers,
                 body,
-            });
+            })
         }
+        Err(stop) => Err(stop.into_error()),
     }
-    let Out::Whole(completion) = driver.out else {
-        return Err(ProxyError::Internal(
-            "a whole answer without its completion".into(),
-        ));
+}
+
+/// How the drive of a whole answer ended.
+enum Folded {
+    /// Prompt mode found no call in the text: nothing of the answer changed.
+    Unchanged,
+    Changed,
+}
+
+/// Drives a whole client's answer from its first turn: the driver writes its events as for a
+/// stream, and they fold into one completion as they come. The upstream's error event ends it
+/// with an error.
+async fn fold_answer(
+    engine: Arc<Engine>,
+    rewrite: Rewrite,
+    headers: HeaderMap,
+    warming: Warming,
+    first: Chunks,
+) -> (Result<Folded, Stop>, Completion) {
+    let (tx, mut rx) = mpsc::channel::<Event>(CHANNEL_CAPACITY);
+    let mut driver = Driver::new(engine, rewrite, headers, tx, false, warming);
+    // The driver, and with it the sender, is dropped once it ends: the folding ends then.
+    let driving = async move {
+        let outcome = driver.drive(first).await;
+        outcome.map(|()| match driver.changed_nothing() {
+            true => Folded::Unchanged,
+            false => Folded::Changed,
+        })
     };
-    Ok(Served::Whole {
-        status,
-        headers: upstream_headers,
-        completion: completion.finish().map_err(serde_error)?,
-    })
+    let folding = async {
+        let mut completion = Completion::default();
+        let mut upstream_error = None;
+        while let Some(event) = rx.recv().await {
+            if let Event::UpstreamError(data) = &event {
+                upstream_error = Some(data.clone());
+            }
+            completion.add(event);
+        }
+        (completion, upstream_error)
+    };
+    let (outcome, (completion, upstream_error)) = tokio::join!(driving, folding);
+    let outcome = outcome.map_err(|stop| match (stop, upstream_error) {
+        (Stop::UpstreamError, Some(data)) => Stop::Error(ProxyError::UpstreamProtocol(format!(
+            "the upstream's stream ended with an error: {data}"
+        ))),
+        (stop, _) => stop,
+    });
+    (outcome, completion)
 }
 
 async fn serve_stream(
@@ -178,10 +224,10 @@ async fn serve_stream(
     }
     let (tx, rx) = mpsc::channel::<Event>(CHANNEL_CAPACITY);
     let on_panic = tx.clone();
-    let mut driver = Driver::new(engine, rewrite, headers, Out::Stream(tx), warming);
+    let mut driver = Driver::new(engine, rewrite, headers, tx, true, warming);
     driver.turn_span = span;
     // In the request's span, so its log lines (the per-translation one) carry the request id.
-    tokio::spawn(guarded(driver.run(response), on_panic).in_current_span());
+    tokio::spawn(guarded(driver.run(Chunks::stream(response)), on_panic).in_current_span());
     Ok(Served::Events(Events(rx)))
 }
 
@@ -425,29 +471,32 @@ fn is_nl_call(pipe: &Pipe, rewrite: &Rewrite, name: &str, arguments: &str, split
     })
 }
 
-/// Where the driver's events go.
-enum Out {
-    /// To the client as they come.
-    Stream(mpsc::Sender<Event>),
-    /// Into one whole completion.
-    Whole(Completion),
-}
-
-/// An upstream turn already opened (a stream) or read (a whole answer): the first by [`serve`],
-/// a repair turn by [`Driver::reopen`].
-enum Opened {
-    Stream(UpstreamResponse),
-    Whole(RawObject),
-}
-
 /// Why the driver stops early.
 enum Stop {
     ClientGone,
     Error(ProxyError),
     /// The upstream sent its own error event, already forwarded.
     UpstreamError,
-    /// A whole repair turn got an error answer: it goes to the client as it came.
+    /// A repair turn got an error answer: a whole client gets it as it came, a stream ends
+    /// with an error event.
     Upstream(Box<(StatusCode, HeaderMap, Bytes)>),
+}
+
+impl Stop {
+    /// The stop as plaincall's error, for a client that cannot get the upstream's own.
+    fn into_error(self) -> ProxyError {
+        match self {
+            Stop::Error(error) => error,
+            Stop::ClientGone => ProxyError::Internal("the answer's events were dropped".into()),
+            Stop::UpstreamError => {
+                ProxyError::UpstreamProtocol("the upstream's stream ended with an error".into())
+            }
+            Stop::Upstream(answer) => ProxyError::UpstreamProtocol(format!(
+                "the repair turn got HTTP {} from the upstream",
+                answer.0.as_u16()
+            )),
+        }
+    }
 }
 
 /// What one upstream turn said besides its choices.
@@ -456,7 +505,6 @@ struct TurnState {
     usage: Option<Usage>,
     /// The model the upstream says answered (read only while the turn's span records).
     model: Option<String>,
-    done: bool,
 }
 
 /// One choice over the whole answer: its calls, and what its turns said.
@@ -477,7 +525,11 @@ struct ChoiceState {
 struct Driver {
     engine: Arc<Engine>,
     resolver: Resolver,
-    out: Out,
+    /// Where the events go: to the client's stream, or folded into its whole answer.
+    out: mpsc::Sender<Event>,
+    /// The client reads the answer as a stream (else whole): what it is told of the usage,
+    /// and whether the upstream's chunks may go on as they came.
+    streams: bool,
     prompt: Option<Arc<PromptTools>>,
     /// No call plaincall handles seen yet: a stream's events go out as they came (scrubbed of
     /// the configured keys).
@@ -503,7 +555,8 @@ impl Driver {
         engine: Arc<Engine>,
         rewrite: Rewrite,
         headers: HeaderMap,
-        out: Out,
+        out: mpsc::Sender<Event>,
+        streams: bool,
         warming: Warming,
     ) -> Driver {
         let conversation =
@@ -514,7 +567,7 @@ impl Driver {
             Arc::clone(rewrite.evidence.text()),
         );
         // A whole answer reaches the driver only when it has something to handle.
-        let raw_mode = prompt.is_none() && matches!(out, Out::Stream(_));
+        let raw_mode = prompt.is_none() && streams;
         Driver {
             resolver: Resolver {
                 engine: engine.clone(),
@@ -523,6 +576,7 @@ impl Driver {
             },
             engine,
             out,
+            streams,
             prompt,
             raw_mode,
             choices: Vec::new(),
@@ -547,24 +601,16 @@ impl Driver {
     }
 
     /// A stream's task: the driver, its shutdown, and how it ends.
-    async fn run(mut self, first: UpstreamResponse) {
+    async fn run(mut self, first: Chunks) {
         let drain = self.engine.drain.clone();
         let outcome = tokio::select! {
-            outcome = self.drive(Opened::Stream(first)) => outcome,
+            outcome = self.drive(first) => outcome,
             () = drain.expired() => Err(Stop::Error(ProxyError::ShuttingDown)),
         };
         match outcome {
             Ok(()) | Err(Stop::ClientGone) => {}
             Err(Stop::UpstreamError) => self.engine.metrics.stream_error("upstream_error_event"),
-            Err(Stop::Upstream(answer)) => {
-                let status = answer.0;
-                let error = ProxyError::UpstreamProtocol(format!(
-                    "the repair turn got HTTP {} from the upstream",
-                    status.as_u16()
-                ));
-                self.fail(error).await;
-            }
-            Err(Stop::Error(error)) => self.fail(error).await,
+            Err(stop) => self.fail(stop.into_error()).await,
         }
     }
 
@@ -575,7 +621,7 @@ impl Driver {
     }
 
     /// Every upstream turn of the answer, then its end.
-    async fn drive(&mut self, first: Opened) -> Result<(), Stop> {
+    async fn drive(&mut self, first: Chunks) -> Result<(), Stop> {
         let mut next = first;
         let mut body = self.resolver.rewrite.body.clone();
         let every = self.engine.config.translation.keepalive_interval;
@@ -584,16 +630,9 @@ impl Driver {
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let mut turn = TurnState::default();
-            match next {
-                Opened::Stream(mut response) => {
-                    let read = self
-                        .read_stream(&mut response, &mut turn, &mut ticker)
-                        .await;
-                    self.end_turn_span(&turn, read.as_ref().err());
-                    read?
-                }
-                Opened::Whole(response) => self.read_whole(response, &mut turn).await?,
-            }
+            let read = self.read_turn(&mut next, &mut turn, &mut ticker).await;
+            self.end_turn_span(&turn, read.as_ref().err());
+            read?;
             if self.raw_mode {
                 // No call to handle at all: everything, `[DONE]` included, went out as is.
                 return Ok(());
@@ -664,112 +703,72 @@ impl Driver {
         );
     }
 
-    /// The repair turn's answer, as the first turn's came.
-    async fn reopen(&mut self, body: &RawObject) -> Result<Opened, Stop> {
+    /// A repair turn, asked as a stream whatever the client asked (a whole client's answer is
+    /// folded from the driver's events); an upstream that answers whole is read as one chunk.
+    async fn reopen(&mut self, body: &RawObject) -> Result<Chunks, Stop> {
         let rewrite = &self.resolver.rewrite;
         let headers = &self.resolver.headers;
-        let whole = matches!(self.out, Out::Whole(_));
-        let bytes = match whole {
-            true => whole_turn_bytes(&self.engine, rewrite, body, None),
-            false => openai::to_bytes(body),
+        let bytes = match self.streams {
+            true => openai::to_bytes(body),
+            false => fold::streamed(body),
         }
         .map_err(|e| Stop::Error(serde_error(e)))?;
-        if whole {
-            let (status, upstream_headers, bytes) =
-                ask_whole(&self.engine, bytes, rewrite, headers, Turn::Repair)
-                    .await
-                    .map_err(Stop::Error)?;
-            if !status.is_success() {
-                return Err(Stop::Upstream(Box::new((status, upstream_headers, bytes))));
-            }
-            let response = serde_json::from_slice(&bytes).map_err(|e| {
-                Stop::Error(ProxyError::UpstreamProtocol(format!(
-                    "the completion is not JSON: {e}"
-                )))
-            })?;
-            return Ok(Opened::Whole(response));
-        }
         let (response, span) = open_stream(&self.engine, bytes, rewrite, headers, Turn::Repair)
             .await
             .map_err(Stop::Error)?;
-        if !response.status().is_success() || !sse::is_event_stream(response.headers()) {
-            return Err(Stop::Error(ProxyError::UpstreamProtocol(format!(
-                "the repair turn got HTTP {} from the upstream",
-                response.status().as_u16()
-            ))));
+        let upstream = &self.engine.upstream;
+        let status = response.status();
+        if status.is_success() && sse::is_event_stream(response.headers()) {
+            self.turn_span = span;
+            return Ok(Chunks::stream(response));
         }
-        self.turn_span = span;
-        Ok(Opened::Stream(response))
+        let upstream_headers = response.headers().clone();
+        let bytes = upstream
+            .read_limited(response, RESPONSE_LIMIT)
+            .instrument(span.clone())
+            .await
+            .map_err(Stop::Error)?;
+        if !status.is_success() {
+            return Err(Stop::Upstream(Box::new((status, upstream_headers, bytes))));
+        }
+        spans::record_completion(&span, &bytes);
+        Chunks::whole(&bytes).map_err(Stop::Error)
     }
 
-    /// A whole answer's turn: its envelope, then each choice as one chunk's choice whose delta
-    /// is the whole message.
-    async fn read_whole(
+    /// Reads one upstream turn to its end, passing on what can go now.
+    async fn read_turn(
         &mut self,
-        mut response: RawObject,
-        turn: &mut TurnState,
-    ) -> Result<(), Stop> {
-        let choices: Vec<RawObject> = openai::get(&response, "choices")
-            .map_err(|e| {
-                Stop::Error(ProxyError::UpstreamProtocol(format!(
-                    "`choices` is malformed: {e}"
-                )))
-            })?
-            .unwrap_or_default();
-        turn.usage = openai::get::<Usage>(&response, "usage").ok().flatten();
-        response.shift_remove("choices");
-        self.send(Event::Envelope(response)).await?;
-        for mut choice in choices {
-            if let Some(message) = choice.shift_remove("message") {
-                choice.insert("delta".into(), message);
-            }
-            self.on_choice(choice, true).await?;
-        }
-        turn.done = true;
-        Ok(())
-    }
-
-    /// Reads one upstream stream to its end, passing on what can go now.
-    async fn read_stream(
-        &mut self,
-        response: &mut UpstreamResponse,
+        chunks: &mut Chunks,
         turn: &mut TurnState,
         ticker: &mut tokio::time::Interval,
     ) -> Result<(), Stop> {
-        let mut parser = sse::Parser::new(sse::MAX_EVENT_BYTES);
         loop {
             let pending = self.pending_choice();
             tokio::select! {
                 biased;
-                () = closed(&self.out) => return Err(Stop::ClientGone),
+                () = self.out.closed() => return Err(Stop::ClientGone),
                 settled = settle(&mut self.choices, pending) => {
                     settled.map_err(Stop::Error)?;
                     self.flush().await?;
                 }
-                chunk = self.engine.upstream.next_chunk(response) => {
-                    let chunk = chunk.map_err(Stop::Error)?;
-                    let Some(chunk) = chunk else {
-                        // A finish reason without `[DONE]` may still be cut before the
-                        // usage chunk: only `[DONE]` says the stream is whole.
-                        if turn.done {
+                piece = chunks.next(&self.engine.upstream) => {
+                    match piece.map_err(Stop::Error)? {
+                        Piece::Done => {
+                            if self.raw_mode {
+                                self.send(Event::Done).await?;
+                            }
                             return Ok(());
                         }
-                        return Err(Stop::Error(ProxyError::UpstreamProtocol(
-                            "the upstream's stream ended before its `[DONE]`".into(),
-                        )));
-                    };
-                    let events = parser
-                        .push(&chunk)
-                        .map_err(|e| Stop::Error(ProxyError::UpstreamProtocol(e.to_string())))?;
-                    for event in events {
-                        self.on_event(turn, event).await?;
-                        if turn.done {
-                            return Ok(());
+                        Piece::UpstreamError(data) => {
+                            let data = self.engine.secrets.scrub_known(Bytes::from(data));
+                            let data = String::from_utf8_lossy(&data).into_owned();
+                            self.send(Event::UpstreamError(data)).await?;
+                            return Err(Stop::UpstreamError);
                         }
+                        Piece::Chunk { chunk, data } => self.on_chunk(turn, *chunk, data).await?,
                     }
                     if self.cut_runaway() {
                         // The rest is not read: the upstream stops when it is left.
-                        turn.done = true;
                         return Ok(());
                     }
                 }
@@ -802,64 +801,53 @@ impl Driver {
             .position(|c| c.as_ref().is_some_and(|c| c.assembly.pending()))
     }
 
-    async fn on_event(&mut self, turn: &mut TurnState, event: sse::Event) -> Result<(), Stop> {
-        let data = event.data.trim();
-        if data == "[DONE]" {
-            turn.done = true;
-            if self.raw_mode {
-                self.send(Event::Done).await?;
-            }
-            return Ok(());
-        }
-        let chunk: RawObject = serde_json::from_str(data).map_err(|e| {
-            Stop::Error(ProxyError::UpstreamProtocol(format!(
-                "a stream chunk is not JSON: {e}"
-            )))
-        })?;
-        if chunk.contains_key("error") || event.event.as_deref() == Some("error") {
-            let data = self.engine.secrets.scrub_known(Bytes::from(event.data));
-            let data = String::from_utf8_lossy(&data).into_owned();
-            self.send(Event::UpstreamError(data)).await?;
-            return Err(Stop::UpstreamError);
-        }
-        let choices: Vec<RawObject> = openai::get(&chunk, "choices")
-            .map_err(|e| {
-                Stop::Error(ProxyError::UpstreamProtocol(format!(
-                    "`choices` is malformed: {e}"
-                )))
-            })?
-            .unwrap_or_default();
-        let usage = openai::get::<Value>(&chunk, "usage").ok().flatten();
-        if let Some(usage) = usage.as_ref().filter(|u| u.is_object()) {
-            turn.usage = serde_json::from_value::<Usage>(usage.clone()).ok();
+    /// One chunk of the turn; `data`, a streamed chunk's as it came, goes on untouched while
+    /// there is nothing to handle.
+    async fn on_chunk(
+        &mut self,
+        turn: &mut TurnState,
+        chunk: Chunk,
+        data: Option<String>,
+    ) -> Result<(), Stop> {
+        if let Some(usage) = chunk.typed_usage() {
+            turn.usage = Some(usage);
         }
         if turn.model.is_none() && !self.turn_span.is_disabled() {
-            turn.model = openai::get::<String>(&chunk, "model").ok().flatten();
+            turn.model = openai::get::<String>(&chunk.envelope, "model")
+                .ok()
+                .flatten();
         }
-        let raw = self.raw_mode && !choices.iter().any(|c| self.opens_nl_call(c));
+        let Chunk {
+            envelope,
+            choices,
+            usage,
+            whole,
+        } = chunk;
+        let raw = match data {
+            Some(data) if self.raw_mode && !choices.iter().any(|c| self.opens_nl_call(c)) => {
+                Some(data)
+            }
+            _ => None,
+        };
         // The envelope of the answer's first chunk (its id), and of every chunk the driver
         // writes from.
-        if !raw || !self.envelope_sent {
+        if raw.is_none() || !self.envelope_sent {
             self.envelope_sent = true;
-            let mut envelope = chunk;
-            envelope.shift_remove("choices");
             self.send(Event::Envelope(envelope)).await?;
         }
-        if raw {
+        if let Some(data) = raw {
             let mut parts = Vec::new();
             for choice in &choices {
                 self.track_raw(choice, &mut parts)?;
             }
-            if let Some(usage) = usage.filter(|u| u.is_object()) {
-                parts.push(Part::Usage(usage));
-            }
-            let frame = Bytes::from(format!("data: {}\n\n", event.data));
+            parts.extend(usage.map(Part::Usage));
+            let frame = Bytes::from(format!("data: {data}\n\n"));
             let frame = self.engine.secrets.scrub_known(frame);
             return self.send(Event::Passed { frame, parts }).await;
         }
         self.raw_mode = false;
         for choice in choices {
-            self.on_choice(choice, false).await?;
+            self.on_choice(choice, whole).await?;
         }
         self.flush().await
     }
@@ -884,10 +872,19 @@ impl Driver {
         }))
     }
 
-    /// One choice of a chunk (or of a whole answer, `whole`): its text goes on (held back in
+    /// One choice of a chunk (of a whole answer's, `whole`): its text goes on (held back in
     /// prompt mode), its calls are assembled, the rest of its delta goes on unchanged.
-    async fn on_choice(&mut self, mut choice: RawObject, whole: bool) -> Result<(), Stop> {
-        let index: u64 = openai::get(&choice, "index").ok().flatten().unwrap_or(0);
+    async fn on_choice(&mut self, choice: ChoiceChunk, whole: bool) -> Result<(), Stop> {
+        let ChoiceChunk {
+            index,
+            finish_reason,
+            mut delta,
+            content,
+            calls,
+            role,
+            logprobs,
+            raw: mut choice,
+        } = choice;
         // Prompt mode holds a stream's text once it may hold a call, a whole answer's all of
         // it: parsed whole, as the model wrote it.
         let hold = match (self.prompt.is_some(), whole) {
@@ -899,46 +896,23 @@ impl Driver {
             let parts = Vec::new();
             return self.send(Event::Choice { choice, parts }).await;
         };
-        // Malformed is an error, streamed or whole: never a delta read as empty.
-        let malformed = |what: &str, e: serde_json::Error| {
-            Stop::Error(ProxyError::UpstreamProtocol(format!(
-                "`{what}` is malformed: {e}"
-            )))
-        };
-        let mut delta: RawObject = openai::get(&choice, "delta")
-            .map_err(|e| malformed(if whole { "message" } else { "delta" }, e))?
-            .unwrap_or_default();
-        let calls = delta.shift_remove("tool_calls");
-        if let Ok(Some(finish)) = openai::get::<String>(&choice, "finish_reason") {
-            state.finish = Some(finish);
+        if finish_reason.is_some() {
+            state.finish = finish_reason;
         }
-        let sent = pass_text(state, &mut delta, hold).map_err(Stop::Error)?;
+        let sent = pass_text(state, &mut delta, content, hold).map_err(Stop::Error)?;
         // A repair turn's role delta would repeat the one already sent.
         if state.role_sent {
             delta.shift_remove("role");
-        } else if delta.contains_key("role") {
+        } else if role {
             state.role_sent = true;
         }
         let mut releases = Vec::new();
-        if let Some(calls) = calls.filter(|c| c.get() != "null") {
-            if whole {
-                let calls: Vec<ToolCall> =
-                    serde_json::from_str(calls.get()).map_err(|e| malformed("tool_calls", e))?;
-                for call in calls {
-                    state.assembly.push_call(call);
-                }
-            } else {
-                let deltas: Vec<Value> =
-                    serde_json::from_str(calls.get()).map_err(|e| malformed("tool_calls", e))?;
-                for delta in deltas {
-                    if let Some(release) = state.assembly.push_delta(&delta).map_err(Stop::Error)? {
-                        releases.push(release);
-                    }
-                }
+        for call in calls {
+            if let Some(release) = state.assembly.push(call).map_err(Stop::Error)? {
+                releases.push(release);
             }
         }
-        let logprobs = openai::get::<Value>(&choice, "logprobs").ok().flatten();
-        if whole || delta.iter().any(|(_, v)| v.get() != "null") || logprobs.is_some() {
+        if whole || delta.iter().any(|(_, v)| v.get() != "null") || logprobs {
             openai::set(&mut choice, "delta", &delta).map_err(|e| Stop::Error(serde_error(e)))?;
             openai::set(&mut choice, "finish_reason", &Value::Null)
                 .map_err(|e| Stop::Error(serde_error(e)))?;
@@ -954,60 +928,40 @@ impl Driver {
     }
 
     /// Whether a choice starts a call to a tool plaincall handles.
-    fn opens_nl_call(&self, choice: &RawObject) -> bool {
-        let delta: Option<RawObject> = openai::get(choice, "delta").ok().flatten();
-        let deltas: Vec<Value> = delta
-            .and_then(|d| openai::get(&d, "tool_calls").ok().flatten())
-            .unwrap_or_default();
-        deltas.iter().any(|d| {
-            d.pointer("/function/name")
-                .and_then(Value::as_str)
-                .is_some_and(|name| self.resolver.holds(name))
-        })
+    fn opens_nl_call(&self, choice: &ChoiceChunk) -> bool {
+        choice
+            .calls
+            .iter()
+            .any(|call| call.name().is_some_and(|name| self.resolver.holds(name)))
     }
 
     /// Records calls that went out untouched, so that later indices follow on from them; the
     /// first choice's parts go into `parts`.
-    fn track_raw(&mut self, choice: &RawObject, parts: &mut Vec<Part>) -> Result<(), Stop> {
-        let index = openai::get::<u64>(choice, "index")
-            .ok()
-            .flatten()
-            .unwrap_or(0);
-        let finish = openai::get::<String>(choice, "finish_reason")
-            .ok()
-            .flatten();
-        let delta: Option<RawObject> = openai::get(choice, "delta").ok().flatten();
-        let first = index == 0;
-        let Some(state) = self.choice(index) else {
+    fn track_raw(&mut self, choice: &ChoiceChunk, parts: &mut Vec<Part>) -> Result<(), Stop> {
+        let first = choice.index == 0;
+        let Some(state) = self.choice(choice.index) else {
             return Ok(());
         };
-        if let Some(finish) = &finish {
+        if let Some(finish) = &choice.finish_reason {
             state.finish = Some(finish.clone());
         }
-        if let Some(delta) = delta {
-            if delta.contains_key("role") {
-                state.role_sent = true;
-            }
-            if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
-                state.wrote_text |= !text.trim().is_empty();
-                state.content.push_str(&text);
-                if first && !text.is_empty() {
-                    parts.push(Part::Text(text));
-                }
-            }
-            let deltas: Vec<Value> = openai::get(&delta, "tool_calls")
-                .ok()
-                .flatten()
-                .unwrap_or_default();
-            for d in deltas {
-                state.assembly.passed_as_is(&d).map_err(Stop::Error)?;
-                if first {
-                    parts.push(event::call_part(&d));
-                }
+        state.role_sent |= choice.role;
+        if let Some(text) = &choice.content {
+            state.wrote_text |= !text.trim().is_empty();
+            state.content.push_str(text);
+            if first && !text.is_empty() {
+                parts.push(Part::Text(text.clone()));
             }
         }
-        if let (true, Some(finish)) = (first, finish) {
-            parts.push(Part::Finish(finish));
+        for (at, call) in choice.calls.iter().enumerate() {
+            let delta = call.as_delta(at as u64);
+            state.assembly.passed_as_is(&delta).map_err(Stop::Error)?;
+            if first {
+                parts.push(call.part(at as u64));
+            }
+        }
+        if let (true, Some(finish)) = (first, &choice.finish_reason) {
+            parts.push(Part::Finish(finish.clone()));
         }
         Ok(())
     }
@@ -1048,7 +1002,6 @@ impl Driver {
     /// After the upstream's last event: prompt mode's held text becomes calls and text; what
     /// is left is translated, waited for and emitted.
     async fn finish_turn(&mut self, ticker: &mut tokio::time::Interval) -> Result<(), Stop> {
-        let whole = matches!(self.out, Out::Whole(_));
         for index in 0..self.choices.len() {
             let Some(prompt) = self.prompt.clone() else {
                 break;
@@ -1056,10 +1009,7 @@ impl Driver {
             let Some(state) = self.choices[index].as_mut() else {
                 continue;
             };
-            let held = match whole {
-                true => state.content.clone(),
-                false => state.holdback.held().to_owned(),
-            };
+            let held = state.holdback.held().to_owned();
             if held.is_empty() {
                 continue;
             }
@@ -1088,7 +1038,7 @@ impl Driver {
         while let Some(pending) = self.pending_choice() {
             tokio::select! {
                 biased;
-                () = closed(&self.out) => return Err(Stop::ClientGone),
+                () = self.out.closed() => return Err(Stop::ClientGone),
                 settled = settle(&mut self.choices, Some(pending)) => {
                     settled.map_err(Stop::Error)?;
                     self.flush().await?;
@@ -1123,10 +1073,10 @@ impl Driver {
             self.send(Event::Part(index as u64, Part::Finish(finish)))
                 .await?;
         }
-        let usage = match &self.out {
-            Out::Stream(_) => include_usage(&self.resolver.rewrite.body),
+        let usage = match self.streams {
+            true => include_usage(&self.resolver.rewrite.body),
             // A whole answer keeps the upstream's usage unless there were repair turns.
-            Out::Whole(_) => self.conversation.turn() > 0,
+            false => self.conversation.turn() > 0,
         };
         if let Some(total) = self.conversation.usage().filter(|_| usage) {
             let total = serde_json::to_value(total).map_err(|e| Stop::Error(serde_error(e)))?;
@@ -1136,13 +1086,7 @@ impl Driver {
     }
 
     async fn send(&mut self, event: Event) -> Result<(), Stop> {
-        match &mut self.out {
-            Out::Stream(tx) => tx.send(event).await.map_err(|_| Stop::ClientGone),
-            Out::Whole(completion) => {
-                completion.add(event);
-                Ok(())
-            }
-        }
+        self.out.send(event).await.map_err(|_| Stop::ClientGone)
     }
 }
 
@@ -1160,16 +1104,24 @@ enum Hold {
 fn pass_text(
     state: &mut ChoiceState,
     delta: &mut RawObject,
+    content: Option<String>,
     hold: Hold,
 ) -> Result<Option<String>, ProxyError> {
-    let Ok(Some(text)) = openai::get::<String>(delta, "content") else {
+    let Some(text) = content else {
         return Ok(None);
     };
     state.content.push_str(&text);
     let sent = match hold {
-        Hold::Nothing => text,
+        // The delta keeps its text as it came.
+        Hold::Nothing => {
+            state.wrote_text |= !text.trim().is_empty();
+            return Ok(Some(text));
+        }
         Hold::FromMarker => state.holdback.push(&text),
-        Hold::All => String::new(),
+        Hold::All => {
+            state.holdback.hold_all(&text);
+            String::new()
+        }
     };
     state.wrote_text |= !sent.trim().is_empty();
     if sent.is_empty() {
@@ -1187,15 +1139,6 @@ fn include_usage(body: &RawObject) -> bool {
         .flatten()
         .and_then(|o| o.get("include_usage").and_then(Value::as_bool))
         .unwrap_or(false)
-}
-
-/// Resolves once the client is gone (never for a whole answer: its request's future is
-/// dropped instead).
-async fn closed(out: &Out) {
-    match out {
-        Out::Stream(tx) => tx.closed().await,
-        Out::Whole(_) => std::future::pending().await,
-    }
 }
 
 /// The next settled resolution of choice `pending`'s calls (never, without one).

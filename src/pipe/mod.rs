@@ -9,6 +9,7 @@
 
 pub(crate) mod assemble;
 pub(crate) mod call_form;
+pub(crate) mod chunks;
 pub(crate) mod conversation;
 pub(crate) mod dates;
 pub(crate) mod described_format;

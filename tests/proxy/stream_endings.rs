@@ -297,3 +297,47 @@ async fn a_malformed_tool_calls_is_an_error_streamed_or_whole() {
         .unwrap()
         .contains("`tool_calls` is malformed"));
 }
+
+/// Before any call plaincall handles, a stream's chunks go on as they came; a malformed field
+/// in one is still an error, as it is once plaincall handles a call: never read as no calls
+/// (which the other formats would render as nothing).
+#[tokio::test]
+async fn a_malformed_field_before_any_handled_call_is_an_error_too() {
+    let chunk =
+        |choice: Value| json!({"id": "s", "object": "chat.completion.chunk", "choices": [choice]});
+    for (bad, field) in [
+        (
+            json!({"index": 0, "delta": {"tool_calls": {"index": 0}}}),
+            "tool_calls",
+        ),
+        (json!({"index": "0", "delta": {"content": "x"}}), "index"),
+        (
+            json!({"index": 0, "delta": {}, "finish_reason": 1}),
+            "finish_reason",
+        ),
+    ] {
+        let upstream = MockServer::scripted(vec![Reply::sse(vec![
+            chunk(json!({"index": 0, "delta": {"role": "assistant", "content": "Hi"}})),
+            chunk(bad),
+        ])])
+        .await;
+        let proxy = Proxy::start(&upstream.url(), "").await;
+        let body = json!({"model": "m", "stream": true,
+            "messages": [{"role": "user", "content": "x"}],
+            "tools": [fixture_tool("set_reminder")]});
+        let (response, first) = start_stream(&proxy, &body).await;
+        let (raw, last) =
+            tokio::time::timeout(Duration::from_secs(5), read_to_end(response, first))
+                .await
+                .expect("the stream ends");
+        // What came before it went on as it came.
+        assert!(raw.contains(r#""content":"Hi""#), "{raw}");
+        assert!(!raw.contains("data: [DONE]"), "{raw}");
+        assert_eq!(last["error"]["code"], "upstream_protocol_error", "{raw}");
+        let message = last["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("`{field}` is malformed")),
+            "{message}"
+        );
+    }
+}

@@ -599,6 +599,85 @@ async fn a_clarification_runs_a_repair_turn() {
     assert!(main.chat_requests()[0].json().get("max_tokens").is_none());
 }
 
+/// A whole client's repair turn is asked as a stream, like every turn the driver reads, and
+/// folded into the answer; one whose stream ends with the upstream's error event is that error
+/// (a 502 that carries it), never a partial answer.
+#[tokio::test]
+async fn a_whole_clients_repair_turn_is_read_as_a_stream() {
+    let first = || {
+        Reply::ok(completion(
+            calls_message(vec![nl_call(
+                "call_c",
+                "set_reminder",
+                "remind me to call John",
+            )]),
+            "tool_calls",
+        ))
+    };
+    let chunk = |delta: Value, finish: Value| {
+        json!({"id": "chatcmpl-repair", "object": "chat.completion.chunk", "model": "m",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    };
+    let error = json!({"error": {"message": "the model crashed", "type": "server_error"}});
+    let main = MockServer::scripted(vec![
+        first(),
+        Reply::sse(vec![
+            chunk(
+                json!({"role": "assistant", "content": "When should"}),
+                Value::Null,
+            ),
+            chunk(json!({"content": " I remind you?"}), json!("stop")),
+            json!({"id": "chatcmpl-repair", "choices": [],
+                "usage": {"prompt_tokens": 7, "completion_tokens": 4, "total_tokens": 11}}),
+        ]),
+        first(),
+        Reply::SseRaw(vec![
+            format!(
+                "data: {}\n\n",
+                chunk(json!({"content": "When"}), Value::Null)
+            ),
+            format!("data: {error}\n\n"),
+        ]),
+    ])
+    .await;
+    let clarify = || {
+        translator_reply(
+            r#"{"error": "missing_info", "clarification_needed": "When should the reminder fire?"}"#,
+        )
+    };
+    let translator = MockServer::scripted(vec![clarify(), clarify()]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let body = request(
+        vec![fixture_tool("set_reminder")],
+        vec![user("remind me to call John")],
+    );
+    let (status, answer) = chat(&proxy, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    let message = &answer["choices"][0]["message"];
+    assert_eq!(message["content"], "When should I remind you?", "{answer}");
+    assert_eq!(answer["choices"][0]["finish_reason"], "stop");
+    // The first turn's 15 tokens and the repair turn's 11.
+    assert_eq!(answer["usage"]["total_tokens"], 26, "{answer}");
+    assert_eq!(answer["id"], "chatcmpl-upstream-1");
+    let repair = main.chat_requests()[1].json();
+    assert_eq!(repair["stream"], true);
+    assert_eq!(repair["stream_options"]["include_usage"], true);
+
+    let (status, failed) = chat(&proxy, &body).await;
+    assert_eq!(status, 502, "{failed}");
+    assert_eq!(
+        failed["error"]["code"], "upstream_protocol_error",
+        "{failed}"
+    );
+    assert!(
+        failed["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the model crashed"),
+        "{failed}"
+    );
+}
+
 /// A repair turn is bounded by `translation.repair_max_tokens`, under the client's own name
 /// for the limit; a client's lower limit stays.
 #[tokio::test]

@@ -40,6 +40,12 @@ impl HoldBack {
         out
     }
 
+    /// Holds a fragment whatever it holds (a whole answer is parsed whole).
+    pub fn hold_all(&mut self, fragment: &str) {
+        self.text.push_str(fragment);
+        self.holding = true;
+    }
+
     /// The text held back, for parsing at the end of the reply.
     pub fn held(&self) -> &str {
         &self.text[self.emitted..]
