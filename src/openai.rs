@@ -104,6 +104,57 @@ pub(crate) fn null_raw() -> Box<RawValue> {
 }
 
 /// One tool call, in a message or assembled from stream deltas.
+/// A request's function tool, read once where plaincall reads it: its name, description and
+/// schema (`{"type": "object", "properties": {}}` when it gives none). The tool itself stays
+/// raw, every other field as it came.
+#[derive(Debug, Clone)]
+pub(crate) struct FunctionTool {
+    /// The tool's `function` object.
+    pub function: RawObject,
+    pub name: String,
+    pub description: String,
+    pub parameters: Value,
+    /// The tool gave its schema (else `parameters` is the empty one).
+    pub has_parameters: bool,
+}
+
+impl FunctionTool {
+    /// `Ok(None)` for a tool of another type (a provider's built-in tool goes on as it came);
+    /// a function tool whose `function`, `name`, `description` or `parameters` does not read
+    /// is an error that names it.
+    pub(crate) fn read(tool: &RawObject) -> Result<Option<FunctionTool>, String> {
+        let field = |what: &str, e: serde_json::Error| format!("`{what}` is malformed: {e}");
+        let kind = get::<String>(tool, "type").map_err(|e| field("type", e))?;
+        if kind.as_deref() != Some("function") {
+            return Ok(None);
+        }
+        let function = get::<RawObject>(tool, "function")
+            .map_err(|e| field("function", e))?
+            .ok_or("a function tool without `function`")?;
+        let name = get::<String>(&function, "name")
+            .map_err(|e| field("function.name", e))?
+            .ok_or("a function tool without `function.name`")?;
+        let description = get::<String>(&function, "description")
+            .map_err(|e| field("function.description", e))?
+            .unwrap_or_default();
+        let given =
+            get::<Value>(&function, "parameters").map_err(|e| field("function.parameters", e))?;
+        let has_parameters = given.is_some();
+        let parameters = match given {
+            None => serde_json::json!({"type": "object", "properties": {}}),
+            Some(parameters @ Value::Object(_)) => parameters,
+            Some(_) => return Err("`function.parameters` is not an object".into()),
+        };
+        Ok(Some(FunctionTool {
+            function,
+            name,
+            description,
+            parameters,
+            has_parameters,
+        }))
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ToolCall {
     #[serde(default)]
@@ -224,6 +275,7 @@ pub(crate) fn cap_tokens(body: &mut RawObject, cap: u64) -> Result<(), serde_jso
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]
@@ -296,5 +348,49 @@ mod tests {
         );
         assert_eq!(nl_description(r#"{"message":"x"}"#, "description"), None);
         assert_eq!(nl_description("not json", "description"), None);
+    }
+
+    #[test]
+    fn a_function_tool_reads_once_and_a_malformed_one_is_named() {
+        let read = |text: &str| FunctionTool::read(&serde_json::from_str(text).unwrap());
+        let tool = read(
+            r#"{"type":"function","function":{"name":"t","description":"d",
+            "parameters":{"type":"object"},"strict":true}}"#,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!((tool.name.as_str(), tool.description.as_str()), ("t", "d"));
+        assert_eq!(tool.parameters, serde_json::json!({"type": "object"}));
+        assert!(tool.function.contains_key("strict"));
+        let bare = read(r#"{"type":"function","function":{"name":"t","parameters":null}}"#);
+        let bare = bare.unwrap().unwrap();
+        assert_eq!(bare.parameters["properties"], serde_json::json!({}));
+        assert!(tool.has_parameters && !bare.has_parameters);
+        assert!(read(r#"{"type":"web_search"}"#).unwrap().is_none());
+        assert!(read(r#"{"function":{"name":"t"}}"#).unwrap().is_none());
+        for (text, says) in [
+            (r#"{"type":5}"#, "`type`"),
+            (r#"{"type":"function"}"#, "without `function`"),
+            (r#"{"type":"function","function":"t"}"#, "`function`"),
+            (
+                r#"{"type":"function","function":{}}"#,
+                "without `function.name`",
+            ),
+            (
+                r#"{"type":"function","function":{"name":7}}"#,
+                "`function.name`",
+            ),
+            (
+                r#"{"type":"function","function":{"name":"t","description":[]}}"#,
+                "description",
+            ),
+            (
+                r#"{"type":"function","function":{"name":"t","parameters":"{}"}}"#,
+                "parameters",
+            ),
+        ] {
+            let error = read(text).unwrap_err();
+            assert!(error.contains(says), "{text}: {error}");
+        }
     }
 }

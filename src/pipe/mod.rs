@@ -43,7 +43,7 @@ use serde_json::{json, Map, Value};
 
 use crate::config::{CheckMode, Config, OutputMode, TranslationConfig};
 use crate::error::ProxyError;
-use crate::openai::{self, RawObject};
+use crate::openai::{self, FunctionTool, RawObject};
 use crate::prompts::Prompts;
 use crate::upstream::UpstreamClient;
 use prompt_mode::PromptTools;
@@ -452,8 +452,7 @@ impl Pipe {
             .map_err(|e| bad("stream", e))?
             .unwrap_or(false);
         let choices = openai::get::<u64>(&request, "n")
-            .ok()
-            .flatten()
+            .map_err(|e| bad("n", e))?
             .unwrap_or(1);
         let model = openai::get::<String>(&request, "model")
             .map_err(|e| bad("model", e))?
@@ -523,18 +522,22 @@ impl Pipe {
     ) -> Result<(ToolSet, Vec<RawObject>), ProxyError> {
         let mut set = ToolSet::default();
         let mut shown = Vec::with_capacity(tools.len());
-        for tool in tools {
-            match translate
-                .then(|| self.nl_form(tool, false))
-                .transpose()?
-                .flatten()
-            {
+        for (at, tool) in tools.iter().enumerate() {
+            let function = FunctionTool::read(tool).map_err(|e| ProxyError::InvalidRequest {
+                message: format!("`tools[{at}]`: {e}"),
+                param: Some("tools".to_owned()),
+            })?;
+            let Some(function) = function.filter(|_| translate) else {
+                shown.push(tool.clone());
+                continue;
+            };
+            match self.nl_form_of(tool, &function, false)? {
                 Some((nl_tool, nl_definition)) => {
                     shown.push(nl_definition);
                     set.by_name.insert(nl_tool.name.clone(), Arc::new(nl_tool));
                 }
                 None => {
-                    if let Some(checked) = translate.then(|| self.checked_form(tool)).flatten() {
+                    if let Some(checked) = self.checked_form(function) {
                         set.checked.insert(checked.name.clone(), Arc::new(checked));
                     }
                     shown.push(tool.clone());
@@ -559,36 +562,22 @@ impl Pipe {
 
     /// A tool that is not rewritten, with what checking its calls needs; `None` when its calls
     /// are not checked (switched off, or no schema to check them against).
-    fn checked_form(&self, tool: &RawObject) -> Option<NlTool> {
-        let function = openai::get::<RawObject>(tool, "function").ok().flatten()?;
-        let name = openai::get::<String>(&function, "name").ok().flatten()?;
-        let check = self.settings.check_for(&name);
+    fn checked_form(&self, tool: FunctionTool) -> Option<NlTool> {
+        let check = self.settings.check_for(&tool.name);
         if check == CheckMode::Off
-            || openai::get::<String>(tool, "type")
-                .ok()
-                .flatten()
-                .as_deref()
-                != Some("function")
+            || !tool.has_parameters
+            || grammar::past_limits(&tool.parameters).is_some()
         {
             return None;
         }
-        let parameters = openai::get::<Value>(&function, "parameters")
-            .ok()
-            .flatten()?;
-        if grammar::past_limits(&parameters).is_some() {
-            return None;
-        }
-        let schema_hash = validate::schema_hash(&parameters);
-        let validator = self.validators.get(schema_hash, &parameters).ok()?;
+        let schema_hash = validate::schema_hash(&tool.parameters);
+        let validator = self.validators.get(schema_hash, &tool.parameters).ok()?;
         Some(NlTool {
             reason: "its calls are checked against its schema".to_owned(),
             shown: String::new(),
-            description: openai::get::<String>(&function, "description")
-                .ok()
-                .flatten()
-                .unwrap_or_default(),
-            name,
-            parameters,
+            description: tool.description,
+            name: tool.name,
+            parameters: tool.parameters,
             schema_hash,
             validator,
             rewritten: false,
@@ -598,61 +587,64 @@ impl Pipe {
     }
 
     /// The NL tool and its one-field definition, or `None` when the tool stays as it is.
-    /// `force` rewrites whatever the configuration says (the CLI's tools for people).
+    /// `force` rewrites whatever the configuration says (the CLI's tools for people). A
+    /// function tool that does not read is an error.
     pub fn nl_form(
         &self,
         tool: &RawObject,
         force: bool,
     ) -> Result<Option<(NlTool, RawObject)>, ProxyError> {
-        if openai::get::<String>(tool, "type")
-            .ok()
-            .flatten()
-            .as_deref()
-            != Some("function")
-        {
-            return Ok(None);
+        let function = FunctionTool::read(tool).map_err(|message| ProxyError::InvalidRequest {
+            message,
+            param: Some("tools".to_owned()),
+        })?;
+        match function {
+            Some(function) => self.nl_form_of(tool, &function, force),
+            None => Ok(None),
         }
-        let Ok(Some(mut function)) = openai::get::<RawObject>(tool, "function") else {
-            return Ok(None);
-        };
-        let Ok(Some(name)) = openai::get::<String>(&function, "name") else {
-            return Ok(None);
-        };
-        let parameters = openai::get::<Value>(&function, "parameters")
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
-        if let Some(limit) = grammar::past_limits(&parameters) {
+    }
+
+    /// [`Pipe::nl_form`] of a tool already read.
+    fn nl_form_of(
+        &self,
+        tool: &RawObject,
+        function: &FunctionTool,
+        force: bool,
+    ) -> Result<Option<(NlTool, RawObject)>, ProxyError> {
+        let FunctionTool {
+            name, parameters, ..
+        } = function;
+        if let Some(limit) = grammar::past_limits(parameters) {
             tracing::warn!(tool = %name, reason = %limit, "tool passed through as the client sent it");
             return Ok(None);
         }
-        let reason = match (self.decision(&name, &parameters), force) {
+        let reason = match (self.decision(name, parameters), force) {
             (Ok(reason), _) => reason,
             (Err(reason), true) => format!("not rewritten by this configuration ({reason})"),
             (Err(_), false) => return Ok(None),
         };
-        let check = self.settings.check_for(&name);
-        let schema_hash = validate::schema_hash(&parameters);
-        let validator = match self.validators.get(schema_hash, &parameters) {
+        let check = self.settings.check_for(name);
+        let schema_hash = validate::schema_hash(parameters);
+        let validator = match self.validators.get(schema_hash, parameters) {
             Ok(v) => v,
             Err(error) => {
                 tracing::warn!(tool = %name, %error, "tool schema does not compile; passing the tool through unchanged");
                 return Ok(None);
             }
         };
-        let description = openai::get::<String>(&function, "description")
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        let nl_description = match self.prompts.nl_description(&name) {
+        let description = function.description.clone();
+        let nl_description = match self.prompts.nl_description(name) {
             Some(text) => text.to_owned(),
-            None => schema_text::nl_tool_description(&description, &parameters),
+            None => schema_text::nl_tool_description(&description, parameters),
         };
-        openai::set(&mut function, "description", &nl_description).map_err(internal)?;
-        let field = nl_field(&parameters);
-        openai::set(&mut function, "parameters", &nl_parameters(&field)).map_err(internal)?;
+        let mut shown_function = function.function.clone();
+        openai::set(&mut shown_function, "description", &nl_description).map_err(internal)?;
+        let field = nl_field(parameters);
+        openai::set(&mut shown_function, "parameters", &nl_parameters(&field)).map_err(internal)?;
         let mut definition = tool.clone();
-        openai::set(&mut definition, "function", &function).map_err(internal)?;
+        openai::set(&mut definition, "function", &shown_function).map_err(internal)?;
+        let name = name.clone();
+        let parameters = parameters.clone();
         Ok(Some((
             NlTool {
                 name,

@@ -67,10 +67,80 @@ async fn chat_bodies_that_are_not_objects_or_have_malformed_messages_are_400() {
     .await;
     assert_eq!(status, 400, "{answer}");
     assert_eq!(answer["error"]["param"], "messages", "{answer}");
+    // A field plaincall reads is read or refused, never taken for its default.
+    let (status, answer) = post_raw(
+        &proxy,
+        "/v1/chat/completions",
+        r#"{"model": "m", "n": "2", "messages": [{"role": "user", "content": "x"}]}"#,
+    )
+    .await;
+    assert_eq!(status, 400, "{answer}");
+    assert_eq!(answer["error"]["param"], "n", "{answer}");
     assert!(
         upstream.requests().is_empty(),
         "nothing reached the upstream"
     );
+}
+
+/// A function tool whose fields plaincall reads (name, description, schema) does not read is
+/// a 400 that names the tool, whether translation is on for the request or not; a tool of
+/// another type goes on as it came.
+#[tokio::test]
+async fn a_malformed_function_tool_is_400_and_names_it() {
+    let upstream = MockServer::start(|_| {
+        Reply::ok(
+            json!({"id": "x", "object": "chat.completion", "choices": [{"index": 0,
+            "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]}),
+        )
+    })
+    .await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let good = json!({"type": "function", "function": {"name": "ok", "parameters": {}}});
+    for (bad, says) in [
+        (
+            json!({"type": "function", "function": {"name": 7}}),
+            "function.name",
+        ),
+        (
+            json!({"type": "function", "function": {"name": "t", "parameters": "{}"}}),
+            "parameters",
+        ),
+        (json!({"type": "function"}), "without `function`"),
+    ] {
+        for switch in ["on", "off"] {
+            let response = client()
+                .post(proxy.url("/v1/chat/completions"))
+                .header("x-plaincall-translate", switch)
+                .json(
+                    &json!({"model": "m", "messages": [{"role": "user", "content": "x"}],
+                    "tools": [good, bad]}),
+                )
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 400, "{bad}");
+            let answer: Value = response.json().await.unwrap();
+            assert_openai_error(&answer, "invalid_request");
+            assert_eq!(answer["error"]["param"], "tools", "{answer}");
+            let message = answer["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains("`tools[1]`") && message.contains(says),
+                "{message}"
+            );
+        }
+    }
+    assert!(
+        upstream.requests().is_empty(),
+        "a malformed tool went upstream"
+    );
+    let (status, _) = support::chat(
+        &proxy,
+        &json!({"model": "m", "messages": [{"role": "user", "content": "x"}],
+            "tools": [good, {"type": "web_search"}]}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(upstream.requests().len(), 1);
 }
 
 #[tokio::test]

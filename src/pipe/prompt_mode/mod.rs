@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 use crate::config::{CallingMode, ToolCallingConfig};
 use crate::error::ProxyError;
-use crate::openai::{self, content_text, RawObject, ToolCall};
+use crate::openai::{self, content_text, FunctionTool, RawObject, ToolCall};
 use crate::pipe::grammar;
 use crate::prompts::Prompts;
 use crate::shared::{hashed, Shared, Space};
@@ -212,21 +212,17 @@ pub(crate) fn render_request(
 fn catalog_of(tools: &[RawObject]) -> (Vec<CatalogTool>, Vec<(String, Value)>) {
     let mut catalog = Vec::new();
     let mut schemas = Vec::new();
-    for tool in tools {
-        let Ok(Some(function)) = openai::get::<RawObject>(tool, "function") else {
-            continue;
-        };
-        let Ok(Some(name)) = openai::get::<String>(&function, "name") else {
-            continue;
-        };
-        let description: String = openai::get(&function, "description")
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        let parameters: Value = openai::get(&function, "parameters")
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+    // A tool that does not read was refused with the request (`Pipe::plan`).
+    for tool in tools
+        .iter()
+        .filter_map(|t| FunctionTool::read(t).ok().flatten())
+    {
+        let FunctionTool {
+            name,
+            description,
+            parameters,
+            ..
+        } = tool;
         catalog.push(CatalogTool {
             example: json!({"name": name, "arguments": example_of(&parameters)}).to_string(),
             parameters: parameters.to_string(),
