@@ -175,12 +175,11 @@ pub(crate) fn rewrite<'a>(
         out: Vec::with_capacity(messages.len()),
         merged: HashMap::new(),
     };
+    // The fields read here are read or refused: a malformed one is the client's error, never
+    // a message passed on as if it held no call.
     for raw in messages {
-        let Ok(message) = serde_json::from_str::<RawObject>(raw.get()) else {
-            rewriter.out.push(Cow::Borrowed(raw));
-            continue;
-        };
-        let role: Option<String> = openai::get(&message, "role").ok().flatten();
+        let message = serde_json::from_str::<RawObject>(raw.get())?;
+        let role: Option<String> = openai::get(&message, "role")?;
         match role.as_deref() {
             Some("assistant") => rewriter.assistant(raw, message, tools, memory)?,
             Some("tool") => rewriter.tool_result(raw, message)?,
@@ -210,7 +209,7 @@ impl<'a> Rewriter<'a> {
         tools: &ToolSet,
         memory: &Memory,
     ) -> Result<(), serde_json::Error> {
-        let Ok(Some(calls)) = openai::get::<Vec<ToolCall>>(&message, "tool_calls") else {
+        let Some(calls) = openai::get::<Vec<ToolCall>>(&message, "tool_calls")? else {
             self.out.push(Cow::Borrowed(raw));
             return Ok(());
         };
@@ -232,7 +231,7 @@ impl<'a> Rewriter<'a> {
         raw: &'a RawValue,
         mut message: RawObject,
     ) -> Result<(), serde_json::Error> {
-        let id: Option<String> = openai::get(&message, "tool_call_id").ok().flatten();
+        let id: Option<String> = openai::get(&message, "tool_call_id")?;
         let Some(group_index) = id.as_ref().and_then(|id| self.group_of.get(id)).copied() else {
             self.out.push(Cow::Borrowed(raw));
             return Ok(());

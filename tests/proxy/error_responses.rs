@@ -76,6 +76,21 @@ async fn chat_bodies_that_are_not_objects_or_have_malformed_messages_are_400() {
     .await;
     assert_eq!(status, 400, "{answer}");
     assert_eq!(answer["error"]["param"], "n", "{answer}");
+    // The history plaincall rewrites: a call it cannot read is refused, not passed on as if
+    // the message held none.
+    for message in [
+        json!({"role": "assistant", "tool_calls": [{"id": "c", "type": "function"}]}),
+        json!({"role": "assistant", "tool_calls": "set_reminder"}),
+        json!({"role": "tool", "tool_call_id": 7, "content": "done"}),
+        json!({"role": ["user"], "content": "x"}),
+        json!("hello"),
+    ] {
+        let body = json!({"model": "m", "tools": [support::fixture_tool("set_reminder")],
+            "messages": [{"role": "user", "content": "x"}, message]});
+        let (status, answer) = support::chat(&proxy, &body).await;
+        assert_eq!(status, 400, "{message}: {answer}");
+        assert_eq!(answer["error"]["param"], "messages", "{answer}");
+    }
     assert!(
         upstream.requests().is_empty(),
         "nothing reached the upstream"
