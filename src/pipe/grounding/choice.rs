@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::evidence::Evidence;
 use super::lexicon;
 use super::tokens::{stem, words_of, Kind};
-use super::words::{is, EVERY, NEGATIONS, STOPWORDS};
+use super::words::{is, EVERY, STOPWORDS};
 
 /// Frequency members, the adverbs that say them in the six languages, and their period in
 /// days.
@@ -163,7 +163,7 @@ fn negated(word: &str, evidence: &Evidence) -> bool {
         forms.contains(&stem(w))
             && words[i.saturating_sub(2)..i]
                 .iter()
-                .any(|n| is(NEGATIONS, n))
+                .any(|n| evidence.negates(n))
     })
 }
 
@@ -248,9 +248,58 @@ fn frequency(member: &str, evidence: &Evidence) -> bool {
                 said = first.map(|n| n * unit);
             }
         }
+        if said.is_none() {
+            said = times_per(&tokens, k, &count_at).map(|times| unit / times);
+        }
         // Fifteen days are a fortnight as people say it.
         said.is_some_and(|said| (said - days).abs() <= days * 0.1)
     })
+}
+
+/// Words between a count of times and its period: "once a month", "une fois par mois",
+/// "einmal im Monat", "dos veces por semana", "una volta al mese".
+const PER: &[&str] = &[
+    "a", "an", "per", "por", "al", "par", "im", "pro", "in", "ao", "na", "no", "alla", "la", "el",
+    "le", "der", "die", "den",
+];
+/// Single words for once: "once", "einmal".
+const ONCE: &[&str] = &["once", "einmal"];
+/// The word for "time(s)" after a count: "una vez", "trois fois", "zweimal" is one word.
+const TIMES: &[&str] = &[
+    "times", "vez", "veces", "fois", "mal", "vezes", "volta", "volte",
+];
+
+/// How many times per period the words before the period word at `k` say ("once a month"
+/// is 1, "twice a week" 2, "tres veces por semana" 3); `None` when they say no count of
+/// times.
+fn times_per(
+    tokens: &[(usize, &str)],
+    k: usize,
+    count_at: &dyn Fn(usize, &str) -> Option<f64>,
+) -> Option<f64> {
+    let mut at = k;
+    let mut skipped = 0;
+    while at > 0 && skipped < 2 && is(PER, tokens[at - 1].1) {
+        at -= 1;
+        skipped += 1;
+    }
+    // The words in a row, no mark between them ("once, a month from now" is no frequency).
+    if skipped == 0 || at == 0 || tokens[k].0 - tokens[at - 1].0 != k - (at - 1) {
+        return None;
+    }
+    let word = tokens[at - 1].1;
+    match word {
+        _ if is(ONCE, word) => Some(1.0),
+        "twice" | "zweimal" => Some(2.0),
+        _ if is(TIMES, word) && at >= 2 => {
+            let (index, count) = tokens[at - 2];
+            match count {
+                "una" | "une" | "uma" | "un" | "um" | "ein" | "eine" => Some(1.0),
+                _ => count_at(index, count),
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The ends of the scales a list is sorted by, in the six languages (folded), with what
@@ -423,6 +472,34 @@ mod tests {
             members,
             "sort"
         ));
+    }
+
+    #[test]
+    fn a_count_of_times_per_period_is_a_frequency() {
+        let members = json!(["daily", "weekly", "monthly"]);
+        for (text, member) in [
+            ("Send me the statement once a month.", "monthly"),
+            ("Envoie-moi le relevé une fois par mois.", "monthly"),
+            ("Schick mir den Bericht einmal im Monat.", "monthly"),
+            ("Mándamelo una vez por semana.", "weekly"),
+            ("Mandamelo una volta al mese.", "monthly"),
+            ("Manda-me uma vez por semana.", "weekly"),
+        ] {
+            assert!(chosen(text, member, members.clone(), "frequency"), "{text}");
+        }
+        for (text, member) in [
+            // Twice a week is neither weekly nor daily.
+            ("Back it up twice a week.", "weekly"),
+            ("Haz la copia dos veces por semana.", "weekly"),
+            ("Send it once, a month from now.", "monthly"),
+            ("Le loyer est de 900 euros par mois.", "monthly"),
+            ("Once the month ends, send me the report.", "monthly"),
+        ] {
+            assert!(
+                !chosen(text, member, members.clone(), "frequency"),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use jiff::civil::Date;
 use super::facts::{Context, Facts};
 use super::language::{self, Languages};
 use super::tokens::{self, compact, compact_into, stem, Kind, Token};
-use super::{codes, dates, numbers, quantity, times};
+use super::{codes, dates, lexicon, numbers, quantity, times};
 
 /// What the translator's call is checked against.
 #[derive(Debug)]
@@ -40,6 +40,14 @@ pub struct Evidence {
 }
 
 impl Evidence {
+    /// Whether the folded word `word` negates in this conversation: a word of
+    /// [`super::words::NEGATIONS`], but for "no" in Portuguese, where it is "in the" (em + o:
+    /// "com piscina no Algarve") and the negation is "não".
+    pub(super) fn negates(&self, word: &str) -> bool {
+        super::words::is(super::words::NEGATIONS, word)
+            && !(word == "no" && self.languages.main == Some("pt"))
+    }
+
     /// The evidence of `text` (the conversation's words), with relative dates read against
     /// `today`.
     pub fn new(text: &str, today: Date) -> Evidence {
@@ -64,6 +72,13 @@ impl Evidence {
                 }
                 if !words.contains(&token.folded) {
                     words.insert(token.folded.clone());
+                }
+                // A German compound's words are words too: "Kindersitz" says "Sitz".
+                if languages.has("de") {
+                    for part in lexicon::compound_parts(&token.folded) {
+                        words.insert(stem(part));
+                        words.insert(part.to_owned());
+                    }
                 }
                 // "notes_final" is one token; its words are words too.
                 if token.folded.contains('_') {
@@ -102,6 +117,16 @@ impl Evidence {
             .filter(|t| t.kind == Kind::Word)
             .map(|t| t.folded.clone())
             .collect()
+    }
+
+    /// The word of the text (folded) and, in a conversation with German in it, the two
+    /// words of the lexicon it is a compound of ([`lexicon::compound_parts`]).
+    pub(super) fn word_and_parts<'w>(&self, word: &'w str) -> Vec<&'w str> {
+        let mut all = vec![word];
+        if self.languages.has("de") {
+            all.extend(lexicon::compound_parts(word));
+        }
+        all
     }
 
     /// A word (folded) or its stem is in the text.

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::evidence::Evidence;
 use super::lexicon;
 use super::tokens::{cognate, fold, stem, words_of, Kind};
-use super::words::{is, JOINS, NEGATIONS, SEQUENCE, STOPWORDS};
+use super::words::{is, JOINS, SEQUENCE, STOPWORDS};
 
 /// Words of a flag's name that are no subject: `is_public` is about "public".
 const GENERIC: &[&str] = &[
@@ -91,17 +91,20 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
         .filter(|(_, t)| t.kind == Kind::Word)
         .map(|(i, t)| (i, t.folded.as_str()))
         .unzip();
-    if opposite_said(&subject_words, &words, flag) {
+    if opposite_said(evidence, &subject_words, &words, flag) {
         return true;
     }
+    // A word names the subject, or a part of it does ("Kindersitz" for `child_seat`).
     let named = |word: &str| {
-        let word_stem = stem(word);
-        subject.iter().any(|s| cognate(s, &word_stem))
-            || subject_words.iter().any(|s| {
-                lexicon::translations(s)
-                    .iter()
-                    .any(|t| cognate(&stem(t), &word_stem))
-            })
+        evidence.word_and_parts(word).into_iter().any(|word| {
+            let word_stem = stem(word);
+            subject.iter().any(|s| cognate(s, &word_stem))
+                || subject_words.iter().any(|s| {
+                    lexicon::translations(s)
+                        .iter()
+                        .any(|t| cognate(&stem(t), &word_stem))
+                })
+        })
     };
     // A state written after the subject ("motion detection off") says it, whatever stands
     // before.
@@ -140,7 +143,7 @@ fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool
             if is(JOINS, &token.folded) || seen == reach {
                 return false;
             }
-            if is(NEGATIONS, &fold(&token.folded))
+            if evidence.negates(&fold(&token.folded))
                 || turning.iter().any(|t| cognate(t, &stem(&token.folded)))
             {
                 return true;
@@ -154,7 +157,12 @@ fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool
 
 /// A subject's opposite, said, says the flag the other way: "keep it public" is `private:
 /// false`, "öffentlich" too.
-fn opposite_said(subject_words: &[String], words: &[&str], flag: bool) -> bool {
+fn opposite_said(
+    evidence: &Evidence,
+    subject_words: &[String],
+    words: &[&str],
+    flag: bool,
+) -> bool {
     subject_words.iter().any(|s| {
         ANTONYMS
             .iter()
@@ -175,7 +183,7 @@ fn opposite_said(subject_words: &[String], words: &[&str], flag: bool) -> bool {
                             .any(|t| cognate(&stem(t), &stem(word)));
                     let negated = words[i.saturating_sub(REACH)..i]
                         .iter()
-                        .any(|w| is(NEGATIONS, &fold(w)));
+                        .any(|w| evidence.negates(&fold(w)));
                     named && negated == flag
                 })
             })
@@ -278,6 +286,63 @@ mod tests {
             value,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    #[test]
+    fn portuguese_no_is_in_the_not_a_negation() {
+        assert!(flag(
+            "Procura hotéis com piscina no Algarve.",
+            "has_pool",
+            true
+        ));
+        assert!(!flag(
+            "Procura hotéis com piscina no Algarve.",
+            "has_pool",
+            false
+        ));
+        assert!(flag(
+            "Procura hotéis sem piscina no Algarve.",
+            "has_pool",
+            false
+        ));
+        assert!(flag(
+            "Procura hotéis que não têm piscina.",
+            "has_pool",
+            false
+        ));
+        // Spanish "no" still negates.
+        assert!(flag(
+            "Busca hoteles, la piscina no me importa.",
+            "has_pool",
+            false
+        ));
+        assert!(!flag(
+            "Busca hoteles, la piscina no me importa.",
+            "has_pool",
+            true
+        ));
+    }
+
+    #[test]
+    fn a_german_compound_names_its_parts() {
+        let text = "Bestell mir ein Taxi, einen Kindersitz brauche ich nicht.";
+        assert!(flag(text, "child_seat", false));
+        assert!(!flag(text, "child_seat", true));
+        assert!(flag(
+            "Route nach München, aber bitte ohne Autobahn.",
+            "avoid_highways",
+            true
+        ));
+        // Only where German is written: a line of English is not split.
+        let day = jiff::civil::date(2026, 11, 25);
+        assert!(Evidence::new("Ich brauche einen Kindersitz.", day).has_word("sitz"));
+        assert!(!Evidence::new("I need the kindersitz.", day).has_word("sitz"));
+        // A part that is no word of the lexicon names nothing.
+        assert!(!flag(
+            "Bestell mir ein Taxi mit Gepäckträger.",
+            "child_seat",
+            true
+        ));
     }
 
     #[test]

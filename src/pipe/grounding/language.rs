@@ -48,6 +48,13 @@ impl Languages {
     pub fn may_be(&self, code: &str) -> bool {
         code == "en" || self.unread || self.present != 1
     }
+
+    /// Whether some line's function words are those of `code` (one of [`READ`]).
+    pub fn has(&self, code: &str) -> bool {
+        READ.iter()
+            .position(|c| *c == code)
+            .is_some_and(|at| self.present & (1 << at) != 0)
+    }
 }
 
 struct Lists {

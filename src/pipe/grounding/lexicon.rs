@@ -1235,6 +1235,52 @@ const WORDS: &[(&str, &[&str])] = &[
     ("yellow", &["amarillo", "amarilla", "jaune", "jaunes", "gelb", "gelbe", "amarelo",
         "amarela", "giallo", "gialla"]),
     ("yesterday", &["ayer", "gestern", "ontem", "ieri"]),
+    // Everyday schema words BFCL lacks (2026-11-28): drinks and food, lodging, routes,
+    // parcels, payment, media, devices.
+    ("almond", &["almendra", "almendras", "amande", "amandes", "mandel", "mandeln",
+        "mandelmilch", "amendoa", "amendoas", "mandorla", "mandorle"]),
+    ("balcony", &["balcon", "balcones", "balkon", "varanda", "sacada", "balcone"]),
+    ("captions", &["subtitulos", "soustitres", "untertitel", "legendas", "sottotitoli"]),
+    ("decaf", &["descafeinado", "descafeinada", "deca", "decafeine", "decafeinee",
+        "entkoffeiniert", "koffeinfrei", "decaffeinato", "decaffeinata"]),
+    ("elevator", &["ascensor", "ascensores", "ascenseur", "aufzug", "fahrstuhl", "lift",
+        "elevador", "ascensore"]),
+    ("ferry", &["ferri", "transbordador", "bac", "traversier", "faehre", "fahrschiff",
+        "balsa", "ferribote", "traghetto", "traghetti"]),
+    ("fragile", &["fragil", "fragiles", "zerbrechlich", "zerbrechliche", "fragili"]),
+    ("gift", &["regalo", "regalos", "cadeau", "cadeaux", "geschenk", "geschenke",
+        "presente", "presentes", "regali"]),
+    ("highway", &["autopista", "autopistas", "autovia", "autovias", "autoroute",
+        "autoroutes", "autobahn", "autobahnen", "autoestrada", "autoestradas", "rodovia",
+        "rodovias", "autostrada", "autostrade", "motorway", "motorways", "freeway",
+        "freeways", "expressway"]),
+    ("ice", &["hielo", "glace", "glacon", "glacons", "eis", "eiswurfel", "gelo", "ghiaccio"]),
+    ("kosher", &["koscher", "casher", "cacher", "kasher"]),
+    ("lactose", &["lactosa", "laktose", "lattosio"]),
+    ("loud", &["alto", "fuerte", "fort", "forte", "laut", "lauter"]),
+    ("oat", &["avena", "avoine", "hafer", "hafermilch", "aveia", "oats"]),
+    ("overnight", &["nocturno", "nocturna", "ubernacht", "pernoite", "notturno",
+        "notturna"]),
+    ("quiet", &["silencioso", "silenciosa", "tranquilo", "tranquila", "silencieux",
+        "silencieuse", "calme", "leise", "ruhig", "silenzioso", "silenziosa", "tranquillo",
+        "tranquilla"]),
+    ("receipt", &["recibo", "recibos", "ticket", "recu", "quittung", "beleg", "kassenbon",
+        "comprovante", "ricevuta", "scontrino"]),
+    ("refundable", &["reembolsable", "reembolsables", "remboursable", "remboursables",
+        "erstattungsfahig", "erstattbar", "reembolsavel", "rimborsabile", "rimborsabili"]),
+    ("signature", &["firma", "firmas", "unterschrift", "assinatura", "firme"]),
+    ("soy", &["soja", "soia"]),
+    ("spicy", &["picante", "picantes", "epice", "epicee", "releve", "scharf", "scharfe",
+        "apimentado", "piccante", "piccanti"]),
+    ("subtitles", &["subtitulos", "subtitulado", "soustitres", "soustitre", "untertitel",
+        "legendas", "legendado", "sottotitoli"]),
+    ("sugar", &["azucar", "sucre", "zucker", "acucar", "zucchero"]),
+    ("tip", &["propina", "pourboire", "trinkgeld", "gorjeta", "mancia"]),
+    ("vibrate", &["vibrar", "vibracion", "vibreur", "vibrieren", "vibrazione", "vibrare",
+        "vibracao"]),
+    ("wheelchair", &["ruedas", "roulant", "rollstuhl", "rollstuhlgerecht", "cadeirante",
+        "rodas", "carrozzina", "rotelle"]),
+    ("wifi", &["wlan", "internet"]),
 ];
 
 /// Abbreviations that enums use for a word of [`WORDS`]: each has that word's list.
@@ -1277,6 +1323,57 @@ pub fn translations(word: &str) -> &'static [&'static str] {
         .iter()
         .find_map(|w| index.get(w.as_str()).copied())
         .unwrap_or(&[])
+}
+
+/// Letters German puts between the parts of a compound: "Geburt-s-tag", "Kinder-sitz",
+/// "Sonne-n-schirm".
+const LINKS: &[&str] = &["s", "es", "n", "en", "er"];
+/// The shortest part a compound is split into: shorter ones ("ab", "an") are prefixes, not
+/// words.
+const PART: usize = 3;
+
+/// The two parts of a compound word (folded) that are both words of the lexicon, English or
+/// in the other five ("kindersitz" is "kinder" and "sitz", "packstation" is "pack" and
+/// "station"), a linking letter between them allowed; empty when no split finds two. German
+/// writes a thing's kind in one word ("Fensterplatz", "Autobahn") where the others write two.
+/// Only words of the lexicon count, so no split of a word into pieces that merely spell
+/// something ("tation").
+pub fn compound_parts(word: &str) -> Vec<&str> {
+    let known = vocabulary();
+    let starts: Vec<usize> = word.char_indices().map(|(at, _)| at).collect();
+    if starts.len() < 2 * PART + 1 || known.contains(word) {
+        return Vec::new();
+    }
+    for &at in &starts[PART..=starts.len() - PART] {
+        let (head, tail) = word.split_at(at);
+        if !known.contains(tail) {
+            continue;
+        }
+        let head = match known.contains(head) {
+            true => Some(head),
+            false => LINKS.iter().find_map(|link| {
+                head.strip_suffix(link)
+                    .filter(|h| h.chars().count() >= PART && known.contains(h))
+            }),
+        };
+        if let Some(head) = head {
+            return vec![head, tail];
+        }
+    }
+    Vec::new()
+}
+
+/// Every word of the lexicon, English and translated, of at least [`PART`] letters.
+fn vocabulary() -> &'static std::collections::HashSet<&'static str> {
+    static VOCABULARY: OnceLock<std::collections::HashSet<&'static str>> = OnceLock::new();
+    VOCABULARY.get_or_init(|| {
+        WORDS
+            .iter()
+            .flat_map(|(english, forms)| std::iter::once(english).chain(forms.iter()))
+            .copied()
+            .filter(|w| w.chars().count() >= PART && !w.contains([' ', '_']))
+            .collect()
+    })
 }
 
 type Index = HashMap<&'static str, &'static [&'static str]>;
@@ -1355,6 +1452,24 @@ mod tests {
         );
         has("max", &["maximo", "massimo"]);
         has("avg", &["promedio", "durchschnitt"]);
+    }
+
+    #[test]
+    fn compounds_split_into_two_words_of_the_lexicon() {
+        assert_eq!(compound_parts("kindersitz"), ["kinder", "sitz"]);
+        assert_eq!(
+            compound_parts("hafermilch"),
+            Vec::<&str>::new(),
+            "a word itself"
+        );
+        assert_eq!(
+            compound_parts("kinderssitz"),
+            ["kinder", "sitz"],
+            "a linking s"
+        );
+        for whole in ["sitz", "station", "tation", "gepacktrager", "autobahn", ""] {
+            assert!(compound_parts(whole).is_empty(), "{whole}");
+        }
     }
 
     #[test]
