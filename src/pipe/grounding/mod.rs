@@ -300,6 +300,40 @@ mod tests {
         args.get(key).is_some()
     }
 
+    /// A field in cents takes a said amount of money times 100, never the amount as
+    /// written; one in the currency's unit takes it as written.
+    #[test]
+    fn money_said_in_its_unit_is_a_hundred_times_that_in_cents() {
+        let amount = |text: &str, key: &str, description: &str, value: Value| {
+            let schema = optional(json!({ key: {"type": "integer", "description": description} }));
+            let (args, _) = grounded(text, json!({ key: value }), schema);
+            args.get(key).is_some()
+        };
+        let cents = "Amount in cents (minor units)";
+        for (text, value) in [
+            ("Hazle una transferencia de cincuenta euros a Lucía.", 5000),
+            ("Überweis Oma fünfundzwanzig Euro.", 2500),
+            ("Send 200 bucks to Sam.", 20000),
+            ("Pay the 75 cents fee.", 75),
+        ] {
+            assert!(amount(text, "amount_cents", cents, json!(value)), "{text}");
+            assert!(amount(text, "amount", cents, json!(value)), "{text}");
+        }
+        for (text, value) in [
+            ("Send 200 bucks to Sam.", 200),
+            ("Manda cem reais pro João.", 100),
+            ("Hazle una transferencia de cincuenta euros.", 50),
+        ] {
+            assert!(!amount(text, "amount_cents", cents, json!(value)), "{text}");
+        }
+        assert!(amount(
+            "Send 200 bucks to Sam.",
+            "amount_usd",
+            "Amount",
+            json!(200)
+        ));
+    }
+
     #[test]
     fn numbers_in_digits_words_and_units() {
         assert!(kept_as("a table for four people", "party_size", json!(4)));

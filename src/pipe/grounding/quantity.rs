@@ -282,10 +282,17 @@ pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
                     .is_some_and(|t| as_written(t, value))
                     || (q.factor == DEGREES && close(q.value, value));
             }
+            // Money and its cents share no factor: a said 50 € is 5000 in a field of cents.
+            let converted = match (q.dim, *dim) {
+                (Money, Cents) => q.value * 100.0,
+                (Cents, Money) => q.value / 100.0,
+                _ => q.value * q.factor / factor,
+            };
             let mut as_asked = Vec::new();
-            emit_values(q.value * q.factor / factor, (*dim, 1.0), &mut as_asked);
-            as_written(q.value * q.factor / factor, value)
-                || (matches!(dim, Percent | Money | Cents | Calendar)
+            emit_values(converted, (*dim, 1.0), &mut as_asked);
+            as_written(converted, value)
+                // A field that asks for cents takes them only ("200 bucks" is no 200 there).
+                || (matches!(dim, Percent | Money | Calendar)
                     && as_asked.iter().any(|v| close(*v, value)))
         })
     })
@@ -310,7 +317,11 @@ pub fn fits_as_written(index: usize, field: &Field, facts: &Facts) -> bool {
                     field.speaks_of(q.dim, true)
                 } else {
                     units.iter().any(|(dim, factor)| {
-                        same(*dim, q.dim) && (close(*factor, q.factor) || q.factor == DEGREES)
+                        // "200 bucks" as written is no 200 cents.
+                        let cents_apart = matches!((*dim, q.dim), (Money, Cents) | (Cents, Money));
+                        same(*dim, q.dim)
+                            && !cents_apart
+                            && (close(*factor, q.factor) || q.factor == DEGREES)
                     })
                 }
         })
@@ -365,17 +376,15 @@ fn length_and_mass_readings(word: &str, suffix: bool) -> &'static [Reading] {
     match word {
         // Length.
         "mm" | "millimeter" | "millimeters" | "millimetre" | "millimetres" | "milimetro"
-        | "milimetros" | "millimetro" | "millimetri" => &[(Length, 0.001)],
+        | "milimetros" | "millimetro" | "millimetri" | "millimetern" => &[(Length, 0.001)],
         "cm" | "centimeter" | "centimeters" | "centimetre" | "centimetres" | "centimetro"
-        | "centimetros" | "zentimeter" | "centimetri" => &[(Length, 0.01)],
+        | "centimetros" | "zentimeter" | "zentimetern" | "centimetri" => &[(Length, 0.01)],
         "m" => &[(Length, 1.0), (Time, 60.0)],
-        "meter" | "meters" | "metre" | "metres" | "metro" | "metros" | "metri" | "mtr" => {
-            &[(Length, 1.0)]
-        }
+        "meter" | "meters" | "metre" | "metres" | "metro" | "metros" | "metri" | "mtr"
+        | "metern" => &[(Length, 1.0)],
         "km" | "kms" | "kilometer" | "kilometers" | "kilometre" | "kilometres" | "kilometro"
-        | "kilometros" | "quilometro" | "quilometros" | "chilometro" | "chilometri" => {
-            &[(Length, 1000.0)]
-        }
+        | "kilometros" | "quilometro" | "quilometros" | "chilometro" | "chilometri"
+        | "kilometern" => &[(Length, 1000.0)],
         "inch" | "inches" | "pulgada" | "pulgadas" | "pouce" | "pouces" | "zoll" | "polegada"
         | "polegadas" | "pollice" | "pollici" => &[(Length, 0.0254)],
         "in" if suffix => &[(Length, 0.0254)],
@@ -1128,6 +1137,23 @@ mod tests {
             },
             &facts,
         )
+    }
+
+    #[test]
+    fn german_units_in_the_dative_plural() {
+        assert!(field(
+            &["max", "distance", "m"],
+            &[],
+            15000.0,
+            "mit höchstens 15 Kilometern"
+        ));
+        assert!(!field(
+            &["max", "distance", "m"],
+            &[],
+            15.0,
+            "mit höchstens 15 Kilometern"
+        ));
+        assert!(field(&["depth", "cm"], &[], 250.0, "in 2,5 Metern Tiefe"));
     }
 
     #[test]
