@@ -619,11 +619,15 @@ fn read_weekdays(
         let ahead = (i64::from(weekday.to_monday_zero_offset())
             - i64::from(today.weekday().to_monday_zero_offset()))
         .rem_euclid(7);
-        found.extend(today.checked_add(ahead.days()).ok());
         // "next Friday" may mean the one after the coming one, and a weekday that is today
-        // may mean a week on; a plain "el jueves" is the coming one.
+        // may mean a week on; a plain "el jueves" is the coming one. "Next Friday" said on a
+        // Friday is never today.
         let next = (i.saturating_sub(2)..(i + 3).min(tokens.len()))
-            .any(|j| j != i && NEXT.contains(&tokens[j].folded.as_str()));
+            .any(|j| j != i && NEXT.contains(&tokens[j].folded.as_str()))
+            || coming_after(tokens, i, *feira);
+        if !(next && ahead == 0) {
+            found.extend(today.checked_add(ahead.days()).ok());
+        }
         if next || ahead == 0 {
             found.extend(today.checked_add((ahead + 7).days()).ok());
         }
@@ -646,6 +650,23 @@ const NEXT: &[&str] = &[
     "prossimo",
     "prossima",
 ];
+
+/// Words after a weekday that say the coming week's: "el viernes que viene", "vendredi qui
+/// vient", "sexta que vem".
+const COMING: &[&[&str]] = &[&["que", "viene"], &["qui", "vient"], &["que", "vem"]];
+
+/// Whether [`COMING`] follows the weekday at `i` (after its "-feira"), not as "qui vient
+/// de" ("that has just").
+fn coming_after(tokens: &[Token], i: usize, feira: bool) -> bool {
+    let after = match feira {
+        true if phrase_at(tokens, i + 1, &["-", "feira"]) => i + 3,
+        true => i + 2,
+        false => i + 1,
+    };
+    COMING.iter().any(|phrase| {
+        phrase_at(tokens, after, phrase) && !phrase_at(tokens, after + phrase.len(), &["de"])
+    })
+}
 
 /// The token's digits when it is only digits.
 fn digits(token: &Token) -> Option<&str> {
@@ -1059,6 +1080,13 @@ mod tests {
         assert_eq!(dates("na próxima segunda-feira"), monday);
         assert_eq!(dates("lunedì prossimo"), monday);
         assert_eq!(dates("lunedi"), [date(2026, 11, 30)]);
+        assert_eq!(dates("el lunes que viene"), monday);
+        assert_eq!(dates("vendredi qui vient"), friday);
+        assert_eq!(dates("na segunda-feira que vem"), monday);
+        // Said on the day itself, "next" is a week on, never today.
+        assert_eq!(dates("next Wednesday"), [date(2026, 12, 2)]);
+        assert_eq!(dates("el miércoles que viene"), [date(2026, 12, 2)]);
+        assert_eq!(dates("le lundi qui vient de passer"), [date(2026, 11, 30)]);
         assert_eq!(
             dates("on Wednesday"),
             [date(2026, 11, 25), date(2026, 12, 2)]

@@ -304,38 +304,74 @@ fn spoken_digits(tokens: &[Token], facts: &Facts) -> Vec<String> {
     let mut runs = Vec::new();
     let mut run = String::new();
     let mut groups = 0;
-    let mut end: usize = 0;
-    let mut close = |run: &mut String, groups: &mut usize| {
-        if *groups >= 3 {
-            runs.push(std::mem::take(run));
-        }
-        run.clear();
-        *groups = 0;
-    };
-    for span in facts.number_spans.iter().filter(|s| !s.ordinal) {
-        let group =
-            span.in_words && span.value.fract() == 0.0 && (0.0..100.0).contains(&span.value);
-        let separated = span.start == end.saturating_add(1)
-            && tokens
-                .get(end)
-                .is_some_and(|t| matches!(t.lower.as_str(), "," | "-"));
-        let joined = groups > 0 && (span.start == end || separated);
-        if groups > 0 && span.start < end {
-            // Another reading of words already read ("trente-quatre" as 30 and 4).
+    let mut i = 0;
+    while i < tokens.len() {
+        let Some((digits, next)) = digit_group(tokens, facts, i) else {
+            if groups >= 3 {
+                runs.push(std::mem::take(&mut run));
+            }
+            run.clear();
+            groups = 0;
+            i += 1;
             continue;
-        }
-        if !group || (!joined && groups > 0) {
-            close(&mut run, &mut groups);
-        }
-        if group {
-            run.push_str(&format!("{}", span.value as u8));
-            groups += 1;
-            end = span.end;
+        };
+        run.push_str(&digits);
+        groups += 1;
+        i = next;
+        // One comma or dash may stand between groups: "vier-fünf-sechs", "uno due tre,".
+        if tokens
+            .get(i)
+            .is_some_and(|t| matches!(t.lower.as_str(), "," | "-"))
+            && digit_group(tokens, facts, i + 1).is_some()
+        {
+            i += 1;
         }
     }
-    close(&mut run, &mut groups);
+    if groups >= 3 {
+        runs.push(run);
+    }
     runs
 }
+
+/// The digits a word group at token `i` says, and the token after it: a number said in words
+/// below 100 (its longest reading: "trente-quatre" is 34), or a digit's own word, which also
+/// reads the words a number reader takes for articles ("uno", "um", "eins").
+fn digit_group(tokens: &[Token], facts: &Facts, i: usize) -> Option<(String, usize)> {
+    let span = facts
+        .number_spans
+        .iter()
+        .filter(|s| {
+            s.start == i
+                && s.in_words
+                && !s.ordinal
+                && s.value.fract() == 0.0
+                && (0.0..100.0).contains(&s.value)
+        })
+        .max_by_key(|s| s.end);
+    if let Some(span) = span {
+        return Some((format!("{}", span.value as u8), span.end));
+    }
+    let word = tokens.get(i).filter(|t| t.kind == Kind::Word)?;
+    DIGIT_WORDS
+        .iter()
+        .position(|words| words.contains(&word.folded.as_str()))
+        .map(|digit| (digit.to_string(), i + 1))
+}
+
+/// The words for each digit, 0 to 9, in the six languages (folded).
+#[rustfmt::skip]
+const DIGIT_WORDS: [&[&str]; 10] = [
+    &["zero", "cero", "null"],
+    &["one", "uno", "una", "un", "une", "eins", "ein", "eine", "um", "uma"],
+    &["two", "dos", "deux", "zwei", "zwo", "dois", "duas", "due"],
+    &["three", "tres", "trois", "drei", "tre"],
+    &["four", "cuatro", "quatre", "vier", "quatro"],
+    &["five", "cinco", "cinq", "funf", "cinque"],
+    &["six", "seis", "sechs", "sei"],
+    &["seven", "siete", "sept", "sieben", "sete", "sette"],
+    &["eight", "ocho", "huit", "acht", "oito", "otto"],
+    &["nine", "nueve", "neuf", "neun", "nove"],
+];
 
 /// Runs of digits joined across the separators phone numbers and codes are written with.
 fn digit_runs(text: &str) -> Vec<String> {
@@ -344,7 +380,7 @@ fn digit_runs(text: &str) -> Vec<String> {
     for c in text.chars() {
         if c.is_ascii_digit() {
             run.push(c);
-        } else if matches!(c, ' ' | '-' | '.' | '(' | ')' | '+' | '/') && !run.is_empty() {
+        } else if matches!(c, ' ' | '-' | '–' | '.' | '(' | ')' | '+' | '/') && !run.is_empty() {
             continue;
         } else if !run.is_empty() {
             runs.push(std::mem::take(&mut run));

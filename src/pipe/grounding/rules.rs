@@ -697,6 +697,27 @@ mod tests {
             said("seven apples and two pears, four", "724"),
             Rule::Unsaid
         );
+        // A digit's own word, where a number reader sees an article; groups joined by
+        // hyphens; a two-digit group.
+        for (text, digits) in [
+            (
+                "Chiama il tre tre tre, uno due tre, quattro cinque sei sette.",
+                "3331234567",
+            ),
+            (
+                "Liga pro onze, nove oito sete seis cinco, quatro três dois um.",
+                "11987654321",
+            ),
+            (
+                "Ruf die Null-Eins-Sieben-Eins, vier-fünf-sechs, sieben-acht-neun an.",
+                "0171456789",
+            ),
+            ("Meine Kundennummer ist 40 22 17 – 9.", "4022179"),
+        ] {
+            assert_eq!(said(text, digits), Rule::Digits, "{text}");
+        }
+        assert_eq!(said("una mesa para dos, tres horas", "123"), Rule::Unsaid);
+        assert_eq!(said("una mesa para dos, tres horas", "23"), Rule::Unsaid);
         assert_eq!(said("log in as m.dupont", "m.dupont"), Rule::Verbatim);
         assert_eq!(said("my code is abc 123", "ABC-123"), Rule::Verbatim);
     }
