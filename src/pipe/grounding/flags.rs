@@ -59,7 +59,7 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
         })
         .collect();
     if subject_words.is_empty() {
-        return false;
+        return is_state(key) && switched(evidence) == Some(flag);
     }
     // The name's own turning word, said, negates the subject: "toll roads avoided", "evitar
     // peajes".
@@ -117,6 +117,72 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
     }
     (0..words.len())
         .any(|i| named(words[i]) && negated_in_clause(evidence, word_at[i], &turning) != flag)
+}
+
+/// Words of a flag that is a thing's state and names no subject (`on`, `is_on`, `power`):
+/// the thing is the tool's (a light, a heater), the state is said by switching it.
+const STATE: &[&str] = &["is", "on", "power", "powered", "turned", "switched", "lit", "state"];
+
+fn is_state(key: &str) -> bool {
+    let words = words_of(key);
+    !words.is_empty() && words.iter().all(|w| is(STATE, w))
+}
+
+/// Verbs that switch a thing on, and off, in the six languages (folded): "enciende la luz",
+/// "spegni le luci", "éteins le chauffage".
+const SWITCH_ON: &[&str] = &[
+    "encender", "enciende", "enciendan", "encienda", "prende", "prender", "allume", "allumer",
+    "allumez", "einschalten", "anschalten", "anmachen", "liga", "ligar", "ligue", "acende",
+    "acender", "accendi", "accendere", "accenda",
+];
+const SWITCH_OFF: &[&str] = &[
+    "apagar", "apaga", "apague", "apaguen", "eteins", "eteindre", "eteignez", "ausschalten",
+    "abschalten", "ausmachen", "desliga", "desligar", "desligue", "spegni", "spegnere",
+    "spenga",
+];
+/// German verbs whose particle, at the clause's end, says which way: "schalt das Licht
+/// aus", "mach die Heizung an".
+const SWITCH_STEM: &[&str] = &["schalt", "schalte", "schaltet", "mach", "mache", "macht"];
+
+/// Which way the conversation switches a thing: `Some(true)` on, `Some(false)` off, `None`
+/// when it says neither or both. "turn/switch/power on|off" in English.
+fn switched(evidence: &Evidence) -> Option<bool> {
+    let words: Vec<&str> = evidence
+        .tokens
+        .iter()
+        .filter(|t| t.kind != Kind::Punct || CLAUSE_ENDS.contains(&t.lower.as_str()))
+        .map(|t| t.folded.as_str())
+        .collect();
+    let (mut on, mut off) = (false, false);
+    for (i, word) in words.iter().enumerate() {
+        on |= is(SWITCH_ON, word);
+        off |= is(SWITCH_OFF, word);
+        if matches!(*word, "turn" | "switch" | "power" | "shut") {
+            // "turn on the lights", "turn the lights off": the particle within the clause.
+            let clause = words[i + 1..]
+                .iter()
+                .take(4)
+                .take_while(|w| !is(CLAUSE_ENDS, w));
+            for particle in clause {
+                on |= *particle == "on";
+                off |= *particle == "off";
+            }
+        }
+        if is(SWITCH_STEM, word) {
+            // The particle closes the clause: "schalt die Heizung ein."
+            let end = words[i + 1..]
+                .iter()
+                .take_while(|w| !is(CLAUSE_ENDS, w))
+                .last();
+            on |= end.is_some_and(|w| matches!(*w, "ein" | "an"));
+            off |= end.is_some_and(|w| *w == "aus");
+        }
+    }
+    match (on, off) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
 }
 
 /// Words that end the clause a negation reaches over.
@@ -286,6 +352,32 @@ mod tests {
             value,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    #[test]
+    fn a_state_is_said_by_switching_its_thing() {
+        for (text, on) in [
+            ("Spegni le luci del salotto.", false),
+            ("Turn on the kitchen lights", true),
+            ("turn the lights off please", false),
+            ("Enciende la lámpara del salón", true),
+            ("Éteins le chauffage.", false),
+            ("Schalt das Licht im Flur aus.", false),
+            ("Mach die Lampe an.", true),
+            ("Liga o ar condicionado.", true),
+        ] {
+            assert!(flag(text, "on", on), "{text}");
+            assert!(!flag(text, "on", !on), "{text}");
+            assert!(flag(text, "is_on", on), "{text}");
+        }
+        // No switching said, or both ways: no state.
+        for text in [
+            "Set the living room lights to 40%.",
+            "Turn on the fan and turn off the heater.",
+            "Das Licht aus dem Flur ist hell.",
+        ] {
+            assert!(!flag(text, "on", true) && !flag(text, "on", false), "{text}");
+        }
     }
 
     #[test]
