@@ -101,6 +101,9 @@ pub fn said(
     let is_frequency = FREQUENCIES
         .iter()
         .any(|(names, _, _)| names.contains(&member.to_lowercase().as_str()));
+    if let Some(first) = end_said_first(member, evidence) {
+        return first;
+    }
     if frequency(member, evidence)
         || (!is_frequency && (named(member, evidence) || weekday(member, evidence)))
         || sort_order(member, evidence)
@@ -325,6 +328,12 @@ const SCALES: &[(&str, &[&str], &[&str])] = &[
         &["newest", "newer", "new", "latest", "recent", "nuevo", "nueva", "nuevos", "reciente",
           "recientes", "recent", "recents", "nouveau", "nouveaux", "neu", "neueste", "neuesten",
           "novo", "nova", "novos", "recente", "recenti", "nuovo", "nuova", "nuovi"]),
+    ("rating",
+        &["worst", "lowest", "peor", "peores", "pire", "pires", "schlechteste", "schlechtesten",
+          "pior", "piores", "peggiore", "peggiori"],
+        &["best", "top", "highest", "mejor", "mejores", "mieux", "meilleur", "meilleurs",
+          "meilleure", "meilleures", "beste", "besten", "bestbewertet", "bestbewerteten",
+          "melhor", "melhores", "migliore", "migliori"]),
 ];
 
 /// Words that turn a scale word around: "moins cher" is cheaper, "menos caro" too.
@@ -338,6 +347,7 @@ const FIRST: &[&str] = &[
 const KEYS: &[(&str, &[&str])] = &[
     ("price", &["price", "cost", "amount", "fare"]),
     ("size", &["size", "length", "bytes"]),
+    ("rating", &["rating", "rated", "score", "stars", "reviews"]),
     (
         "date",
         &[
@@ -400,11 +410,13 @@ fn sort_order(member: &str, evidence: &Evidence) -> bool {
         let goes_up = match ends.iter().find(|(_, low)| *low != first_low) {
             // "from cheapest to most expensive": the first end said is where it starts.
             Some(_) => first_low,
-            // One end said: it must come first ("newest first", "le moins cher d'abord").
+            // One end said: it must come first ("newest first", "le moins cher d'abord",
+            // "primero los más baratos").
             None => {
                 let said_first = text[at + 1..]
                     .iter()
                     .take(3)
+                    .chain(text[at.saturating_sub(3)..at].iter())
                     .any(|w| FIRST.contains(&w.as_str()));
                 if !said_first {
                     return false;
@@ -414,6 +426,33 @@ fn sort_order(member: &str, evidence: &Evidence) -> bool {
         };
         goes_up == ascending
     })
+}
+
+/// A member that is an end of a scale (`newest`, `oldest`, `cheapest`), where the text says
+/// both ends ("dal più vecchio al più recente", "from oldest to newest"): said when its end
+/// is the one said first, where the order starts. `None` when the member is no end or the
+/// text says one end at most.
+fn end_said_first(member: &str, evidence: &Evidence) -> Option<bool> {
+    let member = member.to_lowercase();
+    let (_, low, high) = SCALES
+        .iter()
+        .find(|(_, low, high)| low.contains(&member.as_str()) || high.contains(&member.as_str()))?;
+    let member_low = low.contains(&member.as_str());
+    let text = evidence.folded_words();
+    let ends: Vec<bool> = text
+        .iter()
+        .enumerate()
+        .filter_map(|(i, w)| {
+            let is_low = low.contains(&w.as_str());
+            if !is_low && !high.contains(&w.as_str()) {
+                return None;
+            }
+            let turned = i >= 1 && LESS.contains(&text[i - 1].as_str());
+            Some(is_low != turned)
+        })
+        .collect();
+    let first = *ends.first()?;
+    ends.contains(&!first).then_some(first == member_low)
 }
 
 /// A field about priority, urgency, severity or importance, and a word of urgency said.
@@ -500,6 +539,24 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn sort_orders_by_rating_first_said_before_and_both_ends() {
+        let members = json!(["rating_desc", "rating_asc", "distance", "price_asc"]);
+        let sort = |text: &str, member: &str| chosen(text, member, members.clone(), "sort");
+        assert!(sort("Trie les restaurants par note, les mieux notés d'abord.", "rating_desc"));
+        assert!(!sort("Trie les restaurants par note, les mieux notés d'abord.", "rating_asc"));
+        assert!(sort("Show the best rated first", "rating_desc"));
+        assert!(sort("Busca vuelos a Lima, primero los más baratos.", "price_asc"));
+        assert!(!sort("Busca vuelos a Lima, los más baratos.", "price_asc"));
+        let ages = json!(["newest", "oldest", "relevance"]);
+        let age = |text: &str, member: &str| chosen(text, member, ages.clone(), "sort");
+        assert!(age("Ordina i risultati dal più vecchio al più recente.", "oldest"));
+        assert!(!age("Ordina i risultati dal più vecchio al più recente.", "newest"));
+        assert!(age("from newest to oldest", "newest"));
+        assert!(!age("from newest to oldest", "oldest"));
+        assert!(age("show me the newest ones", "newest"));
     }
 
     #[test]
