@@ -59,9 +59,16 @@ fn rate(part: u32, whole: u32) -> f64 {
 }
 
 /// Whether grounding keeps `value` as the one optional property `field` of a call, with
-/// `text` as the conversation; and the rule that decided.
-pub fn decide(text: &str, field: &str, schema: &Value, value: &Value) -> (bool, String) {
-    let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
+/// `text` as the conversation and relative dates read against `today`; and the rule that
+/// decided.
+fn decide(
+    text: &str,
+    field: &str,
+    schema: &Value,
+    value: &Value,
+    today: jiff::civil::Date,
+) -> (bool, String) {
+    let evidence = Evidence::new(text, today);
     let tool = json!({"type": "object", "properties": {field: schema}});
     let mut args = json!({ field: value });
     let report = ground(&mut args, &tool, &evidence, Rules::default());
@@ -80,20 +87,56 @@ pub fn decide(text: &str, field: &str, schema: &Value, value: &Value) -> (bool, 
 
 #[test]
 fn the_corpus_rates_hold() {
-    rates_hold("corpus.jsonl", "baseline.json", 300, true);
+    rates_hold("corpus.jsonl", "baseline.json", 300, true, WEDNESDAY);
 }
+
+/// The day most sets read relative dates against; holdout4's author was told Friday.
+const WEDNESDAY: (i16, i8, i8) = (2026, 11, 25);
+const FRIDAY: (i16, i8, i8) = (2026, 11, 27);
 
 /// The held-out sets, written by someone who saw neither the rules nor the corpus: their
 /// rates may not fall, and are reported against the goals, not held to them
 /// (tests/grounding/README.md says which was looked at).
 #[test]
 fn the_held_out_rates_do_not_fall() {
-    rates_hold("holdout.jsonl", "holdout-baseline.json", 200, false);
-    rates_hold("holdout2.jsonl", "holdout2-baseline.json", 200, false);
-    rates_hold("holdout3.jsonl", "holdout3-baseline.json", 200, false);
+    rates_hold(
+        "holdout.jsonl",
+        "holdout-baseline.json",
+        200,
+        false,
+        WEDNESDAY,
+    );
+    rates_hold(
+        "holdout2.jsonl",
+        "holdout2-baseline.json",
+        200,
+        false,
+        WEDNESDAY,
+    );
+    rates_hold(
+        "holdout3.jsonl",
+        "holdout3-baseline.json",
+        200,
+        false,
+        WEDNESDAY,
+    );
+    rates_hold(
+        "holdout4.jsonl",
+        "holdout4-baseline.json",
+        200,
+        false,
+        FRIDAY,
+    );
 }
 
-fn rates_hold(file: &str, baseline_file: &str, at_least: u32, goals: bool) {
+fn rates_hold(
+    file: &str,
+    baseline_file: &str,
+    at_least: u32,
+    goals: bool,
+    (year, month, day): (i16, i8, i8),
+) {
+    let today = jiff::civil::date(year, month, day);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grounding");
     let corpus = std::fs::read_to_string(root.join(file)).unwrap();
     let mut by_lang: BTreeMap<String, Tally> = BTreeMap::new();
@@ -107,7 +150,7 @@ fn rates_hold(file: &str, baseline_file: &str, at_least: u32, goals: bool) {
         let said = case["said"].as_bool().unwrap();
         let lang = case["lang"].as_str().unwrap().to_owned();
         let kind = case["kind"].as_str().unwrap().to_owned();
-        let (kept, rule) = decide(text, field, &case["schema"], &case["value"]);
+        let (kept, rule) = decide(text, field, &case["schema"], &case["value"], today);
         by_lang.entry(lang.clone()).or_default().add(said, kept);
         // Kinds are measured on the languages grounding reads.
         if READ.contains(&lang.as_str()) {

@@ -545,15 +545,30 @@ mod tests {
     fn sort_orders_by_rating_first_said_before_and_both_ends() {
         let members = json!(["rating_desc", "rating_asc", "distance", "price_asc"]);
         let sort = |text: &str, member: &str| chosen(text, member, members.clone(), "sort");
-        assert!(sort("Trie les restaurants par note, les mieux notés d'abord.", "rating_desc"));
-        assert!(!sort("Trie les restaurants par note, les mieux notés d'abord.", "rating_asc"));
+        assert!(sort(
+            "Trie les restaurants par note, les mieux notés d'abord.",
+            "rating_desc"
+        ));
+        assert!(!sort(
+            "Trie les restaurants par note, les mieux notés d'abord.",
+            "rating_asc"
+        ));
         assert!(sort("Show the best rated first", "rating_desc"));
-        assert!(sort("Busca vuelos a Lima, primero los más baratos.", "price_asc"));
+        assert!(sort(
+            "Busca vuelos a Lima, primero los más baratos.",
+            "price_asc"
+        ));
         assert!(!sort("Busca vuelos a Lima, los más baratos.", "price_asc"));
         let ages = json!(["newest", "oldest", "relevance"]);
         let age = |text: &str, member: &str| chosen(text, member, ages.clone(), "sort");
-        assert!(age("Ordina i risultati dal più vecchio al più recente.", "oldest"));
-        assert!(!age("Ordina i risultati dal più vecchio al più recente.", "newest"));
+        assert!(age(
+            "Ordina i risultati dal più vecchio al più recente.",
+            "oldest"
+        ));
+        assert!(!age(
+            "Ordina i risultati dal più vecchio al più recente.",
+            "newest"
+        ));
         assert!(age("from newest to oldest", "newest"));
         assert!(!age("from newest to oldest", "oldest"));
         assert!(age("show me the newest ones", "newest"));

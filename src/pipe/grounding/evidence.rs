@@ -48,6 +48,15 @@ impl Evidence {
             && !(word == "no" && self.languages.main == Some("pt"))
     }
 
+    /// Whether the folded word `word` joins two clauses in this conversation: a word of
+    /// [`super::words::JOINS`], but for French "ma" (my; Italian "but") and Portuguese "mais"
+    /// (more; French "but").
+    pub(super) fn joins(&self, word: &str) -> bool {
+        super::words::is(super::words::JOINS, word)
+            && !(word == "ma" && self.languages.main == Some("fr"))
+            && !(word == "mais" && self.languages.main == Some("pt"))
+    }
+
     /// The evidence of `text` (the conversation's words), with relative dates read against
     /// `today`.
     pub fn new(text: &str, today: Date) -> Evidence {

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::evidence::Evidence;
 use super::lexicon;
 use super::tokens::{cognate, fold, stem, words_of, Kind};
-use super::words::{is, JOINS, SEQUENCE, STOPWORDS};
+use super::words::{is, SEQUENCE, STOPWORDS};
 
 /// Words of a flag's name that are no subject: `is_public` is about "public".
 const GENERIC: &[&str] = &[
@@ -121,7 +121,9 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
 
 /// Words of a flag that is a thing's state and names no subject (`on`, `is_on`, `power`):
 /// the thing is the tool's (a light, a heater), the state is said by switching it.
-const STATE: &[&str] = &["is", "on", "power", "powered", "turned", "switched", "lit", "state"];
+const STATE: &[&str] = &[
+    "is", "on", "power", "powered", "turned", "switched", "lit", "state",
+];
 
 fn is_state(key: &str) -> bool {
     let words = words_of(key);
@@ -131,13 +133,43 @@ fn is_state(key: &str) -> bool {
 /// Verbs that switch a thing on, and off, in the six languages (folded): "enciende la luz",
 /// "spegni le luci", "éteins le chauffage".
 const SWITCH_ON: &[&str] = &[
-    "encender", "enciende", "enciendan", "encienda", "prende", "prender", "allume", "allumer",
-    "allumez", "einschalten", "anschalten", "anmachen", "liga", "ligar", "ligue", "acende",
-    "acender", "accendi", "accendere", "accenda",
+    "encender",
+    "enciende",
+    "enciendan",
+    "encienda",
+    "prende",
+    "prender",
+    "allume",
+    "allumer",
+    "allumez",
+    "einschalten",
+    "anschalten",
+    "anmachen",
+    "liga",
+    "ligar",
+    "ligue",
+    "acende",
+    "acender",
+    "accendi",
+    "accendere",
+    "accenda",
 ];
 const SWITCH_OFF: &[&str] = &[
-    "apagar", "apaga", "apague", "apaguen", "eteins", "eteindre", "eteignez", "ausschalten",
-    "abschalten", "ausmachen", "desliga", "desligar", "desligue", "spegni", "spegnere",
+    "apagar",
+    "apaga",
+    "apague",
+    "apaguen",
+    "eteins",
+    "eteindre",
+    "eteignez",
+    "ausschalten",
+    "abschalten",
+    "ausmachen",
+    "desliga",
+    "desligar",
+    "desligue",
+    "spegni",
+    "spegnere",
     "spenga",
 ];
 /// German verbs whose particle, at the clause's end, says which way: "schalt das Licht
@@ -206,7 +238,7 @@ fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool
                 }
                 continue;
             }
-            if is(JOINS, &token.folded) || seen == reach {
+            if evidence.joins(&token.folded) || seen == reach {
                 return false;
             }
             if evidence.negates(&fold(&token.folded))
@@ -376,8 +408,21 @@ mod tests {
             "Turn on the fan and turn off the heater.",
             "Das Licht aus dem Flur ist hell.",
         ] {
-            assert!(!flag(text, "on", true) && !flag(text, "on", false), "{text}");
+            assert!(
+                !flag(text, "on", true) && !flag(text, "on", false),
+                "{text}"
+            );
         }
+    }
+
+    #[test]
+    fn french_ma_is_my_not_but() {
+        let text = "Ne garde pas ma carte bancaire pour la prochaine fois.";
+        assert!(flag(text, "save_card", false));
+        assert!(!flag(text, "save_card", true));
+        // Italian "ma" still ends the clause: the negation is of the first part only.
+        let text = "Non salvare la ricevuta, ma salva la carta.";
+        assert!(flag(text, "save_card", true));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use super::evidence::Evidence;
 use super::tokens::words_of;
-use super::words::{is, JOINS, STOPWORDS};
+use super::words::{is, STOPWORDS};
 
 /// Content words up to which a text must be said word for word.
 const SHORT: usize = 4;
@@ -50,7 +50,7 @@ fn added_clause(value: &str, evidence: &Evidence) -> bool {
     };
     for piece in value.split_inclusive(['.', ';', '!', '?', ',', ':', '\n']) {
         for word in words_of(piece) {
-            if is(JOINS, &word) {
+            if evidence.joins(&word) {
                 close(&mut clause);
             } else {
                 clause.push(word);
