@@ -117,6 +117,50 @@ async fn chat_completions_without_anything_to_translate_are_byte_identical() {
     assert_eq!(upstream.requests()[0].body, request.as_bytes());
 }
 
+/// A request without tools is forwarded before plaincall builds anything from it: as sent,
+/// escapes, a duplicate unknown key and all, without plaincall's own header; the fields the
+/// pipe reads of every request are still refused when malformed, and a `[models]` alias still
+/// applies.
+#[tokio::test]
+async fn a_request_without_tools_goes_on_as_sent_and_its_fields_are_still_checked() {
+    let upstream = MockServer::start(|_| Reply::text(200, r#"{"id":"x","choices":[]}"#)).await;
+    let proxy = Proxy::start(&upstream.url(), "[models]\nclaude-x = \"local-model\"\n").await;
+    let request = r#"{"model":"m\u00e9","messages":[{"role":"user","content":"caf\u00e9"}],
+        "extra":1,"extra":2, "stream":false, "n":1, "tools":null}"#;
+    let post = |body: &'static str| {
+        client()
+            .post(proxy.url("/v1/chat/completions"))
+            .header("content-type", "application/json")
+            .header("x-plaincall-translate", "off")
+            .body(body)
+            .send()
+    };
+    let response = post(request).await.unwrap();
+    assert_eq!(response.status(), 200);
+    let seen = &upstream.requests()[0];
+    assert_eq!(seen.body, request.as_bytes());
+    assert!(seen.headers.get("x-plaincall-translate").is_none());
+    for (body, param) in [
+        (r#"{"model":"m","messages":"hi"}"#, "messages"),
+        (r#"{"model":"m","messages":[],"n":"2"}"#, "n"),
+        (r#"{"model":"m","messages":[],"stream":"yes"}"#, "stream"),
+        (r#"{"model":7,"messages":[]}"#, "model"),
+    ] {
+        let response = post(body).await.unwrap();
+        assert_eq!(response.status(), 400, "{body}");
+        let answer: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(answer["error"]["param"], param, "{answer}");
+    }
+    assert_eq!(
+        upstream.requests().len(),
+        1,
+        "a malformed request went upstream"
+    );
+    post(r#"{"model":"claude-x","messages":[]}"#).await.unwrap();
+    let aliased: serde_json::Value = serde_json::from_slice(&upstream.requests()[1].body).unwrap();
+    assert_eq!(aliased["model"], "local-model");
+}
+
 #[tokio::test]
 async fn a_tool_call_the_proxy_does_not_translate_is_passed_through() {
     let call = json!({"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}});
