@@ -246,7 +246,10 @@ fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool
             {
                 return true;
             }
-            seen += 1;
+            // A contraction's letter ("t" of "don't", "s" of "it's") is no word of its own.
+            if token.folded.chars().count() > 1 {
+                seen += 1;
+            }
         }
         false
     };
@@ -413,6 +416,16 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_contraction_counts_as_one_word() {
+        let text = "Route me to Boston, and I really don't want to pay any tolls.";
+        assert!(flag(text, "avoid_tolls", true));
+        assert!(!flag(text, "avoid_tolls", false));
+        // Beyond reach even so: the negation is of something else.
+        let text = "I don't care which road you take to get there or which tolls.";
+        assert!(!flag(text, "avoid_tolls", true));
     }
 
     #[test]
