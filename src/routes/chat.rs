@@ -37,21 +37,11 @@ pub(crate) async fn chat_completions(
     State(state): State<Arc<AppState>>,
     request: Request,
 ) -> Result<Response, ProxyError> {
-    let (mut parts, body) = request.into_parts();
+    let (parts, body) = request.into_parts();
     let bytes = super::read_request_body(&state, &parts, body).await?;
-    let answer = match untouched(&state, &bytes).await {
-        Some(model) => {
-            // plaincall's own header, never forwarded.
-            parts.headers.remove(TRANSLATE_HEADER);
-            answer(&state, forward(&state, &parts, &model, bytes, false).await?)?
-        }
-        None => {
-            let parsed: RawObject = serde_json::from_slice(&bytes)
-                .map_err(|e| ProxyError::InvalidJson(e.to_string()))?;
-            serve_parsed(&state, parts, bytes, parsed).await?
-        }
-    };
-    Ok(match answer {
+    let parsed: RawObject =
+        serde_json::from_slice(&bytes).map_err(|e| ProxyError::InvalidJson(e.to_string()))?;
+    Ok(match serve_parsed(&state, parts, bytes, parsed).await? {
         Answer::Response(response) => response,
         Answer::Events(events) => chat_stream(events),
         Answer::Whole {
@@ -63,43 +53,6 @@ pub(crate) async fn chat_completions(
             bytes_response(status, &headers, body.into(), &state.secrets)
         }
     })
-}
-
-/// The model of a request plaincall has nothing to do with, read in place (no field copied
-/// but the model's name): no `tools`, no `[models]` alias or `upstream.drop_params` to apply,
-/// its model not served in prompt mode (whose history plaincall writes as text), and the
-/// fields the pipe reads of every request well formed. `None` sends the request through the
-/// pipe, which answers a malformed field's error. Most requests of a chat without tools are
-/// forwarded from here.
-async fn untouched(state: &AppState, bytes: &[u8]) -> Option<String> {
-    use std::borrow::Cow;
-    #[derive(serde::Deserialize)]
-    struct Peek<'a> {
-        #[serde(borrow)]
-        model: Option<Cow<'a, str>>,
-        #[serde(borrow)]
-        tools: Option<&'a RawValue>,
-        #[serde(borrow)]
-        messages: Option<&'a RawValue>,
-        #[allow(dead_code)] // read to be checked, as the pipe checks it
-        stream: Option<bool>,
-        #[allow(dead_code)]
-        n: Option<u64>,
-    }
-    if !state.config.upstream.drop_params.is_empty() {
-        return None;
-    }
-    let peek: Peek<'_> = serde_json::from_slice(bytes).ok()?;
-    if peek.tools.is_some() || peek.messages.is_some_and(|m| !m.get().starts_with('[')) {
-        return None;
-    }
-    let model = peek.model.map(Cow::into_owned).unwrap_or_default();
-    if state.config.aliased(&model).is_some()
-        || state.modes.mode_for_shared(&model).await == CallingMode::Prompt
-    {
-        return None;
-    }
-    Some(model)
 }
 
 /// What serving a chat request came to: a response (forwarded, whole, or an error), or the
