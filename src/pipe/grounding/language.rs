@@ -217,7 +217,15 @@ fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
     let words = line.split_whitespace().count();
     match best(scores) {
         // Another language by two function words at least: one ("to", "one") is shared.
-        Some((code, hits)) if words >= 3 && hits >= 2 && !READ.contains(&code) => true,
+        // Where fewer than two are its own (not also words of the six: "para" is Spanish
+        // and Portuguese too), the letters decide ("Reserva a pousada para o dia 5" holds
+        // Indonesian "para" and "dia").
+        Some((code, hits)) if words >= 3 && hits >= 2 && !READ.contains(&code) => {
+            own_words(line, code) >= 2
+                || detector()
+                    .detect_lang(line)
+                    .is_some_and(|lang| !READ.iter().any(|code| whatlang_of(code) == Some(lang)))
+        }
         // One function word is thin evidence ("na" is Portuguese and Polish): on a line
         // long enough, letter statistics may overrule it.
         Some((_, 1)) if words >= 5 => detector().detect(line).is_some_and(|info| {
@@ -237,6 +245,21 @@ fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
         }),
         None => false,
     }
+}
+
+/// How many distinct words of `line` are function words of `code` and of none of the six.
+fn own_words(line: &str, code: &str) -> usize {
+    let Some((_, list)) = lists().words.iter().find(|(c, _)| *c == code) else {
+        return 0;
+    };
+    let mut words: Vec<String> = tokenize(line)
+        .into_iter()
+        .filter(|t| t.kind == Kind::Word && list.contains(&t.folded) && !function_word(&t.folded))
+        .map(|t| t.folded)
+        .collect();
+    words.sort();
+    words.dedup();
+    words.len()
 }
 
 /// The read language most function words of `text` are in (`totals`, by [`READ`]), or else
@@ -416,6 +439,11 @@ mod tests {
         assert!(!of("Rename the Łódź folder").unread);
         assert!(!of("Sortiere nach Preis, billigste zuerst.").unread);
         assert!(!of("Trie par prix, le moins cher d'abord.").unread);
+        // Words another language shares with the six count for the six: "para" is also
+        // Indonesian, "dia" is only; Indonesian with its own words is unread.
+        let portuguese = of("Reserva a pousada para o dia 5.");
+        assert!(!portuguese.unread, "{portuguese:?}");
+        assert!(of("Pesan meja untuk dua orang di restoran itu.").unread);
     }
 
     #[test]
