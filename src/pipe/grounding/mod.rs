@@ -338,6 +338,12 @@ mod tests {
     fn numbers_in_digits_words_and_units() {
         assert!(kept_as("a table for four people", "party_size", json!(4)));
         assert!(kept_as("a table for 4 people", "party_size", json!(4)));
+        // Colloquial Portuguese "pra" (para a) labels nothing.
+        assert!(kept_as(
+            "Reserva uma mesa pra três no Zé",
+            "party_size",
+            json!(3)
+        ));
         assert!(kept_as("twenty five guests", "guests", json!(25)));
         assert!(kept_as("costs 1,200 dollars", "price", json!(1200)));
         assert!(kept_as("remind me in 2 hours", "delay_minutes", json!(120)));

@@ -668,10 +668,40 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     let mut out = Vec::new();
     read_numbers(tokens, facts, &mut out);
     read_words(tokens, &mut out);
+    half_dozens(tokens, &mut out);
     let mut compounds = two_unit_compounds(&out);
     compounds.extend(hours_and_minutes(tokens, facts, &out));
     out.extend(compounds);
     record(out, facts);
+}
+
+/// Six, said as half a dozen ("half a dozen", "media docena", "une demi-douzaine", "ein
+/// halbes Dutzend", "meia dúzia", "mezza dozzina"): a word for half, then a dozen's word, an
+/// article or a hyphen between them at most.
+fn half_dozens(tokens: &[Token], out: &mut Vec<Quantity>) {
+    for (i, token) in tokens.iter().enumerate() {
+        if !(is_word(token, HALF) || is_word(token, &["half"])) {
+            continue;
+        }
+        let mut next = i + 1;
+        if tokens
+            .get(next)
+            .is_some_and(|t| matches!(t.folded.as_str(), "a" | "-"))
+        {
+            next += 1;
+        }
+        let dozen = tokens
+            .get(next)
+            .and_then(|t| multiplier(&t.folded, false, false))
+            .is_some_and(|f| f == 12.0);
+        if dozen {
+            emit(6.0, (Count, 1.0), out);
+        }
+    }
+}
+
+fn is_word(token: &Token, words: &[&str]) -> bool {
+    token.kind == Kind::Word && words.contains(&token.folded.as_str())
 }
 
 /// The quantities of the numbers found, each marked with the token its number starts at.
@@ -1137,6 +1167,23 @@ mod tests {
             },
             &facts,
         )
+    }
+
+    #[test]
+    fn half_a_dozen_is_six() {
+        for text in [
+            "Add half a dozen eggs",
+            "Ajoute une demi-douzaine de croissants",
+            "Pon media docena de huevos",
+            "Ein halbes Dutzend Brötchen, bitte",
+            "Meia dúzia de pães",
+            "Mezza dozzina di uova",
+        ] {
+            assert!(has(text, 6.0), "{text}");
+            assert!(!has(text, 12.0), "{text}");
+        }
+        assert!(!has("half the dozen were broken", 6.0));
+        assert!(has("a dozen eggs", 12.0));
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub const STOPWORDS: &[&str] = &[
     "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "und", "mit", "fur", "von",
     "auf", "ist", "sind", "bitte", "zum", "zur", // Portuguese
     "os", "as", "uma", "um", "do", "da", "dos", "das", "com", "para", "por", "que", "em", "no",
-    "na", "nos", "nas", // Italian
+    "na", "nos", "nas", "pra", "pro", "pras", "pros", // Italian
     "il", "lo", "gli", "una", "uno", "del", "della", "dei", "delle", "con", "per", "che", "nel",
     "nella", "sono",
 ];
