@@ -2,7 +2,7 @@
 //! usage once, and emits [`Event`]s. Every upstream turn reaches it as typed chunks
 //! ([`Chunks`]: a stream's events, or a whole answer as one chunk), the first one opened here
 //! (a rejection of native tools, an upstream error and a whole answer with nothing to handle
-//! go back as they are), repair turns asked as streams. The events go to a streaming client
+//! go back as they are), repair turns asked as the first was. The events go to a streaming client
 //! as they come (content as it arrives; plain-English calls translated as soon as their
 //! arguments are complete, while the upstream still streams), or fold into one completion for
 //! a whole client ([`Completion`]). Until a call plaincall handles shows up, a stream's chunks
@@ -703,14 +703,17 @@ impl Driver {
         );
     }
 
-    /// A repair turn, asked as a stream whatever the client asked (a whole client's answer is
-    /// folded from the driver's events); an upstream that answers whole is read as one chunk.
+    /// A repair turn, asked as the first turn was (a whole client's as a stream when watched,
+    /// its answer folded from the driver's events); an upstream that answers whole is read as
+    /// one chunk.
     async fn reopen(&mut self, body: &RawObject) -> Result<Chunks, Stop> {
         let rewrite = &self.resolver.rewrite;
         let headers = &self.resolver.headers;
         let bytes = match self.streams {
             true => openai::to_bytes(body),
-            false => fold::streamed(body),
+            // As the first turn was asked: a stream when it is watched for runaways, whole
+            // when the watch is off (`description_limit = 0`, an upstream that cannot stream).
+            false => whole_turn_bytes(&self.engine, rewrite, body, None),
         }
         .map_err(|e| Stop::Error(serde_error(e)))?;
         let (response, span) = open_stream(&self.engine, bytes, rewrite, headers, Turn::Repair)

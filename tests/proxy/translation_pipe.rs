@@ -678,6 +678,46 @@ async fn a_whole_clients_repair_turn_is_read_as_a_stream() {
     );
 }
 
+/// With the runaway watch off (`description_limit = 0`, for an upstream that cannot stream),
+/// a whole client's repair turn is asked whole, as its first turn is.
+#[tokio::test]
+async fn with_the_watch_off_a_whole_clients_repair_turn_is_asked_whole() {
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call(
+                "call_c",
+                "set_reminder",
+                "remind me to call John",
+            )]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(text_message("When?"), "stop")),
+    ])
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(
+        r#"{"error": "missing_info", "clarification_needed": "When should the reminder fire?"}"#,
+    )])
+    .await;
+    let settings = format!(
+        "{}[translation]\ndescription_limit = 0\n",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &settings).await;
+    let body = request(
+        vec![fixture_tool("set_reminder")],
+        vec![user("remind me to call John")],
+    );
+    let (status, answer) = chat(&proxy, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["choices"][0]["message"]["content"], "When?");
+    for turn in main.chat_requests() {
+        let sent = turn.json();
+        assert_ne!(sent["stream"], true, "{sent}");
+        assert!(sent.get("stream_options").is_none(), "{sent}");
+    }
+    assert_eq!(main.chat_requests().len(), 2);
+}
+
 /// A repair turn is bounded by `translation.repair_max_tokens`, under the client's own name
 /// for the limit; a client's lower limit stays.
 #[tokio::test]
