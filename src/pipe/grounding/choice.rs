@@ -390,20 +390,7 @@ fn sort_order(member: &str, evidence: &Evidence) -> bool {
         if !key_fits {
             return false;
         }
-        // The ends in the order the text says them, each turned by a "less" before it.
-        let ends: Vec<(usize, bool)> = text
-            .iter()
-            .enumerate()
-            .filter_map(|(i, w)| {
-                let is_low = low.contains(&w.as_str());
-                let is_high = high.contains(&w.as_str());
-                if !is_low && !is_high {
-                    return None;
-                }
-                let turned = i >= 1 && LESS.contains(&text[i - 1].as_str());
-                Some((i, is_low != turned))
-            })
-            .collect();
+        let ends = ends_said(&text, low, high);
         let Some(&(at, first_low)) = ends.first() else {
             return false;
         };
@@ -438,9 +425,17 @@ fn end_said_first(member: &str, evidence: &Evidence) -> Option<bool> {
         .iter()
         .find(|(_, low, high)| low.contains(&member.as_str()) || high.contains(&member.as_str()))?;
     let member_low = low.contains(&member.as_str());
-    let text = evidence.folded_words();
-    let ends: Vec<bool> = text
-        .iter()
+    let ends = ends_said(&evidence.folded_words(), low, high);
+    let &(_, first) = ends.first()?;
+    ends.iter()
+        .any(|&(_, low)| low != first)
+        .then_some(first == member_low)
+}
+
+/// A scale's ends in the order the text says them: each end's word position and whether it
+/// is the low end, turned by a "less" before it ("the least expensive" is the low end).
+fn ends_said(text: &[String], low: &[&str], high: &[&str]) -> Vec<(usize, bool)> {
+    text.iter()
         .enumerate()
         .filter_map(|(i, w)| {
             let is_low = low.contains(&w.as_str());
@@ -448,11 +443,9 @@ fn end_said_first(member: &str, evidence: &Evidence) -> Option<bool> {
                 return None;
             }
             let turned = i >= 1 && LESS.contains(&text[i - 1].as_str());
-            Some(is_low != turned)
+            Some((i, is_low != turned))
         })
-        .collect();
-    let first = *ends.first()?;
-    ends.contains(&!first).then_some(first == member_low)
+        .collect()
 }
 
 /// A field about priority, urgency, severity or importance, and a word of urgency said.
