@@ -322,6 +322,30 @@ const AHEAD: &[&[&str]] = &[
     &["fra"],
 ];
 
+/// Words that make an amount of time ahead exact or rough: "in exactly a week".
+const HEDGES: &[&str] = &[
+    "exactly",
+    "just",
+    "about",
+    "around",
+    "roughly",
+    "exactamente",
+    "justo",
+    "unos",
+    "unas",
+    "exactement",
+    "juste",
+    "environ",
+    "genau",
+    "etwa",
+    "ungefahr",
+    "exatamente",
+    "uns",
+    "umas",
+    "esattamente",
+    "circa",
+];
+
 /// Articles that count one of a unit: "in a month", "dans une semaine".
 const ONE: &[&str] = &[
     "a", "an", "one", "un", "una", "une", "uno", "ein", "einem", "einer", "einen", "um", "uma",
@@ -387,6 +411,17 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     read_digits(tokens, today, &mut found);
     read_compact(tokens, &mut found);
     read_month_names(tokens, today, facts, &mut found);
+    // A stay's last day: "checking in tomorrow for 2 nights" says the day two after tomorrow,
+    // for a field about the end of it (see `Facts::stay_ends`).
+    let ends: Vec<Date> = super::quantity::nights(facts)
+        .into_iter()
+        .flat_map(|n| {
+            found
+                .iter()
+                .filter_map(move |d| d.checked_add(n.days()).ok())
+        })
+        .collect();
+    facts.stay_ends.extend(ends);
     facts.dates.extend(found);
     bind_days(tokens, facts);
 }
@@ -578,7 +613,15 @@ fn read_ahead(tokens: &[Token], today: Date, facts: &Facts, found: &mut Vec<Date
         let Some(cue) = AHEAD.iter().find(|words| phrase_at(tokens, i, words)) else {
             continue;
         };
-        let Some((amount, end)) = amount_at(tokens, i + cue.len(), facts) else {
+        // "daqui a exatamente uma semana", "in about 3 days": a hedge may stand between.
+        let mut at = i + cue.len();
+        if tokens
+            .get(at)
+            .is_some_and(|t| HEDGES.contains(&t.folded.as_str()))
+        {
+            at += 1;
+        }
+        let Some((amount, end)) = amount_at(tokens, at, facts) else {
             continue;
         };
         let Some(unit) = tokens.get(end) else {
@@ -1095,6 +1138,20 @@ mod tests {
             dates("el miércoles"),
             [date(2026, 11, 25), date(2026, 12, 2)]
         );
+    }
+
+    #[test]
+    fn a_stays_last_day_and_hedged_amounts_ahead() {
+        // Today is Wednesday 2026-11-25.
+        let ends = |text: &str| super::super::facts::read_for_test(text).stay_ends;
+        assert!(ends("checking in tomorrow for 2 nights").contains(&date(2026, 11, 28)));
+        assert!(ends("llegada el viernes, tres noches").contains(&date(2026, 11, 30)));
+        assert!(!has("checking in tomorrow for 2 nights", 2026, 11, 28));
+        assert!(ends("checking in tomorrow for 2 people").is_empty());
+        assert!(has("volta daqui a exatamente uma semana", 2026, 12, 2));
+        assert!(has("in about 3 days", 2026, 11, 28));
+        assert!(has("in genau einer Woche", 2026, 12, 2));
+        assert!(!has("in exactly 3 hours", 2026, 11, 28));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use jiff::civil::Date;
 use super::facts::{Context, Facts};
 use super::language::{self, Languages};
 use super::tokens::{self, compact, compact_into, stem, Kind, Token};
-use super::{codes, dates, lexicon, numbers, quantity, times};
+use super::{codes, current, dates, lexicon, numbers, quantity, times};
 
 /// What the translator's call is checked against.
 #[derive(Debug)]
@@ -65,6 +65,8 @@ impl Evidence {
         let context = Context { today, languages };
         let mut facts = Facts::default();
         numbers::read(text, &tokens, &context, &mut facts);
+        // Before the quantities and times: "it's at 500 GB" is where it is, not where to go.
+        current::read(&tokens, &context, &mut facts);
         quantity::read(&tokens, &context, &mut facts);
         dates::read(&tokens, &context, &mut facts);
         times::read(&tokens, &context, &mut facts);
@@ -386,17 +388,74 @@ const DIGIT_WORDS: [&[&str]; 10] = [
 fn digit_runs(text: &str) -> Vec<String> {
     let mut runs = Vec::new();
     let mut run = String::new();
+    let mut written = String::new();
+    // A run that is a date as written ("2026-11-20", "20.11.2026") is a date, read as one by
+    // the date recognizer: its digits are no order or account number.
+    let mut push = |run: &mut String, written: &mut String| {
+        if !is_written_date(written.trim_end()) {
+            runs.push(std::mem::take(run));
+        }
+        run.clear();
+        written.clear();
+    };
     for c in text.chars() {
         if c.is_ascii_digit() {
             run.push(c);
+            written.push(c);
         } else if matches!(c, ' ' | '-' | '–' | '.' | '(' | ')' | '+' | '/') && !run.is_empty() {
+            written.push(c);
             continue;
         } else if !run.is_empty() {
-            runs.push(std::mem::take(&mut run));
+            push(&mut run, &mut written);
         }
     }
     if !run.is_empty() {
-        runs.push(run);
+        push(&mut run, &mut written);
     }
     runs
+}
+
+/// "2026-11-20", "2026/11/20", "20.11.2026", "20/11/2026": a year, a month and a day
+/// joined by one mark.
+fn is_written_date(written: &str) -> bool {
+    let written = written.trim_end_matches(['.', ' ']);
+    let Some(mark) = ['-', '/', '.'].into_iter().find(|m| written.contains(*m)) else {
+        return false;
+    };
+    let parts: Vec<&str> = written.split(mark).collect();
+    let number = |p: &str| p.parse::<u32>().ok();
+    match parts.as_slice() {
+        [y, m, d] if y.len() == 4 && m.len() <= 2 && d.len() <= 2 => {
+            number(m).is_some_and(|m| (1..=12).contains(&m))
+                && number(d).is_some_and(|d| (1..=31).contains(&d))
+        }
+        [d, m, y] if y.len() == 4 && m.len() <= 2 && d.len() <= 2 => {
+            number(m).is_some_and(|m| (1..=31).contains(&m))
+                && number(d).is_some_and(|d| (1..=31).contains(&d))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_date_as_written_is_no_run_of_digits() {
+        let runs = digit_runs(r#"{"ordine": "402218", "data": "2026-11-20"} am 20.11.2026"#);
+        assert_eq!(runs, ["402218"]);
+        // Numbers with marks that are no date stay runs.
+        for text in [
+            "555-123-4567",
+            "+44 20 7946 0958",
+            "1-800-555-0199",
+            "06.12.34.56.78",
+        ] {
+            assert_eq!(digit_runs(text).len(), 1, "{text}");
+        }
+        assert!(is_written_date("2026/11/20"));
+        assert!(!is_written_date("2026-13-20"));
+        assert!(!is_written_date("12345-67-89"));
+    }
 }

@@ -39,6 +39,8 @@ pub enum Role {
     Date,
     /// The number of a quantity ([`Facts::quantities`], by index).
     Unit(usize),
+    /// What a thing is at now, in a request to change it ("it's at 30, turn it up").
+    Current,
 }
 
 /// Everything the conversation says, typed.
@@ -53,6 +55,9 @@ pub struct Facts {
     pub roles: HashMap<usize, Role>,
     /// Days said, absolute or relative (rule `date`).
     pub dates: HashSet<Date>,
+    /// The last day of a stay said by its first day and its nights ("in tomorrow for 2
+    /// nights"): a date only for a field about an end (`check_out`, `end_date`, `return`).
+    pub stay_ends: HashSet<Date>,
     /// Weekdays named ("Monday", "lunes"): what `mon` of a day-of-week enum stands for.
     pub weekdays: Vec<jiff::civil::Weekday>,
     /// Times of day said with a cue (rule `time`), as (hour, minute) on a 24-hour clock.

@@ -31,6 +31,7 @@ const ANTONYMS: &[(&str, &str)] = &[
     ("online", "offline"),
     ("active", "inactive"),
     ("include", "exclude"),
+    ("express", "standard"),
 ];
 
 /// How many words before the subject a negation reaches: "no SSL", "do not require SSL",
@@ -91,8 +92,14 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
         .filter(|(_, t)| t.kind == Kind::Word)
         .map(|(i, t)| (i, t.folded.as_str()))
         .unzip();
-    if opposite_said(evidence, &subject_words, &words, flag) {
+    // The opposite said decides: "keep it public" is `private: false` and no `private: true`,
+    // "livraison standard" no `express_delivery: true`.
+    let opposite = opposite_said(evidence, &subject_words, &words);
+    if opposite.contains(&flag) {
         return true;
+    }
+    if !opposite.is_empty() {
+        return false;
     }
     // A word names the subject, or a part of it does ("Kindersitz" for `child_seat`).
     let named = |word: &str| {
@@ -256,39 +263,36 @@ fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool
     scan(&mut (0..at).rev(), REACH) || scan(&mut (at + 1..tokens.len()), REACH_AFTER)
 }
 
-/// A subject's opposite, said, says the flag the other way: "keep it public" is `private:
-/// false`, "öffentlich" too.
-fn opposite_said(
-    evidence: &Evidence,
-    subject_words: &[String],
-    words: &[&str],
-    flag: bool,
-) -> bool {
-    subject_words.iter().any(|s| {
-        ANTONYMS
-            .iter()
-            .filter_map(|(a, b)| {
-                if a == s {
-                    Some(b)
-                } else if b == s {
-                    Some(a)
-                } else {
-                    None
-                }
-            })
-            .any(|other| {
-                words.iter().enumerate().any(|(i, word)| {
-                    let named = stem(word) == stem(other)
-                        || lexicon::translations(other)
-                            .iter()
-                            .any(|t| cognate(&stem(t), &stem(word)));
-                    let negated = words[i.saturating_sub(REACH)..i]
-                        .iter()
-                        .any(|w| evidence.negates(&fold(w)));
-                    named && negated == flag
-                })
-            })
-    })
+/// What a subject's opposite, said, says of the flag, once for each time it is said: "keep
+/// it public" is `private: false`, "öffentlich" too; "not public" is `private: true`.
+fn opposite_said(evidence: &Evidence, subject_words: &[String], words: &[&str]) -> Vec<bool> {
+    let opposites = subject_words.iter().flat_map(|s| {
+        ANTONYMS.iter().filter_map(move |(a, b)| {
+            if a == s {
+                Some(b)
+            } else if b == s {
+                Some(a)
+            } else {
+                None
+            }
+        })
+    });
+    let mut said = Vec::new();
+    for other in opposites {
+        for (i, word) in words.iter().enumerate() {
+            let named = stem(word) == stem(other)
+                || lexicon::translations(other)
+                    .iter()
+                    .any(|t| cognate(&stem(t), &stem(word)));
+            if named {
+                let negated = words[i.saturating_sub(REACH)..i]
+                    .iter()
+                    .any(|w| evidence.negates(&fold(w)));
+                said.push(negated);
+            }
+        }
+    }
+    said
 }
 
 /// Words that say a thing is off, or on, written right after it at the end of a clause:
@@ -416,6 +420,27 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn the_opposite_said_decides_and_an_avoided_thing_in_other_words() {
+        let text = "Commande les courses, livraison standard ça ira";
+        assert!(!flag(text, "express_delivery", true));
+        assert!(flag(text, "express_delivery", false));
+        assert!(flag("Envío exprés, por favor", "express_delivery", true));
+        assert!(!flag("Keep the folder public", "private", true));
+        assert!(flag("Keep the folder public", "private", false));
+        assert!(flag(
+            "Percorso per Firenze evitando i pedaggi",
+            "avoid_tolls",
+            true
+        ));
+        assert!(flag("Ruta a Sevilla evitando peajes", "avoid_tolls", true));
+        assert!(!flag(
+            "Percorso per Firenze con i pedaggi",
+            "avoid_tolls",
+            true
+        ));
     }
 
     #[test]

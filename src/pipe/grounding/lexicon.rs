@@ -31,6 +31,9 @@ use std::sync::OnceLock;
 /// is left out.
 #[rustfmt::skip]
 const WORDS: &[(&str, &[&str])] = &[
+    ("avoid", &["evitar", "evita", "evite", "evitando", "evitamos", "eviter", "evitez",
+        "evitant", "vermeiden", "vermeide", "vermeidet", "umfahren", "umfahre", "evitare",
+        "evitate", "evitiamo"]),
     ("anonymous", &["anonimo", "anonima", "anonimos", "anonimamente", "anonyme", "anonymes",
         "anonym", "anonymen", "anonimi"]),
     ("driving", &["car", "drive", "coche", "carro", "auto", "conducir", "voiture", "conduire",
@@ -42,8 +45,11 @@ const WORDS: &[(&str, &[&str])] = &[
         "pubblici", "treno"]),
     ("bicycling", &["bike", "bicycle", "cycling", "bici", "bicicleta", "velo", "fahrrad",
         "rad", "bicicletta"]),
-    ("delicate", &["delicado", "delicada", "delicat", "schonwaschgang", "feinwasche",
-        "delicato", "delicata"]),
+    ("delicate", &["gentle", "delicado", "delicada", "delicat", "delicats", "schonwaschgang",
+        "feinwasche", "schonend", "delicato", "delicata", "delicati"]),
+    ("coarse", &["grueso", "gruesa", "grossier", "grossiere", "grob", "grobe", "grober",
+        "grosso", "grossa", "grossolano", "grossolana"]),
+    ("fine", &["fino", "fina", "fin", "fins", "fein", "feine", "feiner"]),
     ("quick", &["fast", "rapido", "rapida", "rapide", "schnell", "kurz", "veloce",
         "rapidamente"]),
     ("accepted", &["aceptado", "aceptada", "aceptados", "acceptee", "acceptes", "akzeptiert",
@@ -1245,7 +1251,7 @@ const WORDS: &[(&str, &[&str])] = &[
         "entkoffeiniert", "koffeinfrei", "decaffeinato", "decaffeinata"]),
     ("elevator", &["ascensor", "ascensores", "ascenseur", "aufzug", "fahrstuhl", "lift",
         "elevador", "ascensore"]),
-    ("ferry", &["ferri", "transbordador", "bac", "traversier", "faehre", "fahrschiff",
+    ("ferry", &["ferri", "transbordador", "bac", "traversier", "fahre", "fahrschiff",
         "balsa", "ferribote", "traghetto", "traghetti"]),
     ("fragile", &["fragil", "fragiles", "zerbrechlich", "zerbrechliche", "fragili"]),
     ("gift", &["regalo", "regalos", "cadeau", "cadeaux", "geschenk", "geschenke",

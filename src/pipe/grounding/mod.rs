@@ -7,8 +7,8 @@
 //! ([`evidence`]). The main model's description is not evidence: it is the model's claim
 //! about the conversation, and a weak model fills it with the tool's own fields. The
 //! conversation is tokenized once by Unicode word boundaries ([`tokens`]) and read by
-//! recognizers into typed facts ([`facts`]): [`numbers`], [`quantity`], [`dates`], [`times`],
-//! [`codes`]. Each value of the call is then traced by the named rules of [`rules`] (also
+//! recognizers into typed facts ([`facts`]): [`numbers`], [`current`] (what a thing is at
+//! now), [`quantity`], [`dates`], [`times`], [`codes`]. Each value of the call is then traced by the named rules of [`rules`] (also
 //! [`choice`], [`flags`], [`text`]); the first that traces it decides, and the decision is
 //! recorded with its rule ([`walk::Decision`]). An optional value no rule traces is left
 //! out; a required one stays and is reported missing. Where the conversation holds a
@@ -23,6 +23,7 @@ mod asked;
 mod choice;
 mod codes;
 mod counted;
+mod current;
 mod dates;
 mod evidence;
 mod facts;

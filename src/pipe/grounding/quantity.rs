@@ -266,7 +266,11 @@ fn same(a: Dim, b: Dim) -> bool {
 /// asks for none takes it in any unit of a dimension it speaks of.
 pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
     let units = field.unit();
-    facts.quantities.iter().any(|q| {
+    let current = |q: &Quantity| {
+        q.start
+            .is_some_and(|s| facts.roles.get(&s) == Some(&super::facts::Role::Current))
+    };
+    facts.quantities.iter().filter(|q| !current(q)).any(|q| {
         if units.is_empty() {
             // A percentage is its number or its fraction, whatever the field is called
             // ("un enganche del 20%" for `enganche: 0.2`).
@@ -296,6 +300,17 @@ pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
                     && as_asked.iter().any(|v| close(*v, value)))
         })
     })
+}
+
+/// The numbers of nights said ("2 nights", "tres noches"): a stay that ends that many days
+/// after it starts.
+pub fn nights(facts: &Facts) -> Vec<i64> {
+    facts
+        .quantities
+        .iter()
+        .filter(|q| q.dim == Stay && q.value.fract() == 0.0 && (1.0..=366.0).contains(&q.value))
+        .map(|q| q.value as i64)
+        .collect()
 }
 
 /// Whether the number of quantity `index`, as written, fits `field`: a field about its
@@ -408,6 +423,8 @@ fn length_and_mass_readings(word: &str, suffix: bool) -> &'static [Reading] {
         }
         "t" | "tonne" | "tonnes" | "ton" | "tons" | "tonelada" | "toneladas" | "tonnen"
         | "tonnellata" | "tonnellate" => &[(Mass, 1e6)],
+        // Italian delis weigh in hectograms: "2 etti di prosciutto" is 200 g.
+        "hg" | "etto" | "etti" | "ettogrammo" | "ettogrammi" => &[(Mass, 100.0)],
         "lb" | "lbs" => &[(Mass, 453.592_37)],
         "pound" | "pounds" | "libra" | "libras" | "livre" | "livres" | "pfund" => {
             &[(Mass, 453.592_37), (Money, 1.0)]
@@ -660,6 +677,13 @@ const PHRASES: &[(&[&str], f64)] = &[
     (&["drei", "viertel", "stunde"], 45.0),
     (&["tres", "quartos", "de", "hora"], 45.0),
     (&["tre", "quarti", "d", "'", "ora"], 45.0),
+    // Two weeks: "a fortnight", and the fifteen days that mean two weeks in four of the six
+    // ("quinze jours", "quince días", "quinze dias", "quindici giorni"; 15 days still read too).
+    (&["fortnight"], 20_160.0),
+    (&["quinze", "jours"], 20_160.0),
+    (&["quince", "dias"], 20_160.0),
+    (&["quinze", "dias"], 20_160.0),
+    (&["quindici", "giorni"], 20_160.0),
 ];
 
 /// Fills [`Facts::quantities`] from the numbers [`super::numbers::read`] found, and from the
@@ -1167,6 +1191,43 @@ mod tests {
             },
             &facts,
         )
+    }
+
+    #[test]
+    fn a_fortnight_and_hectograms() {
+        for text in [
+            "Je veux louer la voiture pour quinze jours",
+            "Alquila el coche quince días",
+            "for a fortnight",
+        ] {
+            assert!(field(&["duration", "weeks"], &[], 2.0, text), "{text}");
+            assert!(field(&["duration", "days"], &[], 14.0, text), "{text}");
+        }
+        // Fifteen days are still fifteen, and never two weeks in English.
+        assert!(field(
+            &["duration", "days"],
+            &[],
+            15.0,
+            "louer pour quinze jours"
+        ));
+        assert!(!field(
+            &["duration", "weeks"],
+            &[],
+            2.0,
+            "rent it for fifteen days"
+        ));
+        assert!(field(
+            &["weight", "grams"],
+            &[],
+            200.0,
+            "Aggiungi 2 etti di prosciutto"
+        ));
+        assert!(!field(
+            &["weight", "grams"],
+            &[],
+            2.0,
+            "Aggiungi 2 etti di prosciutto"
+        ));
     }
 
     #[test]

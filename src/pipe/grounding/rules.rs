@@ -186,7 +186,7 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
         return Some(Rule::Schema);
     }
     if let Some(date) = date_of(text) {
-        return date_time(text, date, evidence, rules);
+        return date_time(text, date, leaf, evidence, rules);
     }
     if let Some(time) = clock_of(text) {
         return on(Rule::Time, &|| evidence.facts.times.contains(&time))
@@ -245,10 +245,23 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
 
 /// A date, a time or both (`date` its date part): each part must be said; a written one
 /// counts as it is.
-fn date_time(text: &str, date: Date, evidence: &Evidence, rules: Rules) -> Option<Rule> {
+fn date_time(
+    text: &str,
+    date: Date,
+    leaf: &Leaf,
+    evidence: &Evidence,
+    rules: Rules,
+) -> Option<Rule> {
     let on = |rule: Rule, test: &dyn Fn() -> bool| (rules.on(rule) && test()).then_some(rule);
     let time = time_part(text);
-    let date_said = on(Rule::Date, &|| evidence.facts.dates.contains(&date))
+    let facts = &evidence.facts;
+    let stay_end = || {
+        facts.stay_ends.contains(&date)
+            && words_of(leaf.key)
+                .iter()
+                .any(|w| END.contains(&w.as_str()) || END.contains(&stem(w).as_str()))
+    };
+    let date_said = on(Rule::Date, &|| facts.dates.contains(&date) || stay_end())
         .or_else(|| on(Rule::Verbatim, &|| evidence.written(&text[..10])))?;
     match time {
         None | Some((0, 0)) => Some(date_said),
@@ -280,6 +293,23 @@ fn named_by_part(text: &str, evidence: &Evidence) -> bool {
                 && evidence.has_word(&super::tokens::fold(&format!("{city}er"))))
     }) || media_subtype(text).is_some_and(|subtype| evidence.has_word(subtype))
 }
+
+/// Words of a field about what a thing is at now.
+const CURRENT: &[&str] = &["current", "now", "old", "previous", "from"];
+
+/// Words of a field about the end of a stay: `check_out`, `end_date`, `return_date`.
+const END: &[&str] = &[
+    "out",
+    "checkout",
+    "end",
+    "until",
+    "to",
+    "departure",
+    "depart",
+    "leave",
+    "return",
+    "last",
+];
 
 /// Words of a field that say it takes a time of day, or a day.
 const TIME_OF_DAY: &[&str] = &[
@@ -350,6 +380,7 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                 Some(Role::Unit(index)) => quantity::fits_as_written(*index, &field, facts),
                 Some(Role::Time) => about(TIME_OF_DAY),
                 Some(Role::Date) => about(DAY),
+                Some(Role::Current) => about(CURRENT),
             }
     });
     if rules.on(Rule::Number) && (said || per_year(value, &about, evidence)) {

@@ -347,6 +347,8 @@ const MINUTES_BEFORE: &[&str] = &["menos", "moins", "meno"];
 /// Fractions before the hour, in minutes: "half past seven", "Viertel vor acht", "halb acht".
 const PREFIXES: &[(&[&str], i64)] = &[
     (&["half", "past"], 30),
+    // British "half six" is 6:30 (German "halb sieben" is 6:30 too, counted back from 7).
+    (&["half"], 30),
     (&["quarter", "past"], 15),
     (&["quarter", "after"], 15),
     (&["quarter", "to"], -15),
@@ -472,9 +474,33 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     }
     for (start, reading) in found {
         emit(facts, reading);
-        // Its numbers are an hour and minutes: "a las ocho" says no party of 8.
-        facts.bind(start..reading.end, Role::Time);
+        // Its numbers are an hour and minutes: "a las ocho" says no party of 8. But a bare
+        // number that a thing is set to ("mets le chauffage à dix-neuf") may be the setting:
+        // both readings stay.
+        if !(reading.cue == Cue::None && set_to(tokens, start)) {
+            facts.bind(start..reading.end, Role::Time);
+        }
     }
+}
+
+/// Verbs that set a thing to a value, in the six languages (imperatives and infinitives).
+const SET_VERBS: &[&str] = &[
+    "set", "put", "turn", "adjust", "change", "mets", "mettez", "mettre", "regle", "reglez",
+    "regler", "passe", "passez", "monte", "baisse", "pon", "ponga", "ponle", "poner", "ajusta",
+    "sube", "baja", "stell", "stelle", "stellen", "setz", "setze", "dreh", "coloca", "coloque",
+    "poe", "ponha", "ajuste", "muda", "metti", "imposta", "regola", "porta",
+];
+
+/// "at"/"à" before the number at `at`, with a verb that sets a thing earlier in its sentence:
+/// "set the heating at 19", "mets le chauffage à dix-neuf".
+fn set_to(tokens: &[Token], at: usize) -> bool {
+    at >= 1
+        && is_one_of(&tokens[at - 1], &["at", "à"])
+        && tokens[..at - 1]
+            .iter()
+            .rev()
+            .take_while(|t| !matches!(t.lower.as_str(), "." | "!" | "?" | ";"))
+            .any(|t| SET_VERBS.contains(&t.folded.as_str()))
 }
 
 /// Whether `token` is `word`: by its folded form, or as written when `word` has accents.
@@ -881,6 +907,10 @@ fn prefixed_at(tokens: &[Token], facts: &Facts, at: usize) -> Option<Reading> {
     if counted_after(tokens, facts, reading.end) {
         return None;
     }
+    // Bare "half" before a number is an hour only where no thing follows ("half 12 eggs").
+    if hour_at == at + 1 && word_is(&tokens[at], "half") && names_a_thing(tokens, reading.end) {
+        return None;
+    }
     reading.minute = delta;
     reading.cue = Cue::Strong;
     normalize(&mut reading)?;
@@ -890,6 +920,21 @@ fn prefixed_at(tokens: &[Token], facts: &Facts, at: usize) -> Option<Reading> {
         }
     }
     Some(reading)
+}
+
+/// A content word at `at` that is no word of time: what a number before it counts.
+fn names_a_thing(tokens: &[Token], at: usize) -> bool {
+    tokens.get(at).is_some_and(|t| {
+        t.kind == Kind::Word
+            && !super::language::function_word(&t.folded)
+            && longest_at(tokens, at, DAY_PARTS).is_none()
+            && !is_one_of(
+                t,
+                &[
+                    "tomorrow", "tonight", "today", "pm", "am", "o'clock", "sharp",
+                ],
+            )
+    })
 }
 
 /// Minutes out of 0..60 carried into the hour ("halb acht" is 7:30, "la una menos cuarto"
@@ -1063,6 +1108,33 @@ mod tests {
         assert_eq!(times("à minuit"), [(0, 0)]);
         assert!(times("cet après-midi").is_empty());
         assert_eq!(times("à 8 heures 30"), [(8, 30), (20, 30)]);
+    }
+
+    #[test]
+    fn british_half_an_hour_after() {
+        assert_eq!(
+            times("wake me up at half six tomorrow"),
+            [(6, 30), (18, 30)]
+        );
+        assert_eq!(times("meet at half 7 tonight"), [(19, 30)]);
+        assert!(times("it takes half an hour").is_empty());
+        assert!(times("cut half 3 times").is_empty());
+        assert!(times("half 12 eggs").is_empty());
+    }
+
+    #[test]
+    fn a_number_a_thing_is_set_to_is_both_a_time_and_the_setting() {
+        let facts = super::super::facts::read_for_test("Mets le chauffage à dix-neuf");
+        assert!(facts.times.contains(&(19, 0)));
+        assert!(facts.roles.is_empty());
+        // No setting verb: the number is the hour only.
+        let facts = super::super::facts::read_for_test("On dîne à huit");
+        assert!(!facts.roles.is_empty());
+        let facts = super::super::facts::read_for_test("Order pizzas for the party at 7");
+        assert!(!facts.roles.is_empty());
+        // A cue of its own keeps it an hour.
+        let facts = super::super::facts::read_for_test("Mets le réveil à 7 heures");
+        assert!(!facts.roles.is_empty());
     }
 
     #[test]

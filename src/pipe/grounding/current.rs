@@ -1,0 +1,208 @@
+//! A number that says what a thing is at now, in a request to change it: "está en 30, súbele
+//! un poco", "Il ne fait que 19 degrés, monte un peu le chauffage", "it's sitting at 500 GB.
+//! Resize it." It is the thing's current value, not the one asked for: bound as
+//! [`Role::Current`], it traces only a field about the current value.
+
+use super::facts::{Context, Facts, Role};
+use super::tokens::{Kind, Token};
+
+/// Words that ask for a change from where a thing is (folded).
+const CHANGE: &[&str] = &[
+    "up",
+    "down",
+    "increase",
+    "raise",
+    "lower",
+    "reduce",
+    "resize",
+    "more",
+    "less",
+    "higher",
+    "louder",
+    "warmer",
+    "cooler",
+    "bigger",
+    "smaller",
+    "extend",
+    "grow",
+    "shrink",
+    "sube",
+    "subele",
+    "subelo",
+    "baja",
+    "bajale",
+    "aumenta",
+    "aumentale",
+    "reduce",
+    "mas",
+    "menos",
+    "monte",
+    "augmente",
+    "baisse",
+    "reduis",
+    "plus",
+    "moins",
+    "erhohe",
+    "erhoh",
+    "senke",
+    "reduziere",
+    "mehr",
+    "weniger",
+    "lauter",
+    "leiser",
+    "warmer",
+    "vergroßere",
+    "vergrossere",
+    "sobe",
+    "baixa",
+    "diminui",
+    "diminua",
+    "alza",
+    "abbassa",
+    "riduci",
+    "piu",
+    "meno",
+];
+
+/// Words right before a number (up to two between) that say it is what the thing is at now.
+const NOW_BEFORE: &[&[&str]] = &[
+    &["currently"],
+    &["now"],
+    &["is", "at"],
+    &["s", "at"],
+    &["sitting", "at"],
+    &["stands", "at"],
+    &["ahora"],
+    &["actualmente"],
+    &["esta", "en"],
+    &["estamos", "a"],
+    &["actuellement"],
+    &["maintenant"],
+    &["il", "fait"],
+    &["fait", "que"],
+    &["momentan"],
+    &["aktuell"],
+    &["derzeit"],
+    &["gerade"],
+    &["jetzt"],
+    &["steht", "auf"],
+    &["liegt", "bei"],
+    &["agora"],
+    &["atualmente"],
+    &["esta", "em"],
+    &["adesso"],
+    &["attualmente"],
+];
+
+/// Words right after a number that say the same ("it's 30 now"), unless a target comes first.
+const NOW_AFTER: &[&str] = &[
+    "now",
+    "currently",
+    "ahora",
+    "maintenant",
+    "actuellement",
+    "jetzt",
+    "gerade",
+    "agora",
+    "adesso",
+];
+
+/// Words right before a number that make it the value asked for: "up to 30", "auf 22".
+const TARGET: &[&str] = &["to", "a", "à", "auf", "para", "su", "zu", "em", "on"];
+
+pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
+    if !tokens
+        .iter()
+        .any(|t| t.kind == Kind::Word && CHANGE.contains(&t.folded.as_str()))
+    {
+        return;
+    }
+    let current: Vec<(usize, usize)> = facts
+        .number_spans
+        .iter()
+        .filter(|s| !s.ordinal && is_current(tokens, s.start, s.end))
+        .map(|s| (s.start, s.end))
+        .collect();
+    for (start, end) in current {
+        facts.bind(start..end, Role::Current);
+    }
+}
+
+fn is_current(tokens: &[Token], start: usize, end: usize) -> bool {
+    let words = |range: std::ops::Range<usize>| -> Vec<&str> {
+        tokens[range]
+            .iter()
+            .filter(|t| t.kind == Kind::Word)
+            .map(|t| t.folded.as_str())
+            .collect()
+    };
+    let before = words(start.saturating_sub(4)..start);
+    if before
+        .last()
+        .is_some_and(|w| TARGET.contains(w) && *w != "a")
+        && !now_before(&before)
+    {
+        return false;
+    }
+    if now_before(&before) {
+        return true;
+    }
+    // "it's at 20 now", "está en 30 ahora": a cue after it, with a word of being before.
+    let after_end = tokens.len().min(end + 3);
+    before.last().is_some_and(|w| BEING.contains(w))
+        && words(end..after_end)
+            .iter()
+            .take(2)
+            .any(|w| NOW_AFTER.contains(w))
+}
+
+/// Words right before a number that say a thing is at it: "is", "at", "está en", "steht auf".
+const BEING: &[&str] = &[
+    "is", "s", "at", "are", "en", "esta", "est", "ist", "auf", "bei", "em", "e", "sono", "fait",
+];
+
+/// A cue of [`NOW_BEFORE`] ends within the two words before the number.
+fn now_before(before: &[&str]) -> bool {
+    NOW_BEFORE.iter().any(|cue| {
+        (0..=2).any(|gap| {
+            before.len() >= cue.len() + gap
+                && before[before.len() - gap - cue.len()..before.len() - gap] == **cue
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::facts::{read_for_test, Role};
+
+    fn current(text: &str, value: f64) -> bool {
+        let facts = read_for_test(text);
+        facts
+            .number_spans
+            .iter()
+            .any(|s| s.value == value && facts.roles.get(&s.start) == Some(&Role::Current))
+    }
+
+    #[test]
+    fn a_value_said_as_where_a_thing_is_now() {
+        assert!(current("Súbele un poco al volumen, ahora está en 30", 30.0));
+        assert!(current(
+            "Il ne fait que 19 degrés dans le salon, monte un peu le chauffage.",
+            19.0
+        ));
+        assert!(current(
+            "The volume on db-prod-2 is almost full, it's sitting at 500 GB. Resize it.",
+            500.0
+        ));
+        assert!(current("Turn it up to 30, it's at 20 now", 20.0));
+        assert!(!current("Turn it up to 30, it's at 20 now", 30.0));
+    }
+
+    #[test]
+    fn a_target_or_no_change_asked_is_no_current_value() {
+        assert!(!current("Set the volume to 30 now", 30.0));
+        assert!(!current("It's at 20 now, thanks", 20.0));
+        assert!(!current("Stell die Heizung auf 22, bitte mehr Wärme", 22.0));
+        assert!(!current("Book a table for 4 now, and more bread", 4.0));
+    }
+}
