@@ -536,36 +536,45 @@ async fn the_second_turn_works_on_another_instance() {
     assert_eq!(translator.chat_requests().len(), 1);
 }
 
+/// The main model's first turn of the repair tests: one plain-English `set_reminder` call.
+fn reminder_call() -> Reply {
+    Reply::ok(completion(
+        calls_message(vec![nl_call(
+            "call_c",
+            "set_reminder",
+            "remind me to call John",
+        )]),
+        "tool_calls",
+    ))
+}
+
+/// The translator's answer to it: a question about when.
+fn when_clarification() -> Reply {
+    translator_reply(
+        r#"{"error": "missing_info", "clarification_needed": "When should the reminder fire?"}"#,
+    )
+}
+
+fn reminder_request() -> Value {
+    request(
+        vec![fixture_tool("set_reminder")],
+        vec![user("remind me to call John")],
+    )
+}
+
 #[tokio::test]
 async fn a_clarification_runs_a_repair_turn() {
     let main = MockServer::scripted(vec![
-        Reply::ok(completion(
-            calls_message(vec![nl_call(
-                "call_c",
-                "set_reminder",
-                "remind me to call John",
-            )]),
-            "tool_calls",
-        )),
+        reminder_call(),
         Reply::ok(completion(
             text_message("When should I remind you to call John?"),
             "stop",
         )),
     ])
     .await;
-    let translator = MockServer::scripted(vec![translator_reply(
-        r#"{"error": "missing_info", "clarification_needed": "When should the reminder fire?"}"#,
-    )])
-    .await;
+    let translator = MockServer::scripted(vec![when_clarification()]).await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    let (status, body) = chat(
-        &proxy,
-        &request(
-            vec![fixture_tool("set_reminder")],
-            vec![user("remind me to call John")],
-        ),
-    )
-    .await;
+    let (status, body) = chat(&proxy, &reminder_request()).await;
     assert_eq!(status, 200);
     assert_eq!(
         body["choices"][0]["message"]["content"],
@@ -604,23 +613,13 @@ async fn a_clarification_runs_a_repair_turn() {
 /// (a 502 that carries it), never a partial answer.
 #[tokio::test]
 async fn a_whole_clients_repair_turn_is_read_as_a_stream() {
-    let first = || {
-        Reply::ok(completion(
-            calls_message(vec![nl_call(
-                "call_c",
-                "set_reminder",
-                "remind me to call John",
-            )]),
-            "tool_calls",
-        ))
-    };
     let chunk = |delta: Value, finish: Value| {
         json!({"id": "chatcmpl-repair", "object": "chat.completion.chunk", "model": "m",
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
     };
     let error = json!({"error": {"message": "the model crashed", "type": "server_error"}});
     let main = MockServer::scripted(vec![
-        first(),
+        reminder_call(),
         Reply::sse(vec![
             chunk(
                 json!({"role": "assistant", "content": "When should"}),
@@ -630,7 +629,7 @@ async fn a_whole_clients_repair_turn_is_read_as_a_stream() {
             json!({"id": "chatcmpl-repair", "choices": [],
                 "usage": {"prompt_tokens": 7, "completion_tokens": 4, "total_tokens": 11}}),
         ]),
-        first(),
+        reminder_call(),
         Reply::SseRaw(vec![
             format!(
                 "data: {}\n\n",
@@ -640,17 +639,9 @@ async fn a_whole_clients_repair_turn_is_read_as_a_stream() {
         ]),
     ])
     .await;
-    let clarify = || {
-        translator_reply(
-            r#"{"error": "missing_info", "clarification_needed": "When should the reminder fire?"}"#,
-        )
-    };
-    let translator = MockServer::scripted(vec![clarify(), clarify()]).await;
+    let translator = MockServer::scripted(vec![when_clarification(), when_clarification()]).await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    let body = request(
-        vec![fixture_tool("set_reminder")],
-        vec![user("remind me to call John")],
-    );
+    let body = reminder_request();
     let (status, answer) = chat(&proxy, &body).await;
     assert_eq!(status, 200, "{answer}");
     let message = &answer["choices"][0]["message"];
@@ -683,30 +674,17 @@ async fn a_whole_clients_repair_turn_is_read_as_a_stream() {
 #[tokio::test]
 async fn with_the_watch_off_a_whole_clients_repair_turn_is_asked_whole() {
     let main = MockServer::scripted(vec![
-        Reply::ok(completion(
-            calls_message(vec![nl_call(
-                "call_c",
-                "set_reminder",
-                "remind me to call John",
-            )]),
-            "tool_calls",
-        )),
+        reminder_call(),
         Reply::ok(completion(text_message("When?"), "stop")),
     ])
     .await;
-    let translator = MockServer::scripted(vec![translator_reply(
-        r#"{"error": "missing_info", "clarification_needed": "When should the reminder fire?"}"#,
-    )])
-    .await;
+    let translator = MockServer::scripted(vec![when_clarification()]).await;
     let settings = format!(
         "{}[translation]\ndescription_limit = 0\n",
         backend_toml(&translator.url())
     );
     let proxy = Proxy::start(&main.url(), &settings).await;
-    let body = request(
-        vec![fixture_tool("set_reminder")],
-        vec![user("remind me to call John")],
-    );
+    let body = reminder_request();
     let (status, answer) = chat(&proxy, &body).await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["choices"][0]["message"]["content"], "When?");
@@ -728,30 +706,17 @@ async fn a_repair_turn_writes_at_most_repair_max_tokens() {
         ("max_tokens", 120, 120),
     ] {
         let main = MockServer::scripted(vec![
-            Reply::ok(completion(
-                calls_message(vec![nl_call(
-                    "call_c",
-                    "set_reminder",
-                    "remind me to call John",
-                )]),
-                "tool_calls",
-            )),
+            reminder_call(),
             Reply::ok(completion(text_message("When?"), "stop")),
         ])
         .await;
-        let translator = MockServer::scripted(vec![translator_reply(
-            r#"{"error": "missing_info", "clarification_needed": "When should the reminder fire?"}"#,
-        )])
-        .await;
+        let translator = MockServer::scripted(vec![when_clarification()]).await;
         let settings = format!(
             "{}[translation]\nrepair_max_tokens = 300\n",
             backend_toml(&translator.url())
         );
         let proxy = Proxy::start(&main.url(), &settings).await;
-        let mut body = request(
-            vec![fixture_tool("set_reminder")],
-            vec![user("remind me to call John")],
-        );
+        let mut body = reminder_request();
         body[key] = json!(asked);
         let (status, _) = chat(&proxy, &body).await;
         assert_eq!(status, 200);
