@@ -88,9 +88,9 @@ def main() -> None:
         raise SystemExit(f"reground: {len(results)} results for {len(inputs)} calls (rc {out.returncode})\n{out.stderr[-2000:]}")
     errors = [r for r in results.values() if "error" in r]
 
-    changed, invented, totals = [], [], {m: dict.fromkeys(
+    changed, invented, asked, totals = [], [], [], {m: dict.fromkeys(
         ["rows", "passed", "calls", "calls_changed", "values_dropped", "passed_changed",
-         "invented", "invented_left_out", "invented_kept"], 0) for m in MODES}
+         "invented", "invented_left_out", "invented_kept", "asked_passed", "asked_failed"], 0) for m in MODES}
     for r in rows:
         t = totals[r["mode"]]
         t["rows"] += 1
@@ -110,6 +110,16 @@ def main() -> None:
                         changed.append(f"- {r['mode']} `{r['id']}` {name}{'' if grounded else ' (tool passed through)'}: "
                                        f"`{path}` = `{json.dumps(at(arguments, path))}` left out; decisions: {show(res['decisions'])}")
         t["passed_changed"] += passed_changed
+        # What `strict` grounding would do instead: a required value no rule traces is a
+        # question, not a call (only for the tools plaincall rewrites and grounds).
+        missing = [(calls[key][1], path) for key, res in mine for path in res.get("missing") or []
+                   if calls[key][1] in r.get("rewritten", [])]
+        if missing:
+            t["asked_passed" if r["passed"] else "asked_failed"] += 1
+            asked.append(f"- {r['mode']} `{r['id']}` ({'passed' if r['passed'] else 'failed'}): "
+                         + ", ".join(f"{name}.{path} = `{json.dumps(at(calls[k][2], path))}`"
+                                     for name, path in missing
+                                     for k in [next(k for k, _ in mine if calls[k][1] == name)]))
         for field in r.get("invented") or []:
             name, _, path = field.partition(".")
             t["invented"] += 1
@@ -136,18 +146,21 @@ def main() -> None:
           f"`scripts/bfcl/reground.py {args.folder}` (`cargo run --example reground`): evidence = the case's "
           f"user messages, today = {today}, the tool's schema as BFCL converts it.\n")
     print("## Totals\n")
-    print("| mode | cases (passed) | calls | calls changed | values left out | passed cases changed | invented fields | now left out | still kept |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| mode | cases (passed) | calls | calls changed | values left out | passed cases changed | invented fields | now left out | still kept | strict would ask: passed / failed cases |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for m in MODES:
         t = totals[m]
         print(f"| {m} | {t['rows']} ({t['passed']}) | {t['calls']} | {t['calls_changed']} | {t['values_dropped']} "
-              f"| {t['passed_changed']} | {t['invented']} | {t['invented_left_out']} | {t['invented_kept']} |")
+              f"| {t['passed_changed']} | {t['invented']} | {t['invented_left_out']} | {t['invented_kept']} "
+              f"| {t['asked_passed']} / {t['asked_failed']} |")
     if errors:
         print(f"\n{len(errors)} calls the example could not read: " + "; ".join(f"{e['id']}: {e['error']}" for e in errors))
     print("\n## (a) Passed cases whose delivered call the new grounding changes\n")
     print("\n".join(changed) or "None.")
     print("\n## (b) Invented fields (as the run counted them): left out or kept now\n")
     print("\n".join(invented) or "None.")
+    print("\n## (c) Cases with a required value no rule traces: `strict` would ask instead of calling\n")
+    print("\n".join(asked) or "None.")
 
 
 if __name__ == "__main__":

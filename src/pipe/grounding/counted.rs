@@ -98,6 +98,31 @@ pub fn fits(noun: &str, name: &[String], description: &[String]) -> bool {
     field.is_empty() || field.iter().any(|c| c.fits(counted))
 }
 
+/// Articles that count one: "a child", "un enfant", "ein Kind", "uma criança".
+const ONE: &[&str] = &[
+    "a", "an", "un", "una", "une", "uno", "ein", "eine", "einen", "einem", "einer", "um", "uma",
+];
+
+/// Whether the text (folded words, in order) counts one of what a field with these name and
+/// description words counts, with an article: "2 adults and a child" is `children: 1`. The
+/// field must count a class, and the article stand right before its noun or one word
+/// before it ("a single room").
+pub fn one_said(words: &[&str], name: &[String], description: &[String]) -> bool {
+    let classes =
+        |words: &[String]| -> Vec<Class> { words.iter().filter_map(|w| class_of(w)).collect() };
+    let mut field = classes(name);
+    if field.is_empty() {
+        field = classes(description);
+    }
+    if field.is_empty() {
+        return false;
+    }
+    words.iter().enumerate().any(|(i, word)| {
+        class_of(word).is_some_and(|counted| field.iter().any(|c| c.fits(counted)))
+            && (1..=2).any(|back| i >= back && ONE.contains(&words[i - back]))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +159,21 @@ mod tests {
             "max_results",
             "Máximo de anuncios a devolver"
         ));
+    }
+
+    #[test]
+    fn one_counted_by_an_article() {
+        let one = |text: &str, name: &str| {
+            let words = words_of(text);
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            one_said(&words, &words_of(name), &[])
+        };
+        assert!(one("book a room for 2 adults and a child", "children"));
+        assert!(one("Ajoute un enfant", "children"));
+        assert!(one("a single room please", "rooms"));
+        // An article before another class, or a field that counts no class: nothing.
+        assert!(!one("book a room for 2 adults and a child", "adults"));
+        assert!(!one("a child seat", "quantity"));
+        assert!(!one("two children", "children"));
     }
 }

@@ -904,6 +904,9 @@ fn year_after(tokens: &[Token], at: usize) -> Option<i16> {
 /// noviembre de 2026", "le 1er décembre", "am 25. November", "25 de novembro", "il 25
 /// novembre".
 fn read_month_names(tokens: &[Token], today: Date, facts: &Facts, found: &mut Vec<Date>) {
+    // "from 2023 April 21st to April 25th": the year said once holds for the yearless day too.
+    let mut years = Vec::new();
+    let mut yearless = Vec::new();
     for (m, token) in tokens.iter().enumerate() {
         let Some((word, month)) = MONTHS.iter().find(|(word, _)| *word == token.folded) else {
             continue;
@@ -919,9 +922,21 @@ fn read_month_names(tokens: &[Token], today: Date, facts: &Facts, found: &mut Ve
         } else {
             m + 1
         };
-        let mut add = |day: i64, year: Option<i16>| match year {
-            Some(year) => push_date(found, year, month, day),
-            None => push_yearless(found, today, month, day),
+        // A year right before the month: "2023 April 21st".
+        let year_before = m
+            .checked_sub(1)
+            .and_then(|i| digits(&tokens[i]))
+            .filter(|d| d.len() == 4)
+            .and_then(|d| year_of(d, false));
+        let mut add = |day: i64, year: Option<i16>| match year.or(year_before) {
+            Some(year) => {
+                years.push(year);
+                push_date(found, year, month, day);
+            }
+            None => {
+                yearless.push((month, day));
+                push_yearless(found, today, month, day);
+            }
         };
         // Day first: "25 November", "25. November", "25 de noviembre", "25th of November".
         if m >= 1 {
@@ -943,6 +958,11 @@ fn read_month_names(tokens: &[Token], today: Date, facts: &Facts, found: &mut Ve
                 continue;
             }
             add(day, year_after(tokens, after + 1));
+        }
+    }
+    for year in years {
+        for &(month, day) in &yearless {
+            push_date(found, year, month, day);
         }
     }
 }
@@ -1138,6 +1158,18 @@ mod tests {
             dates("el miércoles"),
             [date(2026, 11, 25), date(2026, 12, 2)]
         );
+    }
+
+    #[test]
+    fn a_year_before_its_month_and_said_once_for_two_days() {
+        let text = "a sedan available from 2023 April 21st to April 25th";
+        assert!(has(text, 2023, 4, 21));
+        assert!(has(text, 2023, 4, 25));
+        // Without a year said, a yearless day is the next one, as before.
+        assert!(!has("from April 21st to April 25th", 2023, 4, 25));
+        // A number before a month that is no year gives it none.
+        assert!(has("order 12345, April 21st", 2027, 4, 21));
+        assert_eq!(dates("order 12345, April 21st"), [date(2027, 4, 21)]);
     }
 
     #[test]

@@ -163,6 +163,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         schema.get("default") == Some(value)
             || schema.get("const") == Some(value)
             || mapped(value, schema, evidence)
+            || filled_template(value, schema, evidence)
     }) {
         return Some(rule);
     }
@@ -187,6 +188,13 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     }
     if let Some(date) = date_of(text) {
         return date_time(text, date, leaf, evidence, rules);
+    }
+    let readings = day_first_or_month_first(text, leaf.schema);
+    if !readings.is_empty() {
+        return on(Rule::Date, &|| {
+            readings.iter().any(|d| evidence.facts.dates.contains(d))
+        })
+        .or_else(|| on(Rule::Verbatim, &|| evidence.written(text)));
     }
     if let Some(time) = clock_of(text) {
         return on(Rule::Time, &|| evidence.facts.times.contains(&time))
@@ -383,10 +391,79 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                 Some(Role::Current) => about(CURRENT),
             }
     });
-    if rules.on(Rule::Number) && (said || per_year(value, &about, evidence)) {
+    // "2 adults and a child": one, counted by its article, for a field that counts children.
+    let one = close(value, 1.0) && {
+        let words = evidence.folded_words();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        counted::one_said(&words, &name, &description)
+    };
+    if rules.on(Rule::Number) && (said || one || per_year(value, &about, evidence)) {
         return Some(Rule::Number);
     }
     (rules.on(Rule::Quantity) && quantity::traces(value, &field, facts)).then_some(Rule::Quantity)
+}
+
+/// A template the field's own description gives, its placeholders filled with what the
+/// conversation says: "e.g., 'https://{ip}/api/v1/interfaces'" and "IP: 192.120.45.67" is
+/// `https://192.120.45.67/api/v1/interfaces`. Every placeholder's text must be written in
+/// the conversation; the rest must be the template's, letter for letter.
+fn filled_template(value: &Value, schema: &Value, evidence: &Evidence) -> bool {
+    let (Some(value), Some(description)) = (
+        value.as_str(),
+        schema.get("description").and_then(Value::as_str),
+    ) else {
+        return false;
+    };
+    if value.len() > 512 || !description.contains('{') {
+        return false;
+    }
+    description
+        .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`'))
+        .map(|t| t.trim_end_matches([',', ';', ')']))
+        .filter(|t| t.contains('{') && t.contains('}'))
+        .any(|template| fills(template, value, evidence))
+}
+
+/// Whether `value` is `template` with each `{name}` replaced by text the conversation holds.
+fn fills(template: &str, value: &str, evidence: &Evidence) -> bool {
+    // Literal pieces between placeholders: "https://", "/api/v1".
+    let mut literals = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            return false;
+        };
+        literals.push(&rest[..open]);
+        rest = &rest[open + close + 1..];
+    }
+    literals.push(rest);
+    if literals.len() < 2 {
+        return false;
+    }
+    let Some(mut tail) = value.strip_prefix(literals[0]) else {
+        return false;
+    };
+    for (k, literal) in literals[1..].iter().enumerate() {
+        let last = k + 2 == literals.len();
+        let at = if last {
+            tail.len()
+                .checked_sub(literal.len())
+                .filter(|&at| tail[at..] == **literal)
+        } else if literal.is_empty() {
+            return false;
+        } else {
+            tail.find(literal)
+        };
+        let Some(at) = at.filter(|&at| tail.is_char_boundary(at)) else {
+            return false;
+        };
+        let filled = &tail[..at];
+        if filled.is_empty() || !evidence.written(filled) {
+            return false;
+        }
+        tail = &tail[at + literal.len()..];
+    }
+    tail.is_empty()
 }
 
 /// A value the field's own description gives for something the conversation says: "3 for
@@ -622,6 +699,50 @@ fn date_of(value: &str) -> Option<Date> {
     value.get(..10).and_then(|d| d.parse::<Date>().ok())
 }
 
+/// A date written with the year last ("07-10-2022", "12/05/2022", "20.11.2026"): read as
+/// the layout the field's description names ("The format is MM-DD-YYYY"), or, where it
+/// names none, both ways (either may be the one meant).
+fn day_first_or_month_first(value: &str, schema: &Value) -> Vec<Date> {
+    let Some(mark) = ['-', '/', '.'].into_iter().find(|m| value.contains(*m)) else {
+        return Vec::new();
+    };
+    let parts: Vec<&str> = value.split(mark).collect();
+    let [a, b, year] = parts.as_slice() else {
+        return Vec::new();
+    };
+    let number =
+        |p: &str| -> Option<i8> { (1..=2).contains(&p.len()).then(|| p.parse().ok()).flatten() };
+    let (Some(a), Some(b), Ok(year)) = (number(a), number(b), year.parse::<i16>()) else {
+        return Vec::new();
+    };
+    if year.to_string().len() != 4 {
+        return Vec::new();
+    }
+    let description = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_uppercase();
+    let layout = |first: &str, second: &str| {
+        ["-", "/", "."]
+            .iter()
+            .any(|m| description.contains(&format!("{first}{m}{second}{m}YYYY")))
+    };
+    let (month_first, day_first) = match (layout("MM", "DD"), layout("DD", "MM")) {
+        (true, false) => (true, false),
+        (false, true) => (false, true),
+        _ => (true, true),
+    };
+    let mut out = Vec::new();
+    if month_first {
+        out.extend(Date::new(year, a, b).ok());
+    }
+    if day_first {
+        out.extend(Date::new(year, b, a).ok());
+    }
+    out
+}
+
 /// The time of a date-time (`2026-11-25T09:00`, `2026-11-25 09:00:00+01:00`).
 fn time_part(value: &str) -> Option<(i8, i8)> {
     match value.get(10..11) {
@@ -648,6 +769,70 @@ fn clock_of(value: &str) -> Option<(i8, i8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_template_of_the_description_filled_with_what_was_said() {
+        let evidence = Evidence::new(
+            "Cisco Nexus Dashboard, IP: 192.120.45.67, node 12",
+            jiff::civil::date(2026, 11, 25),
+        );
+        let schema = serde_json::json!({"type": "string", "description":
+            "The URL endpoint, e.g., 'https://{ip}/sedgeapi/v1/cisco-nir/api/api/telemetry/flowrules/interfaceInfo'."});
+        let filled = |value: &str| filled_template(&serde_json::json!(value), &schema, &evidence);
+        assert!(filled(
+            "https://192.120.45.67/sedgeapi/v1/cisco-nir/api/api/telemetry/flowrules/interfaceInfo"
+        ));
+        // A placeholder filled with what nobody said, or the template changed: not said.
+        assert!(!filled(
+            "https://10.0.0.1/sedgeapi/v1/cisco-nir/api/api/telemetry/flowrules/interfaceInfo"
+        ));
+        assert!(!filled(
+            "https://192.120.45.67/api/v1/networks/Network1/nodes/12"
+        ));
+        assert!(!filled(
+            "https:///sedgeapi/v1/cisco-nir/api/api/telemetry/flowrules/interfaceInfo"
+        ));
+        let path = serde_json::json!({"type": "string", "description": "Path such as /users/{user}/repos/{repo}"});
+        let evidence = Evidence::new(
+            "list the repo plaincall of user ana",
+            jiff::civil::date(2026, 11, 25),
+        );
+        assert!(filled_template(
+            &serde_json::json!("/users/ana/repos/plaincall"),
+            &path,
+            &evidence
+        ));
+        assert!(!filled_template(
+            &serde_json::json!("/users/bob/repos/plaincall"),
+            &path,
+            &evidence
+        ));
+    }
+
+    #[test]
+    fn a_date_in_the_layout_its_field_describes() {
+        let evidence = Evidence::new(
+            "Book a hotel in Paris from July 10, 2022 to July 20, 2022.",
+            jiff::civil::date(2026, 11, 25),
+        );
+        let kept = |value: &str, description: &str| {
+            let schema = serde_json::json!({"type": "string", "description": description});
+            let json = Value::String(value.to_owned());
+            let leaf = Leaf {
+                value: &json,
+                key: "from_date",
+                schema: &schema,
+            };
+            string(value, &leaf, &evidence, Rules::default()).is_some()
+        };
+        assert!(kept("07-10-2022", "The format is MM-DD-YYYY."));
+        assert!(!kept("07-10-2022", "The format is DD-MM-YYYY."));
+        assert!(kept("10/07/2022", "in DD/MM/YYYY"));
+        // No layout named: either reading.
+        assert!(kept("10.07.2022", "The start date."));
+        assert!(!kept("07-11-2022", "The format is MM-DD-YYYY."));
+        assert!(!kept("07-10-2023", "The start date."));
+    }
 
     #[test]
     fn codes_and_locales() {
