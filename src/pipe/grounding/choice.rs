@@ -194,6 +194,13 @@ fn weekday(member: &str, evidence: &Evidence) -> bool {
 /// week", "tous les quinze jours", "alle zwei Wochen"): a count of two weeks is no `weekly`.
 fn frequency(member: &str, evidence: &Evidence) -> bool {
     let member = member.to_lowercase();
+    if member == "interval" {
+        return every_unit(evidence).is_some_and(|(days, count)| days < 1.0 || count > 1.0);
+    }
+    // "every Monday", "cada lunes", "tous les lundis", "jeden Montag": weekly.
+    if matches!(member.as_str(), "weekly" | "week") && every_weekday(evidence) {
+        return true;
+    }
     let Some((_, adverbs, days)) = FREQUENCIES
         .iter()
         .find(|(names, _, _)| names.contains(&member.as_str()))
@@ -256,6 +263,68 @@ fn frequency(member: &str, evidence: &Evidence) -> bool {
         }
         // Fifteen days are a fortnight as people say it.
         said.is_some_and(|said| (said - days).abs() <= days * 0.1)
+    })
+}
+
+/// Units of time below a day an interval is said in ("every 15 minutes", "every 3600
+/// seconds"), in days.
+#[rustfmt::skip]
+const SHORT_PERIODS: &[(&[&str], f64)] = &[
+    (&["second", "seconds", "sec", "secs", "segundo", "segundos", "seconde", "secondes",
+        "sekunde", "sekunden", "secondo", "secondi"], 1.0 / 86_400.0),
+    (&["minute", "minutes", "min", "mins", "minuto", "minutos", "minuten", "minuti"],
+        1.0 / 1_440.0),
+];
+
+/// The first "every" + count + unit said ("every 3600 seconds", "every hour", "alle 2
+/// Tage"): the unit in days and the count (1 where none is said).
+fn every_unit(evidence: &Evidence) -> Option<(f64, f64)> {
+    let tokens: Vec<(usize, &str)> = evidence
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind != Kind::Punct)
+        .map(|(i, t)| (i, t.folded.as_str()))
+        .collect();
+    tokens.iter().enumerate().find_map(|(k, (_, word))| {
+        if !is(EVERY, word) {
+            return None;
+        }
+        let mut next = k + 1;
+        while tokens.get(next).is_some_and(|(_, w)| is(ARTICLES, w)) {
+            next += 1;
+        }
+        let (index, _) = *tokens.get(next)?;
+        let count = evidence
+            .facts
+            .number_spans
+            .iter()
+            .find(|s| s.start == index)
+            .map(|s| (s.value, s.end));
+        let (count, unit_at) = match count {
+            Some((value, end)) => (value, tokens.iter().position(|(i, _)| *i == end)?),
+            None => (1.0, next),
+        };
+        let (_, unit) = *tokens.get(unit_at)?;
+        PERIODS
+            .iter()
+            .chain(SHORT_PERIODS)
+            .find(|(words, _)| words.contains(&unit))
+            .map(|(_, days)| (*days, count))
+    })
+}
+
+/// A weekday after a word for "every", articles skipped: "every Monday", "todos los lunes".
+fn every_weekday(evidence: &Evidence) -> bool {
+    let words = evidence.folded_words();
+    words.iter().enumerate().any(|(k, word)| {
+        is(EVERY, word) && {
+            let mut next = k + 1;
+            while words.get(next).is_some_and(|w| is(ARTICLES, w)) {
+                next += 1;
+            }
+            words.get(next).is_some_and(|w| super::dates::is_weekday(w))
+        }
     })
 }
 
@@ -565,6 +634,24 @@ mod tests {
         assert!(age("from newest to oldest", "newest"));
         assert!(!age("from newest to oldest", "oldest"));
         assert!(age("show me the newest ones", "newest"));
+    }
+
+    #[test]
+    fn every_weekday_is_weekly_and_every_few_units_an_interval() {
+        let members = json!(["once", "daily", "weekly", "monthly", "interval"]);
+        let kind =
+            |text: &str, member: &str| chosen(text, member, members.clone(), "schedule_type");
+        assert!(kind("every Monday at 14:00 to review pulse", "weekly"));
+        assert!(kind("todos los lunes a las ocho", "weekly"));
+        assert!(kind("tous les lundis", "weekly"));
+        assert!(kind("jeden Montag um 9", "weekly"));
+        assert!(kind("every 3600 seconds between 08:00-18:00", "interval"));
+        assert!(kind("every hour between 08:00 and 18:00", "interval"));
+        assert!(kind("alle 2 Tage", "interval"));
+        // A day is daily, not an interval; a Monday alone is no weekly.
+        assert!(!kind("every day at 9", "interval"));
+        assert!(!kind("on Monday at 14:00", "weekly"));
+        assert!(!kind("every Monday at 14:00", "daily"));
     }
 
     #[test]

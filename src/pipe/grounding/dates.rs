@@ -351,6 +351,14 @@ const ONE: &[&str] = &[
     "a", "an", "one", "un", "una", "une", "uno", "ein", "einem", "einer", "einen", "um", "uma",
 ];
 
+/// Whether a folded word names a weekday ("monday", "lunes", "montag", "lunedi", "segunda").
+pub fn is_weekday(word: &str) -> bool {
+    let singular = word.strip_suffix('s').unwrap_or(word);
+    WEEKDAYS
+        .iter()
+        .any(|(name, _, _)| *name == word || *name == singular)
+}
+
 /// Units of time a day is counted in, and how many days (or months, negative) each is.
 const UNITS: &[(&str, i64)] = &[
     ("day", 1),
