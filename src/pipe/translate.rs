@@ -344,12 +344,12 @@ impl Pipe {
         let facts = evidence.evidence(date.parse().unwrap_or_default());
         let mut candidate = args.clone();
         let report = grounding::ground(&mut candidate, &tool.parameters, &facts, self.rules());
-        let changed =
-            !report.dropped.is_empty() && validate::errors(&tool.validator, &candidate).is_empty();
+        let mut delivered = args.clone();
+        let gone = leave_out(&mut delivered, candidate, &report.dropped, &tool.validator);
         if let Some(metrics) = metrics {
-            count_decisions(metrics, &report.decisions, changed);
+            count_decisions(metrics, &report.decisions, &gone);
         }
-        changed.then_some((candidate, report.dropped))
+        (!gone.is_empty()).then_some((delivered, gone))
     }
 
     /// The grounding rules in force (all but those `grounding_rules_off` names).
@@ -372,20 +372,12 @@ impl Pipe {
         for (_, args) in &mut out.calls {
             let mut candidate = args.clone();
             let report = grounding::ground(&mut candidate, &tool.parameters, facts, self.rules());
-            // A value some condition of the schema requires stays: leaving it out would break
-            // the call.
-            let applied = !report.dropped.is_empty()
-                && validate::errors(&tool.validator, &candidate).is_empty();
-            count_decisions(metrics, &report.decisions, applied);
-            if applied {
-                *args = candidate;
-                metrics
-                    .grounding_dropped
-                    .inc_by(report.dropped.len() as u64);
-                out.ungrounded.extend(report.dropped);
-            }
+            let gone = leave_out(args, candidate, &report.dropped, &tool.validator);
+            count_decisions(metrics, &report.decisions, &gone);
+            metrics.grounding_dropped.inc_by(gone.len() as u64);
             out.grounding
-                .extend(decisions_as_applied(report.decisions, applied));
+                .extend(decisions_as_applied(report.decisions, &gone));
+            out.ungrounded.extend(gone);
             missing.extend(report.missing);
         }
         missing.sort();
@@ -662,28 +654,62 @@ impl Pipe {
 
 /// Counts each decision by rule and outcome; a left-out value grounding could not take out
 /// (the call would break without it) counts as kept.
-fn count_decisions(metrics: &Metrics, decisions: &[grounding::Decision], applied: bool) {
+fn count_decisions(metrics: &Metrics, decisions: &[grounding::Decision], gone: &[String]) {
     for decision in decisions {
         let outcome = match decision.outcome {
-            grounding::Outcome::LeftOut if !applied => grounding::Outcome::Kept,
+            grounding::Outcome::LeftOut if !gone.contains(&decision.path) => {
+                grounding::Outcome::Kept
+            }
             other => other,
         };
         metrics.count_grounding(decision.rule.name(), outcome.name());
     }
 }
 
-/// The decisions as delivered: when leaving the untraced values out would break the call,
-/// they stay, and say so.
-fn decisions_as_applied(
+/// The decisions as delivered: an untraced value that stays because leaving it out would
+/// break the call says so.
+fn decisions_as_applied<'a>(
     decisions: Vec<grounding::Decision>,
-    applied: bool,
-) -> impl Iterator<Item = grounding::Decision> {
+    gone: &'a [String],
+) -> impl Iterator<Item = grounding::Decision> + 'a {
     decisions.into_iter().map(move |mut d| {
-        if !applied && d.outcome == grounding::Outcome::LeftOut {
+        if d.outcome == grounding::Outcome::LeftOut && !gone.contains(&d.path) {
             d.outcome = grounding::Outcome::Kept;
         }
         d
     })
+}
+
+/// Takes the untraced optional values (`dropped`, as paths) out of `args` where the call
+/// stays valid, and returns the paths taken out. `grounded` is `args` with all of them out:
+/// used when valid. Otherwise each goes on its own where the call stays valid without it,
+/// so a value some condition of the schema requires stays (`at` of a daily reminder) and
+/// the invented ones beside it still go (its `day_of_week`).
+fn leave_out(
+    args: &mut Value,
+    grounded: Value,
+    dropped: &[String],
+    validator: &jsonschema::Validator,
+) -> Vec<String> {
+    if dropped.is_empty() {
+        return Vec::new();
+    }
+    if validate::errors(validator, &grounded).is_empty() {
+        *args = grounded;
+        return dropped.to_vec();
+    }
+    let mut gone = Vec::new();
+    // Last first: an array item taken out does not move the ones before it.
+    for path in dropped.iter().rev() {
+        let mut trial = args.clone();
+        if grounding::remove_at(&mut trial, path) && validate::errors(validator, &trial).is_empty()
+        {
+            *args = trial;
+            gone.push(path.clone());
+        }
+    }
+    gone.reverse();
+    gone
 }
 
 /// Reads one translator answer: a call, several, a question, or what is wrong with it.
@@ -830,6 +856,47 @@ mod tests {
             field: crate::pipe::NL_FIELD.to_owned(),
             check: crate::config::CheckMode::Translate,
         })
+    }
+
+    #[test]
+    fn what_a_condition_requires_stays_and_the_rest_goes() -> Result<(), String> {
+        let t = tool()?;
+        let validator = &t.validator;
+        // "weekly" requires `day`: it stays, the untraced `mode` beside it goes.
+        let mut args = json!({"kind": "weekly", "day": "mon", "mode": "y"});
+        let all_out = json!({"kind": "weekly"});
+        let gone = leave_out(
+            &mut args,
+            all_out,
+            &["day".into(), "mode".into()],
+            validator,
+        );
+        assert_eq!(gone, ["mode"]);
+        assert_eq!(args, json!({"kind": "weekly", "day": "mon"}));
+        // Valid with all out: all go at once.
+        let mut args = json!({"kind": "daily", "day": "mon", "mode": "y"});
+        let all_out = json!({"kind": "daily"});
+        let gone = leave_out(
+            &mut args,
+            all_out.clone(),
+            &["day".into(), "mode".into()],
+            validator,
+        );
+        assert_eq!(gone, ["day", "mode"]);
+        assert_eq!(args, all_out);
+        Ok(())
+    }
+
+    #[test]
+    fn a_report_path_is_taken_out_where_it_points() {
+        let mut value = json!({"a": {"b": [1, {"c": 2, "d": 3}]}, "e": 4});
+        assert!(grounding::remove_at(&mut value, "a.b[1].c"));
+        assert!(grounding::remove_at(&mut value, "e"));
+        assert!(grounding::remove_at(&mut value, "a.b[0]"));
+        assert_eq!(value, json!({"a": {"b": [{"d": 3}]}}));
+        assert!(!grounding::remove_at(&mut value, "a.b[5]"));
+        assert!(!grounding::remove_at(&mut value, "x.y"));
+        assert!(!grounding::remove_at(&mut value, "a.b[x]"));
     }
 
     #[test]

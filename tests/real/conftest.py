@@ -19,6 +19,7 @@ import threading
 import time
 from pathlib import Path
 
+import jsonschema
 import pytest
 from openai import OpenAI
 
@@ -166,3 +167,16 @@ def prompt(servers, tmp_path_factory):
     proxy = Plaincall({"PLAINCALL_TOOL_CALLING_DEFAULT": "prompt"}, config)
     yield proxy
     proxy.stop()
+
+
+def the_call(choice, tool_definition: dict) -> dict:
+    """The one call the request asks for, to `tool_definition`'s function and valid against
+    its schema: its arguments."""
+    function = tool_definition["function"]
+    calls = choice.message.tool_calls
+    assert calls, f"no call, only text: {choice.message.content!r}"
+    assert [c.function.name for c in calls] == [function["name"]], \
+        [(c.function.name, c.function.arguments) for c in calls]
+    args = json.loads(calls[0].function.arguments)
+    jsonschema.validate(args, function["parameters"], cls=jsonschema.Draft202012Validator)
+    return args

@@ -7,13 +7,11 @@ call fails, except where the log shows the direct ask failed too."""
 
 from __future__ import annotations
 
-import json
 import socket
 
-import jsonschema
 import pytest
 
-from conftest import Plaincall, assert_daily_reminder, config_file, tool
+from conftest import Plaincall, assert_daily_reminder, config_file, the_call, tool
 
 SYSTEM = "You are a helpful assistant. Use the tools when they fit the request."
 
@@ -73,19 +71,6 @@ def test_the_main_model_s_own_call_loses_what_nobody_said(native):
     assert args["portion_unit"] == "slice", args
     for key in ("meal_type", "log_date"):
         assert key not in args, f"{key} was never said: {args}"
-
-
-def the_call(choice, tool_definition: dict) -> dict:
-    """The one call the request asks for, to `tool_definition`'s function and valid against
-    its schema: its arguments."""
-    function = tool_definition["function"]
-    calls = choice.message.tool_calls
-    assert calls, f"no call, only text: {choice.message.content!r}"
-    assert [c.function.name for c in calls] == [function["name"]], \
-        [(c.function.name, c.function.arguments) for c in calls]
-    args = json.loads(calls[0].function.arguments)
-    jsonschema.validate(args, function["parameters"], cls=jsonschema.Draft202012Validator)
-    return args
 
 
 def closed_port() -> int:

@@ -44,7 +44,7 @@ use serde_json::Value;
 pub use asked::answered;
 pub use evidence::Evidence;
 pub use rules::{Rule, Rules};
-pub use walk::{Decision, Outcome, Report};
+pub use walk::{remove_at, Decision, Outcome, Report};
 
 /// Takes out of `args` the optional values no rule traces to `evidence`, and reports every
 /// decision: the values left out, the required values no rule traces, the ones kept

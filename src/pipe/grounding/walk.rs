@@ -65,6 +65,54 @@ impl Report {
     }
 }
 
+/// Takes the value at a report path ("at", "budget.min", "conditions[0].operation") out of
+/// `value`: a member out of its object, an item out of its array. `false` when there is none.
+pub fn remove_at(value: &mut Value, path: &str) -> bool {
+    let mut steps = Vec::new();
+    for part in path.split('.') {
+        let (key, mut rest) = part.split_once('[').map_or((part, ""), |(k, r)| (k, r));
+        if !key.is_empty() {
+            steps.push(Step::Key(key));
+        }
+        while let Some((index, after)) = rest.split_once(']') {
+            match index.parse() {
+                Ok(i) => steps.push(Step::Index(i)),
+                Err(_) => return false,
+            }
+            rest = after.strip_prefix('[').unwrap_or(after);
+        }
+    }
+    let Some((last, parents)) = steps.split_last() else {
+        return false;
+    };
+    let mut at = value;
+    for step in parents {
+        let next = match (step, at) {
+            (Step::Key(key), Value::Object(map)) => map.get_mut(*key),
+            (Step::Index(i), Value::Array(items)) => items.get_mut(*i),
+            _ => None,
+        };
+        match next {
+            Some(next) => at = next,
+            None => return false,
+        }
+    }
+    match (last, at) {
+        (Step::Key(key), Value::Object(map)) => map.remove(*key).is_some(),
+        (Step::Index(i), Value::Array(items)) if *i < items.len() => {
+            items.remove(*i);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// One step of a report path.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
 pub(super) struct Walk<'a> {
     pub evidence: &'a Evidence,
     pub rules: Rules,
