@@ -155,6 +155,29 @@ pub(super) fn said_word(word: &str, evidence: &Evidence) -> bool {
         || lexicon::translations(lexicon::full(word))
             .iter()
             .any(|t| evidence.has_word(t))
+        || other_gender_said(word, evidence)
+}
+
+/// A member in a Romance language said in another gender or number: "sessão dublada" for
+/// `dublado`, "les plats épicés" for `epice`. Only a long word: its base has four letters
+/// or more.
+fn other_gender_said(word: &str, evidence: &Evidence) -> bool {
+    fn base(word: &str) -> Option<&str> {
+        let base = ["os", "as", "es", "o", "a", "e", "s"]
+            .iter()
+            .find_map(|ending| word.strip_suffix(ending))
+            .unwrap_or(word);
+        (base.chars().count() >= 4).then_some(base)
+    }
+    let folded = super::tokens::fold(word);
+    let Some(wanted) = base(&folded) else {
+        return false;
+    };
+    evidence
+        .tokens
+        .iter()
+        .filter(|t| t.kind == Kind::Word)
+        .any(|t| base(&t.folded) == Some(wanted))
 }
 
 /// `word` (or a word for it) stands right after a negation: "sin gluten", "ohne Zucker".
@@ -634,6 +657,21 @@ mod tests {
         assert!(age("from newest to oldest", "newest"));
         assert!(!age("from newest to oldest", "oldest"));
         assert!(age("show me the newest ones", "newest"));
+    }
+
+    #[test]
+    fn a_member_said_in_another_gender() {
+        let members = json!(["legendado", "dublado"]);
+        let audio =
+            |text: &str, member: &str| chosen(text, member, members.clone(), "audio_version");
+        assert!(audio("Compra dois ingressos pra sessão dublada", "dublado"));
+        assert!(!audio(
+            "Compra dois ingressos pra sessão dublada",
+            "legendado"
+        ));
+        // Short words have no base to share: "mesa" is no "meso".
+        let sizes = json!(["meso", "alto"]);
+        assert!(!chosen("una mesa alta", "meso", sizes, "size"));
     }
 
     #[test]

@@ -374,6 +374,8 @@ const UNITS: &[(&str, i64)] = &[
     ("giorni", 1),
     ("week", 7),
     ("weeks", 7),
+    ("fortnight", 14),
+    ("fortnights", 14),
     ("semana", 7),
     ("semanas", 7),
     ("semaine", 7),
@@ -638,14 +640,45 @@ fn read_ahead(tokens: &[Token], today: Date, facts: &Facts, found: &mut Vec<Date
         let Some((_, days)) = UNITS.iter().find(|(word, _)| *word == unit.folded) else {
             continue;
         };
-        let date = if *days < 0 {
-            today.checked_add(amount.months()).ok()
-        } else {
-            amount
-                .checked_mul(*days)
-                .and_then(|days| today.checked_add(days.days()).ok())
+        found.extend(ahead_by(today, amount, *days));
+        // "dans huit jours", "en ocho días", "tra otto giorni": a week as people say it;
+        // "quinze jours": two.
+        if *days == 1 && !unit.folded.starts_with("day") {
+            match amount {
+                8 => found.extend(ahead_by(today, 7, 1)),
+                15 => found.extend(ahead_by(today, 14, 1)),
+                _ => {}
+            }
+        }
+    }
+    // "a fortnight from today", "3 days from now", "two weeks from today".
+    for i in 0..tokens.len() {
+        let Some((_, days)) = UNITS.iter().find(|(word, _)| *word == tokens[i].folded) else {
+            continue;
         };
-        found.extend(date);
+        let from_now = phrase_at(tokens, i + 1, &["from", "today"])
+            || phrase_at(tokens, i + 1, &["from", "now"]);
+        if !from_now || i == 0 {
+            continue;
+        }
+        let amount = (0..i)
+            .rev()
+            .take(2)
+            .find_map(|at| amount_at(tokens, at, facts).filter(|(_, end)| *end == i));
+        if let Some((amount, _)) = amount {
+            found.extend(ahead_by(today, amount, *days));
+        }
+    }
+}
+
+/// `amount` of a unit of `days` days (months where negative) after `today`.
+fn ahead_by(today: Date, amount: i64, days: i64) -> Option<Date> {
+    if days < 0 {
+        today.checked_add(amount.months()).ok()
+    } else {
+        amount
+            .checked_mul(days)
+            .and_then(|days| today.checked_add(days.days()).ok())
     }
 }
 
@@ -661,12 +694,30 @@ fn read_weekdays(
         else {
             continue;
         };
+        // "sexta" is also "sixth": without its "-feira", a day only after a word that puts a
+        // day ("pra sexta", "na quinta") or before "que vem".
         if *feira
-            && !(phrase_at(tokens, i + 1, &["-", "feira"]) || phrase_at(tokens, i + 1, &["feira"]))
+            && !(phrase_at(tokens, i + 1, &["-", "feira"])
+                || phrase_at(tokens, i + 1, &["feira"])
+                || (i >= 1
+                    && DAY_BEFORE.contains(&tokens[i - 1].folded.as_str())
+                    && !tokens.get(i + 1).is_some_and(|t| {
+                        // "na segunda vez", "a sexta edição": an ordinal of a thing.
+                        t.kind == Kind::Word && !super::language::function_word(&t.folded)
+                    }))
+                || coming_after(tokens, i, false))
         {
             continue;
         }
         facts_weekdays.push(*weekday);
+        // "el lunes 7", "Monday the 7th", "vendredi 4": that day of the month, on that weekday.
+        if let Some(day) = day_after_weekday(tokens, i) {
+            found.extend(
+                (0..62)
+                    .filter_map(|n| today.checked_add(n.days()).ok())
+                    .find(|d| i64::from(d.day()) == day && d.weekday() == *weekday),
+            );
+        }
         let ahead = (i64::from(weekday.to_monday_zero_offset())
             - i64::from(today.weekday().to_monday_zero_offset()))
         .rem_euclid(7);
@@ -683,6 +734,38 @@ fn read_weekdays(
             found.extend(today.checked_add((ahead + 7).days()).ok());
         }
     }
+}
+
+/// Portuguese words before a bare weekday that make it a day: "pra sexta", "na quinta".
+const DAY_BEFORE: &[&str] = &[
+    "na", "pra", "para", "ate", "toda", "proxima", "nesta", "nessa", "esta", "essa", "desta",
+    "dessa", "a", "da", "de",
+];
+
+/// The day of the month right after the weekday at `i` ("lunes 7", "Monday the 7th"), an
+/// article between at most; not an hour ("Monday 9:30", "lundi 9h").
+fn day_after_weekday(tokens: &[Token], i: usize) -> Option<i64> {
+    let mut at = i + 1;
+    if tokens.get(at).is_some_and(|t| {
+        matches!(
+            t.folded.as_str(),
+            "the" | "el" | "le" | "den" | "il" | "dia" | "o"
+        )
+    }) {
+        at += 1;
+    }
+    let token = tokens.get(at)?;
+    let text = token.lower.trim_end_matches(|c: char| c.is_alphabetic());
+    let suffix = &token.lower[text.len()..];
+    if token.kind != Kind::Number
+        || !matches!(suffix, "" | "st" | "nd" | "rd" | "th" | "º" | "o")
+        || tokens
+            .get(at + 1)
+            .is_some_and(|t| matches!(t.lower.as_str(), ":" | "h" | "." | "uhr"))
+    {
+        return None;
+    }
+    text.parse::<i64>().ok().filter(|d| (1..=31).contains(d))
 }
 
 /// Words that put a weekday in the week after: "next Friday", "el próximo lunes", "lundi
@@ -1083,7 +1166,10 @@ mod tests {
         assert!(dates("la semana que viene").is_empty());
         assert!(dates("la próxima semana").is_empty());
         assert_eq!(dates("en 3 días"), [date(2026, 11, 28)]);
-        assert_eq!(dates("dentro de ocho días"), [date(2026, 12, 3)]);
+        assert_eq!(
+            dates("dentro de ocho días"),
+            [date(2026, 12, 2), date(2026, 12, 3)]
+        );
         assert_eq!(dates("mañana por la mañana"), [date(2026, 11, 26)]);
     }
 
@@ -1166,6 +1252,34 @@ mod tests {
             dates("el miércoles"),
             [date(2026, 11, 25), date(2026, 12, 2)]
         );
+    }
+
+    #[test]
+    fn amounts_from_today_and_a_week_of_eight_days() {
+        // Today is Wednesday 2026-11-25.
+        assert!(has("renew it a fortnight from today", 2026, 12, 9));
+        assert!(has("three days from now", 2026, 11, 28));
+        assert!(has("décale à dans huit jours", 2026, 12, 2));
+        assert!(has("décale à dans huit jours", 2026, 12, 3));
+        assert!(!has("in eight days", 2026, 12, 2));
+        assert!(!has("three days from the launch", 2026, 11, 28));
+    }
+
+    #[test]
+    fn a_weekday_with_its_day_and_a_bare_portuguese_weekday() {
+        // Today is Wednesday 2026-11-25.
+        assert!(has("que me lo traigan el lunes 7", 2026, 12, 7));
+        assert!(has("Monday the 7th", 2026, 12, 7));
+        assert!(!has("Monday 7:30", 2026, 12, 7));
+        assert!(has(
+            "Marca a consulta pra sexta que vem de manhã",
+            2026,
+            11,
+            27
+        ));
+        assert!(has("na quinta", 2026, 11, 26));
+        // "sexta" alone is sixth.
+        assert!(dates("a sexta edição do festival").is_empty());
     }
 
     #[test]

@@ -175,7 +175,9 @@ impl Evidence {
             // around a code may change ("ABC 123").
             // Its case too: "nginx-proxy-eu" is no "nginx-proxy-EU".
             let written = self.text.get(from..to).unwrap_or_default();
-            !joined(written) || written == original
+            // Nor does "@docesdajuju" say "doces_da_juju": marks the user never wrote.
+            let marks_added = joined(original) && written.chars().all(char::is_alphanumeric);
+            (!joined(written) || written == original) && !marks_added
         })
     }
 
@@ -440,6 +442,18 @@ fn is_written_date(written: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_identifier_with_marks_nobody_wrote_is_another() {
+        let e = Evidence::new(
+            "segue a @docesdajuju no insta",
+            jiff::civil::date(2026, 11, 25),
+        );
+        assert!(e.written("docesdajuju"));
+        assert!(!e.written("doces_da_juju"));
+        let e = Evidence::new("ticket abc 123 please", jiff::civil::date(2026, 11, 25));
+        assert!(e.written("ABC-123"));
+    }
 
     #[test]
     fn a_date_as_written_is_no_run_of_digits() {

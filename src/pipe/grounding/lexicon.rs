@@ -31,6 +31,16 @@ use std::sync::OnceLock;
 /// is left out.
 #[rustfmt::skip]
 const WORDS: &[(&str, &[&str])] = &[
+    ("maintenance", &["mantenimiento", "entretien", "wartung", "manutencao", "manutenzione"]),
+    ("wrap", &["envolver", "envuelve", "envuelvelo", "envolverlo", "emballer", "emballe",
+        "emballage", "einpacken", "einpacke", "verpacken", "embrulhar", "embrulha", "embrulho",
+        "incartare", "incarta", "impacchettare"]),
+    ("furnished", &["amueblado", "amueblada", "meuble", "meublee", "mobliert", "moblierte",
+        "mobiliado", "mobiliada", "arredato", "arredata"]),
+    ("instant", &["instantaneo", "instantanea", "instantane", "instantanee", "sofortig",
+        "sofort", "echtzeit", "istantaneo", "istantanea"]),
+    ("neighbor", &["neighbour", "vecino", "vecina", "voisin", "voisine", "nachbar", "nachbarn",
+        "nachbarin", "vizinho", "vizinha", "vicina", "vicinato"]),
     ("avoid", &["evitar", "evita", "evite", "evitando", "evitamos", "eviter", "evitez",
         "evitant", "vermeiden", "vermeide", "vermeidet", "umfahren", "umfahre", "evitare",
         "evitate", "evitiamo"]),

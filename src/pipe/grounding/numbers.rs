@@ -43,7 +43,14 @@ pub fn read(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) 
             && tokens[i - 1].lower == "-"
             && !token.spaced
             && (i == 1 || tokens[i - 1].spaced);
-        for (value, ordinal) in digit_values(&token.lower) {
+        // "1.500 pesos" in a line of Spanish, German, Portuguese or Italian is fifteen
+        // hundred, never one and a half: where one of those is the conversation's main
+        // language, a dot before three digits groups them.
+        let dot_groups = matches!(context.languages.main, Some("es" | "de" | "pt" | "it"));
+        for (value, ordinal) in digit_values(&token.lower)
+            .into_iter()
+            .filter(|(value, _)| !(dot_groups && decimal_of_a_group(&token.lower, *value)))
+        {
             facts.number_spans.push(NumberSpan {
                 start: i,
                 end: i + 1,
@@ -178,6 +185,16 @@ fn digit_values(token: &str) -> Vec<(f64, bool)> {
         push(digits.replace('.', ""));
     }
     out
+}
+
+/// `value` is the decimal reading of a dot before a group of three digits ("1.500" as 1.5).
+fn decimal_of_a_group(token: &str, value: f64) -> bool {
+    token.matches('.').count() == 1
+        && !token.contains(',')
+        && token
+            .split_once('.')
+            .is_some_and(|(_, after)| after.len() == 3 && after.chars().all(|c| c.is_ascii_digit()))
+        && value.fract() != 0.0
 }
 
 /// Numbers written in words, in the six languages `text2num` reads (English alone for a text
@@ -469,6 +486,22 @@ mod tests {
         assert!(!numbers("svegliami alle otto meno dieci").contains(&-10.0));
         assert!(!numbers("à huit heures moins dix").contains(&-10.0));
         assert!(!numbers("18 minus 5").contains(&-5.0));
+    }
+
+    #[test]
+    fn a_dot_groups_thousands_where_the_language_says_so() {
+        let numbers = |text: &str| -> Vec<f64> {
+            super::super::facts::read_for_test(text)
+                .number_spans
+                .iter()
+                .map(|s| s.value)
+                .collect()
+        };
+        assert_eq!(numbers("Transfiérele 1.500 pesos al contador"), [1500.0]);
+        assert_eq!(numbers("Überweise 2.300 Euro an die Vermieterin"), [2300.0]);
+        // English keeps both readings; a decimal with other than three digits stays one.
+        assert!(numbers("set it to 1.500 please").contains(&1.5));
+        assert!(numbers("Pon la temperatura a 21.5 grados").contains(&21.5));
     }
 
     #[test]

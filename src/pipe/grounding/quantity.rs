@@ -38,6 +38,8 @@ enum Dim {
     Bits,
     /// Base: the litre.
     Volume,
+    /// Base: the kilowatt (an engine's "65 PS" is 47.8 kW, no 65).
+    Power,
     Percent,
     /// Said, not converted: 20 °C is 20 and no 68.
     Temperature,
@@ -54,8 +56,8 @@ enum Dim {
 }
 
 use Dim::{
-    Bits, Calendar, Cents, Count, Data, Length, Mass, Money, Percent, Rate, Stay, Temperature,
-    Time, Volume,
+    Bits, Calendar, Cents, Count, Data, Length, Mass, Money, Percent, Power, Rate, Stay,
+    Temperature, Time, Volume,
 };
 
 /// The scales of a temperature, as its reading's factor: no scale is converted by a factor.
@@ -146,6 +148,17 @@ const BITS_SUBJECTS: &[&str] = &[
 /// Words of a field about a volume.
 const VOLUME_SUBJECTS: &[&str] = &["volume", "capacity", "amount", "quantity"];
 
+/// Words of a field about power.
+const POWER_SUBJECTS: &[&str] = &[
+    "power",
+    "output",
+    "horsepower",
+    "leistung",
+    "potencia",
+    "puissance",
+    "potenza",
+];
+
 /// Words of a field about a percentage.
 #[rustfmt::skip]
 const PERCENT_SUBJECTS: &[&str] = &[
@@ -189,6 +202,7 @@ fn subjects(dim: Dim) -> &'static [&'static str] {
         Data => DATA_SUBJECTS,
         Bits => BITS_SUBJECTS,
         Volume => VOLUME_SUBJECTS,
+        Power => POWER_SUBJECTS,
         Percent => PERCENT_SUBJECTS,
         Temperature => TEMPERATURE_SUBJECTS,
         Money | Cents => MONEY_SUBJECTS,
@@ -212,11 +226,13 @@ impl Field<'_> {
     fn unit(&self) -> Vec<Reading> {
         // "min" first is a minimum (`min_age`), last a unit (`timeout_min`).
         let last = self.name.len().saturating_sub(1);
+        // A word after "per" names a rate's period, not the field's unit (`lessons_per_month`).
         let name = self
             .name
             .iter()
             .enumerate()
             .filter(|(i, w)| *i == last || !matches!(w.as_str(), "min" | "max" | "m" | "s"))
+            .filter(|(i, _)| *i == 0 || self.name[i - 1] != "per")
             .flat_map(|(_, w)| readings(w, true).iter());
         let description = self
             .description
@@ -244,7 +260,15 @@ impl Field<'_> {
 
     /// The field speaks of `dim`: a word of its subject, or (`units`) a unit of it.
     fn speaks_of(&self, dim: Dim, units: bool) -> bool {
-        let words = || self.name.iter().chain(self.description);
+        // Not the period of a rate (`lessons_per_month` speaks of no span of months).
+        let name = || {
+            self.name
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i == 0 || self.name[i - 1] != "per")
+                .map(|(_, w)| w)
+        };
+        let words = || name().chain(self.description);
         words().any(|w| {
             subjects(dim).contains(&w.as_str())
                 || super::tokens::stem(w) != *w
@@ -363,7 +387,8 @@ fn scale(dim: Dim) -> &'static [f64] {
             1_073_741_824.0,
             1_099_511_627_776.0,
         ],
-        Volume => &[0.001, 0.01, 0.1, 1.0, 3.785_411_784],
+        Volume => &[0.001, 0.01, 0.1, 1.0, 3.785_411_784, 1000.0],
+        Power => &[0.001, 1.0, 0.745_699_872, 0.735_498_75],
         Bits => &[1.0, 1e3, 1e6, 1e9],
         Percent | Temperature | Money | Cents | Stay | Count | Rate => &[1.0],
     }
@@ -501,6 +526,11 @@ fn data_and_volume_readings(word: &str, suffix: bool) -> &'static [Reading] {
             &[(Volume, 1.0)]
         }
         "gal" | "gallon" | "gallons" | "galon" | "galones" => &[(Volume, 3.785_411_784)],
+        "m3" | "m³" | "cbm" => &[(Volume, 1000.0)],
+        // Power: an engine's or a device's.
+        "kw" | "kilowatt" | "kilowatts" | "kilovatio" | "kilovatios" => &[(Power, 1.0)],
+        "hp" | "bhp" | "horsepower" => &[(Power, 0.745_699_872)],
+        "ps" | "cv" | "pk" => &[(Power, 0.735_498_75)],
         _ => &[],
     }
 }
@@ -566,6 +596,8 @@ fn multiplier(word: &str, suffix: bool, after_money_sign: bool) -> Option<f64> {
         "billon" | "billones" | "billionen" | "trillion" | "trillions" => 1e12,
         "dozen" | "dozens" | "docena" | "docenas" | "douzaine" | "douzaines" | "dutzend"
         | "duzia" | "duzias" | "dozzina" | "dozzine" => 12.0,
+        "dezena" | "dezenas" | "decena" | "decenas" | "dizaine" | "dizaines" | "decina"
+        | "decine" => 10.0,
         // "5m" is 5 metres or 5 minutes; "$5m" is five million.
         "m" | "mm" if after_money_sign => 1e6,
         "b" if suffix && after_money_sign => 1e9,
@@ -774,6 +806,24 @@ fn read_words(tokens: &[Token], out: &mut Vec<Quantity>) {
             for quantity in &mut out[before..] {
                 quantity.start.get_or_insert(i);
             }
+        }
+        // "a couple of hours", "un paio d'ore", "un par de horas": two of the unit.
+        if ARTICLES.contains(&token.folded.as_str())
+            && tokens
+                .get(i + 1)
+                .is_some_and(|t| matches!(t.folded.as_str(), "couple" | "paio" | "par"))
+        {
+            let mut next = i + 2;
+            if tokens
+                .get(next)
+                .is_some_and(|t| matches!(t.folded.as_str(), "of" | "di" | "de" | "d"))
+            {
+                next += 1;
+            }
+            if tokens.get(next).is_some_and(|t| is_apostrophe(&t.lower)) {
+                next += 1;
+            }
+            read_after(tokens, i, next, 2.0, false, out);
         }
         for (words, minutes) in PHRASES {
             if matches_at(tokens, i, words) {
@@ -1036,7 +1086,10 @@ fn read_article(tokens: &[Token], i: usize, out: &mut Vec<Quantity>) {
     let Some(word) = tokens.get(next).filter(|t| t.kind == Kind::Word) else {
         return;
     };
-    if let Some(factor) = multiplier(&word.folded, false, false).filter(|f| *f == 12.0) {
+    // "a dozen", "une dizaine": the count itself (not "a thousand", an idiom as often).
+    if let Some(factor) =
+        multiplier(&word.folded, false, false).filter(|f| *f == 12.0 || *f == 10.0)
+    {
         emit(factor, (Count, 1.0), out);
         return;
     }
@@ -1191,6 +1244,62 @@ mod tests {
             },
             &facts,
         )
+    }
+
+    #[test]
+    fn a_couple_and_tens() {
+        assert!(field(
+            &["delay", "minutes"],
+            &[],
+            120.0,
+            "Fai partire la lavastoviglie fra un paio d'ore"
+        ));
+        assert!(field(
+            &["delay", "minutes"],
+            &[],
+            120.0,
+            "in a couple of hours"
+        ));
+        assert!(field(&["duration", "hours"], &[], 2.0, "un par de horas"));
+        assert!(!field(
+            &["delay", "minutes"],
+            &[],
+            120.0,
+            "a couple of minutes"
+        ));
+        assert!(has("Encomenda duas dezenas de pastéis", 20.0));
+        assert!(has("une dizaine d'œufs", 10.0));
+    }
+
+    #[test]
+    fn power_cubic_metres_and_a_rate_s_period() {
+        assert!(!field(&["power", "kw"], &[], 65.0, "Mein Auto hat 65 PS"));
+        assert!(field(&["power", "kw"], &[], 47.8, "Mein Auto hat 65 PS"));
+        assert!(field(&["power", "hp"], &[], 64.1, "Mein Auto hat 65 PS"));
+        assert!(field(
+            &["volume", "m3"],
+            &[],
+            40.0,
+            "A piscina tem 40 mil litros"
+        ));
+        assert!(!field(
+            &["volume", "m3"],
+            &[],
+            40000.0,
+            "A piscina tem 40 mil litros"
+        ));
+        assert!(!field(
+            &["lessons", "per", "month"],
+            &[],
+            15.0,
+            "Minha filha de 15 anos"
+        ));
+        assert!(field(
+            &["age", "years"],
+            &[],
+            15.0,
+            "Minha filha de 15 anos"
+        ));
     }
 
     #[test]

@@ -542,6 +542,36 @@ const COUNTING: &[&str] = &[
     "additional",
     "all",
     "x",
+    // Verbs that take how many: "il m'en faut quatre-vingt-dix", "I need 3", "compra 2".
+    "need",
+    "want",
+    "buy",
+    "get",
+    "order",
+    "add",
+    "take",
+    "faut",
+    "veux",
+    "voudrais",
+    "prends",
+    "achete",
+    "brauche",
+    "brauchen",
+    "will",
+    "mochte",
+    "kaufe",
+    "nimm",
+    "necesito",
+    "quiero",
+    "compra",
+    "pide",
+    "preciso",
+    "quero",
+    "pede",
+    "servono",
+    "serve",
+    "voglio",
+    "prendi",
 ];
 
 /// A number written after a word that names it, and before no word it counts ("room 12",
@@ -556,18 +586,51 @@ fn label_fits(
     description: &[String],
     evidence: &Evidence,
 ) -> bool {
+    if address_number(evidence, start, end) {
+        return [
+            "address",
+            "street",
+            "house",
+            "direccion",
+            "adresse",
+            "indirizzo",
+            "endereco",
+        ]
+        .iter()
+        .any(|w| name.iter().chain(description).any(|n| n == w));
+    }
     let counted = evidence.tokens.get(end).filter(|t| {
         t.kind == Kind::Word && !is(STOPWORDS, &t.folded) && !language::function_word(&t.folded)
     });
     if let Some(noun) = counted {
         return counted::fits(&noun.folded, name, description);
     }
-    let Some(label) = start
+    // A number mark between: "le court n°12", "table #4", "Zimmer Nr. 12".
+    let tokens = &evidence.tokens;
+    let mut before = start;
+    let mut marked = false;
+    while before >= 1 {
+        let t = &tokens[before - 1];
+        let mark = matches!(
+            t.lower.as_str(),
+            "°" | "º" | "#" | "." | "n" | "nr" | "no" | "num" | "nº" | "n°"
+        );
+        if !mark || start - before >= 3 {
+            break;
+        }
+        marked |= t.lower != ".";
+        before -= 1;
+    }
+    let label = before
         .checked_sub(1)
-        .and_then(|i| evidence.tokens.get(i))
-        .filter(|t| t.kind == Kind::Word)
-    else {
-        return true;
+        .and_then(|i| tokens.get(i))
+        .filter(|t| t.kind == Kind::Word);
+    let Some(label) = label else {
+        // A number marked as one and named by nothing: an identifier, no count.
+        return !marked
+            || ["number", "id", "no", "num", "numero", "nummer"]
+                .iter()
+                .any(|w| name.iter().chain(description).any(|n| n == w));
     };
     let word = &label.folded;
     if word.chars().count() < 2
@@ -584,6 +647,77 @@ fn label_fits(
                 .iter()
                 .any(|t| cognate(&stem(t), &label))
     })
+}
+
+/// Words that name a street, after its name in English ("42 Maple Ct") or before it in the
+/// others ("rue de la Paix 12" is rare; "calle Mayor 5", "via Roma 12", "Rua Augusta 40").
+const STREETS_AFTER: &[&str] = &[
+    "st",
+    "street",
+    "ct",
+    "court",
+    "ave",
+    "avenue",
+    "rd",
+    "road",
+    "blvd",
+    "boulevard",
+    "ln",
+    "lane",
+    "dr",
+    "drive",
+    "way",
+    "pl",
+    "place",
+    "terrace",
+    "circle",
+];
+const STREETS_BEFORE: &[&str] = &[
+    "calle",
+    "avenida",
+    "av",
+    "rue",
+    "boulevard",
+    "via",
+    "viale",
+    "piazza",
+    "corso",
+    "rua",
+    "travessa",
+    "praca",
+    "paseo",
+    "plaza",
+];
+
+/// The number over `start..end` is a house number: "42 Maple Ct", "via Roma 12",
+/// "Hauptstraße 5".
+fn address_number(evidence: &Evidence, start: usize, end: usize) -> bool {
+    let tokens = &evidence.tokens;
+    let capital = |t: &super::tokens::Token| {
+        evidence
+            .text
+            .get(t.start..t.end)
+            .and_then(|w| w.chars().next())
+            .is_some_and(char::is_uppercase)
+    };
+    let word = |i: usize| tokens.get(i).filter(|t| t.kind == Kind::Word);
+    // English: the number, a name (one or two words, capitalised), the street word.
+    let english = (end..end + 3).any(|j| {
+        word(j).is_some_and(|t| STREETS_AFTER.contains(&t.folded.as_str()))
+            && (end..j).all(|k| word(k).is_some_and(capital))
+            && j > end
+    });
+    // The others: the street word, a name, the number; or one word ending in "straße".
+    let before = |back: usize| start.checked_sub(back).and_then(word);
+    let other = (2..=4).any(|back| {
+        before(back).is_some_and(|t| STREETS_BEFORE.contains(&t.folded.as_str()))
+            && (start + 1 - back..start).all(|k| word(k).is_some())
+    }) || before(1).is_some_and(|t| {
+        ["strasse", "straße", "str", "weg", "gasse", "platz", "allee"]
+            .iter()
+            .any(|s| t.folded.ends_with(s) && t.folded.len() > s.len() + 2)
+    });
+    english || other
 }
 
 /// Times a year a frequency word says, for a field counted per year ("monthly compounding"
@@ -769,6 +903,41 @@ fn clock_of(value: &str) -> Option<(i8, i8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_house_number_a_marked_number_and_a_verb_before_a_count() {
+        let kept = |text: &str, key: &str, value: f64| {
+            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
+            let schema = serde_json::json!({"type": "integer"});
+            let json = serde_json::json!(value);
+            let leaf = Leaf {
+                value: &json,
+                key,
+                schema: &schema,
+            };
+            first(&leaf, &evidence, Rules::default()).is_some()
+        };
+        let team = "Sign Liam up pls. He's 9, we're at 42 Maple Ct. Any jersey number is fine";
+        assert!(!kept(team, "jersey_number", 42.0));
+        assert!(kept(team, "house_number", 42.0));
+        assert!(!kept(
+            "Spedisci a via Roma 12, sono 3 pacchi",
+            "packages",
+            12.0
+        ));
+        assert!(!kept("Liefer es an die Hauptstraße 5", "quantity", 5.0));
+        assert!(kept(
+            "Book 42 seats at the Maple Court hotel",
+            "seats",
+            42.0
+        ));
+        let court = "réserve un court pour samedi, on sera 4, le court n°12 si possible";
+        assert!(!kept(court, "players", 12.0));
+        assert!(kept(court, "players", 4.0));
+        assert!(kept(court, "court", 12.0));
+        assert!(kept("il m'en faut quatre-vingt-dix", "quantity", 90.0));
+        assert!(kept("I need 3 chairs", "quantity", 3.0));
+    }
 
     #[test]
     fn a_template_of_the_description_filled_with_what_was_said() {

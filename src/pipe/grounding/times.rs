@@ -308,6 +308,8 @@ const GERMAN_AFTER_AM: &[&str] = &[
     "vormittag",
     "mittag",
     "nachmittag",
+    "nomittag",
+    "namittag",
     "abend",
     "montag",
     "dienstag",
@@ -357,6 +359,8 @@ const PREFIXES: &[(&[&str], i64)] = &[
     (&["viertel", "nach"], 15),
     (&["viertel", "vor"], -15),
     (&["dreiviertel"], -15),
+    // Austrian and Eastern German "viertel acht" is 7:15, counted back from 8.
+    (&["viertel"], -45),
     (&["halb"], -30),
 ];
 
@@ -418,6 +422,9 @@ const DAY_PARTS: &[(&[&str], Half)] = &[
     (&["soiree"], Half::Pm),
     (&["nachmittag"], Half::Pm),
     (&["nachmittags"], Half::Pm),
+    // Swiss German.
+    (&["nomittag"], Half::Pm),
+    (&["namittag"], Half::Pm),
     (&["abend"], Half::Pm),
     (&["abends"], Half::Pm),
     (&["pomeriggio"], Half::Pm),
@@ -1108,6 +1115,17 @@ mod tests {
         assert_eq!(times("à minuit"), [(0, 0)]);
         assert!(times("cet après-midi").is_empty());
         assert_eq!(times("à 8 heures 30"), [(8, 30), (20, 30)]);
+    }
+
+    #[test]
+    fn a_quarter_counted_back_and_swiss_afternoons() {
+        assert_eq!(
+            times("Weck mich morgen um viertel acht"),
+            [(7, 15), (19, 15)]
+        );
+        assert_eq!(times("um viertel nach acht"), [(8, 15), (20, 15)]);
+        assert_eq!(times("ist um halb drei am Nomittag"), [(14, 30)]);
+        assert!(times("ein Viertel der Kosten").is_empty());
     }
 
     #[test]
