@@ -231,7 +231,10 @@ impl Field<'_> {
             .name
             .iter()
             .enumerate()
-            .filter(|(i, w)| *i == last || !matches!(w.as_str(), "min" | "max" | "m" | "s"))
+            // A name that is only "min" or "max" is a bound (`budget.min`), no minutes.
+            .filter(|(i, w)| {
+                (*i == last && last > 0) || !matches!(w.as_str(), "min" | "max" | "m" | "s")
+            })
             .filter(|(i, _)| *i == 0 || self.name[i - 1] != "per")
             .flat_map(|(_, w)| readings(w, true).iter());
         let description = self
@@ -1244,6 +1247,29 @@ mod tests {
             },
             &facts,
         )
+    }
+
+    #[test]
+    fn a_bound_named_min_is_no_minutes() {
+        let text = "Find a 3 bedroom villa for sale within $300,000 to $400,000 budget";
+        assert!(field(
+            &["min"],
+            &["minimum", "budget", "limit"],
+            300_000.0,
+            text
+        ));
+        assert!(field(
+            &["timeout", "min"],
+            &[],
+            5.0,
+            "time out after 5 minutes"
+        ));
+        assert!(!field(
+            &["timeout", "min"],
+            &[],
+            300.0,
+            "time out after 5 minutes"
+        ));
     }
 
     #[test]

@@ -200,6 +200,9 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
         return on(Rule::Time, &|| evidence.facts.times.contains(&time))
             .or_else(|| on(Rule::Verbatim, &|| evidence.written(text)));
     }
+    if let Some(comparison) = Comparison::of(text) {
+        return on(Rule::Choice, &|| comparison.said(evidence));
+    }
     let digits: String = text.chars().filter(char::is_ascii_digit).collect();
     let letters_and_digits = text.chars().filter(|c| c.is_alphanumeric()).count();
     let all_digits = !digits.is_empty() && digits.len() == text.len();
@@ -649,6 +652,169 @@ fn label_fits(
     })
 }
 
+/// A comparison operator as a value (`">"`, `"<="`, `"eq"`): a database query's condition.
+#[derive(Clone, Copy, PartialEq)]
+enum Comparison {
+    Greater,
+    AtLeast,
+    Less,
+    AtMost,
+    Equal,
+    NotEqual,
+}
+
+const GREATER: &[&str] = &[
+    "greater",
+    "more",
+    "above",
+    "over",
+    "exceeds",
+    "exceeding",
+    "higher",
+    "larger",
+    "bigger",
+    "after",
+    "mayor",
+    "mas",
+    "superior",
+    "superieur",
+    "plus",
+    "grosser",
+    "uber",
+    "mehr",
+    "hoher",
+    "maior",
+    "acima",
+    "maggiore",
+    "piu",
+    "sopra",
+    "oltre",
+];
+const LESS: &[&str] = &[
+    "less",
+    "fewer",
+    "below",
+    "under",
+    "lower",
+    "smaller",
+    "before",
+    "menor",
+    "menos",
+    "inferior",
+    "inferieur",
+    "moins",
+    "weniger",
+    "kleiner",
+    "unter",
+    "abaixo",
+    "minore",
+    "meno",
+    "sotto",
+];
+const AT_LEAST: &[&[&str]] = &[
+    &["at", "least"],
+    &["or", "more"],
+    &["or", "equal"],
+    &["al", "menos"],
+    &["o", "mas"],
+    &["au", "moins"],
+    &["ou", "plus"],
+    &["mindestens"],
+    &["pelo", "menos"],
+    &["ou", "mais"],
+    &["almeno"],
+    &["o", "piu"],
+    &["minimum"],
+];
+const AT_MOST: &[&[&str]] = &[
+    &["at", "most"],
+    &["or", "less"],
+    &["or", "fewer"],
+    &["up", "to"],
+    &["no", "more", "than"],
+    &["como", "maximo"],
+    &["o", "menos"],
+    &["au", "plus"],
+    &["ou", "moins"],
+    &["hochstens"],
+    &["no", "maximo"],
+    &["ou", "menos"],
+    &["al", "massimo"],
+    &["o", "meno"],
+    &["maximum"],
+];
+const EQUAL: &[&str] = &[
+    "equal", "equals", "igual", "iguales", "egal", "egale", "gleich", "uguale", "exactly",
+];
+const IS: &[&str] = &[
+    "is", "es", "est", "ist", "e", "sea", "soit", "sei", "seja", "sia",
+];
+const NOT_EQUAL: &[&str] = &[
+    "not",
+    "isn",
+    "different",
+    "distinto",
+    "distinta",
+    "different",
+    "differente",
+    "ungleich",
+    "nicht",
+    "diferente",
+    "diverso",
+    "diversa",
+    "no",
+    "pas",
+    "nao",
+    "non",
+];
+
+impl Comparison {
+    fn of(text: &str) -> Option<Comparison> {
+        Some(match text.trim().to_lowercase().as_str() {
+            ">" | "gt" => Comparison::Greater,
+            ">=" | "=>" | "gte" | "ge" => Comparison::AtLeast,
+            "<" | "lt" => Comparison::Less,
+            "<=" | "=<" | "lte" | "le" => Comparison::AtMost,
+            "=" | "==" | "eq" => Comparison::Equal,
+            "!=" | "<>" | "ne" | "neq" => Comparison::NotEqual,
+            _ => return None,
+        })
+    }
+
+    /// Said in words: "greater than" for `>`, "at least" for `>=`, "job is 'engineer'" for
+    /// `=` (a word of being not followed by a word of more or less).
+    fn said(self, evidence: &Evidence) -> bool {
+        let words = evidence.folded_words();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let phrase = |list: &[&[&str]]| {
+            list.iter()
+                .any(|p| (0..words.len()).any(|i| words[i..].starts_with(p)))
+        };
+        let any = |list: &[&str]| words.iter().any(|w| list.contains(w));
+        match self {
+            Comparison::Greater => any(GREATER) && !phrase(AT_LEAST),
+            Comparison::Less => any(LESS) && !phrase(AT_MOST),
+            Comparison::AtLeast => phrase(AT_LEAST),
+            Comparison::AtMost => phrase(AT_MOST),
+            Comparison::Equal => {
+                any(EQUAL)
+                    || words.iter().enumerate().any(|(i, w)| {
+                        IS.contains(w)
+                            && !words[i + 1..].iter().take(2).any(|n| {
+                                GREATER.contains(n) || LESS.contains(n) || NOT_EQUAL.contains(n)
+                            })
+                    })
+            }
+            Comparison::NotEqual => {
+                words
+                    .windows(2)
+                    .any(|p| IS.contains(&p[0]) && NOT_EQUAL.contains(&p[1]))
+                    || any(&["different", "distinto", "ungleich", "diferente", "diverso"])
+            }
+        }
+    }
+}
+
 /// Words that name a street, after its name in English ("42 Maple Ct") or before it in the
 /// others ("rue de la Paix 12" is rare; "calle Mayor 5", "via Roma 12", "Rua Augusta 40").
 const STREETS_AFTER: &[&str] = &[
@@ -903,6 +1069,24 @@ fn clock_of(value: &str) -> Option<(i8, i8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comparison_operators_said_in_words() {
+        let said = |op: &str, text: &str| {
+            Comparison::of(op)
+                .is_some_and(|c| c.said(&Evidence::new(text, jiff::civil::date(2026, 11, 25))))
+        };
+        let query = "Find records where age is greater than 25 and job is 'engineer'.";
+        assert!(said(">", query));
+        assert!(said("=", query));
+        assert!(!said("<", query));
+        assert!(!said(">=", query));
+        assert!(said(">=", "clientes con al menos 3 pedidos"));
+        assert!(!said(">", "clientes con al menos 3 pedidos"));
+        assert!(said("<=", "prix au plus 50 euros"));
+        assert!(!said("=", "where the price is greater than 10"));
+        assert!(said("!=", "where status is not 'closed'"));
+    }
 
     #[test]
     fn a_house_number_a_marked_number_and_a_verb_before_a_count() {
