@@ -230,13 +230,7 @@ fn frequency(member: &str, evidence: &Evidence) -> bool {
     else {
         return false;
     };
-    let tokens: Vec<(usize, &str)> = evidence
-        .tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.kind != Kind::Punct)
-        .map(|(i, t)| (i, t.folded.as_str()))
-        .collect();
+    let tokens = words_at(evidence);
     let count_at = |index: usize, word: &str| -> Option<f64> {
         if is(OTHER, word) {
             return Some(2.0);
@@ -299,16 +293,22 @@ const SHORT_PERIODS: &[(&[&str], f64)] = &[
         1.0 / 1_440.0),
 ];
 
-/// The first "every" + count + unit said ("every 3600 seconds", "every hour", "alle 2
-/// Tage"): the unit in days and the count (1 where none is said).
-fn every_unit(evidence: &Evidence) -> Option<(f64, f64)> {
-    let tokens: Vec<(usize, &str)> = evidence
+/// The text's words (folded), each with its token index: marks left out, so "every, day"
+/// still reads as one phrase while numbers keep their place among the tokens.
+fn words_at(evidence: &Evidence) -> Vec<(usize, &str)> {
+    evidence
         .tokens
         .iter()
         .enumerate()
         .filter(|(_, t)| t.kind != Kind::Punct)
         .map(|(i, t)| (i, t.folded.as_str()))
-        .collect();
+        .collect()
+}
+
+/// The first "every" + count + unit said ("every 3600 seconds", "every hour", "alle 2
+/// Tage"): the unit in days and the count (1 where none is said).
+fn every_unit(evidence: &Evidence) -> Option<(f64, f64)> {
+    let tokens = words_at(evidence);
     tokens.iter().enumerate().find_map(|(k, (_, word))| {
         if !is(EVERY, word) {
             return None;
