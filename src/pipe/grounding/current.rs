@@ -33,7 +33,6 @@ const CHANGE: &[&str] = &[
     "bajale",
     "aumenta",
     "aumentale",
-    "reduce",
     "mas",
     "menos",
     "monte",
@@ -43,14 +42,12 @@ const CHANGE: &[&str] = &[
     "plus",
     "moins",
     "erhohe",
-    "erhoh",
     "senke",
     "reduziere",
     "mehr",
     "weniger",
     "lauter",
     "leiser",
-    "warmer",
     "vergroßere",
     "vergrossere",
     "sobe",
@@ -108,7 +105,7 @@ const NOW_AFTER: &[&str] = &[
 ];
 
 /// Words right before a number that make it the value asked for: "up to 30", "auf 22".
-const TARGET: &[&str] = &["to", "a", "à", "auf", "para", "su", "zu", "em", "on"];
+const TARGET: &[&str] = &["to", "auf", "para", "su", "zu", "em", "on"];
 
 pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     if !tokens
@@ -137,11 +134,7 @@ fn is_current(tokens: &[Token], start: usize, end: usize) -> bool {
             .collect()
     };
     let before = words(start.saturating_sub(4)..start);
-    if before
-        .last()
-        .is_some_and(|w| TARGET.contains(w) && *w != "a")
-        && !now_before(&before)
-    {
+    if before.last().is_some_and(|w| TARGET.contains(w)) && !now_before(&before) {
         return false;
     }
     if now_before(&before) {

@@ -608,22 +608,18 @@ fn label_fits(
     if let Some(noun) = counted {
         return counted::fits(&noun.folded, name, description);
     }
-    // A number mark between: "le court n°12", "table #4", "Zimmer Nr. 12".
+    // A number mark between: "le court n°12", "table #4", "Zimmer Nr. 12" (a full stop only
+    // as an abbreviation's: "Paris. 4 people" has no mark).
     let tokens = &evidence.tokens;
-    let mut before = start;
-    let mut marked = false;
-    while before >= 1 {
-        let t = &tokens[before - 1];
-        let mark = matches!(
-            t.lower.as_str(),
-            "°" | "º" | "#" | "." | "n" | "nr" | "no" | "num" | "nº" | "n°"
-        );
-        if !mark || start - before >= 3 {
-            break;
-        }
-        marked |= t.lower != ".";
-        before -= 1;
-    }
+    let mark = NUMBER_MARKS.iter().find(|mark| {
+        start >= mark.len()
+            && tokens[start - mark.len()..start]
+                .iter()
+                .zip(mark.iter())
+                .all(|(t, m)| t.lower == *m)
+    });
+    let marked = mark.is_some();
+    let before = start - mark.map_or(0, |m| m.len());
     let label = before
         .checked_sub(1)
         .and_then(|i| tokens.get(i))
@@ -814,6 +810,20 @@ impl Comparison {
         }
     }
 }
+
+/// Marks written before a number that make it a number of something ("n°12", "Nr. 5", "#4").
+const NUMBER_MARKS: &[&[&str]] = &[
+    &["#"],
+    &["n", "°"],
+    &["n", "º"],
+    &["nº"],
+    &["n°"],
+    &["n", "."],
+    &["nr", "."],
+    &["nr"],
+    &["no", "."],
+    &["num", "."],
+];
 
 /// Words that name a street, after its name in English ("42 Maple Ct") or before it in the
 /// others ("rue de la Paix 12" is rare; "calle Mayor 5", "via Roma 12", "Rua Augusta 40").
@@ -1120,6 +1130,9 @@ mod tests {
         assert!(kept(court, "players", 4.0));
         assert!(kept(court, "court", 12.0));
         assert!(kept("il m'en faut quatre-vingt-dix", "quantity", 90.0));
+        // A full stop ends a sentence: the word before it names nothing of the next one.
+        assert!(kept("We're going to Paris. 4 people", "party_size", 4.0));
+        assert!(!kept("Zimmer Nr. 12 für 2 Personen", "guests", 12.0));
         assert!(kept("I need 3 chairs", "quantity", 3.0));
     }
 
