@@ -146,6 +146,33 @@ impl Evidence {
         self.words.contains(&folded) || self.words.contains(&stem(&folded))
     }
 
+    /// A word (folded) of free text is a form of a word of the text ([`tokens::word_form`]),
+    /// where the text's word carries meaning (no function word of the six).
+    pub(super) fn has_form(&self, word: &str) -> bool {
+        let folded = tokens::fold(word);
+        self.tokens.iter().any(|t| {
+            t.kind == Kind::Word
+                && !super::language::function_word(&t.folded)
+                && tokens::word_form(&t.folded, &folded)
+        })
+    }
+
+    /// A number written in free text ("18" of "Call grandma at 18h") is in the text: as the
+    /// same digits, as a number said another way ("ten" for 10), or as an hour said (18 of
+    /// "6 pm").
+    pub(super) fn has_number(&self, digits: &str) -> bool {
+        let value = digits.parse::<f64>().ok();
+        self.has_digits(digits)
+            || value.is_some_and(|n| {
+                self.facts.number_spans.iter().any(|s| s.value == n)
+                    || self
+                        .facts
+                        .times
+                        .iter()
+                        .any(|(h, m)| f64::from(*h) == n || (n != 0.0 && f64::from(*m) == n))
+            })
+    }
+
     /// `value` is written in the text: a phrase as its words in a row ("John Doe" is not in
     /// "john.doe@example.com"), a single token by its letters and digits from one token's edge
     /// to another's, whatever the separators ("ABC-123" in "abc 123", never "us" in "usage").

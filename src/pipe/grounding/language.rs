@@ -226,14 +226,19 @@ fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
                     .detect_lang(line)
                     .is_some_and(|lang| !READ.iter().any(|code| whatlang_of(code) == Some(lang)))
         }
-        // One function word is thin evidence ("na" is Portuguese and Polish): on a line
-        // long enough, letter statistics may overrule it.
-        Some((_, 1)) if words >= 5 => detector().detect(line).is_some_and(|info| {
-            info.confidence() >= 0.5
-                && !READ
-                    .iter()
-                    .any(|code| whatlang_of(code) == Some(info.lang()))
-        }),
+        // One function word is thin evidence ("na" is Portuguese and Polish), and so are a
+        // few that are each another language's too ("es" Catalan, "ya" Indonesian in "es
+        // tehnya jangan pakai gula ya"): on a line long enough, letter statistics may
+        // overrule them, the more easily the less the words tell.
+        Some((code, hits)) if words >= 5 && (hits == 1 || only_shared(line, code)) => {
+            let sure = if hits == 1 { 0.5 } else { 0.4 };
+            detector().detect(line).is_some_and(|info| {
+                info.confidence() >= sure
+                    && !READ
+                        .iter()
+                        .any(|code| whatlang_of(code) == Some(info.lang()))
+            })
+        }
         Some(_) => false,
         // No function word at all: letter statistics decide, on a line long enough for
         // them ("set a reminder" reads as anything).
@@ -249,6 +254,23 @@ fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
         }),
         None => false,
     }
+}
+
+/// Whether every function word of `code` (one of the six) in `line` is a function word of
+/// another language too ("es" is Catalan, "ya" Indonesian; "sul" is only Italian).
+fn only_shared(line: &str, code: &str) -> bool {
+    let lists = lists();
+    let Some((_, list)) = lists.words.iter().find(|(c, _)| *c == code) else {
+        return false;
+    };
+    tokenize(line)
+        .into_iter()
+        .filter(|t| t.kind == Kind::Word && list.contains(&t.folded))
+        .all(|t| {
+            lists.words[READ.len()..]
+                .iter()
+                .any(|(_, other)| other.contains(&t.folded))
+        })
 }
 
 /// How many distinct words of `line` are function words of `code` and of none of the six.
@@ -269,22 +291,37 @@ fn own_words(line: &str, code: &str) -> usize {
 /// The read language most function words of `text` are in (`totals`, by [`READ`]), or else
 /// the one its letters read as.
 fn main_language(text: &str, totals: &[usize]) -> Option<&'static str> {
-    best(
-        &READ
-            .iter()
-            .copied()
-            .zip(totals.iter().copied())
-            .collect::<Vec<_>>(),
-    )
-    .map(|(code, _)| code)
-    // No function word at all ("Recuérdame llamar a mamá"): letter statistics among the six.
-    .or_else(|| {
-        let lang = Detector::with_allowlist(READ.iter().filter_map(|c| whatlang_of(c)).collect())
-            .detect_lang(sample(text))?;
-        READ.iter()
-            .copied()
-            .find(|code| whatlang_of(code) == Some(lang))
-    })
+    let top = totals.iter().copied().max().unwrap_or(0);
+    let tied: Vec<&'static str> = READ
+        .iter()
+        .zip(totals)
+        .filter(|(_, n)| top > 0 && **n == top)
+        .map(|(code, _)| *code)
+        .collect();
+    match tied.as_slice() {
+        [one] => Some(*one),
+        // No function word at all ("Recuérdame llamar a mamá"), or as many of two languages
+        // ("um" is German and Portuguese: "cria um lembrete"): letter statistics among them.
+        _ => {
+            let among = if tied.is_empty() {
+                &READ[..]
+            } else {
+                &tied[..]
+            };
+            // Short lines read poorly ("Crea una nota nueva." is Italian at 0.12): between
+            // tied languages the letters decide only when sure, or else the first listed.
+            let lang =
+                Detector::with_allowlist(among.iter().filter_map(|c| whatlang_of(c)).collect())
+                    .detect(sample(text))
+                    .filter(|info| tied.is_empty() || info.confidence() >= 0.5)
+                    .map(|info| info.lang());
+            among
+                .iter()
+                .copied()
+                .find(|code| lang.is_some() && whatlang_of(code) == lang)
+                .or(tied.first().copied())
+        }
+    }
 }
 
 /// Whether free text (a value a translator wrote) is in English rather than in `main`: a
@@ -396,6 +433,10 @@ mod tests {
                 "es",
             ),
             ("Crea una nota nueva.", "es"),
+            // Romanian by its letters (0.82), but "sul" is only Italian.
+            ("Il file pesa 800 MB, caricalo sul drive.", "it"),
+            // "um" is German and Portuguese too: the letters tell.
+            ("cria um lembrete 'ligar pra vó'", "pt"),
             (
                 "Réserve une table pour quatre personnes demain à vingt heures",
                 "fr",
@@ -422,6 +463,9 @@ mod tests {
         assert!(of("Забронируй столик на четверых завтра в восемь").unread);
         assert!(of("Zarezerwuj stolik dla czterech osób jutro o ósmej wieczorem").unread);
         assert!(of("Maak verbinding met de database zonder SSL.").unread);
+        // Two Spanish function words, each another language's too ("es" Catalan, "ya"
+        // Indonesian), and Indonesian letters.
+        assert!(of("es tehnya jangan pakai gula ya").unread);
         assert!(of("Zamów trzy bilety na koncert w Spodku w sobotę.").unread);
         // One line in another script is enough: the user's request beside English tool output.
         assert!(of("The tool returned 3 rows.\n東京に送ってください").unread);

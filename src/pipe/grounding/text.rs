@@ -19,18 +19,37 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
     if identifier {
         return false;
     }
+    // A function word of the six carries no content ("estou" of "Já estou chegando" for "eu
+    // já tô chegando"; "sin" of "veganas sin gluten" is no detail, "gluten" is).
     let content: Vec<String> = words_of(value)
         .into_iter()
-        .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
+        .filter(|w| {
+            w.chars().count() >= 3
+                && !is(STOPWORDS, w)
+                && !super::language::function_word(&super::tokens::fold(w))
+        })
         .collect();
-    let found = content.iter().filter(|w| evidence.has_word(w)).count();
+    // Another form of a word said is that word.
+    let found = content
+        .iter()
+        .filter(|w| evidence.has_word(w) || evidence.has_form(w))
+        .count();
+    // A number is a detail, not a paraphrase: one the conversation does not hold was added
+    // ("Call grandma at 18h" for "a reminder 'call grandma'").
+    let numbers_said = value
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|run| !run.is_empty())
+        .all(|run| evidence.has_number(run));
+    if !numbers_said {
+        return false;
+    }
     // A short text (a title, a task) is every word the user's: an added word is an added
     // task ("Pick up dry cleaning and groceries" for "pick up dry cleaning"). A long one (an
-    // instruction, a prompt) is paraphrased: most of its words.
+    // instruction, a prompt) is paraphrased: most of its words, with no clause of its own.
     if content.len() <= SHORT {
         found == content.len() && found > 0
     } else {
-        found * 5 >= content.len() * 3 && !added_clause(value, evidence)
+        found * 2 > content.len() && !added_clause(value, evidence)
     }
 }
 
@@ -78,6 +97,31 @@ mod tests {
             "Check server status. If any service is down, raise a critical alert."
         ));
         assert!(said_in("recordar comprar leche", "comprar leche"));
+        assert!(said_in(
+            "manda pro Pedro que eu já tô chegando",
+            "Já estou chegando"
+        ));
+        assert!(said_in(
+            "Scrivi a Giulia che passo a prenderla alle otto.",
+            "Passo a prenderti alle otto"
+        ));
+        // Another form of a word said, and a word cut short.
+        assert!(said_in(
+            "Such nach Wanderwegen im Allgäu",
+            "Wanderwege Allgäu"
+        ));
+        assert!(said_in(
+            "text Sarah that I'm running 10 min late",
+            "Running 10 minutes late"
+        ));
+        assert!(said_in(
+            "search cheap flights to bali in jan",
+            "cheap flights to Bali in January"
+        ));
+        assert!(said_in(
+            "text Sarah I'm running ten minutes late",
+            "Running 10 minutes late"
+        ));
     }
 
     #[test]
@@ -104,6 +148,20 @@ mod tests {
         assert!(!said_in(
             "Kommentar ins Ticket: Kunde hat zurückgerufen, Problem mit dem Login.",
             "Kunde hat zurückgerufen, Problem mit dem Login und ist mit der Lösung zufrieden."
+        ));
+        // A word that only begins like one said ("druckt", "Drucker") is another word.
+        assert!(!said_in(
+            "Erstell ein Ticket wegen dem Drucker im 2. Stock.",
+            "Drucker im 2. Stock druckt nur leere Seiten"
+        ));
+        // A number nobody said is an added detail.
+        assert!(!said_in(
+            "cria um lembrete 'ligar pra vó'",
+            "Ligar pra vó às 18h"
+        ));
+        assert!(!said_in(
+            "text Sarah I'm running late",
+            "Running 10 minutes late"
         ));
         // Function words trace nothing.
         assert!(!said_in("book it for the evening", "the and for"));

@@ -139,6 +139,23 @@ pub fn stem(word: &str) -> String {
     out
 }
 
+/// Two forms of one word in free text: one the other with an ending of up to three letters
+/// ("Wanderwegen" and "Wanderwege", "szállást" and "szállás", "Budapesten"), four letters of
+/// stem at least, or two such endings on six letters ("prenderla", "prenderti"; never
+/// "Drucker" and "druckt"); or `said` cut short
+/// for `written` ("min" for "minutes", "jan" for "January"). Free text only: an identifier
+/// is its letters.
+pub fn word_form(said: &str, written: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (said.chars().collect(), written.chars().collect());
+    let shared = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let (short, long) = (a.len().min(b.len()), a.len().max(b.len()));
+    // Or two endings on a long stem: "prenderla" and "prenderti".
+    let inflected = long - shared <= 3 && (shared >= 4 && short == shared || shared >= 6);
+    // An abbreviation: three letters at least, of a word a few letters longer.
+    let cut = shared == a.len() && a.len() >= 3 && b.len() <= a.len() + 6;
+    inflected || cut
+}
+
 /// Two stems of one word in two of the six languages ("immediat", "inmediat", "imediat"):
 /// equal, or long and a letter or two apart with the same first letter. Short words never:
 /// one letter makes another word of them.
