@@ -193,6 +193,105 @@ fn negated(word: &str, evidence: &Evidence) -> bool {
     })
 }
 
+/// Words that take back what came before and put another choice in its place: "paga con
+/// tarjeta... ay no, mejor en efectivo", "the blue one, actually the red".
+const CORRECTIONS: &[&str] = &[
+    "actually",
+    "rather",
+    "instead",
+    "better",
+    "mejor",
+    "plutot",
+    "finalement",
+    "lieber",
+    "besser",
+    "eigentlich",
+    "meglio",
+    "anzi",
+    "invece",
+    "melhor",
+];
+
+/// A one-word member the request names only to turn it down: each time it is said, a
+/// negation stands up to three words before it in the same clause ("not the express one",
+/// "no la doble", "Nicht die Expresszustellung", "non la pizza grande"), or a correction
+/// follows it with another member ("con tarjeta... ay no, mejor en efectivo").
+pub(super) fn refused(member: &str, members: &[Value], evidence: &Evidence) -> bool {
+    let places = said_at(member, evidence);
+    !places.is_empty()
+        && places.iter().all(|at| {
+            negated_before(*at, evidence) || corrected_after(*at, member, members, evidence)
+        })
+}
+
+/// Where a one-word member is said by its word, a word for it, or a compound's part.
+fn said_at(member: &str, evidence: &Evidence) -> Vec<usize> {
+    let words = words_of(member);
+    let [word] = words.as_slice() else {
+        return Vec::new();
+    };
+    if word.chars().count() < 3 {
+        return Vec::new();
+    }
+    let full = lexicon::full(word);
+    let mut forms: Vec<String> = vec![stem(word), stem(full)];
+    forms.extend(lexicon::translations(full).iter().map(|t| stem(t)));
+    evidence
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind == Kind::Word)
+        .filter(|(_, t)| {
+            evidence
+                .word_and_parts(&t.folded)
+                .iter()
+                .any(|part| forms.contains(&stem(part)))
+        })
+        .map(|(at, _)| at)
+        .collect()
+}
+
+/// Words that turn a choice down; no "off" or "without", which say a state ("off sick").
+const REFUSALS: &[&str] = &[
+    "not", "no", "dont", "never", "nicht", "kein", "keine", "keinen", "pas", "non", "nao", "nunca",
+    "jamais", "nie", "mai", "nem",
+];
+
+/// A refusal among the three words before token `at`, with no mark between. "no" right
+/// before the member is Portuguese "in the" as often ("paga no pix"): it refuses with a word
+/// between ("no la doble").
+fn negated_before(at: usize, evidence: &Evidence) -> bool {
+    evidence.tokens[..at]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct)
+        .filter(|t| t.kind == Kind::Word)
+        .take(3)
+        .enumerate()
+        .any(|(i, t)| {
+            is(REFUSALS, &t.folded) && (t.folded != "no" || i > 0 && evidence.negates(&t.folded))
+        })
+}
+
+/// A correction after token `at`, followed within four words by another member.
+fn corrected_after(at: usize, member: &str, members: &[Value], evidence: &Evidence) -> bool {
+    let words: Vec<(usize, &str)> = evidence.tokens[at + 1..]
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind == Kind::Word)
+        .map(|(i, t)| (at + 1 + i, t.folded.as_str()))
+        .collect();
+    let Some(mark) = words.iter().position(|(_, w)| is(CORRECTIONS, w)) else {
+        return false;
+    };
+    let window: Vec<usize> = words[mark + 1..].iter().take(4).map(|(i, _)| *i).collect();
+    members
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|m| !m.eq_ignore_ascii_case(member))
+        .any(|other| said_at(other, evidence).iter().any(|p| window.contains(p)))
+}
+
 /// A day of the week (`mon`, `Monday`, `MO`) the text names in any of the six languages.
 fn weekday(member: &str, evidence: &Evidence) -> bool {
     use jiff::civil::Weekday::*;
@@ -573,6 +672,90 @@ mod tests {
             &json!({}),
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    fn turned_down(text: &str, member: &str, members: Value) -> bool {
+        let members = members.as_array().cloned().unwrap_or_default();
+        refused(
+            member,
+            &members,
+            &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
+        )
+    }
+
+    #[test]
+    fn a_member_named_to_be_turned_down() {
+        let shipping = json!(["standard", "express", "overnight"]);
+        let rooms = json!(["single", "double", "suite"]);
+        let pay = json!(["card", "cash", "transfer"]);
+        let sizes = json!(["small", "medium", "large"]);
+        assert!(turned_down(
+            "not the express one, just regular shipping is fine",
+            "express",
+            shipping.clone()
+        ));
+        assert!(turned_down(
+            "la habitación individual, no la doble",
+            "double",
+            rooms.clone()
+        ));
+        assert!(turned_down(
+            "Nicht die Expresszustellung, normal reicht",
+            "express",
+            shipping.clone()
+        ));
+        assert!(turned_down(
+            "non la pizza grande, la media",
+            "large",
+            sizes.clone()
+        ));
+        assert!(turned_down(
+            "paga con tarjeta... ay no, mejor en efectivo",
+            "card",
+            pay.clone()
+        ));
+        // Said and not turned down; a negation of something else; a "no" that answers.
+        assert!(!turned_down(
+            "send it express, no signature needed",
+            "express",
+            shipping.clone()
+        ));
+        assert!(!turned_down(
+            "No, la doble por favor",
+            "double",
+            rooms.clone()
+        ));
+        assert!(!turned_down("la doble, no la individual", "double", rooms));
+        assert!(!turned_down(
+            "paga con tarjeta, no en efectivo",
+            "card",
+            pay.clone()
+        ));
+        assert!(!turned_down(
+            "en efectivo no, mejor con tarjeta",
+            "card",
+            pay.clone()
+        ));
+        // Said twice, once turned down: it was said.
+        assert!(!turned_down(
+            "not the small one... the small one with the lid",
+            "small",
+            sizes
+        ));
+        // Portuguese "no" (in the).
+        assert!(!turned_down(
+            "paga no pix",
+            "pix",
+            json!(["card", "pix", "boleto"])
+        ));
+        // A state, not a refusal.
+        assert!(!turned_down(
+            "Hi, I'm off sick today, can you log it with HR?",
+            "sick",
+            json!(["vacation", "sick", "parental", "unpaid"])
+        ));
+        // Not named at all: nothing to turn down.
+        assert!(!turned_down("pay however you like", "cash", pay));
     }
 
     #[test]

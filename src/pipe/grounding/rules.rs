@@ -203,6 +203,12 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     if let Some(comparison) = Comparison::of(text) {
         return on(Rule::Choice, &|| comparison.said(evidence));
     }
+    // A member named only to be turned down was not chosen ("not the express one").
+    if let Some(members) = leaf.schema.get("enum").and_then(Value::as_array) {
+        if rules.on(Rule::Choice) && choice::refused(text, members, evidence) {
+            return None;
+        }
+    }
     let digits: String = text.chars().filter(char::is_ascii_digit).collect();
     let letters_and_digits = text.chars().filter(|c| c.is_alphanumeric()).count();
     let all_digits = !digits.is_empty() && digits.len() == text.len();
