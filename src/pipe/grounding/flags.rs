@@ -46,11 +46,11 @@ const INVERTING: &[&str] = &[
     "hide", "suppress", "prevent", "disallow",
 ];
 
-pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool {
+pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool {
     let key_words = words_of(key);
     let inverted = key_words.len() > 1 && key_words.iter().any(|w| is(INVERTING, w));
     let flag = flag != inverted;
-    let subject_words: Vec<String> = key_words
+    let mut subject_words: Vec<String> = key_words
         .into_iter()
         .filter(|w| {
             w.chars().count() > 2
@@ -59,6 +59,9 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
                 && (!inverted || !is(INVERTING, w))
         })
         .collect();
+    if !subject_words.is_empty() {
+        subject_words.extend(label_words(schema));
+    }
     if subject_words.is_empty() {
         return is_state(key) && switched(evidence) == Some(flag);
     }
@@ -113,17 +116,80 @@ pub fn said(key: &str, _schema: &Value, flag: bool, evidence: &Evidence) -> bool
                 })
         })
     };
+    // A subject the user took back afterwards ("abonne-moi à la newsletter... enfin non,
+    // laisse tomber") says neither way.
+    let mentioned = |i: usize| named(words[i]) && !retracted_after(&words[i + 1..]);
     // A state written after the subject ("motion detection off") says it, whatever stands
     // before.
     let states: Vec<bool> = (0..words.len())
-        .filter(|&i| named(words[i]))
+        .filter(|&i| mentioned(i))
         .filter_map(|i| state_after(evidence, word_at[i]))
         .collect();
     if !states.is_empty() {
         return states.contains(&flag);
     }
     (0..words.len())
-        .any(|i| named(words[i]) && negated_in_clause(evidence, word_at[i], &turning) != flag)
+        .any(|i| mentioned(i) && negated_in_clause(evidence, word_at[i], &turning) != flag)
+}
+
+/// Phrases that take back what was asked before them, in the six languages (folded).
+const RETRACTIONS: &[&[&str]] = &[
+    &["never", "mind"],
+    &["nevermind"],
+    &["forget", "it"],
+    &["scratch", "that"],
+    &["olvidalo"],
+    &["olvida", "eso"],
+    &["dejalo"],
+    &["laisse", "tomber"],
+    &["oublie", "ca"],
+    &["vergiss", "es"],
+    &["vergiss", "das"],
+    &["lascia", "perdere"],
+    &["lascia", "stare"],
+    &["deixa", "pra", "la"],
+    &["deixa", "para", "la"],
+    &["esquece"],
+];
+
+/// Whether `after` (the words after a mention) holds a phrase that takes it back.
+fn retracted_after(after: &[&str]) -> bool {
+    (0..after.len()).any(|i| {
+        RETRACTIONS
+            .iter()
+            .any(|phrase| after[i..].starts_with(phrase))
+    })
+}
+
+/// The subject's words in a short description written as a label in another of the six
+/// languages than English ("Incluir cebolla", "Demander un accusé de réception"): a
+/// dictionary for the subject where the field's English name has no entry in the lexicon,
+/// never evidence that it was said. Its first word is left out where there are more (a
+/// label's verb: "Incluir", "Demander"). An English description, or a longer one (a
+/// sentence), speaks of more than the subject ("Include the original attachments when
+/// forwarding" is no flag said by "Forward this email").
+fn label_words(schema: &Value) -> Vec<String> {
+    let Some(description) = schema.get("description").and_then(Value::as_str) else {
+        return Vec::new();
+    };
+    if !matches!(super::language::of(description).main, Some(main) if main != "en") {
+        return Vec::new();
+    }
+    let words: Vec<String> = words_of(description)
+        .into_iter()
+        .map(|w| fold(&w))
+        .filter(|w| {
+            w.chars().count() >= 4
+                && !is(GENERIC, w)
+                && !is(STOPWORDS, w)
+                && !super::language::function_word(w)
+        })
+        .collect();
+    match words.len() {
+        1 => words,
+        2 | 3 => words[1..].to_vec(),
+        _ => Vec::new(),
+    }
 }
 
 /// Words of a flag that is a thing's state and names no subject (`on`, `is_on`, `power`):
@@ -391,6 +457,70 @@ mod tests {
             value,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    fn labelled(text: &str, key: &str, label: &str, value: bool) -> bool {
+        said(
+            key,
+            &json!({"type": "boolean", "description": label}),
+            value,
+            &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
+        )
+    }
+
+    #[test]
+    fn a_labels_words_name_the_subject_in_the_tools_language() {
+        assert!(labelled(
+            "una hamburguesa sin cebolla porfa",
+            "include_onion",
+            "Incluir cebolla",
+            false
+        ));
+        assert!(!labelled(
+            "una hamburguesa sin cebolla porfa",
+            "include_onion",
+            "Incluir cebolla",
+            true
+        ));
+        assert!(labelled(
+            "envoie-le sans accusé de réception",
+            "read_receipt",
+            "Demander un accusé de réception",
+            false
+        ));
+        // The label's verb is no subject; nor is an English sentence's every word.
+        assert!(!labelled(
+            "pide un taxi para las ocho",
+            "read_receipt",
+            "Pedir confirmación de lectura",
+            true
+        ));
+        assert!(!labelled(
+            "Forward this email to accounting.",
+            "include_attachments",
+            "Include the original attachments when forwarding",
+            true
+        ));
+        // Taken back.
+        assert!(!labelled(
+            "abonne-moi à la newsletter... enfin non, laisse tomber",
+            "subscribe",
+            "Abonner à la newsletter",
+            true
+        ));
+        assert!(labelled(
+            "abonne-moi à la newsletter, et laisse le reste",
+            "subscribe",
+            "Abonner à la newsletter",
+            true
+        ));
+        // Only a dictionary: a label the user never spoke of says nothing.
+        assert!(!labelled(
+            "una hamburguesa doble",
+            "include_onion",
+            "Incluir cebolla",
+            false
+        ));
     }
 
     #[test]
