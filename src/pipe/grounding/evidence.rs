@@ -9,6 +9,7 @@ use jiff::civil::Date;
 
 use super::facts::{Context, Facts};
 use super::language::{self, Languages};
+use super::rows::Rows;
 use super::tokens::{self, compact, compact_into, stem, Kind, Token};
 use super::{codes, current, dates, lexicon, numbers, quantity, times};
 
@@ -32,6 +33,8 @@ pub struct Evidence {
     /// Digits said in words, group after group ("siete, cuatro, cuatro, nueve").
     spoken_digits: Vec<String>,
     pub(super) facts: Facts,
+    /// The rows of the tool results' tables the user picked ([`super::rows`]).
+    pub(super) rows: Rows,
     pub(super) languages: Languages,
     pub(super) today: Date,
     /// The text it was read from, to read it again without a value's whole (see
@@ -114,6 +117,7 @@ impl Evidence {
             spoken_digits: spoken_digits(&tokens, &facts),
             digit_runs: digit_runs(text),
             facts,
+            rows: Rows::read(text),
             languages,
             today,
             text: text.to_owned(),

@@ -32,6 +32,7 @@ mod language;
 mod lexicon;
 mod numbers;
 mod quantity;
+mod rows;
 mod rules;
 mod text;
 mod times;

@@ -158,6 +158,10 @@ pub fn trace(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Rule {
 
 fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
     let Leaf { value, schema, key } = leaf;
+    // A value only a tool result's row the user did not pick holds was not asked for.
+    if evidence.rows.refuses(value) {
+        return None;
+    }
     let on = |rule: Rule, test: &dyn Fn() -> bool| (rules.on(rule) && test()).then_some(rule);
     if let Some(rule) = on(Rule::Schema, &|| {
         schema.get("default") == Some(value)

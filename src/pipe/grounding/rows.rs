@@ -1,0 +1,361 @@
+//! Rows of a tool result the user picked. A tool result that lists things (a JSON array of
+//! two objects or more: orders, accounts, repositories) holds a value of each row, and the
+//! user asks about one of them: by a word only that row holds ("Ich will den Wasserkocher
+//! zurückschicken", "quanto devo a Marco?") or by its place ("open the first one", "el
+//! último"). A value that only an unpicked row holds was not asked for: the row the user
+//! meant is evidence, the others are not. Where the user picks no row (or picks by meaning:
+//! "whichever has more money"), every row stays evidence.
+
+use serde_json::Value;
+
+use super::tokens::{compact, fold, tokenize, Kind};
+use super::words::{is, STOPWORDS};
+
+/// Ordinal words that pick a row by its place after an article ("the first one", "la
+/// dernière"), folded; `None` is the last row.
+#[rustfmt::skip]
+const PLACES: &[(&[&str], Option<usize>)] = &[
+    (&["first", "primero", "primera", "premier", "premiere", "erste", "ersten", "erster",
+        "erstes", "primeiro", "primo", "prima"], Some(0)),
+    (&["second", "segundo", "segunda", "deuxieme", "zweite", "zweiten", "zweiter", "zweites",
+        "secondo", "seconda"], Some(1)),
+    (&["third", "tercero", "tercera", "troisieme", "dritte", "dritten", "dritter", "drittes",
+        "terceiro", "terceira", "terzo", "terza"], Some(2)),
+    (&["last", "ultimo", "ultima", "dernier", "derniere", "letzte", "letzten", "letzter",
+        "letztes"], None),
+];
+
+/// Articles before an ordinal that picks a row.
+const ARTICLES: &[&str] = &[
+    "the", "el", "la", "le", "lo", "il", "los", "las", "les", "der", "die", "das", "den", "dem",
+    "o", "a", "l",
+];
+
+/// The tables a conversation's tool results hold, and which of their rows the rest of the
+/// conversation picks.
+#[derive(Debug, Default)]
+pub struct Rows {
+    tables: Vec<Table>,
+    /// The conversation outside the tables, folded.
+    plain: String,
+}
+
+#[derive(Debug)]
+struct Table {
+    rows: Vec<Row>,
+    picked: Vec<bool>,
+}
+
+#[derive(Debug, Default)]
+struct Row {
+    /// Its values, folded ("302140", "wasserkocher", "35"); a text row's words and numbers.
+    values: Vec<String>,
+    /// A text row's letters and digits, folded and joined: its numbers whatever their
+    /// separators ("300 481 772").
+    compact: String,
+}
+
+impl Row {
+    fn holds(&self, wanted: &str, wanted_compact: &str) -> bool {
+        self.values.iter().any(|v| v == wanted)
+            || (wanted_compact.len() >= 4
+                && wanted_compact.bytes().any(|b| b.is_ascii_digit())
+                && self.compact.contains(wanted_compact))
+    }
+}
+
+/// How many bytes of JSON are read as tables: the cost stays flat for a large tool result.
+const JSON_LIMIT: usize = 16 * 1024;
+
+impl Rows {
+    /// Reads the tables in `text` (a line, or the rest of a line after a label, that starts a
+    /// JSON value) and the rows the other lines pick.
+    pub fn read(text: &str) -> Rows {
+        if !text.contains(['[', '|', ';']) {
+            return Rows::default();
+        }
+        let mut tables = Vec::new();
+        let mut plain = String::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let line_end = rest.find('\n').map_or(rest.len(), |i| i + 1);
+            let line = &rest[..line_end];
+            let start = line
+                .find(['[', '{'])
+                .filter(|at| json_starts_line(&line[..*at]));
+            let parsed = start.and_then(|at| {
+                let from = &rest[at..];
+                let mut values =
+                    serde_json::Deserializer::from_str(&from[..from.len().min(JSON_LIMIT)])
+                        .into_iter::<Value>();
+                match values.next() {
+                    Some(Ok(value)) => Some((value, at + values.byte_offset())),
+                    _ => None,
+                }
+            });
+            match parsed {
+                Some((value, end)) => {
+                    plain.push_str(&rest[..start.unwrap_or(0)]);
+                    collect_tables(&value, &mut tables);
+                    rest = &rest[end..];
+                }
+                None => {
+                    match text_table(line) {
+                        Some(table) => tables.push(table),
+                        None => plain.push_str(line),
+                    }
+                    rest = &rest[line_end..];
+                }
+            }
+        }
+        if tables.is_empty() {
+            return Rows::default();
+        }
+        let words: Vec<String> = tokenize(&plain)
+            .into_iter()
+            .filter(|t| t.kind == Kind::Word || t.kind == Kind::Number)
+            .map(|t| t.folded)
+            .collect();
+        for table in &mut tables {
+            table.picked = pick(&table.rows, &words);
+        }
+        Rows {
+            tables,
+            plain: fold(&plain),
+        }
+    }
+
+    /// Whether `value` is held only by rows the user did not pick (and by no row they did),
+    /// in a table where they picked one, and the rest of the conversation does not write it.
+    pub fn refuses(&self, value: &Value) -> bool {
+        let wanted = match value {
+            Value::String(s) => fold(s.trim()),
+            Value::Number(n) => number_text(n),
+            _ => return false,
+        };
+        if wanted.is_empty() {
+            return false;
+        }
+        let wanted_compact = compact(&wanted);
+        let refused = self.tables.iter().any(|table| {
+            if !table.picked.contains(&true) {
+                return false;
+            }
+            let holds = |row: &Row| row.holds(&wanted, &wanted_compact);
+            let in_picked = table
+                .rows
+                .iter()
+                .zip(&table.picked)
+                .any(|(r, p)| *p && holds(r));
+            let in_other = table
+                .rows
+                .iter()
+                .zip(&table.picked)
+                .any(|(r, p)| !*p && holds(r));
+            in_other && !in_picked
+        });
+        refused && !self.plain.contains(&wanted)
+    }
+}
+
+/// A line of a tool result written as text with its rows between "|" or ";", two at least,
+/// each with a number of two digits or more; a caption before the first row ("Pedidos:") is
+/// no row's.
+fn text_table(line: &str) -> Option<Table> {
+    let mark = ['|', ';'].into_iter().find(|m| line.contains(*m))?;
+    let mut segments: Vec<&str> = line.split(mark).map(str::trim).collect();
+    if let Some(first) = segments.first_mut() {
+        if let Some(colon) = first.rfind(':') {
+            let (caption, after) = first.split_at(colon);
+            if !caption.contains(|c: char| c.is_ascii_digit()) && after.len() > 1 {
+                *first = after[1..].trim();
+            }
+        }
+    }
+    segments.retain(|s| !s.is_empty());
+    let rows: Vec<Row> = segments
+        .iter()
+        .map(|segment| {
+            let tokens = tokenize(segment);
+            Row {
+                values: tokens
+                    .iter()
+                    .filter(|t| t.kind != Kind::Punct)
+                    .map(|t| t.folded.clone())
+                    .collect(),
+                compact: compact(segment),
+            }
+        })
+        .collect();
+    let numbered = |row: &Row| {
+        row.values
+            .iter()
+            .any(|v| v.bytes().filter(u8::is_ascii_digit).count() >= 2)
+    };
+    (rows.len() >= 2 && rows.iter().all(numbered)).then(|| Table {
+        picked: Vec::new(),
+        rows,
+    })
+}
+
+/// Whether what stands before a JSON value on its line is nothing or a speaker's label
+/// ("Tool: ", "Tool result: ").
+fn json_starts_line(before: &str) -> bool {
+    let before = before.trim();
+    before.is_empty()
+        || (before.ends_with(':') && before.len() <= 24 && !before.contains(['{', '[', '"']))
+}
+
+/// Every array of two objects or more in `value`, as tables of folded scalars.
+fn collect_tables(value: &Value, tables: &mut Vec<Table>) {
+    match value {
+        Value::Array(items) => {
+            let objects: Vec<&serde_json::Map<String, Value>> =
+                items.iter().filter_map(Value::as_object).collect();
+            if objects.len() >= 2 && objects.len() == items.len() {
+                tables.push(Table {
+                    rows: objects
+                        .iter()
+                        .map(|o| Row {
+                            values: row_values(o),
+                            compact: String::new(),
+                        })
+                        .collect(),
+                    picked: Vec::new(),
+                });
+            }
+            for item in items {
+                collect_tables(item, tables);
+            }
+        }
+        Value::Object(map) => {
+            for item in map.values() {
+                collect_tables(item, tables);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn row_values(row: &serde_json::Map<String, Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    for value in row.values() {
+        match value {
+            Value::String(s) => out.push(fold(s.trim())),
+            Value::Number(n) => out.push(number_text(n)),
+            Value::Bool(b) => out.push(b.to_string()),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn number_text(n: &serde_json::Number) -> String {
+    match n.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
+        _ => n.to_string(),
+    }
+}
+
+/// The rows `words` (the conversation outside the tables) pick: by a word of three letters
+/// or more that only that row's values hold, or by an ordinal after an article.
+fn pick(rows: &[Row], words: &[String]) -> Vec<bool> {
+    let mut picked = vec![false; rows.len()];
+    let row_words: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            row.values
+                .iter()
+                .flat_map(|v| tokenize(v).into_iter().map(|t| t.folded))
+                .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
+                .filter(|w| !super::language::function_word(w))
+                .collect()
+        })
+        .collect();
+    for (i, own) in row_words.iter().enumerate() {
+        let only_here = |w: &String| {
+            row_words
+                .iter()
+                .enumerate()
+                .all(|(j, other)| j == i || !other.contains(w))
+        };
+        if own.iter().any(|w| only_here(w) && words.contains(w)) {
+            picked[i] = true;
+        }
+    }
+    for pair in words.windows(2) {
+        if !is(ARTICLES, &pair[0]) {
+            continue;
+        }
+        let place = PLACES
+            .iter()
+            .find(|(names, _)| names.contains(&pair[1].as_str()))
+            .map(|(_, place)| place.unwrap_or(rows.len() - 1));
+        if let Some(at) = place.filter(|at| *at < rows.len()) {
+            picked[at] = true;
+        }
+    }
+    picked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn refused(text: &str, value: Value) -> bool {
+        Rows::read(text).refuses(&value)
+    }
+
+    #[test]
+    fn a_value_of_a_row_the_user_did_not_pick() {
+        let orders = "User: Zeig meine Bestellungen\nTool: [{\"nr\":\"302118\",\"artikel\":\"Wasserkocher\"},{\"nr\":\"302140\",\"artikel\":\"Toaster\"}]\nUser: Ich will den Wasserkocher zurückschicken";
+        assert!(refused(orders, json!("302140")));
+        assert!(!refused(orders, json!("302118")));
+        let debts = "User: quanto devo a Marco?\nTool: {\"debiti\":[{\"a\":\"Marco\",\"importo\":35},{\"a\":\"Sara\",\"importo\":52}]}\nUser: ok pagalo";
+        assert!(refused(debts, json!(52)));
+        assert!(!refused(debts, json!(35)));
+        let repos = "User: find my repos\nTool: [{\"name\":\"budget-app\"},{\"name\":\"budget-app-old\"}]\nUser: open the first one";
+        assert!(refused(repos, json!("budget-app-old")));
+        assert!(!refused(repos, json!("budget-app")));
+        // Without labels, as the pipe joins a conversation's messages.
+        let bare = "[{\"id\":\"A1\",\"city\":\"Lyon\"},{\"id\":\"B2\",\"city\":\"Nice\"}]\nbook the one in Nice";
+        assert!(refused(bare, json!("A1")));
+        assert!(!refused(bare, json!("B2")));
+    }
+
+    #[test]
+    fn rows_of_a_tool_result_written_as_text() {
+        let orders = "User: qual o código de rastreio da minha compra da Shopee?\nTool: Pedidos: Shopee — rastreio BR481200339 | Mercado Livre — rastreio BR774019256";
+        assert!(refused(orders, json!("BR774019256")));
+        assert!(!refused(orders, json!("BR481200339")));
+        let contracts = "Verträge: Strom – Kundennr. 300 481 772 ; Gas – Kundennr. 300 481 790\nTrag die Kundennummer vom Gas ein";
+        assert!(refused(contracts, json!("300481772")));
+        assert!(!refused(contracts, json!("300481790")));
+        // Picked by meaning only ("the oldest"), or no numbered rows: every row stays.
+        let bills = "paga la bolletta più vecchia\nbollette: Enel n. 0041287 scadenza 10/11 | Hera n. 0039954 scadenza 02/11";
+        assert!(!refused(bills, json!("0041287")));
+        assert!(!refused(
+            "pick up milk; call mom at 5\nthe milk first",
+            json!(5)
+        ));
+    }
+
+    #[test]
+    fn every_row_stays_evidence_where_none_is_picked() {
+        // Picked by meaning only.
+        let accounts = "User: pay it from whichever account has more money\nTool: [{\"name\":\"checking\",\"last4\":\"1182\"},{\"name\":\"savings\",\"last4\":\"7735\"}]";
+        assert!(!refused(accounts, json!("7735")));
+        assert!(!refused(accounts, json!("1182")));
+        // A word both rows hold picks neither; an ordinal without its article is no place.
+        let both =
+            "[{\"name\":\"Project Alpha\"},{\"name\":\"Project Beta\"}]\nfirst, open the project";
+        assert!(!refused(both, json!("Project Beta")));
+        // One row is no choice; nor is a list of plain values.
+        assert!(!refused("[{\"id\":\"A1\"}]\nthe first one", json!("A1")));
+        assert!(!refused("[\"A1\",\"B2\"]\nthe first one", json!("B2")));
+        // A value the user also said stays said.
+        let text = "[{\"id\":\"A1\",\"city\":\"Lyon\"},{\"id\":\"B2\",\"city\":\"Nice\"}]\nthe one in Nice, not A1";
+        assert!(!refused(text, json!("A1")));
+    }
+}
