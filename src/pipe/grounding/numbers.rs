@@ -141,9 +141,11 @@ fn digit_values(token: &str) -> Vec<(f64, bool)> {
         suffix,
         "st" | "nd" | "rd" | "th" | "er" | "re" | "e" | "eme" | "ème" | "º" | "ª" | "o" | "a"
     );
+    // "5k" is five thousand, never five.
+    let factor = if suffix == "k" { 1000.0 } else { 1.0 };
     let mut out = Vec::new();
     let mut push = |text: String| {
-        if let Ok(value) = text.parse::<f64>() {
+        if let Ok(value) = text.parse::<f64>().map(|v| v * factor) {
             if value.is_finite() && !out.iter().any(|(v, _)| *v == value) {
                 out.push((value, ordinal));
             }

@@ -261,6 +261,12 @@ impl Field<'_> {
         })
     }
 
+    /// Whether the field asks for a unit (`amount` "in euros", `weight_g`): it takes a
+    /// measure, not a count of things.
+    pub fn measured(&self) -> bool {
+        !self.unit().is_empty()
+    }
+
     /// The field speaks of `dim`: a word of its subject, or (`units`) a unit of it.
     fn speaks_of(&self, dim: Dim, units: bool) -> bool {
         // Not the period of a rate (`lessons_per_month` speaks of no span of months).
@@ -278,6 +284,11 @@ impl Field<'_> {
                     && subjects(dim).contains(&super::tokens::stem(w).as_str())
         }) || (units && words().any(|w| readings(w, false).iter().any(|(d, _)| same(*d, dim))))
     }
+}
+
+/// Whether `word` (folded) is a unit ("kg", "euros", "Stunden").
+pub fn is_unit(word: &str) -> bool {
+    !readings(word, false).is_empty()
 }
 
 /// Durations and calendar spans are one subject.
@@ -803,6 +814,26 @@ fn read_words(tokens: &[Token], out: &mut Vec<Quantity>) {
         } else if HALF.contains(&token.folded.as_str()) {
             read_after(tokens, i, i + 1, 0.5, false, out);
         }
+        // "en hora y media": a spelled-out unit of time with no number or article before it
+        // and "and a half" after it is one and a half of it.
+        let bare = i == 0
+            || tokens
+                .get(i - 1)
+                .is_some_and(|t| t.kind != Kind::Number && !ARTICLES.contains(&t.folded.as_str()));
+        if bare
+            && token.kind == Kind::Word
+            && token.folded.chars().count() >= 3
+            && matches_any(tokens, i + 1, AND_A_HALF) > 0
+            && readings(&token.folded, false)
+                .iter()
+                .any(|(dim, _)| matches!(dim, Time | Calendar))
+        {
+            let before = out.len();
+            read_after(tokens, i, i, 1.0, false, out);
+            for quantity in &mut out[before..] {
+                quantity.start.get_or_insert(i);
+            }
+        }
         if ARTICLES.contains(&token.folded.as_str()) {
             let before = out.len();
             read_article(tokens, i, out);
@@ -931,7 +962,11 @@ fn read_after(
     let mut value = value;
     let mut next = end;
     let mut multiplied = false;
-    if let Some(factor) = multiplier(suffix, true, money_sign) {
+    if suffix == "k" {
+        // The number is read as thousands already ("5k" is 5000).
+        suffix = "";
+        multiplied = true;
+    } else if let Some(factor) = multiplier(suffix, true, money_sign) {
         value *= factor;
         suffix = "";
         multiplied = true;
@@ -1580,6 +1615,7 @@ mod tests {
         for text in [
             "an hour and a half",
             "una hora y media",
+            "avísame en hora y media",
             "une heure et demie",
             "anderthalb Stunden",
             "uma hora e meia",

@@ -612,10 +612,31 @@ fn label_fits(
         .iter()
         .any(|w| name.iter().chain(description).any(|n| n == w));
     }
-    let counted = evidence.tokens.get(end).filter(|t| {
+    // German writes an ordinal with a full stop after an article ("zum 80. Geburtstag", "im
+    // 2. Stock"): its noun follows it ("Überweis 80. Danke" ends a sentence).
+    const ARTICLES: &[&str] = &[
+        "zum", "zur", "am", "im", "vom", "beim", "der", "die", "das", "den", "dem", "des",
+    ];
+    let german_ordinal = evidence.languages.main == Some("de")
+        && evidence
+            .tokens
+            .get(end)
+            .is_some_and(|t| t.lower == "." && !t.spaced)
+        && start
+            .checked_sub(1)
+            .and_then(|i| evidence.tokens.get(i))
+            .is_some_and(|t| ARTICLES.contains(&t.folded.as_str()));
+    let after = end + usize::from(german_ordinal);
+    let counted = evidence.tokens.get(after).filter(|t| {
         t.kind == Kind::Word && !is(STOPWORDS, &t.folded) && !language::function_word(&t.folded)
     });
     if let Some(noun) = counted {
+        // A field that takes a measure takes no count of a thing: "zum 80. Geburtstag" is no
+        // amount in euros.
+        let field = quantity::Field { name, description };
+        if field.measured() && !quantity::is_unit(&noun.folded) {
+            return false;
+        }
         return counted::fits(&noun.folded, name, description);
     }
     // A number mark between: "le court n°12", "table #4", "Zimmer Nr. 12" (a full stop only
@@ -1144,6 +1165,59 @@ mod tests {
         assert!(kept("We're going to Paris. 4 people", "party_size", 4.0));
         assert!(!kept("Zimmer Nr. 12 für 2 Personen", "guests", 12.0));
         assert!(kept("I need 3 chairs", "quantity", 3.0));
+    }
+
+    #[test]
+    fn a_measure_takes_no_count_of_a_thing() {
+        let kept = |text: &str, key: &str, description: &str, value: f64| {
+            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
+            let schema = serde_json::json!({"type": "number", "description": description});
+            let json = serde_json::json!(value);
+            let leaf = Leaf {
+                value: &json,
+                key,
+                schema: &schema,
+            };
+            first(&leaf, &evidence, Rules::default()).is_some()
+        };
+        let euros = "Betrag in Euro";
+        assert!(!kept(
+            "Überweis der Oma was zum 80. Geburtstag",
+            "amount",
+            euros,
+            80.0
+        ));
+        assert!(!kept(
+            "send grandma 80 candles",
+            "amount",
+            "Amount in euros",
+            80.0
+        ));
+        // Its unit, or nothing after it, is a measure.
+        assert!(kept(
+            "Überweis der Oma 80 Euro zum Geburtstag",
+            "amount",
+            euros,
+            80.0
+        ));
+        assert!(kept(
+            "send her 80 bucks for her birthday",
+            "amount",
+            "Amount in dollars",
+            80.0
+        ));
+        assert!(kept("Überweis ihr 80, danke", "amount", euros, 80.0));
+        // "5k" is five thousand, never five.
+        let run = "log my run pls, 5k in 28 mins";
+        assert!(kept(run, "distance_m", "Distance in metres", 5000.0));
+        assert!(!kept(run, "distance_m", "Distance in metres", 5.0));
+        // A count field still takes its count; a German sentence's end is no ordinal.
+        assert!(kept(
+            "Wir sind 4. Bitte reservieren",
+            "party_size",
+            "Personen",
+            4.0
+        ));
     }
 
     #[test]
