@@ -519,7 +519,19 @@ fn mapped(value: &Value, schema: &Value, evidence: &Evidence) -> bool {
             .and_then(|j| tokens.get(j))
             .filter(|_| tokens.get(i - 1).is_some_and(|t| t.lower == "="))
             .filter(|t| content(t));
-        after.chain(before).any(|t| evidence.has_word(&t.folded))
+        // "de la moins chère (basic) à la plus chère (premium)": the two words before the
+        // parenthesis, said in a row ("la moins chère"), and one of them a content word.
+        let named_before = i >= 2 && tokens[i - 1].lower == "(" && {
+            let words: Vec<&super::tokens::Token> = tokens[..i - 1]
+                .iter()
+                .rev()
+                .take_while(|t| t.kind == Kind::Word)
+                .take(2)
+                .collect();
+            let phrase: Vec<&str> = words.iter().rev().map(|t| t.lower.as_str()).collect();
+            words.iter().any(|t| content(t)) && evidence.written(&phrase.join(" "))
+        };
+        named_before || after.chain(before).any(|t| evidence.has_word(&t.folded))
     })
 }
 
@@ -1218,6 +1230,24 @@ mod tests {
             "Personen",
             4.0
         ));
+    }
+
+    #[test]
+    fn a_member_named_in_the_description_before_its_parenthesis() {
+        let schema = serde_json::json!({"type": "string",
+            "enum": ["basic", "standard", "premium"],
+            "description": "Formule, de la moins chère (basic) à la plus chère (premium)"});
+        let said = |text: &str, member: &str| {
+            mapped(
+                &serde_json::json!(member),
+                &schema,
+                &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
+            )
+        };
+        assert!(said("je prends la formule la moins chère", "basic"));
+        assert!(!said("je prends la formule la moins chère", "premium"));
+        assert!(said("la plus chère, s'il te plaît", "premium"));
+        assert!(!said("une formule pas trop chère", "basic"));
     }
 
     #[test]

@@ -428,6 +428,13 @@ const DAY_PARTS: &[(&[&str], Half)] = &[
     (&["abend"], Half::Pm),
     (&["abends"], Half::Pm),
     (&["pomeriggio"], Half::Pm),
+    // The evening meal says the evening ("le souper est à six heures": Québec's supper).
+    (&["dinner"], Half::Pm),
+    (&["supper"], Half::Pm),
+    (&["souper"], Half::Pm),
+    (&["cena"], Half::Pm),
+    (&["abendessen"], Half::Pm),
+    (&["jantar"], Half::Pm),
     (&["sera"], Half::Pm),
     (&["stasera"], Half::Pm),
     (&["tonight"], Half::Night),
@@ -1046,6 +1053,15 @@ mod tests {
         assert_eq!(times("um 20.30 Uhr"), [(20, 30)]);
         assert_eq!(times("2024-02-23 10:30:00"), [(10, 30), (22, 30)]);
         assert_eq!(times("2024-02-23T10:30"), [(10, 30), (22, 30)]);
+    }
+
+    #[test]
+    fn the_evening_meal_says_the_evening() {
+        assert_eq!(times("le souper est à six heures"), [(18, 0)]);
+        assert_eq!(times("dinner at 7"), [(19, 0)]);
+        assert_eq!(times("la cena alle otto"), [(20, 0)]);
+        // No meal, no half of the day.
+        assert_eq!(times("la réunion est à six heures"), [(6, 0), (18, 0)]);
     }
 
     #[test]
