@@ -217,6 +217,14 @@ const CORRECTIONS: &[&str] = &[
 /// "no la doble", "Nicht die Expresszustellung", "non la pizza grande"), or a correction
 /// follows it with another member ("con tarjeta... ay no, mejor en efectivo").
 pub(super) fn refused(member: &str, members: &[Value], evidence: &Evidence) -> bool {
+    // Most requests hold no word that turns anything down.
+    let turning = evidence
+        .tokens
+        .iter()
+        .any(|t| is(REFUSALS, &t.folded) || is(CORRECTIONS, &t.folded));
+    if !turning {
+        return false;
+    }
     let places = said_at(member, evidence);
     !places.is_empty()
         && places.iter().all(|at| {
@@ -236,16 +244,22 @@ fn said_at(member: &str, evidence: &Evidence) -> Vec<usize> {
     let full = lexicon::full(word);
     let mut forms: Vec<String> = vec![stem(word), stem(full)];
     forms.extend(lexicon::translations(full).iter().map(|t| stem(t)));
+    // Most members are not said at all: the text's words (and compounds' parts) tell at once.
+    if !forms.iter().any(|f| evidence.has_word(f)) {
+        return Vec::new();
+    }
     evidence
         .tokens
         .iter()
         .enumerate()
         .filter(|(_, t)| t.kind == Kind::Word)
         .filter(|(_, t)| {
-            evidence
-                .word_and_parts(&t.folded)
-                .iter()
-                .any(|part| forms.contains(&stem(part)))
+            evidence.word_and_parts(&t.folded).iter().any(|part| {
+                // A word and its stem share their first letters: only a word that begins
+                // like a form is stemmed.
+                forms.iter().any(|f| part.get(..3) == f.get(..3))
+                    && forms.contains(&stem(part))
+            })
         })
         .map(|(at, _)| at)
         .collect()

@@ -117,7 +117,7 @@ impl Evidence {
             spoken_digits: spoken_digits(&tokens, &facts),
             digit_runs: digit_runs(text),
             facts,
-            rows: Rows::read(text),
+            rows: Rows::read(text, &tokens),
             languages,
             today,
             text: text.to_owned(),
@@ -156,8 +156,8 @@ impl Evidence {
         let folded = tokens::fold(word);
         self.tokens.iter().any(|t| {
             t.kind == Kind::Word
-                && !super::language::function_word(&t.folded)
                 && tokens::word_form(&t.folded, &folded)
+                && !super::language::function_word(&t.folded)
         })
     }
 

@@ -172,9 +172,6 @@ fn label_words(schema: &Value) -> Vec<String> {
     let Some(description) = schema.get("description").and_then(Value::as_str) else {
         return Vec::new();
     };
-    if !matches!(super::language::of(description).main, Some(main) if main != "en") {
-        return Vec::new();
-    }
     let words: Vec<String> = words_of(description)
         .into_iter()
         .map(|w| fold(&w))
@@ -185,10 +182,13 @@ fn label_words(schema: &Value) -> Vec<String> {
                 && !super::language::function_word(w)
         })
         .collect();
+    // The language last: reading it costs more than counting words.
+    let label = (1..=3).contains(&words.len())
+        && matches!(super::language::of(description).main, Some(main) if main != "en");
     match words.len() {
+        _ if !label => Vec::new(),
         1 => words,
-        2 | 3 => words[1..].to_vec(),
-        _ => Vec::new(),
+        _ => words[1..].to_vec(),
     }
 }
 

@@ -263,13 +263,15 @@ fn only_shared(line: &str, code: &str) -> bool {
     let Some((_, list)) = lists.words.iter().find(|(c, _)| *c == code) else {
         return false;
     };
-    tokenize(line)
-        .into_iter()
-        .filter(|t| t.kind == Kind::Word && list.contains(&t.folded))
-        .all(|t| {
+    // Word by word, stopping at the first that is only this language's (most lines).
+    line.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(super::tokens::fold)
+        .filter(|w| list.contains(w))
+        .all(|w| {
             lists.words[READ.len()..]
                 .iter()
-                .any(|(_, other)| other.contains(&t.folded))
+                .any(|(_, other)| other.contains(&w))
         })
 }
 

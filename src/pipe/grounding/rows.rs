@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::tokens::{compact, fold, tokenize, Kind};
+use super::tokens::{compact, compact_into, fold, Kind, Token};
 use super::words::{is, STOPWORDS};
 
 /// Ordinal words that pick a row by its place after an article ("the first one", "la
@@ -36,8 +36,8 @@ const ARTICLES: &[&str] = &[
 #[derive(Debug, Default)]
 pub struct Rows {
     tables: Vec<Table>,
-    /// The conversation outside the tables, folded.
-    plain: String,
+    /// The conversation's words outside the tables, folded.
+    plain: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -69,65 +69,70 @@ const JSON_LIMIT: usize = 16 * 1024;
 
 impl Rows {
     /// Reads the tables in `text` (a line, or the rest of a line after a label, that starts a
-    /// JSON value) and the rows the other lines pick.
-    pub fn read(text: &str) -> Rows {
-        if !text.contains(['[', '|', ';']) {
+    /// JSON value; a line of rows between "|") and the rows the other words pick;
+    /// `tokens` are the text's.
+    pub fn read(text: &str, tokens: &[Token]) -> Rows {
+        if !text.contains(['[', '|']) {
             return Rows::default();
         }
         let mut tables = Vec::new();
-        let mut plain = String::new();
-        let mut rest = text;
-        while !rest.is_empty() {
+        // Byte ranges of the text that are tables.
+        let mut inside: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            let rest = &text[at..];
             let line_end = rest.find('\n').map_or(rest.len(), |i| i + 1);
             let line = &rest[..line_end];
             let start = line
                 .find(['[', '{'])
-                .filter(|at| json_starts_line(&line[..*at]));
-            let parsed = start.and_then(|at| {
-                let from = &rest[at..];
+                .filter(|from| json_starts_line(&line[..*from]));
+            let parsed = start.and_then(|from| {
+                let json = &rest[from..];
                 let mut values =
-                    serde_json::Deserializer::from_str(&from[..from.len().min(JSON_LIMIT)])
+                    serde_json::Deserializer::from_str(&json[..floor(json, JSON_LIMIT)])
                         .into_iter::<Value>();
                 match values.next() {
-                    Some(Ok(value)) => Some((value, at + values.byte_offset())),
+                    Some(Ok(value)) => Some((value, from, from + values.byte_offset())),
                     _ => None,
                 }
             });
-            match parsed {
-                Some((value, end)) => {
-                    plain.push_str(&rest[..start.unwrap_or(0)]);
-                    collect_tables(&value, &mut tables);
-                    rest = &rest[end..];
+            if let Some((value, from, end)) = parsed {
+                let before = tables.len();
+                collect_tables(&value, &mut tables);
+                if tables.len() > before {
+                    inside.push(at + from..at + end);
                 }
-                None => {
-                    match text_table(line) {
-                        Some(table) => tables.push(table),
-                        None => plain.push_str(line),
-                    }
-                    rest = &rest[line_end..];
+                at += end.max(1);
+                continue;
+            }
+            if line.contains('|') {
+                if let Some(table) = text_table(line) {
+                    tables.push(table);
+                    inside.push(at..at + line_end);
                 }
             }
+            at += line_end;
         }
         if tables.is_empty() {
             return Rows::default();
         }
-        let words: Vec<String> = tokenize(&plain)
-            .into_iter()
-            .filter(|t| t.kind == Kind::Word || t.kind == Kind::Number)
-            .map(|t| t.folded)
+        let plain: Vec<String> = tokens
+            .iter()
+            .filter(|t| t.kind != Kind::Punct && !inside.iter().any(|r| r.contains(&t.start)))
+            .map(|t| t.folded.clone())
             .collect();
         for table in &mut tables {
-            table.picked = pick(&table.rows, &words);
+            table.picked = pick(&table.rows, &plain);
         }
-        Rows {
-            tables,
-            plain: fold(&plain),
-        }
+        Rows { tables, plain }
     }
 
     /// Whether `value` is held only by rows the user did not pick (and by no row they did),
     /// in a table where they picked one, and the rest of the conversation does not write it.
     pub fn refuses(&self, value: &Value) -> bool {
+        if self.tables.is_empty() {
+            return false;
+        }
         let wanted = match value {
             Value::String(s) => fold(s.trim()),
             Value::Number(n) => number_text(n),
@@ -142,28 +147,43 @@ impl Rows {
                 return false;
             }
             let holds = |row: &Row| row.holds(&wanted, &wanted_compact);
-            let in_picked = table
-                .rows
-                .iter()
-                .zip(&table.picked)
-                .any(|(r, p)| *p && holds(r));
-            let in_other = table
-                .rows
-                .iter()
-                .zip(&table.picked)
-                .any(|(r, p)| !*p && holds(r));
+            let in_picked = table.rows.iter().zip(&table.picked).any(|(r, p)| *p && holds(r));
+            let in_other = table.rows.iter().zip(&table.picked).any(|(r, p)| !*p && holds(r));
             in_other && !in_picked
         });
-        refused && !self.plain.contains(&wanted)
+        refused && !self.written_outside(&wanted_compact)
+    }
+
+    /// Whether the words outside the tables write `wanted` (letters and digits, folded), in
+    /// one word or in words one after another.
+    fn written_outside(&self, wanted: &str) -> bool {
+        (0..self.plain.len()).any(|from| {
+            let mut joined = String::new();
+            for word in &self.plain[from..] {
+                compact_into(&mut joined, word);
+                if joined.len() >= wanted.len() || !wanted.starts_with(joined.as_str()) {
+                    break;
+                }
+            }
+            joined == wanted
+        })
     }
 }
 
-/// A line of a tool result written as text with its rows between "|" or ";", two at least,
-/// each with a number of two digits or more; a caption before the first row ("Pedidos:") is
-/// no row's.
+/// The largest char boundary of `text` at or below `limit`.
+fn floor(text: &str, limit: usize) -> usize {
+    let mut end = text.len().min(limit);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    end
+}
+
+/// A line of a tool result written as text with its rows between "|", two at least, each
+/// with a number of two digits or more; a caption before the first row ("Pedidos:") is no
+/// row's.
 fn text_table(line: &str) -> Option<Table> {
-    let mark = ['|', ';'].into_iter().find(|m| line.contains(*m))?;
-    let mut segments: Vec<&str> = line.split(mark).map(str::trim).collect();
+    let mut segments: Vec<&str> = line.split('|').map(str::trim).collect();
     if let Some(first) = segments.first_mut() {
         if let Some(colon) = first.rfind(':') {
             let (caption, after) = first.split_at(colon);
@@ -175,16 +195,13 @@ fn text_table(line: &str) -> Option<Table> {
     segments.retain(|s| !s.is_empty());
     let rows: Vec<Row> = segments
         .iter()
-        .map(|segment| {
-            let tokens = tokenize(segment);
-            Row {
-                values: tokens
-                    .iter()
-                    .filter(|t| t.kind != Kind::Punct)
-                    .map(|t| t.folded.clone())
-                    .collect(),
-                compact: compact(segment),
-            }
+        .map(|segment| Row {
+            values: fold(segment)
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            compact: compact(segment),
         })
         .collect();
     let numbered = |row: &Row| {
@@ -261,25 +278,37 @@ fn number_text(n: &serde_json::Number) -> String {
 /// or more that only that row's values hold, or by an ordinal after an article.
 fn pick(rows: &[Row], words: &[String]) -> Vec<bool> {
     let mut picked = vec![false; rows.len()];
-    let row_words: Vec<Vec<String>> = rows
+    let said: std::collections::HashSet<&str> = words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
+        .collect();
+    // Per row, the words said that its values hold (folded values split at marks).
+    let matched: Vec<Vec<&str>> = rows
         .iter()
         .map(|row| {
-            row.values
+            let mut found: Vec<&str> = row
+                .values
                 .iter()
-                .flat_map(|v| tokenize(v).into_iter().map(|t| t.folded))
-                .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
-                .filter(|w| !super::language::function_word(w))
-                .collect()
+                .flat_map(|v| v.split(|c: char| !c.is_alphanumeric()))
+                .filter_map(|w| said.get(w).copied())
+                .collect();
+            found.sort_unstable();
+            found.dedup();
+            found
         })
         .collect();
-    for (i, own) in row_words.iter().enumerate() {
-        let only_here = |w: &String| {
-            row_words
+    for (i, own) in matched.iter().enumerate() {
+        let only_here = |w: &&str| {
+            matched
                 .iter()
                 .enumerate()
                 .all(|(j, other)| j == i || !other.contains(w))
         };
-        if own.iter().any(|w| only_here(w) && words.contains(w)) {
+        if own
+            .iter()
+            .any(|w| only_here(w) && !super::language::function_word(w))
+        {
             picked[i] = true;
         }
     }
@@ -301,10 +330,11 @@ fn pick(rows: &[Row], words: &[String]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use super::super::tokens::tokenize;
     use serde_json::json;
 
     fn refused(text: &str, value: Value) -> bool {
-        Rows::read(text).refuses(&value)
+        Rows::read(text, &tokenize(text)).refuses(&value)
     }
 
     #[test]
@@ -329,7 +359,7 @@ mod tests {
         let orders = "User: qual o código de rastreio da minha compra da Shopee?\nTool: Pedidos: Shopee — rastreio BR481200339 | Mercado Livre — rastreio BR774019256";
         assert!(refused(orders, json!("BR774019256")));
         assert!(!refused(orders, json!("BR481200339")));
-        let contracts = "Verträge: Strom – Kundennr. 300 481 772 ; Gas – Kundennr. 300 481 790\nTrag die Kundennummer vom Gas ein";
+        let contracts = "Verträge: Strom – Kundennr. 300 481 772 | Gas – Kundennr. 300 481 790\nTrag die Kundennummer vom Gas ein";
         assert!(refused(contracts, json!("300481772")));
         assert!(!refused(contracts, json!("300481790")));
         // Picked by meaning only ("the oldest"), or no numbered rows: every row stays.

@@ -146,13 +146,20 @@ pub fn stem(word: &str) -> String {
 /// for `written` ("min" for "minutes", "jan" for "January"). Free text only: an identifier
 /// is its letters.
 pub fn word_form(said: &str, written: &str) -> bool {
-    let (a, b): (Vec<char>, Vec<char>) = (said.chars().collect(), written.chars().collect());
-    let shared = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let (short, long) = (a.len().min(b.len()), a.len().max(b.len()));
+    let shared = said
+        .chars()
+        .zip(written.chars())
+        .take_while(|(x, y)| x == y)
+        .count();
+    if shared < 3 {
+        return false;
+    }
+    let (a, b) = (said.chars().count(), written.chars().count());
+    let (short, long) = (a.min(b), a.max(b));
     // Or two endings on a long stem: "prenderla" and "prenderti".
     let inflected = long - shared <= 3 && (shared >= 4 && short == shared || shared >= 6);
     // An abbreviation: three letters at least, of a word a few letters longer.
-    let cut = shared == a.len() && a.len() >= 3 && b.len() <= a.len() + 6;
+    let cut = shared == a && a >= 3 && b <= a + 6;
     inflected || cut
 }
 
