@@ -257,8 +257,7 @@ fn said_at(member: &str, evidence: &Evidence) -> Vec<usize> {
             evidence.word_and_parts(&t.folded).iter().any(|part| {
                 // A word and its stem share their first letters: only a word that begins
                 // like a form is stemmed.
-                forms.iter().any(|f| part.get(..3) == f.get(..3))
-                    && forms.contains(&stem(part))
+                forms.iter().any(|f| part.get(..3) == f.get(..3)) && forms.contains(&stem(part))
             })
         })
         .map(|(at, _)| at)

@@ -147,8 +147,16 @@ impl Rows {
                 return false;
             }
             let holds = |row: &Row| row.holds(&wanted, &wanted_compact);
-            let in_picked = table.rows.iter().zip(&table.picked).any(|(r, p)| *p && holds(r));
-            let in_other = table.rows.iter().zip(&table.picked).any(|(r, p)| !*p && holds(r));
+            let in_picked = table
+                .rows
+                .iter()
+                .zip(&table.picked)
+                .any(|(r, p)| *p && holds(r));
+            let in_other = table
+                .rows
+                .iter()
+                .zip(&table.picked)
+                .any(|(r, p)| !*p && holds(r));
             in_other && !in_picked
         });
         refused && !self.written_outside(&wanted_compact)
@@ -329,8 +337,8 @@ fn pick(rows: &[Row], words: &[String]) -> Vec<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::tokens::tokenize;
+    use super::*;
     use serde_json::json;
 
     fn refused(text: &str, value: Value) -> bool {
