@@ -88,9 +88,10 @@ def main() -> None:
         raise SystemExit(f"reground: {len(results)} results for {len(inputs)} calls (rc {out.returncode})\n{out.stderr[-2000:]}")
     errors = [r for r in results.values() if "error" in r]
 
-    changed, invented, asked, totals = [], [], [], {m: dict.fromkeys(
+    changed, invented, asked, verdicts, totals = [], [], [], [], {m: dict.fromkeys(
         ["rows", "passed", "calls", "calls_changed", "values_dropped", "passed_changed",
-         "invented", "invented_left_out", "invented_kept", "asked_passed", "asked_failed"], 0) for m in MODES}
+         "invented", "invented_left_out", "invented_kept", "asked_passed", "asked_failed",
+         "passes_now"], 0) for m in MODES}
     for r in rows:
         t = totals[r["mode"]]
         t["rows"] += 1
@@ -110,6 +111,20 @@ def main() -> None:
                         changed.append(f"- {r['mode']} `{r['id']}` {name}{'' if grounded else ' (tool passed through)'}: "
                                        f"`{path}` = `{json.dumps(at(arguments, path))}` left out; decisions: {show(res['decisions'])}")
         t["passed_changed"] += passed_changed
+        # The checker's verdict on the calls as the new grounding leaves them: the calls of
+        # the tools plaincall rewrites (it grounds only those); the others, and calls the
+        # example could not read, stay as they were.
+        regrounded = []
+        for i, call in enumerate(r.get("calls") or []):
+            res = results.get(f"{r['mode']}|{r['id']}|{i}")
+            if res and "error" not in res and call["name"] in r.get("rewritten", []):
+                call = {"name": call["name"], "arguments": json.dumps(res["kept"])}
+            regrounded.append(call)
+        now, why = run.check(bfcl, {**cases[r["id"]], "group": r["group"], "category": r["category"]},
+                           {"error": r.get("error"), "calls": regrounded})
+        t["passes_now"] += now
+        if now != r["passed"]:
+            verdicts.append(f"- {r['mode']} `{r['id']}`: {'passes now' if now else 'fails now'} ({why})")
         # What `strict` grounding would do instead: a required value no rule traces is a
         # question, not a call (only for the tools plaincall rewrites and grounds).
         missing = [(calls[key][1], path) for key, res in mine for path in res.get("missing") or []
@@ -146,15 +161,17 @@ def main() -> None:
           f"`scripts/bfcl/reground.py {args.folder}` (`cargo run --example reground`): evidence = the case's "
           f"user messages, today = {today}, the tool's schema as BFCL converts it.\n")
     print("## Totals\n")
-    print("| mode | cases (passed) | calls | calls changed | values left out | passed cases changed | invented fields | now left out | still kept | strict would ask: passed / failed cases |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| mode | cases (passed) | passed now (checker) | calls | calls changed | values left out | passed cases changed | invented fields | now left out | still kept | strict would ask: passed / failed cases |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for m in MODES:
         t = totals[m]
-        print(f"| {m} | {t['rows']} ({t['passed']}) | {t['calls']} | {t['calls_changed']} | {t['values_dropped']} "
+        print(f"| {m} | {t['rows']} ({t['passed']}) | {t['passes_now']} | {t['calls']} | {t['calls_changed']} | {t['values_dropped']} "
               f"| {t['passed_changed']} | {t['invented']} | {t['invented_left_out']} | {t['invented_kept']} "
               f"| {t['asked_passed']} / {t['asked_failed']} |")
     if errors:
         print(f"\n{len(errors)} calls the example could not read: " + "; ".join(f"{e['id']}: {e['error']}" for e in errors))
+    print("\n## The checker's verdicts that the new grounding changes\n")
+    print("\n".join(verdicts) or "None.")
     print("\n## (a) Passed cases whose delivered call the new grounding changes\n")
     print("\n".join(changed) or "None.")
     print("\n## (b) Invented fields (as the run counted them): left out or kept now\n")

@@ -237,9 +237,11 @@ impl Field<'_> {
             })
             .filter(|(i, _)| *i == 0 || self.name[i - 1] != "per")
             .flat_map(|(_, w)| readings(w, true).iter());
+        // A letter alone in a description is no unit: the "s" of "provider's".
         let description = self
             .description
             .iter()
+            .filter(|w| w.chars().count() > 1)
             .flat_map(|w| readings(w, false).iter());
         let mut found: Vec<Reading> = name.chain(description).copied().collect();
         found.retain(|(dim, _)| !matches!(dim, Count));
@@ -286,9 +288,11 @@ impl Field<'_> {
     }
 }
 
-/// Whether `word` (folded) is a unit ("kg", "euros", "Stunden").
+/// Whether `word` (folded) is a unit or makes one an area ("kg", "euros", "Stunden", "sq.ft").
 pub fn is_unit(word: &str) -> bool {
-    !readings(word, false).is_empty()
+    // "sq.ft" is one word of two units' parts.
+    word.split('.')
+        .any(|part| !readings(part, false).is_empty() || SQUARED.contains(&part) || part == "sq")
 }
 
 /// Durations and calendar spans are one subject.

@@ -1240,6 +1240,19 @@ mod tests {
             80.0
         ));
         assert!(kept("Überweis ihr 80, danke", "amount", euros, 80.0));
+        assert!(kept(
+            "Don't include window area of 15 sq.ft.",
+            "area",
+            "The area of the exclusion in square feet.",
+            15.0
+        ));
+        // A description's "provider's" names no seconds.
+        assert!(kept(
+            "find a cleaner with a review of 4.5 stars",
+            "rating",
+            "The average rating of the service provider's review score.",
+            4.5
+        ));
         // "5k" is five thousand, never five.
         let run = "log my run pls, 5k in 28 mins";
         assert!(kept(run, "distance_m", "Distance in metres", 5000.0));

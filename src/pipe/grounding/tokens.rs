@@ -139,12 +139,30 @@ pub fn stem(word: &str) -> String {
     out
 }
 
-/// Two forms of one word in free text: one the other with an ending of up to three letters
+/// Inflectional endings of the six languages and of the unread ones a line of free text may
+/// be in (plural, case, gender, verb person), and Romance object pronouns written onto a verb
+/// ("prenderla", "prenderti"), folded.
+#[rustfmt::skip]
+const ENDINGS: &[&str] = &[
+    "s", "es", "n", "en", "e", "er", "ern", "em", "t", "st", "a", "o", "as", "os", "i", "he",
+    "ing", "ed", "la", "lo", "le", "li", "ti", "mi", "ci", "vi", "si", "me", "te", "se", "nos",
+];
+
+/// Words people cut short in free text, folded ("10 min", "in jan").
+#[rustfmt::skip]
+const ABBREVIATIONS: &[&str] = &[
+    "min", "mins", "sec", "secs", "hr", "hrs", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
+    "sep", "sept", "oct", "nov", "dec", "mon", "tue", "tues", "wed", "thu", "thur", "thurs",
+    "fri", "sat", "sun", "approx", "dept", "info", "msg", "pic", "pics", "appt", "mtg", "admin",
+    "doc", "docs", "prefs", "config", "repo", "repos",
+];
+
+/// Two forms of one word in free text: one the other with an inflectional ending
 /// ("Wanderwegen" and "Wanderwege", "szállást" and "szállás", "Budapesten"), four letters of
-/// stem at least, or two such endings on six letters ("prenderla", "prenderti"; never
-/// "Drucker" and "druckt"); or `said` cut short
-/// for `written` ("min" for "minutes", "jan" for "January"). Free text only: an identifier
-/// is its letters.
+/// stem at least, or two endings on six letters ("prenderla", "prenderti"; never "Drucker"
+/// and "druckt": "er" and "t" on "druck"); or `said` a common abbreviation of `written`
+/// ("min" for "minutes", "jan" for "January"). Never a prefix alone: "zqz" says no "zqzjjz".
+/// Free text only: an identifier is its letters.
 pub fn word_form(said: &str, written: &str) -> bool {
     let shared = said
         .chars()
@@ -154,13 +172,24 @@ pub fn word_form(said: &str, written: &str) -> bool {
     if shared < 3 {
         return false;
     }
-    let (a, b) = (said.chars().count(), written.chars().count());
-    let (short, long) = (a.min(b), a.max(b));
-    // Or two endings on a long stem: "prenderla" and "prenderti".
-    let inflected = long - shared <= 3 && (shared >= 4 && short == shared || shared >= 6);
-    // An abbreviation: three letters at least, of a word a few letters longer.
-    let cut = shared == a && a >= 3 && b <= a + 6;
-    inflected || cut
+    let at = |word: &str| {
+        word.char_indices()
+            .nth(shared)
+            .map_or(word.len(), |(i, _)| i)
+    };
+    let (end_a, end_b) = (&said[at(said)..], &written[at(written)..]);
+    let ending = |e: &str| e.is_empty() || ENDINGS.contains(&e);
+    let one_ending = shared >= 4 && (end_a.is_empty() || end_b.is_empty());
+    let two_endings = shared >= 6 && !end_a.is_empty() && !end_b.is_empty();
+    let inflected = (one_ending || two_endings) && ending(end_a) && ending(end_b);
+    // A common abbreviation, cut from the word it stands for ("jan" for "January").
+    let cut = end_a.is_empty()
+        && ABBREVIATIONS.contains(&said)
+        && written.chars().count() <= said.chars().count() + 7;
+    let cut_plural = said.strip_suffix('s').is_some_and(|one| {
+        ABBREVIATIONS.contains(&one) && written.starts_with(one) && one.chars().count() >= 3
+    });
+    inflected || cut || cut_plural
 }
 
 /// Two stems of one word in two of the six languages ("immediat", "inmediat", "imediat"):
