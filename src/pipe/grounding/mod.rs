@@ -576,28 +576,8 @@ mod tests {
 
     #[test]
     fn defaults_and_constants_are_the_schema_s_own() {
-        // An optional default nobody said is left out: the tool applies it anyway.
-        let (args, report) = grounded(
+        assert!(kept_with(
             "set a reminder",
-            json!({"tz": "UTC", "size": "medium"}),
-            json!({"type": "object", "required": ["tz"], "properties": {
-                "tz": {"type": "string", "default": "UTC"},
-                "size": {"type": "string", "default": "medium"}}}),
-        );
-        assert_eq!(args, json!({"tz": "UTC"}), "a required default stays");
-        assert_eq!(report.dropped, vec!["size"]);
-        assert!(report
-            .decisions
-            .iter()
-            .any(|d| d.rule == Rule::Default && d.outcome == Outcome::LeftOut));
-        // Said, it is kept like any value; in a conversation grounding cannot read, kept.
-        assert!(kept_with(
-            "set a reminder, medium size",
-            json!("medium"),
-            json!({"default": "medium"})
-        ));
-        assert!(kept_with(
-            "明日リマインダーを設定して",
             json!("UTC"),
             json!({"default": "UTC"})
         ));

@@ -51,10 +51,6 @@ pub enum Rule {
     MapKey,
     /// Said only as a piece of a longer value the call already carries whole.
     Piece,
-    /// The schema's `default`, traced by no other rule: kept where the field is required;
-    /// left out where it is optional, which loses nothing (the tool applies its default) and
-    /// keeps the call to what was asked ("size": "medium" nobody said). Part of `schema`.
-    Default,
 }
 
 impl Rule {
@@ -93,7 +89,6 @@ impl Rule {
             Rule::Unsaid => "unsaid",
             Rule::MapKey => "map_key",
             Rule::Piece => "piece",
-            Rule::Default => "default",
         }
     }
 }
@@ -162,36 +157,20 @@ pub fn trace(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Rule {
 }
 
 fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
-    let Leaf { value, schema, .. } = leaf;
+    let Leaf { value, schema, key } = leaf;
     // A value only a tool result's row the user did not pick holds was not asked for.
     if evidence.rows.refuses(value) {
         return None;
     }
     let on = |rule: Rule, test: &dyn Fn() -> bool| (rules.on(rule) && test()).then_some(rule);
     if let Some(rule) = on(Rule::Schema, &|| {
-        schema.get("const") == Some(value)
+        schema.get("default") == Some(value)
+            || schema.get("const") == Some(value)
             || mapped(value, schema, evidence)
             || filled_template(value, schema, evidence)
     }) {
         return Some(rule);
     }
-    // The default: said when another rule traces it, the schema's own otherwise; in a
-    // conversation grounding cannot wholly read, it may have been said there: kept.
-    if rules.on(Rule::Schema) && schema.get("default") == Some(value) {
-        let own = if evidence.languages.unread {
-            Rule::Schema
-        } else {
-            Rule::Default
-        };
-        return said_value(leaf, evidence, rules).or(Some(own));
-    }
-    said_value(leaf, evidence, rules)
-}
-
-/// The rule that traces a value by what the conversation says (not by the schema's default).
-fn said_value(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
-    let Leaf { value, schema, key } = leaf;
-    let on = |rule: Rule, test: &dyn Fn() -> bool| (rules.on(rule) && test()).then_some(rule);
     match value {
         Value::Null => Some(Rule::Schema),
         Value::Array(_) | Value::Object(_) => Some(Rule::Schema),

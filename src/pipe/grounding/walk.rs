@@ -198,7 +198,6 @@ impl Walk<'_> {
                     rule = Rule::Piece;
                 }
                 let outcome = match (is_traced(rule), rule, required) {
-                    (true, Rule::Default, false) => Outcome::LeftOut,
                     (true, _, _) => Outcome::Kept,
                     (false, Rule::Unread, _) => Outcome::Unverified,
                     (false, _, true) => Outcome::Missing,
