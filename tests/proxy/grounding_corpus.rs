@@ -91,7 +91,7 @@ fn the_corpus_rates_hold() {
 }
 
 /// The day most sets read relative dates against; holdout4's author was told Friday,
-/// holdout5's, holdout6's and holdout7's Saturday.
+/// holdout5's to holdout8's Saturday.
 const WEDNESDAY: (i16, i8, i8) = (2026, 11, 25);
 const FRIDAY: (i16, i8, i8) = (2026, 11, 27);
 const SATURDAY: (i16, i8, i8) = (2026, 11, 28);
@@ -146,6 +146,13 @@ fn the_held_out_rates_do_not_fall() {
     rates_hold(
         "holdout7.jsonl",
         "holdout7-baseline.json",
+        200,
+        false,
+        SATURDAY,
+    );
+    rates_hold(
+        "holdout8.jsonl",
+        "holdout8-baseline.json",
         200,
         false,
         SATURDAY,
