@@ -168,16 +168,21 @@ fn unread_letters(line: &str, letters: usize) -> bool {
     if foreign >= 2 || foreign * 4 >= letters {
         return true;
     }
-    // Letters none of the six writes ("ı", "ł", "ő", "ř"), in two words or more: a name
-    // ("Łódź") is one word, a Turkish or Polish sentence is many.
-    let marked = line
-        .split_whitespace()
-        .filter(|w| {
+    // Letters none of the six writes ("ı", "ł", "ő", "ř", "š"), in two words or more, or in
+    // one that is no name: a name ("Łódź", "Dvořák") is capitalized inside its line; a word
+    // ("brašna", "Zobuď" beginning its line) is not.
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let marked: Vec<usize> = words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| {
             w.chars()
                 .any(|c| c.is_alphabetic() && is_latin(c) && !read_letter(c))
         })
-        .count();
-    marked >= 2
+        .map(|(i, _)| i)
+        .collect();
+    let no_name = |i: &usize| *i == 0 || words[*i].chars().next().is_some_and(char::is_lowercase);
+    marked.len() >= 2 || marked.iter().any(no_name)
 }
 
 /// Whether a short line with no function word of the six is in another language: one of its
@@ -231,8 +236,24 @@ fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
         // tehnya jangan pakai gula ya"): on a line long enough, letter statistics may
         // overrule them, the more easily the less the words tell.
         Some((code, hits)) if words >= 5 && (hits == 1 || only_shared(line, code)) => {
-            let sure = if hits == 1 { 0.5 } else { 0.4 };
-            detector().detect(line).is_some_and(|info| {
+            // As sure as the words are thin: one function word in eight words or more (of
+            // letters: "CAP 20121" holds one) is
+            // fewer than a sentence of the six holds ("Reserva taula per a quatre adults i
+            // dos nens dissabte vinent"); a short request often has one ("Wake me at half
+            // past seven"), and letters read short lines poorly.
+            let lettered = line
+                .split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphabetic))
+                .count();
+            let sure = if hits == 1 && lettered >= 8 {
+                0.0
+            } else if hits == 1 {
+                0.5
+            } else {
+                0.4
+            };
+            // Names are no evidence of the line's language ("in Łódź").
+            detector().detect(&without_names(line)).is_some_and(|info| {
                 info.confidence() >= sure
                     && !READ
                         .iter()
@@ -254,6 +275,16 @@ fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
         }),
         None => false,
     }
+}
+
+/// `line` without its names: the words after its first that begin with a capital.
+fn without_names(line: &str) -> String {
+    line.split_whitespace()
+        .enumerate()
+        .filter(|(i, w)| *i == 0 || !w.chars().next().is_some_and(char::is_uppercase))
+        .map(|(_, w)| w)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Whether every function word of `code` (one of the six) in `line` is a function word of
@@ -435,6 +466,10 @@ mod tests {
                 "es",
             ),
             ("Crea una nota nueva.", "es"),
+            // A name with a letter none of the six writes; a short request with one
+            // function word.
+            ("Book a hotel in Łódź for two nights", "en"),
+            ("Wake me at half past seven.", "en"),
             // Romanian by its letters (0.82), but "sul" is only Italian.
             ("Il file pesa 800 MB, caricalo sul drive.", "it"),
             // "um" is German and Portuguese too: the letters tell.
@@ -468,6 +503,13 @@ mod tests {
         // Two Spanish function words, each another language's too ("es" Catalan, "ya"
         // Indonesian), and Indonesian letters.
         assert!(of("es tehnya jangan pakai gula ya").unread);
+        // An address's numbers are no words of a line: one function word in six words.
+        assert!(!of("consegna in via Torino 5, CAP 20121 Milano").unread);
+        // One function word of the six in ten words (Catalan); a letter none of the six
+        // writes in a word that is no name (Croatian, Slovak).
+        assert!(of("Reserva taula per a quatre adults i dos nens dissabte vinent").unread);
+        assert!(of("Dodaj kilu i pol brašna na popis").unread);
+        assert!(of("Zobuď ma zajtra o pol siedmej").unread);
         assert!(of("Zamów trzy bilety na koncert w Spodku w sobotę.").unread);
         // One line in another script is enough: the user's request beside English tool output.
         assert!(of("The tool returned 3 rows.\n東京に送ってください").unread);
