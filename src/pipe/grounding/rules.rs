@@ -1141,18 +1141,22 @@ mod tests {
         assert!(said("!=", "where status is not 'closed'"));
     }
 
+    /// Whether a rule traces number `value` of field `key` (its schema `schema`) in `text`.
+    fn number_kept(text: &str, key: &str, schema: serde_json::Value, value: f64) -> bool {
+        let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
+        let json = serde_json::json!(value);
+        let leaf = Leaf {
+            value: &json,
+            key,
+            schema: &schema,
+        };
+        first(&leaf, &evidence, Rules::default()).is_some()
+    }
+
     #[test]
     fn a_house_number_a_marked_number_and_a_verb_before_a_count() {
         let kept = |text: &str, key: &str, value: f64| {
-            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
-            let schema = serde_json::json!({"type": "integer"});
-            let json = serde_json::json!(value);
-            let leaf = Leaf {
-                value: &json,
-                key,
-                schema: &schema,
-            };
-            first(&leaf, &evidence, Rules::default()).is_some()
+            number_kept(text, key, serde_json::json!({"type": "integer"}), value)
         };
         let team = "Sign Liam up pls. He's 9, we're at 42 Maple Ct. Any jersey number is fine";
         assert!(!kept(team, "jersey_number", 42.0));
@@ -1182,15 +1186,8 @@ mod tests {
     #[test]
     fn a_measure_takes_no_count_of_a_thing() {
         let kept = |text: &str, key: &str, description: &str, value: f64| {
-            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
             let schema = serde_json::json!({"type": "number", "description": description});
-            let json = serde_json::json!(value);
-            let leaf = Leaf {
-                value: &json,
-                key,
-                schema: &schema,
-            };
-            first(&leaf, &evidence, Rules::default()).is_some()
+            number_kept(text, key, schema, value)
         };
         let euros = "Betrag in Euro";
         assert!(!kept(
