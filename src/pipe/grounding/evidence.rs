@@ -10,6 +10,7 @@ use jiff::civil::Date;
 use super::facts::{Context, Facts};
 use super::language::{self, Languages};
 use super::rows::Rows;
+use super::taken_back;
 use super::tokens::{self, compact, compact_into, stem, Kind, Token};
 use super::{codes, current, dates, lexicon, numbers, quantity, times};
 
@@ -35,6 +36,9 @@ pub struct Evidence {
     pub(super) facts: Facts,
     /// The rows of the tool results' tables the user picked ([`super::rows`]).
     pub(super) rows: Rows,
+    /// Where a line takes back what it said ([`super::taken_back`]): the evidence without
+    /// what was taken back, and of the correction's own words.
+    pub(super) taken_back: Option<Box<TakenBack>>,
     pub(super) languages: Languages,
     pub(super) today: Date,
     /// The text it was read from, to read it again without a value's whole (see
@@ -118,6 +122,7 @@ impl Evidence {
             digit_runs: digit_runs(text),
             facts,
             rows: Rows::read(text, &tokens),
+            taken_back: TakenBack::read(text, &tokens, today),
             languages,
             today,
             text: text.to_owned(),
@@ -309,6 +314,28 @@ impl Evidence {
                 || (run.len() >= 7 && digits.ends_with(run.trim_start_matches('0')))
                 || (digits.len() >= 7 && run.ends_with(digits))
         })
+    }
+}
+
+/// A line's correction: the conversation without what it took back, and the correction's
+/// own words up to the line's end.
+#[derive(Debug)]
+pub(super) struct TakenBack {
+    pub without: Evidence,
+    pub correction: Evidence,
+}
+
+impl TakenBack {
+    fn read(text: &str, tokens: &[Token], today: Date) -> Option<Box<TakenBack>> {
+        let found = taken_back::find(text, tokens)?;
+        let line_end = text[found.at..]
+            .find('\n')
+            .map_or(text.len(), |n| found.at + n);
+        let without = format!("{}{}", &text[..found.line_start], &text[found.at..]);
+        Some(Box::new(TakenBack {
+            without: Evidence::new(&without, today),
+            correction: Evidence::new(&text[found.at..line_end], today),
+        }))
     }
 }
 

@@ -34,6 +34,7 @@ mod numbers;
 mod quantity;
 mod rows;
 mod rules;
+mod taken_back;
 mod text;
 mod times;
 mod tokens;

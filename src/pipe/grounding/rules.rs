@@ -157,6 +157,49 @@ pub fn trace(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Rule {
 }
 
 fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
+    let rule = traced(leaf, evidence, rules)?;
+    // A value said only where the user took it back, with another of its kind said instead
+    // ("al catalán... no, mejor al portugués"), was not asked for.
+    if let Some(back) = &evidence.taken_back {
+        if traced(leaf, &back.without, rules).is_none() && kind_said(leaf, &back.correction) {
+            return None;
+        }
+    }
+    Some(rule)
+}
+
+/// Whether the words of a correction say a value of `leaf`'s kind other than its own: a day,
+/// a time, a code, a number, another member.
+fn kind_said(leaf: &Leaf, correction: &Evidence) -> bool {
+    let facts = &correction.facts;
+    match leaf.value {
+        Value::Number(_) => !facts.number_spans.is_empty(),
+        Value::String(text) => {
+            if let Some(members) = leaf.schema.get("enum").and_then(Value::as_array) {
+                return members.iter().any(|member| {
+                    member != leaf.value && {
+                        let other = Leaf {
+                            value: member,
+                            ..*leaf
+                        };
+                        traced(&other, correction, Rules::default()).is_some()
+                    }
+                });
+            }
+            let text = text.trim();
+            if date_of(text).is_some() {
+                !facts.dates.is_empty() || !facts.weekdays.is_empty()
+            } else if clock_of(text).is_some() {
+                !facts.times.is_empty()
+            } else {
+                is_code(text) && !facts.codes.is_empty()
+            }
+        }
+        _ => false,
+    }
+}
+
+fn traced(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
     let Leaf { value, schema, key } = leaf;
     // A value only a tool result's row the user did not pick holds was not asked for.
     if evidence.rows.refuses(value) {
@@ -1151,6 +1194,62 @@ mod tests {
             schema: &schema,
         };
         first(&leaf, &evidence, Rules::default()).is_some()
+    }
+
+    #[test]
+    fn a_value_taken_back_for_another_of_its_kind() {
+        let kept = |text: &str, schema: serde_json::Value, value: &str| {
+            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 28));
+            let json = serde_json::json!(value);
+            let leaf = Leaf {
+                value: &json,
+                key: "field",
+                schema: &schema,
+            };
+            first(&leaf, &evidence, Rules::default()).is_some()
+        };
+        let code =
+            || serde_json::json!({"type": "string", "description": "ISO 639-1 language code"});
+        let catalan = "tradúceme esto al catalán... no, mejor al portugués que es pa mi suegra";
+        assert!(!kept(catalan, code(), "ca"));
+        assert!(kept(catalan, code(), "pt"));
+        let money =
+            || serde_json::json!({"type": "string", "description": "ISO 4217 currency code"});
+        assert!(!kept(
+            "zahl in Franken... nee, doch lieber in Euro",
+            money(),
+            "CHF"
+        ));
+        assert!(kept(
+            "zahl in Franken... nee, doch lieber in Euro",
+            money(),
+            "EUR"
+        ));
+        let date = || serde_json::json!({"type": "string", "format": "date"});
+        let moved = "cámbiame la reunión al lunes... no, mejor al martes";
+        assert!(!kept(moved, date(), "2026-11-30"));
+        assert!(kept(moved, date(), "2026-12-01"));
+        let size = || serde_json::json!({"type": "string", "enum": ["small", "medium", "large"]});
+        let pizza = "une pizza moyenne, enfin non, prends la grande on a faim";
+        assert!(!kept(pizza, size(), "medium"));
+        assert!(kept(pizza, size(), "large"));
+        // A correction of something else takes nothing back; a value said elsewhere, even
+        // in the correction ("que el lunes tengo médico"), stays.
+        assert!(kept(
+            "cámbiame la reunión al lunes... no, mejor al martes que el lunes tengo médico",
+            date(),
+            "2026-11-30"
+        ));
+        assert!(kept(
+            "pay in francs, to Lisbon... no, to Porto",
+            money(),
+            "CHF"
+        ));
+        assert!(kept(
+            "pay in francs\nzahl in Franken... nee, doch lieber in Euro",
+            money(),
+            "CHF"
+        ));
     }
 
     #[test]

@@ -1,0 +1,113 @@
+//! Values taken back. "tradúceme esto al catalán... no, mejor al portugués", "envoie la carte
+//! au Canada... ah non, en Belgique", "zahl in Franken... nee, doch lieber in Euro": what a
+//! line says before a correction, where the words after it say another value of the same
+//! kind, was not asked for. A correction is a refusal standing alone between marks ("...
+//! no, mejor", "ah non,", "nee,") or a word that corrects after a mark (", actually", ", I
+//! mean"), with words before it on its line.
+
+use super::tokens::{Kind, Token};
+use super::words::is;
+
+/// Refusals that stand alone as an answer ("no,", "ah non,", "nee,").
+const REFUSED: &[&str] = &["no", "non", "nee", "nein", "nao", "nope", "nah"];
+
+/// Words before a refusal that keep it standing alone ("ah non", "enfin non", "ay no").
+const LEAD_INS: &[&str] = &[
+    "ah", "oh", "ay", "enfin", "bueno", "wait", "eh", "ach", "ahh",
+];
+
+/// Words that correct what came before, after a mark (", actually the red one").
+const CORRECTING: &[&str] = &[
+    "actually",
+    "rather",
+    "eigentlich",
+    "plutot",
+    "anzi",
+    "invece",
+];
+
+/// Where the text is corrected: the byte where its corrected line starts, and the byte where
+/// the correction starts (what stands between them was taken back).
+pub struct Correction {
+    pub line_start: usize,
+    pub at: usize,
+}
+
+/// The last correction of `text`, read from its `tokens`.
+pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
+    let punct = |i: usize| tokens.get(i).is_some_and(|t| t.kind == Kind::Punct);
+    let mut found = None;
+    for (i, token) in tokens.iter().enumerate() {
+        let word = token.folded.as_str();
+        let alone = is(REFUSED, word)
+            && punct(i + 1)
+            && i > 0
+            && (punct(i - 1) || is(LEAD_INS, &tokens[i - 1].folded));
+        let correcting = is(CORRECTING, word) && i > 0 && punct(i - 1);
+        if !(alone || correcting) {
+            continue;
+        }
+        let line_start = text[..token.start].rfind('\n').map_or(0, |n| n + 1);
+        // Words before it on its line: something to take back.
+        let before = tokens[..i]
+            .iter()
+            .filter(|t| t.start >= line_start && t.kind == Kind::Word)
+            .count();
+        if before >= 2 {
+            // "ah non": the lead-in is the correction's too.
+            let lead_in = alone && !punct(i - 1);
+            found = Some(Correction {
+                line_start,
+                at: if lead_in {
+                    tokens[i - 1].start
+                } else {
+                    token.start
+                },
+            });
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens::tokenize;
+    use super::*;
+
+    fn taken_back(text: &str) -> Option<String> {
+        find(text, &tokenize(text)).map(|c| text[c.line_start..c.at].trim().to_owned())
+    }
+
+    #[test]
+    fn a_correction_takes_back_what_its_line_said_before() {
+        assert_eq!(
+            taken_back("tradúceme esto al catalán... no, mejor al portugués").as_deref(),
+            Some("tradúceme esto al catalán...")
+        );
+        assert_eq!(
+            taken_back("zahl in Franken... nee, doch lieber in Euro").as_deref(),
+            Some("zahl in Franken...")
+        );
+        assert_eq!(
+            taken_back("envoie la carte au Canada... ah non, en Belgique").as_deref(),
+            Some("envoie la carte au Canada...")
+        );
+        assert_eq!(
+            taken_back("the blue one, actually the red").as_deref(),
+            Some("the blue one,")
+        );
+        // Only its own line.
+        assert_eq!(
+            taken_back("pay in euros\nsend it to Canada... no, to Belgium").as_deref(),
+            Some("send it to Canada...")
+        );
+    }
+
+    #[test]
+    fn a_refusal_of_a_thing_or_an_answer_is_no_correction() {
+        assert!(taken_back("No, la doble por favor").is_none());
+        assert!(taken_back("pay with card, no cash").is_none());
+        assert!(taken_back("book the Lisbon flight with no checked bag").is_none());
+        assert!(taken_back("do you want it? no").is_none());
+    }
+}
