@@ -98,6 +98,35 @@ pub fn fits(noun: &str, name: &[String], description: &[String]) -> bool {
     field.is_empty() || field.iter().any(|c| c.fits(counted))
 }
 
+/// Words of a field about a group of people where no class word names it ("party_size",
+/// "group size", "grupo").
+const GROUPS: &[&str] = &["party", "group", "grupo", "groupe", "gruppe", "gruppo"];
+
+/// Whether a field with these name and description words counts people: a class of people in
+/// them, or a group's word.
+pub fn counts_people(name: &[String], description: &[String]) -> bool {
+    let people = |words: &[String]| {
+        words.iter().any(|w| {
+            GROUPS.contains(&w.as_str()) || class_of(w).is_some_and(|c| c.fits(Class::People))
+        })
+    };
+    people(name) || people(description)
+}
+
+/// Words before a number that make it a head count: "we are 4", "somos 6", "on est 10", "wir
+/// sind 3", "siamo 5" (folded, one or two words).
+#[rustfmt::skip]
+const WE_ARE: &[&[&str]] = &[
+    &["we", "are"], &["we", "re"], &["we", "will", "be"], &["somos"], &["seremos"],
+    &["on", "est"], &["on", "sera"], &["nous", "sommes"], &["nous", "serons"], &["wir", "sind"],
+    &["siamo"], &["saremo"],
+];
+
+/// Whether the folded words `before` a number end with "we are" in one of the six.
+pub fn head_count(before: &[&str]) -> bool {
+    WE_ARE.iter().any(|phrase| before.ends_with(phrase))
+}
+
 /// Articles that count one: "a child", "un enfant", "ein Kind", "uma criança".
 const ONE: &[&str] = &[
     "a", "an", "un", "una", "une", "uno", "ein", "eine", "einen", "einem", "einer", "um", "uma",

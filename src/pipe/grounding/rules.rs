@@ -654,6 +654,15 @@ fn label_fits(
     description: &[String],
     evidence: &Evidence,
 ) -> bool {
+    // A head count ("on est 10 pour le match") counts people: no pizzas, no amount of money.
+    let before: Vec<&str> = evidence.tokens[start.saturating_sub(3)..start]
+        .iter()
+        .filter(|t| t.kind == Kind::Word)
+        .map(|t| t.folded.as_str())
+        .collect();
+    if counted::head_count(&before) {
+        return counted::counts_people(name, description);
+    }
     if address_number(evidence, start, end) {
         return [
             "address",
@@ -1327,6 +1336,18 @@ mod tests {
             "rating",
             "The average rating of the service provider's review score.",
             4.5
+        ));
+        // A head count is no count of things, nor money; it is a party's size.
+        let match_night = "commande 3 pizzas chez Domino's, on est 10 pour le match";
+        assert!(!kept(match_night, "quantity", "Nombre de pizzas", 10.0));
+        assert!(kept(match_night, "quantity", "Nombre de pizzas", 3.0));
+        assert!(kept("mesa para el sábado, somos 6", "party_size", "", 6.0));
+        assert!(kept("we're 4, book a table", "guests", "", 4.0));
+        assert!(!kept(
+            "we're 4, send the money",
+            "amount",
+            "Amount to send",
+            4.0
         ));
         // "5k" is five thousand, never five.
         let run = "log my run pls, 5k in 28 mins";
