@@ -142,10 +142,31 @@ fn named(member: &str, evidence: &Evidence) -> bool {
             return true;
         }
     }
-    !words.is_empty()
-        && words
+    // Its words that carry meaning ("on" of `cash_on_delivery` carries none): every one said.
+    let meaning: Vec<&String> = words
+        .iter()
+        .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
+        .collect();
+    // None said only to be turned down ("sem banho" names no `banho_e_tosa`).
+    !meaning.is_empty()
+        && meaning.iter().all(|w| said_word(w, evidence))
+        && (meaning.len() < 2 || !meaning.iter().any(|w| turned_down(w, evidence)))
+}
+
+/// Whether a word is said, and only where a refusal or "without" stands right before it.
+fn turned_down(word: &str, evidence: &Evidence) -> bool {
+    let places = said_at(word, evidence);
+    let without = |at: usize| {
+        at > 0
+            && evidence
+                .tokens
+                .get(at - 1)
+                .is_some_and(|t| is(WITHOUT, &t.folded))
+    };
+    !places.is_empty()
+        && places
             .iter()
-            .all(|w| w.chars().count() >= 3 && !is(STOPWORDS, w) && said_word(w, evidence))
+            .all(|at| negated_before(*at, evidence) || without(*at))
 }
 
 /// The English `word`, its abbreviation's word, or a word for it in another of the six.
@@ -264,11 +285,15 @@ fn said_at(member: &str, evidence: &Evidence) -> Vec<usize> {
         .collect()
 }
 
-/// Words that turn a choice down; no "off" or "without", which say a state ("off sick").
+/// Words that turn a choice down; no "off", which says a state ("off sick"), nor "without",
+/// which a member may mean ("sin nada de leche" is `none`).
 const REFUSALS: &[&str] = &[
     "not", "no", "dont", "never", "nicht", "kein", "keine", "keinen", "pas", "non", "nao", "nunca",
     "jamais", "nie", "mai", "nem",
 ];
+
+/// "without" in the six: it turns down a part of a member of several words ("sem banho").
+const WITHOUT: &[&str] = &["without", "sin", "sans", "ohne", "sem", "senza"];
 
 /// A refusal among the three words before token `at`, with no mark between. "no" right
 /// before the member is Portuguese "in the" as often ("paga no pix"): it refuses with a word
@@ -754,6 +779,19 @@ mod tests {
             "not the small one... the small one with the lid",
             "small",
             sizes
+        ));
+        // "without": "sem banho" names no bath.
+        assert!(!chosen(
+            "Leva o Thor pra tosa higiênica, só isso, sem banho",
+            "banho_e_tosa",
+            json!(["banho", "banho_e_tosa", "tosa_higienica"]),
+            "service"
+        ));
+        assert!(chosen(
+            "pago alla consegna, in contanti",
+            "cash_on_delivery",
+            json!(["card", "paypal", "cash_on_delivery"]),
+            "payment_method"
         ));
         // Portuguese "no" (in the).
         assert!(!turned_down(

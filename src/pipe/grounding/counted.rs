@@ -33,7 +33,9 @@ impl Class {
 const CLASSES: &[(Class, &[&str])] = &[
     (Class::People, &[
         "people", "person", "persons", "guest", "pax", "attendee", "participant", "traveler",
-        "traveller", "passenger", "visitor", "ticket", "seat", "diner",
+        "traveller", "passenger", "visitor", "ticket", "seat", "diner", "player", "players",
+        "jugador", "jugadores", "joueur", "joueurs", "spieler", "jogador", "jogadores",
+        "giocatore", "giocatori",
         "persona", "personas", "invitado", "invitados", "asistente", "asistentes", "pasajero",
         "pasajeros", "viajero", "viajeros", "entrada", "entradas", "comensal", "comensales",
         "personne", "personnes", "invite", "invites", "participants", "passager", "passagers",

@@ -150,6 +150,8 @@ const RETRACTIONS: &[&[&str]] = &[
     &["deixa", "pra", "la"],
     &["deixa", "para", "la"],
     &["esquece"],
+    &["deixa", "estar"],
+    &["afinal", "nao"],
 ];
 
 /// Whether `after` (the words after a mention) holds a phrase that takes it back.

@@ -610,6 +610,16 @@ const COUNTING: &[&str] = &[
     "additional",
     "all",
     "x",
+    // Words that correct a number said before: "per sei, anzi sette", "pa seis" (Mexican
+    // "para").
+    "anzi",
+    "actually",
+    "rather",
+    "mejor",
+    "plutot",
+    "lieber",
+    "melhor",
+    "pa",
     // Verbs that take how many: "il m'en faut quatre-vingt-dix", "I need 3", "compra 2".
     "need",
     "want",
@@ -1348,6 +1358,19 @@ mod tests {
             "amount",
             "Amount to send",
             4.0
+        ));
+        // A word that corrects a number, or a colloquial "para", names nothing.
+        assert!(kept(
+            "prenota un tavolo per sei, anzi sette",
+            "party_size",
+            "Numero di persone",
+            7.0
+        ));
+        assert!(kept(
+            "apártame una mesa pa seis el sábado",
+            "party_size",
+            "",
+            6.0
         ));
         // "5k" is five thousand, never five.
         let run = "log my run pls, 5k in 28 mins";

@@ -40,7 +40,13 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
         .split(|c: char| !c.is_ascii_digit())
         .filter(|run| !run.is_empty())
         .all(|run| evidence.has_number(run));
-    if !numbers_said {
+    // So is a weekday ("Comprare il regalo per la maestra entro venerdì" for "comprare il
+    // regalo per la maestra").
+    let days_said = words_of(value)
+        .iter()
+        .filter(|w| super::dates::is_weekday(&super::tokens::fold(w)))
+        .all(|w| evidence.has_word(w));
+    if !numbers_said || !days_said {
         return false;
     }
     // A short text (a title, a task) is every word the user's: an added word is an added
@@ -162,6 +168,14 @@ mod tests {
         assert!(!said_in(
             "text Sarah I'm running late",
             "Running 10 minutes late"
+        ));
+        assert!(!said_in(
+            "aggiungi una nota: comprare il regalo per la maestra",
+            "Comprare il regalo per la maestra entro venerdì"
+        ));
+        assert!(said_in(
+            "aggiungi una nota: comprare il regalo per la maestra entro venerdì",
+            "Comprare il regalo per la maestra entro venerdì"
         ));
         // Function words trace nothing.
         assert!(!said_in("book it for the evening", "the and for"));
