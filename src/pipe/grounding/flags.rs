@@ -50,18 +50,7 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
     let key_words = words_of(key);
     let inverted = key_words.len() > 1 && key_words.iter().any(|w| is(INVERTING, w));
     let flag = flag != inverted;
-    let mut subject_words: Vec<String> = key_words
-        .into_iter()
-        .filter(|w| {
-            w.chars().count() > 2
-                && !is(GENERIC, w)
-                && !is(STOPWORDS, w)
-                && (!inverted || !is(INVERTING, w))
-        })
-        .collect();
-    if !subject_words.is_empty() {
-        subject_words.extend(label_words(schema));
-    }
+    let subject_words = subject_of(&key_words, schema, inverted);
     if subject_words.is_empty() {
         return is_state(key) && switched(evidence) == Some(flag);
     }
@@ -130,6 +119,25 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
     }
     (0..words.len())
         .any(|i| mentioned(i) && negated_in_clause(evidence, word_at[i], &turning) != flag)
+}
+
+/// The words of a flag's subject: its name's, less generic and turning words, and a short
+/// label's in the tool's language ([`label_words`]).
+fn subject_of(key_words: &[String], schema: &Value, inverted: bool) -> Vec<String> {
+    let mut subject: Vec<String> = key_words
+        .iter()
+        .filter(|w| {
+            w.chars().count() > 2
+                && !is(GENERIC, w)
+                && !is(STOPWORDS, w)
+                && (!inverted || !is(INVERTING, w))
+        })
+        .cloned()
+        .collect();
+    if !subject.is_empty() {
+        subject.extend(label_words(schema));
+    }
+    subject
 }
 
 /// Phrases that take back what was asked before them, in the six languages (folded).

@@ -686,32 +686,8 @@ fn label_fits(
         .iter()
         .any(|w| name.iter().chain(description).any(|n| n == w));
     }
-    // German writes an ordinal with a full stop after an article ("zum 80. Geburtstag", "im
-    // 2. Stock"): its noun follows it ("Überweis 80. Danke" ends a sentence).
-    const ARTICLES: &[&str] = &[
-        "zum", "zur", "am", "im", "vom", "beim", "der", "die", "das", "den", "dem", "des",
-    ];
-    let german_ordinal = evidence.languages.main == Some("de")
-        && evidence
-            .tokens
-            .get(end)
-            .is_some_and(|t| t.lower == "." && !t.spaced)
-        && start
-            .checked_sub(1)
-            .and_then(|i| evidence.tokens.get(i))
-            .is_some_and(|t| ARTICLES.contains(&t.folded.as_str()));
-    let after = end + usize::from(german_ordinal);
-    let counted = evidence.tokens.get(after).filter(|t| {
-        t.kind == Kind::Word && !is(STOPWORDS, &t.folded) && !language::function_word(&t.folded)
-    });
-    if let Some(noun) = counted {
-        // A field that takes a measure takes no count of a thing: "zum 80. Geburtstag" is no
-        // amount in euros.
-        let field = quantity::Field { name, description };
-        if field.measured() && !quantity::is_unit(&noun.folded) {
-            return false;
-        }
-        return counted::fits(&noun.folded, name, description);
+    if let Some(fits) = noun_fits(start, end, name, description, evidence) {
+        return fits;
     }
     // A number mark between: "le court n°12", "table #4", "Zimmer Nr. 12" (a full stop only
     // as an abbreviation's: "Paris. 4 people" has no mark).
@@ -751,6 +727,43 @@ fn label_fits(
                 .iter()
                 .any(|t| cognate(&stem(t), &label))
     })
+}
+
+/// Whether the noun right after the number at tokens `start..end` (what it counts) fits the
+/// field; `None` where no noun follows it.
+fn noun_fits(
+    start: usize,
+    end: usize,
+    name: &[String],
+    description: &[String],
+    evidence: &Evidence,
+) -> Option<bool> {
+    // German writes an ordinal with a full stop after an article ("zum 80. Geburtstag", "im
+    // 2. Stock"): its noun follows it ("Überweis 80. Danke" ends a sentence).
+    const ARTICLES: &[&str] = &[
+        "zum", "zur", "am", "im", "vom", "beim", "der", "die", "das", "den", "dem", "des",
+    ];
+    let german_ordinal = evidence.languages.main == Some("de")
+        && evidence
+            .tokens
+            .get(end)
+            .is_some_and(|t| t.lower == "." && !t.spaced)
+        && start
+            .checked_sub(1)
+            .and_then(|i| evidence.tokens.get(i))
+            .is_some_and(|t| ARTICLES.contains(&t.folded.as_str()));
+    let after = end + usize::from(german_ordinal);
+    let counted = evidence.tokens.get(after).filter(|t| {
+        t.kind == Kind::Word && !is(STOPWORDS, &t.folded) && !language::function_word(&t.folded)
+    });
+    let noun = counted?;
+    // A field that takes a measure takes no count of a thing: "zum 80. Geburtstag" is no
+    // amount in euros.
+    let field = quantity::Field { name, description };
+    if field.measured() && !quantity::is_unit(&noun.folded) {
+        return Some(false);
+    }
+    Some(counted::fits(&noun.folded, name, description))
 }
 
 /// A comparison operator as a value (`">"`, `"<="`, `"eq"`): a database query's condition.
