@@ -1,5 +1,7 @@
 //! Grounds recorded calls offline: one JSON line per call on stdin,
-//! `{"id", "text", "today"?, "schema", "arguments"}`, and one line per call on stdout,
+//! `{"id", "text", "today"?, "tool_results"?, "schema", "arguments"}` (`tool_results`: the
+//! parts of `text` that are tools' results, each as written there), and one line per call
+//! on stdout,
 //! `{"id", "kept", "dropped", "missing", "decisions": [{"path", "rule", "outcome"}]}`
 //! (or `{"id", "error"}`). No model: scripts/bfcl/reground.py feeds it BFCL runs' calls.
 //!
@@ -20,7 +22,15 @@ fn reground(line: &str) -> Result<Value, (Value, String)> {
     let today = input["today"].as_str().unwrap_or("2026-11-25");
     let today = today.parse().map_err(|e| fail(format!("today: {e}")))?;
     let mut args = input["arguments"].clone();
-    let evidence = Evidence::new(text, today);
+    let mut tool_results = Vec::new();
+    for part in input["tool_results"].as_array().into_iter().flatten() {
+        let part = part.as_str().unwrap_or_default();
+        let at = text
+            .find(part)
+            .ok_or_else(|| fail(format!("tool result not in the text: {part}")))?;
+        tool_results.push(at..at + part.len());
+    }
+    let evidence = Evidence::with_tool_results(text, &tool_results, today);
     let report = ground(&mut args, &input["schema"], &evidence, Rules::default());
     let decisions: Vec<Value> = report
         .decisions

@@ -177,14 +177,25 @@ impl Rewrite {
 #[derive(Debug, Default)]
 pub struct Said {
     text: Arc<str>,
+    /// Where the text holds a tool's result ([`grounding::Evidence::with_tool_results`]).
+    tool_results: Vec<std::ops::Range<usize>>,
     /// The evidence read, with the day relative dates were read against.
     read: std::sync::Mutex<Option<(jiff::civil::Date, Arc<grounding::Evidence>)>>,
 }
 
 impl Said {
     pub fn new(text: impl Into<Arc<str>>) -> Said {
+        Said::with_tool_results(text, Vec::new())
+    }
+
+    /// The conversation's text, where the byte ranges `tool_results` hold tools' results.
+    pub fn with_tool_results(
+        text: impl Into<Arc<str>>,
+        tool_results: Vec<std::ops::Range<usize>>,
+    ) -> Said {
         Said {
             text: text.into(),
+            tool_results,
             read: std::sync::Mutex::default(),
         }
     }
@@ -207,7 +218,11 @@ impl Said {
         match read.as_ref() {
             Some((day, evidence)) if *day == today => Arc::clone(evidence),
             _ => {
-                let evidence = Arc::new(grounding::Evidence::new(&self.text, today));
+                let evidence = Arc::new(grounding::Evidence::with_tool_results(
+                    &self.text,
+                    &self.tool_results,
+                    today,
+                ));
                 *read = Some((today, Arc::clone(&evidence)));
                 evidence
             }
@@ -268,7 +283,8 @@ const EVIDENCE_LIMIT: usize = 32 * 1024;
 /// The text of the conversation's user, tool and system messages, newest first, at most
 /// [`EVIDENCE_LIMIT`] bytes: what the values of a translated call must come from. The
 /// assistant's own turns are not: what the main model wrote is its claim, not the user's.
-fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> String {
+/// With it, where the tools' results stand in it.
+fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
     #[derive(serde::Deserialize)]
     struct Message<'a> {
         role: Option<String>,
@@ -276,6 +292,7 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> String {
         content: Option<&'a serde_json::value::RawValue>,
     }
     let mut out = String::new();
+    let mut tool_results = Vec::new();
     for raw in messages.iter().rev() {
         let Ok(message) = serde_json::from_str::<Message>(raw.get()) else {
             continue;
@@ -295,10 +312,13 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> String {
         while !text.is_char_boundary(end) {
             end -= 1;
         }
+        if message.role.as_deref() == Some("tool") {
+            tool_results.push(out.len()..out.len() + end);
+        }
         out.push_str(&text[..end]);
         out.push('\n');
     }
-    out
+    Said::with_tool_results(out, tool_results)
 }
 
 /// Blocks coding agents add to the user's turn for their model (Claude Code's
@@ -555,7 +575,7 @@ impl Pipe {
             .chain(set.checked.keys())
             .any(|name| self.settings.grounding_for(name) != crate::config::Grounding::Off);
         match messages {
-            Some(messages) if grounded => Said::new(conversation_evidence(messages)),
+            Some(messages) if grounded => conversation_evidence(messages),
             _ => Said::default(),
         }
     }

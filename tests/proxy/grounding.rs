@@ -246,3 +246,42 @@ async fn a_rule_switched_off_no_longer_traces_its_values() {
         assert_eq!(arguments(&body), expected, "{off}");
     }
 }
+
+/// A list in a tool's result is rows the user picks from: a value of a row they did not pick
+/// is left out; the same list in the user's own words says every item.
+#[tokio::test]
+async fn a_value_of_a_tool_result_s_row_the_user_did_not_pick_is_left_out() {
+    let list = "0 stops €320; 1 stop €180; 2 stops €150";
+    let asked = "I will take the one for 180, please book it to Rome for Ana Lima";
+    let conversation = |list_role: &str| {
+        let mut messages = vec![json!({"role": "user", "content": "flights to Rome?"})];
+        if list_role == "tool" {
+            messages.push(json!({"role": "assistant", "content": null, "tool_calls": [
+                {"id": "s1", "type": "function",
+                 "function": {"name": "search_flights", "arguments": "{}"}}]}));
+            messages.push(json!({"role": "tool", "tool_call_id": "s1", "content": list}));
+        } else {
+            messages.push(json!({"role": "user", "content": list}));
+        }
+        messages.push(json!({"role": "user", "content": asked}));
+        json!({"model": "main-model", "messages": messages, "tools": [book_flight()]})
+    };
+    for (list_role, stops, delivered) in [
+        ("tool", 2, false),
+        ("tool", 1, true),
+        ("user", 2, true),
+    ] {
+        let main = MockServer::scripted(main_model()).await;
+        let translated = json!({"destination": "Rome", "passenger": "Ana Lima", "max_stops": stops});
+        let translator =
+            MockServer::scripted(vec![translator_reply(&translated.to_string())]).await;
+        let proxy = Proxy::start(&main.url(), &settings(&translator, "", "")).await;
+        let (status, body) = chat(&proxy, &conversation(list_role)).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(
+            arguments(&body).get("max_stops").is_some(),
+            delivered,
+            "{list_role} {stops}: {body}"
+        );
+    }
+}

@@ -50,6 +50,32 @@ impl Tally {
     }
 }
 
+/// Where a labeled conversation ("User: ...", "Tool: ...") holds tools' results: from a line
+/// labeled "Tool:" (the label included, as a line's label is no row) to the next labeled line.
+fn tool_results(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let labeled = ["User:", "Assistant:", "System:", "Tool:"]
+            .iter()
+            .any(|label| line.starts_with(label));
+        if labeled {
+            if let Some(from) = open.take() {
+                out.push(from..at);
+            }
+            if line.starts_with("Tool:") {
+                open = Some(at);
+            }
+        }
+        at += line.len();
+    }
+    if let Some(from) = open {
+        out.push(from..at);
+    }
+    out
+}
+
 fn rate(part: u32, whole: u32) -> f64 {
     if whole == 0 {
         1.0
@@ -68,7 +94,7 @@ fn decide(
     value: &Value,
     today: jiff::civil::Date,
 ) -> (bool, String) {
-    let evidence = Evidence::new(text, today);
+    let evidence = Evidence::with_tool_results(text, &tool_results(text), today);
     let tool = json!({"type": "object", "properties": {field: schema}});
     let mut args = json!({ field: value });
     let report = ground(&mut args, &tool, &evidence, Rules::default());
@@ -91,10 +117,11 @@ fn the_corpus_rates_hold() {
 }
 
 /// The day most sets read relative dates against; holdout4's author was told Friday,
-/// holdout5's to holdout8's Saturday.
+/// holdout5's to holdout8's Saturday, holdout9's Sunday.
 const WEDNESDAY: (i16, i8, i8) = (2026, 11, 25);
 const FRIDAY: (i16, i8, i8) = (2026, 11, 27);
 const SATURDAY: (i16, i8, i8) = (2026, 11, 28);
+const SUNDAY: (i16, i8, i8) = (2026, 11, 29);
 
 /// The held-out sets, written by someone who saw neither the rules nor the corpus: their
 /// rates may not fall, and are reported against the goals, not held to them
@@ -156,6 +183,13 @@ fn the_held_out_rates_do_not_fall() {
         200,
         false,
         SATURDAY,
+    );
+    rates_hold(
+        "holdout9.jsonl",
+        "holdout9-baseline.json",
+        200,
+        false,
+        SUNDAY,
     );
 }
 

@@ -67,8 +67,18 @@ impl Evidence {
     /// The evidence of `text` (the conversation's words), with relative dates read against
     /// `today`.
     pub fn new(text: &str, today: Date) -> Evidence {
+        Evidence::with_tool_results(text, &[], today)
+    }
+
+    /// The evidence of `text`, where the byte ranges `tool_results` hold tools' results:
+    /// lists there are read as rows the user picks from ([`super::rows`]).
+    pub fn with_tool_results(
+        text: &str,
+        tool_results: &[std::ops::Range<usize>],
+        today: Date,
+    ) -> Evidence {
         let tokens = tokens::tokenize(text);
-        let languages = language::of(text);
+        let languages = language::of_conversation(text, tool_results);
         let context = Context { today, languages };
         let mut facts = Facts::default();
         numbers::read(text, &tokens, &context, &mut facts);
@@ -113,6 +123,7 @@ impl Evidence {
                 ends.push((compacted.len(), token.end));
             }
         }
+        let rows = Rows::read(text, &tokens, tool_results, &facts.number_spans);
         Evidence {
             words,
             compact: compacted,
@@ -121,7 +132,7 @@ impl Evidence {
             spoken_digits: spoken_digits(&tokens, &facts),
             digit_runs: digit_runs(text),
             facts,
-            rows: Rows::read(text, &tokens),
+            rows,
             taken_back: TakenBack::read(text, &tokens, today),
             languages,
             today,

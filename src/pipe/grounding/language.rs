@@ -125,16 +125,30 @@ fn best(scores: &[(&'static str, usize)]) -> Option<(&'static str, usize)> {
 
 /// Reads the languages of `text`, line by line (each message is a line or more).
 pub fn of(text: &str) -> Languages {
+    of_conversation(text, &[])
+}
+
+/// The languages of `text`, where the byte ranges `tool_results` hold tools' results: a
+/// tool's data ("0 stops €320; 1 stop €180") is no sentence, so its lines tell a language
+/// by their letters only (another script, letters none of the six writes), not by their
+/// words.
+pub fn of_conversation(text: &str, tool_results: &[std::ops::Range<usize>]) -> Languages {
     let mut out = Languages::default();
     let mut totals = vec![0usize; READ.len()];
-    for line in text.lines() {
-        let line = sample(line.trim());
+    let mut at = 0;
+    for raw in text.split_inclusive('\n') {
+        let data = tool_results.iter().any(|r| r.contains(&at));
+        at += raw.len();
+        let line = sample(raw.trim());
         let letters = line.chars().filter(|c| c.is_alphabetic()).count();
         if letters < 2 {
             continue;
         }
         if unread_letters(line, letters) {
             out.unread = true;
+            continue;
+        }
+        if data {
             continue;
         }
         let scores = scores(line);
@@ -561,5 +575,17 @@ mod tests {
         assert!(of("Kahveyi büyük boy istiyorum").unread);
         assert!(!of("Cancel Netflix subscription now").unread);
         assert!(!of("Reserva mañana temprano siempre").unread);
+    }
+
+    #[test]
+    fn a_tool_s_data_tells_a_language_by_its_letters_only() {
+        let text = "I will take the one for 180, to Rome\n0 stops €320; 1 stop €180; 2 stops €150\n";
+        let data = text.find("0 stops").unwrap()..text.len();
+        assert!(!of_conversation(text, &[data.clone()]).unread);
+        assert_eq!(of_conversation(text, &[data]).main, Some("en"));
+        // Another script in a tool's result is still another language.
+        let text = "the second one\n東京駅前店; 大阪梅田店\n";
+        let data = text.find('東').unwrap()..text.len();
+        assert!(of_conversation(text, &[data]).unread);
     }
 }

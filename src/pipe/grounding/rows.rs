@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+use super::facts::NumberSpan;
 use super::tokens::{compact, compact_into, fold, Kind, Token};
 use super::words::{is, STOPWORDS};
 
@@ -53,6 +54,9 @@ struct Row {
     /// A text row's letters and digits, folded and joined: its numbers whatever their
     /// separators ("300 481 772").
     compact: String,
+    /// The numbers it holds ("9,99 €" is 9.99): a number the user says picks the one row
+    /// that holds it ("je prends celui à 14,99", "the ten dollar one").
+    numbers: Vec<f64>,
 }
 
 impl Row {
@@ -69,12 +73,19 @@ const JSON_LIMIT: usize = 16 * 1024;
 
 impl Rows {
     /// Reads the tables in `text` (a line, or the rest of a line after a label, that starts a
-    /// JSON value; a line of rows between "|") and the rows the other words pick;
-    /// `tokens` are the text's.
-    pub fn read(text: &str, tokens: &[Token]) -> Rows {
-        if !text.contains(['[', '|']) {
+    /// JSON value; a line of rows between "|"; in a tool's result, a list written on one line,
+    /// see [`list`]) and the rows the other words pick; `tokens` are the text's, `numbers`
+    /// the numbers read in them, `tool_results` the byte ranges that hold tools' results.
+    pub fn read(
+        text: &str,
+        tokens: &[Token],
+        tool_results: &[std::ops::Range<usize>],
+        numbers: &[NumberSpan],
+    ) -> Rows {
+        if !text.contains(['[', '|']) && tool_results.is_empty() {
             return Rows::default();
         }
+        let in_tool_result = |at: usize| tool_results.iter().any(|r| r.contains(&at));
         let mut tables = Vec::new();
         // Byte ranges of the text that are tables.
         let mut inside: Vec<std::ops::Range<usize>> = Vec::new();
@@ -105,24 +116,35 @@ impl Rows {
                 at += end.max(1);
                 continue;
             }
-            if line.contains('|') {
-                if let Some(table) = text_table(line) {
-                    tables.push(table);
-                    inside.push(at..at + line_end);
-                }
+            let table = if line.contains('|') {
+                text_table(line, '|', at, tokens, numbers)
+            } else if in_tool_result(at) {
+                list(line, at, tokens, numbers)
+            } else {
+                None
+            };
+            if let Some(table) = table {
+                tables.push(table);
+                inside.push(at..at + line_end);
             }
             at += line_end;
         }
         if tables.is_empty() {
             return Rows::default();
         }
+        let outside = |t: &Token| !inside.iter().any(|r| r.contains(&t.start));
         let plain: Vec<String> = tokens
             .iter()
-            .filter(|t| t.kind != Kind::Punct && !inside.iter().any(|r| r.contains(&t.start)))
+            .filter(|t| t.kind != Kind::Punct && outside(t))
             .map(|t| t.folded.clone())
             .collect();
+        let said_numbers: Vec<f64> = numbers
+            .iter()
+            .filter(|n| tokens.get(n.start).is_some_and(outside) && !n.ordinal)
+            .map(|n| n.value)
+            .collect();
         for table in &mut tables {
-            table.picked = pick(&table.rows, &plain);
+            table.picked = pick(&table.rows, &plain, &said_numbers);
         }
         Rows { tables, plain }
     }
@@ -187,31 +209,17 @@ fn floor(text: &str, limit: usize) -> usize {
     end
 }
 
-/// A line of a tool result written as text with its rows between "|", two at least, each
-/// with a number of two digits or more; a caption before the first row ("Pedidos:") is no
-/// row's.
-fn text_table(line: &str) -> Option<Table> {
-    let mut segments: Vec<&str> = line.split('|').map(str::trim).collect();
-    if let Some(first) = segments.first_mut() {
-        if let Some(colon) = first.rfind(':') {
-            let (caption, after) = first.split_at(colon);
-            if !caption.contains(|c: char| c.is_ascii_digit()) && after.len() > 1 {
-                *first = after[1..].trim();
-            }
-        }
-    }
-    segments.retain(|s| !s.is_empty());
-    let rows: Vec<Row> = segments
-        .iter()
-        .map(|segment| Row {
-            values: fold(segment)
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|w| !w.is_empty())
-                .map(str::to_owned)
-                .collect(),
-            compact: compact(segment),
-        })
-        .collect();
+/// A line of a tool result written as text with its rows between `mark`s ("|"), two at
+/// least, each with a number of two digits or more; a caption before the first row
+/// ("Pedidos:") is no row's. `at` is the line's byte offset in the text.
+fn text_table(
+    line: &str,
+    mark: char,
+    at: usize,
+    tokens: &[Token],
+    numbers: &[NumberSpan],
+) -> Option<Table> {
+    let rows = segments(line, mark, at, tokens, numbers);
     let numbered = |row: &Row| {
         row.values
             .iter()
@@ -221,6 +229,77 @@ fn text_table(line: &str) -> Option<Table> {
         picked: Vec::new(),
         rows,
     })
+}
+
+/// A list a tool's result writes on one line, its items between ";" (or else ","): two or
+/// more items alike, each with a number ("basic $5/mo, plus $10/mo, pro $20/mo") or each of
+/// three words at most ("morango, chocolate, baunilha"). Prose ("Your order 4471 has
+/// shipped, arriving Tuesday") is no list: its parts are not alike.
+fn list(line: &str, at: usize, tokens: &[Token], numbers: &[NumberSpan]) -> Option<Table> {
+    let mark = if line.contains(';') { ';' } else { ',' };
+    let rows = segments(line, mark, at, tokens, numbers);
+    let alike = rows.iter().all(|r| !r.numbers.is_empty())
+        || rows.iter().all(|r| (1..=3).contains(&r.values.len()));
+    (rows.len() >= 2 && alike).then(|| Table {
+        picked: Vec::new(),
+        rows,
+    })
+}
+
+/// The rows of `line` between `mark`s (a "," between two digits is a decimal mark, no row's
+/// end), without a caption before the first; their numbers are those `numbers` read there.
+fn segments(
+    line: &str,
+    mark: char,
+    at: usize,
+    tokens: &[Token],
+    numbers: &[NumberSpan],
+) -> Vec<Row> {
+    let mut cuts = vec![0];
+    let bytes = line.as_bytes();
+    for (i, c) in line.char_indices() {
+        let decimal = c == ','
+            && i > 0
+            && bytes[i - 1].is_ascii_digit()
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+        if c == mark && !decimal {
+            cuts.push(i);
+            cuts.push(i + c.len_utf8());
+        }
+    }
+    cuts.push(line.len());
+    let mut rows = Vec::new();
+    for (n, pair) in cuts.chunks(2).enumerate() {
+        let (mut from, to) = (pair[0], pair[1]);
+        let mut segment = &line[from..to];
+        if n == 0 {
+            if let Some(colon) = segment.rfind(':') {
+                let (caption, after) = segment.split_at(colon);
+                if !caption.contains(|c: char| c.is_ascii_digit()) && after.len() > 1 {
+                    from += colon + 1;
+                    segment = &after[1..];
+                }
+            }
+        }
+        if segment.trim().is_empty() {
+            continue;
+        }
+        let range = at + from..at + to;
+        rows.push(Row {
+            values: fold(segment)
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            compact: compact(segment),
+            numbers: numbers
+                .iter()
+                .filter(|n| tokens.get(n.start).is_some_and(|t| range.contains(&t.start)))
+                .map(|n| n.value)
+                .collect(),
+        });
+    }
+    rows
 }
 
 /// Whether what stands before a JSON value on its line is nothing or a speaker's label
@@ -244,6 +323,7 @@ fn collect_tables(value: &Value, tables: &mut Vec<Table>) {
                         .map(|o| Row {
                             values: row_values(o),
                             compact: String::new(),
+                            numbers: o.values().filter_map(Value::as_f64).collect(),
                         })
                         .collect(),
                     picked: Vec::new(),
@@ -283,9 +363,18 @@ fn number_text(n: &serde_json::Number) -> String {
 }
 
 /// The rows `words` (the conversation outside the tables) pick: by a word of three letters
-/// or more that only that row's values hold, or by an ordinal after an article.
-fn pick(rows: &[Row], words: &[String]) -> Vec<bool> {
+/// or more that only that row's values hold, by a number of `said` only that row holds, or
+/// by an ordinal after an article.
+fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
     let mut picked = vec![false; rows.len()];
+    for number in said {
+        let holds = |row: &Row| row.numbers.iter().any(|n| super::facts::close(*n, *number));
+        if rows.iter().filter(|r| holds(r)).count() == 1 {
+            if let Some(at) = rows.iter().position(holds) {
+                picked[at] = true;
+            }
+        }
+    }
     let said: std::collections::HashSet<&str> = words
         .iter()
         .map(String::as_str)
@@ -337,12 +426,53 @@ fn pick(rows: &[Row], words: &[String]) -> Vec<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tokens::tokenize;
+    use super::super::evidence::Evidence;
     use super::*;
     use serde_json::json;
 
     fn refused(text: &str, value: Value) -> bool {
-        Rows::read(text, &tokenize(text)).refuses(&value)
+        refused_in(text, &[], value)
+    }
+
+    /// With the lines from the one that starts with `tool` to the one that starts with
+    /// "User:" as a tool's result.
+    fn refused_after_tool(text: &str, tool: &str, value: Value) -> bool {
+        let from = text.find(tool).unwrap();
+        let to = text[from..].find("User:").map_or(text.len(), |i| from + i);
+        refused_in(text, &[from..to], value)
+    }
+
+    fn refused_in(text: &str, tools: &[std::ops::Range<usize>], value: Value) -> bool {
+        Evidence::with_tool_results(text, tools, jiff::civil::date(2026, 11, 25))
+            .rows
+            .refuses(&value)
+    }
+
+    #[test]
+    fn a_list_in_a_tool_result_picked_by_a_number_or_a_word() {
+        let plans = "User: what plans do you have?\nbasic $5/mo, plus $10/mo, pro $20/mo\nUser: I'll take the ten dollar one";
+        assert!(refused_after_tool(plans, "basic", json!("pro")));
+        assert!(!refused_after_tool(plans, "basic", json!("plus")));
+        let forfaits = "User: Quels forfaits ?\nEssentiel 9,99 €/mois ; Confort 14,99 €/mois ; Premium 19,99 €/mois\nUser: je prends celui à 14,99";
+        assert!(refused_after_tool(forfaits, "Essentiel", json!("premium")));
+        assert!(!refused_after_tool(forfaits, "Essentiel", json!("confort")));
+        let flavours = "User: Tem quais sabores?\nmorango, chocolate, baunilha\nUser: Quero o de baunilha";
+        assert!(refused_after_tool(flavours, "morango", json!("chocolate")));
+        assert!(!refused_after_tool(flavours, "morango", json!("baunilha")));
+    }
+
+    #[test]
+    fn prose_and_the_users_own_lists_are_no_rows() {
+        // Prose in a tool's result: its parts are not alike.
+        let shipped = "User: where is it?\nYour order 4471 has shipped, arriving Tuesday\nUser: ok, move Tuesday to Wednesday";
+        assert!(!refused_after_tool(shipped, "Your order", json!("4471")));
+        // The same list in the user's own words: every item is said.
+        let own = "add eggs 12, milk 2, bread 1 to the list\nand the milk is urgent";
+        assert!(!refused(own, json!("eggs")));
+        assert!(!refused(own, json!(12)));
+        // A number that two rows hold picks neither.
+        let twice = "User: sizes?\nS 10 GB, M 10 GB, L 20 GB\nUser: one with 10 GB, the S";
+        assert!(!refused_after_tool(twice, "S 10", json!("M")));
     }
 
     #[test]
