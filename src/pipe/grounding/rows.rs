@@ -437,7 +437,8 @@ mod tests {
     /// With the lines from the one that starts with `tool` to the one that starts with
     /// "User:" as a tool's result.
     fn refused_after_tool(text: &str, tool: &str, value: Value) -> bool {
-        let from = text.find(tool).unwrap();
+        assert!(text.contains(tool), "{tool}");
+        let from = text.find(tool).unwrap_or_default();
         let to = text[from..].find("User:").map_or(text.len(), |i| from + i);
         refused_in(text, &[from..to], value)
     }
