@@ -580,9 +580,10 @@ mod tests {
     #[test]
     fn a_tool_s_data_tells_a_language_by_its_letters_only() {
         let text = "I will take the one for 180, to Rome\n0 stops €320; 1 stop €180; 2 stops €150\n";
-        let data = [text.find("0 stops").unwrap_or_default()..text.len()];
-        assert!(!of_conversation(text, &data).unread);
-        assert_eq!(of_conversation(text, &data).main, Some("en"));
+        let data = text.find("0 stops").unwrap_or_default()..text.len();
+        let data = std::slice::from_ref(&data);
+        assert!(!of_conversation(text, data).unread);
+        assert_eq!(of_conversation(text, data).main, Some("en"));
         // Another script in a tool's result is still another language.
         let text = "the second one\n東京駅前店; 大阪梅田店\n";
         let data = text.find('東').unwrap_or_default()..text.len();

@@ -440,7 +440,7 @@ mod tests {
         assert!(text.contains(tool), "{tool}");
         let from = text.find(tool).unwrap_or_default();
         let to = text[from..].find("User:").map_or(text.len(), |i| from + i);
-        refused_in(text, &[from..to], value)
+        refused_in(text, std::slice::from_ref(&(from..to)), value)
     }
 
     fn refused_in(text: &str, tools: &[std::ops::Range<usize>], value: Value) -> bool {
