@@ -104,6 +104,9 @@ pub fn said(
     if let Some(first) = end_said_first(member, evidence) {
         return first;
     }
+    if let Some(end) = tier_end(member, members, evidence) {
+        return end;
+    }
     if frequency(member, evidence)
         || (!is_frequency && (named(member, evidence) || weekday(member, evidence)))
         || sort_order(member, evidence)
@@ -564,6 +567,65 @@ const SCALES: &[(&str, &[&str], &[&str])] = &[
           "meilleure", "meilleures", "beste", "besten", "bestbewertet", "bestbewerteten",
           "melhor", "melhores", "migliore", "migliori"]),
 ];
+
+/// Service tiers, slowest and cheapest first: a delivery's or a plan's speed.
+#[rustfmt::skip]
+const TIERS: &[&[&str]] = &[
+    &["economy", "saver", "budget", "slow", "eco"],
+    &["standard", "regular", "ground", "normal"],
+    &["express", "expedited", "priority", "fast", "rush"],
+    &["next_day", "nextday", "overnight", "next_business_day"],
+    &["same_day", "sameday"],
+];
+
+/// Words that ask for the fastest of a service's tiers (folded): "the fastest way", "lo
+/// más rápido", "schnellstmöglich".
+#[rustfmt::skip]
+const FASTEST: &[&str] = &[
+    "fastest", "quickest", "soonest", "asap", "rapidisimo", "rapidissimo", "schnellste",
+    "schnellsten", "schnellstmoglich", "velocissimo", "velocissima",
+];
+/// Words that make "fast" the fastest: "el más rápido", "le plus rapide", "o mais rápido",
+/// "il più veloce".
+const MOST: &[&str] = &["mas", "plus", "mais", "piu", "most"];
+const FAST: &[&str] = &["rapido", "rapida", "rapide", "veloce", "fast", "quick", "schnell"];
+
+/// A member that is a service tier (`economy`, `express`, `overnight`), in an enum of two
+/// tiers or more, where the text asks for the fastest or the cheapest: said when it is that
+/// end of the enum's tiers. `None` when the member is no tier or neither end is asked for.
+fn tier_end(member: &str, members: &[Value], evidence: &Evidence) -> Option<bool> {
+    let tier_of = |m: &str| {
+        let m = m.to_lowercase().replace(['-', ' '], "_");
+        TIERS.iter().position(|names| names.contains(&m.as_str()))
+    };
+    let own = tier_of(member)?;
+    let tiers: Vec<usize> = members
+        .iter()
+        .filter_map(Value::as_str)
+        .filter_map(tier_of)
+        .collect();
+    if tiers.len() < 2 {
+        return None;
+    }
+    let words = evidence.folded_words();
+    // Not turned down: "express, not the cheapest".
+    let negated = |i: usize| {
+        words[i.saturating_sub(3)..i]
+            .iter()
+            .any(|w| evidence.negates(w))
+    };
+    let fastest = (0..words.len()).any(|i| {
+        !negated(i)
+            && (is(FASTEST, &words[i]) || (is(FAST, &words[i]) && i > 0 && is(MOST, &words[i - 1])))
+    });
+    let (_, cheap, _) = SCALES.iter().find(|(scale, _, _)| *scale == "price")?;
+    let cheapest = (0..words.len()).any(|i| !negated(i) && cheap.contains(&words[i].as_str()));
+    match (fastest, cheapest) {
+        (true, false) => Some(Some(own) == tiers.iter().max().copied()),
+        (false, true) => Some(Some(own) == tiers.iter().min().copied()),
+        _ => None,
+    }
+}
 
 /// Words that turn a scale word around: "moins cher" is cheaper, "menos caro" too.
 const LESS: &[&str] = &["less", "least", "menos", "moins", "meno", "weniger"];
@@ -1134,5 +1196,22 @@ mod tests {
             json!(["vegan", "meat"]),
             "meal_type"
         ));
+    }
+
+    #[test]
+    fn the_fastest_or_the_cheapest_of_a_services_tiers() {
+        let speeds = json!(["standard", "express", "overnight"]);
+        let shipping = json!(["economy", "standard", "express"]);
+        let fastest = "Ship it the fastest way you've got";
+        assert!(chosen(fastest, "overnight", speeds.clone(), "shipping_speed"));
+        assert!(!chosen(fastest, "express", speeds.clone(), "shipping_speed"));
+        assert!(chosen("Manda pela entrega mais barata", "economy", shipping.clone(), "shipping"));
+        assert!(!chosen("Manda pela entrega mais barata", "standard", shipping.clone(), "shipping"));
+        assert!(chosen("envíalo lo más rápido posible", "express", shipping.clone(), "shipping"));
+        // Turned down, or both asked for: no end chosen.
+        assert!(!chosen("express, not the cheapest", "economy", shipping.clone(), "shipping"));
+        assert!(!chosen("the cheapest and the fastest", "express", shipping, "shipping"));
+        // Members that are no tiers.
+        assert!(!chosen("the fastest route", "car", json!(["car", "bike"]), "mode"));
     }
 }

@@ -42,7 +42,8 @@ const REACH: usize = 5;
 /// says no tolls ("keep me off toll roads", "ohne Maut"), `gluten_free` where they say
 /// without gluten ("senza glutine").
 const INVERTING: &[&str] = &[
-    "avoid", "skip", "exclude", "no", "without", "disable", "free", "ignore", "omit", "block",
+    "avoid", "skip", "exclude", "no", "not", "dont", "never", "without", "disable", "free",
+    "ignore", "omit", "block",
     "hide", "suppress", "prevent", "disallow",
 ];
 
@@ -777,5 +778,19 @@ mod tests {
             true
         ));
         assert!(!flag("connect to the database", "require_ssl", false));
+    }
+
+    #[test]
+    fn a_flag_named_by_its_negation_and_in_other_words() {
+        assert!(flag("Iscrivimi al corso di yoga, niente newsletter grazie", "newsletter", false));
+        assert!(!flag("Iscrivimi al corso di yoga, niente newsletter grazie", "newsletter", true));
+        assert!(flag("Activa el modo no molestar", "do_not_disturb", true));
+        assert!(!flag("Activa el modo no molestar", "do_not_disturb", false));
+        assert!(flag("turn on do not disturb", "do_not_disturb", true));
+        assert!(flag("Manda el correo sin confirmación de lectura", "read_receipt", false));
+        assert!(!flag("Manda el correo sin confirmación de lectura", "read_receipt", true));
+        assert!(flag("Liga o modo avião", "airplane_mode", true));
+        assert!(!flag("Desliga o modo avião", "airplane_mode", true));
+        assert!(flag("e pode repetir todo mês", "recurring", true));
     }
 }

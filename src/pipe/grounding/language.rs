@@ -362,13 +362,41 @@ fn main_language(text: &str, totals: &[usize]) -> Option<&'static str> {
                     .detect(sample(text))
                     .filter(|info| tied.is_empty() || info.confidence() >= 0.5)
                     .map(|info| info.lang());
-            among
-                .iter()
-                .copied()
-                .find(|code| lang.is_some() && whatlang_of(code) == lang)
+            // A letter only one of them writes ("Põe" is Portuguese, "año" Spanish) decides
+            // before the statistics.
+            own_letter(text, among)
+                .or_else(|| {
+                    among
+                        .iter()
+                        .copied()
+                        .find(|code| lang.is_some() && whatlang_of(code) == lang)
+                })
                 .or(tied.first().copied())
         }
     }
+}
+
+/// Letters that of the six only one language writes.
+const OWN_LETTERS: &[(&str, &[char])] = &[
+    ("pt", &['ã', 'õ']),
+    ("es", &['ñ', '¿', '¡']),
+    ("de", &['ß', 'ä', 'ö']),
+    ("fr", &['œ', 'ë', 'ÿ']),
+    ("it", &['ì', 'ò']),
+];
+
+/// The one language of `among` whose own letters ([`OWN_LETTERS`]) `text` writes, where no
+/// other of `among` has its own letters there too.
+fn own_letter(text: &str, among: &[&'static str]) -> Option<&'static str> {
+    let lower = text.to_lowercase();
+    let mut found = among.iter().copied().filter(|code| {
+        OWN_LETTERS
+            .iter()
+            .find(|(c, _)| c == code)
+            .is_some_and(|(_, letters)| lower.contains(*letters))
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 /// Whether free text (a value a translator wrote) is in English rather than in `main`: a
@@ -588,5 +616,14 @@ mod tests {
         let text = "the second one\n東京駅前店; 大阪梅田店\n";
         let data = text.find('東').unwrap_or_default()..text.len();
         assert!(of_conversation(text, &[data]).unread);
+    }
+
+    #[test]
+    fn a_letter_only_one_tied_language_writes() {
+        // "o" and "no" are Spanish and Portuguese; "õ" only Portuguese writes.
+        assert_eq!(of("Põe o ar-condicionado no modo ventilar").main, Some("pt"));
+        assert_eq!(own_letter("Põe o ar", &["es", "pt"]), Some("pt"));
+        assert_eq!(own_letter("año y são", &["es", "pt"]), None);
+        assert_eq!(own_letter("Straße", &["es", "pt"]), None);
     }
 }
