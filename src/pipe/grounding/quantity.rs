@@ -40,6 +40,8 @@ enum Dim {
     Volume,
     /// Base: the kilowatt (an engine's "65 PS" is 47.8 kW, no 65).
     Power,
+    /// Base: the kilowatt-hour (a battery's charge, a meter's reading).
+    Energy,
     Percent,
     /// Said, not converted: 20 °C is 20 and no 68.
     Temperature,
@@ -56,7 +58,7 @@ enum Dim {
 }
 
 use Dim::{
-    Bits, Calendar, Cents, Count, Data, Length, Mass, Money, Percent, Power, Rate, Stay,
+    Bits, Calendar, Cents, Count, Data, Energy, Length, Mass, Money, Percent, Power, Rate, Stay,
     Temperature, Time, Volume,
 };
 
@@ -159,6 +161,12 @@ const POWER_SUBJECTS: &[&str] = &[
     "potenza",
 ];
 
+/// Words of a field about energy.
+#[rustfmt::skip]
+const ENERGY_SUBJECTS: &[&str] = &[
+    "energy", "consumption", "usage", "energia", "energie", "verbrauch", "consumo",
+];
+
 /// Words of a field about a percentage.
 #[rustfmt::skip]
 const PERCENT_SUBJECTS: &[&str] = &[
@@ -203,6 +211,7 @@ fn subjects(dim: Dim) -> &'static [&'static str] {
         Bits => BITS_SUBJECTS,
         Volume => VOLUME_SUBJECTS,
         Power => POWER_SUBJECTS,
+        Energy => ENERGY_SUBJECTS,
         Percent => PERCENT_SUBJECTS,
         Temperature => TEMPERATURE_SUBJECTS,
         Money | Cents => MONEY_SUBJECTS,
@@ -338,7 +347,7 @@ pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
             emit_values(converted, (*dim, 1.0), &mut as_asked);
             as_written(converted, value)
                 // A field that asks for cents takes them only ("200 bucks" is no 200 there).
-                || (matches!(dim, Percent | Money | Calendar)
+                || (matches!(dim, Percent | Money)
                     && as_asked.iter().any(|v| close(*v, value)))
         })
     })
@@ -369,7 +378,10 @@ pub fn fits_as_written(index: usize, field: &Field, facts: &Facts) -> bool {
         .filter(|q| q.start == start)
         .any(|q| {
             let units = field.unit();
-            matches!(q.dim, Count | Percent)
+            // A percentage fits a field with no unit ("a 20% tip"), not one in another unit:
+            // "bis 80 Prozent" is no 80 kWh.
+            q.dim == Count
+                || (q.dim == Percent && units.iter().all(|(dim, _)| *dim == Percent))
                 || if units.is_empty() {
                     field.speaks_of(q.dim, true)
                 } else {
@@ -407,6 +419,7 @@ fn scale(dim: Dim) -> &'static [f64] {
         ],
         Volume => &[0.001, 0.01, 0.1, 1.0, 3.785_411_784, 1000.0],
         Power => &[0.001, 1.0, 0.745_699_872, 0.735_498_75],
+        Energy => &[0.001, 1.0, 1000.0],
         Bits => &[1.0, 1e3, 1e6, 1e9],
         Percent | Temperature | Money | Cents | Stay | Count | Rate => &[1.0],
     }
@@ -549,6 +562,12 @@ fn data_and_volume_readings(word: &str, suffix: bool) -> &'static [Reading] {
         "kw" | "kilowatt" | "kilowatts" | "kilovatio" | "kilovatios" => &[(Power, 1.0)],
         "hp" | "bhp" | "horsepower" => &[(Power, 0.745_699_872)],
         "ps" | "cv" | "pk" => &[(Power, 0.735_498_75)],
+        // Energy.
+        "wh" => &[(Energy, 0.001)],
+        "kwh" | "kilowattstunde" | "kilowattstunden" | "kilowatthour" | "kilowatthours" => {
+            &[(Energy, 1.0)]
+        }
+        "mwh" => &[(Energy, 1000.0)],
         _ => &[],
     }
 }
@@ -1000,7 +1019,8 @@ fn read_after(
             emit(value, (Money, 1.0), out);
             return;
         }
-        if multiplied || money_sign {
+        // "$12" is money, and no count of anything.
+        if multiplied && !money_sign {
             emit(value, (Count, 1.0), out);
         }
         if money_sign {

@@ -1639,4 +1639,23 @@ mod tests {
             assert_eq!(named.ok().map(Rule::from), Some(rule));
         }
     }
+
+    #[test]
+    fn a_number_read_in_one_unit_fits_no_field_in_another() {
+        let int = serde_json::json!({"type": "integer"});
+        // Money is no count of things.
+        let batteries = "Order 4 packs of AA batteries, they're $12 each on the site";
+        assert!(!number_kept(batteries, "quantity", int.clone(), 12.0));
+        assert!(number_kept(batteries, "quantity", int.clone(), 4.0));
+        assert!(number_kept(batteries, "unit_price", int.clone(), 12.0));
+        // A percentage is no energy, but fits a field with no unit.
+        let kwh = serde_json::json!({"type": "number", "description": "Ziel-Ladestand in kWh"});
+        assert!(!number_kept("Lad das Auto bis 80 Prozent", "target_kwh", kwh, 80.0));
+        assert!(number_kept("Lad das Auto bis 80 Prozent", "target", int.clone(), 80.0));
+        assert!(number_kept("charge it to 60 kWh", "target_kwh", int.clone(), 60.0));
+        // Years are no months, as written.
+        let years = "l'abbonamento da 9,99 al mese per 2 anni";
+        assert!(!number_kept(years, "duration_months", int.clone(), 2.0));
+        assert!(number_kept(years, "duration_months", int, 24.0));
+    }
 }
