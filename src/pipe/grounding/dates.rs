@@ -421,6 +421,14 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     read_digits(tokens, today, &mut found);
     read_compact(tokens, &mut found);
     read_month_names(tokens, today, facts, &mut found);
+    for at in bare_days(tokens) {
+        if let Some(day) = at.and_then(|at| day_at(tokens, at, facts, true)) {
+            push_day_of_month(&mut found, today, day);
+        }
+    }
+    for (day, month) in days_of_a_month_said_before(tokens, facts) {
+        push_yearless(&mut found, today, month, day);
+    }
     // A stay's last day: "checking in tomorrow for 2 nights" says the day two after tomorrow,
     // for a field about the end of it (see `Facts::stay_ends`).
     let ends: Vec<Date> = super::quantity::nights(facts)
@@ -515,9 +523,123 @@ const BETWEEN: &[&str] = &[
     "de", "of", "the", ".", ",", "el", "le", "il", "am", "der", "del", "du",
 ];
 
+/// Words that name a day of the month before its number: "o dia 15", "el día 15", "il
+/// giorno 15".
+const DAY_WORDS: &[&str] = &["dia", "giorno"];
+/// Articles before a day of the month, with the word before them that makes it one: "pour
+/// le 15", "para el 15", "per il 15", "für den 15.", "for the 15th", "make it the 3rd".
+const FOR_THE: &[(&str, &str)] = &[
+    ("pour", "le"),
+    ("para", "el"),
+    ("para", "o"),
+    ("per", "il"),
+    ("fur", "den"),
+    ("for", "the"),
+    ("on", "the"),
+    ("by", "the"),
+    ("until", "the"),
+    ("it", "the"),
+];
+/// Words after a day of the month that give its time: "le 14 à 20h", "el 10 a las 9".
+const AT_TIME: &[&str] = &["a", "à", "alle", "um", "at", "ab"];
+
+/// Where a day of the month stands said alone, with no month: after a word for "day" ("o dia
+/// 15"), after "for the" ("pour le 15", "for the 15th"), or after an article and before its
+/// time ("le 14 à 20h"). A number after a bare article ("je prends le 3") is no day. Each item
+/// is the token of the day's number.
+fn bare_days(tokens: &[Token]) -> impl Iterator<Item = Option<usize>> + '_ {
+    (1..tokens.len()).map(move |i| {
+        let before = tokens[i - 1].folded.as_str();
+        let month_after = (i + 1..(i + 4).min(tokens.len()))
+            .any(|j| MONTHS.iter().any(|(m, _)| *m == tokens[j].folded));
+        if month_after || tokens[i].kind != Kind::Number {
+            return None;
+        }
+        // "for the 15 of us" counts people: after "for the", the day ends its clause or
+        // comes before its time.
+        let ends = tokens
+            .get(i + 1)
+            .is_none_or(|t| t.kind == Kind::Punct || AT_TIME.contains(&t.folded.as_str()));
+        let for_the = i >= 2
+            && ends
+            && FOR_THE
+                .iter()
+                .any(|(f, the)| *f == tokens[i - 2].folded && *the == before);
+        let timed = ARTICLES_OF_DAYS.contains(&before)
+            && tokens
+                .get(i + 1)
+                .is_some_and(|t| AT_TIME.contains(&t.folded.as_str()))
+            && tokens.get(i + 2).is_some_and(|t| t.kind == Kind::Number);
+        (DAY_WORDS.contains(&before) || for_the || timed).then_some(i)
+    })
+}
+
+/// Articles before a day of the month.
+const ARTICLES_OF_DAYS: &[&str] = &["le", "el", "il", "o", "the", "am", "den"];
+
+/// How many words back a month said gives a later bare day its month.
+const MONTH_REACH: usize = 12;
+
+/// A day after an article that ends its clause, a few words after a month was named: that
+/// month's day ("el 8 de diciembre... no, mejor el 10", "le 3 mars, ou plutôt le 5").
+fn days_of_a_month_said_before(tokens: &[Token], facts: &Facts) -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    for i in 1..tokens.len() {
+        if !ARTICLES_OF_DAYS.contains(&tokens[i - 1].folded.as_str())
+            || !tokens
+                .get(i + 1)
+                .is_none_or(|t| t.kind == Kind::Punct)
+        {
+            continue;
+        }
+        let Some(day) = day_at(tokens, i, facts, true) else {
+            continue;
+        };
+        let month = tokens[i.saturating_sub(MONTH_REACH)..i]
+            .iter()
+            .rev()
+            .find_map(|t| MONTHS.iter().find(|(m, _)| *m == t.folded))
+            .filter(|(m, _)| !AMBIGUOUS_MONTHS.contains(m));
+        if let Some((_, month)) = month {
+            out.push((day, i64::from(*month)));
+        }
+    }
+    out
+}
+
+/// A day of the month said alone: its next coming, today included.
+fn push_day_of_month(found: &mut Vec<Date>, today: Date, day: i64) {
+    let this_month = i64::from(today.month());
+    for (year, month) in [
+        (today.year(), this_month),
+        if this_month == 12 {
+            (today.year().saturating_add(1), 1)
+        } else {
+            (today.year(), this_month + 1)
+        },
+    ] {
+        let Ok(day) = i8::try_from(day) else {
+            return;
+        };
+        if let Some(date) = i8::try_from(month)
+            .ok()
+            .and_then(|m| Date::new(year, m, day).ok())
+            .filter(|d| *d >= today)
+        {
+            found.push(date);
+            return;
+        }
+    }
+}
+
 /// The numbers next to a month name are its day and year, not counts of anything: "el 3 de
-/// diciembre" says no party of 3.
+/// diciembre" says no party of 3. So is a day of the month said alone ([`bare_days`]).
 fn bind_days(tokens: &[Token], facts: &mut Facts) {
+    for at in bare_days(tokens).flatten() {
+        if day_at(tokens, at, facts, true).is_some() {
+            facts.bind(at..at + 1, Role::Date);
+        }
+    }
     for (i, token) in tokens.iter().enumerate() {
         if !MONTHS.iter().any(|(word, _)| *word == token.folded) {
             continue;
@@ -721,6 +843,15 @@ fn read_weekdays(
         let ahead = (i64::from(weekday.to_monday_zero_offset())
             - i64::from(today.weekday().to_monday_zero_offset()))
         .rem_euclid(7);
+        // "lundi en huit", "jeudi en quinze": that weekday a week (two) after its coming one.
+        let weeks_on = [(["en", "huit"], 7), (["en", "quinze"], 14)]
+            .iter()
+            .find(|(words, _)| phrase_at(tokens, i + 1, &words[..]))
+            .map(|(_, days)| *days);
+        if let Some(days) = weeks_on {
+            found.extend(today.checked_add((ahead + days).days()).ok());
+            continue;
+        }
         // "next Friday" may mean the one after the coming one, and a weekday that is today
         // may mean a week on; a plain "el jueves" is the coming one. "Next Friday" said on a
         // Friday is never today.
@@ -1328,5 +1459,35 @@ mod tests {
         assert!(dates("por la mañana").is_empty());
         assert!(dates("3 days ago").is_empty());
         assert!(dates("na segunda vez").is_empty());
+    }
+
+    #[test]
+    fn a_day_of_the_month_said_alone() {
+        // Read against Wednesday 2026-11-25: the 15th is next month's, the 28th this one's.
+        assert_eq!(dates("Agenda a consulta para o dia 15"), [date(2026, 12, 15)]);
+        assert_eq!(dates("reserva para el día 28"), [date(2026, 11, 28)]);
+        assert_eq!(dates("réserve pour le 15"), [date(2026, 12, 15)]);
+        assert_eq!(dates("reservier für den 15."), [date(2026, 12, 15)]);
+        assert_eq!(dates("book it for the 15th at 8"), [date(2026, 12, 15)]);
+        assert_eq!(dates("Réserve une table le 14 à 20h"), [date(2026, 12, 14)]);
+        // And bound to the date: no count of people.
+        let facts = super::super::facts::read_for_test("une table pour le 14 à 20h");
+        assert!(facts.roles.values().any(|r| *r == Role::Date));
+        // A number after a bare article, or counting people after "for the", is no day.
+        assert!(dates("je prends le 3").is_empty());
+        assert!(dates("a table for the 15 of us").is_empty());
+        assert!(dates("the 3rd one please").is_empty());
+        assert_eq!(dates("no, make it the 3rd"), [date(2026, 12, 3)]);
+        // A month said a few words before gives the bare day its month.
+        assert!(has("el 8 de enero... no, mejor el 10, que el 8 es festivo", 2027, 1, 10));
+        assert!(!has("el 8 de enero, y el 10 de los invitados", 2027, 1, 10));
+    }
+
+    #[test]
+    fn a_weekday_a_week_or_two_on() {
+        // Wednesday 2026-11-25: the coming Monday is the 30th.
+        assert_eq!(dates("pour lundi en huit"), [date(2026, 12, 7)]);
+        assert_eq!(dates("jeudi en quinze"), [date(2026, 12, 10)]);
+        assert_eq!(dates("pour lundi"), [date(2026, 11, 30)]);
     }
 }

@@ -319,13 +319,21 @@ fn date_time(
     let on = |rule: Rule, test: &dyn Fn() -> bool| (rules.on(rule) && test()).then_some(rule);
     let time = time_part(text);
     let facts = &evidence.facts;
-    let stay_end = || {
-        facts.stay_ends.contains(&date)
-            && words_of(leaf.key)
-                .iter()
-                .any(|w| END.contains(&w.as_str()) || END.contains(&stem(w).as_str()))
+    let about_end = || {
+        words_of(leaf.key)
+            .iter()
+            .any(|w| END.contains(&w.as_str()) || END.contains(&stem(w).as_str()))
     };
-    let date_said = on(Rule::Date, &|| facts.dates.contains(&date) || stay_end())
+    // A stay said by its first day and its nights gives its end: a field about the end takes
+    // that day, not the first ("checking in on the 14th, three nights" is no `check_out` 14).
+    let said_day = || {
+        if about_end() && !facts.stay_ends.is_empty() {
+            facts.stay_ends.contains(&date)
+        } else {
+            facts.dates.contains(&date)
+        }
+    };
+    let date_said = on(Rule::Date, &said_day)
         .or_else(|| on(Rule::Verbatim, &|| evidence.written(&text[..10])))?;
     match time {
         None | Some((0, 0)) => Some(date_said),
