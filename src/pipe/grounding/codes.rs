@@ -416,6 +416,47 @@ const CURRENCIES: &[(&str, &[&str])] = &[
     ("PHP", &["₱"]),
 ];
 
+/// Time zones' cities (as their IANA names write them, "_" as a space) by their names in
+/// the six languages (folded), where those differ: "Wien" is `Europe/Vienna`.
+#[rustfmt::skip]
+const CITY_NAMES: &[(&str, &[&str])] = &[
+    ("vienna", &["wien", "viena", "vienne"]),
+    ("rome", &["roma", "rom"]),
+    ("lisbon", &["lisboa", "lisbonne", "lissabon", "lisbona"]),
+    ("london", &["londres", "londra"]),
+    ("paris", &["parigi"]),
+    ("berlin", &["berlino", "berlim"]),
+    ("brussels", &["bruselas", "bruxelles", "brussel", "bruxelas"]),
+    ("zurich", &["zurigo", "zurique"]),
+    ("athens", &["atenas", "athenes", "athen", "atene"]),
+    ("moscow", &["moscu", "moscou", "moskau", "moscovo", "mosca"]),
+    ("warsaw", &["varsovia", "varsovie", "warschau", "varsavia"]),
+    ("prague", &["praga", "prag"]),
+    ("copenhagen", &["copenhague", "kopenhagen", "copenaghen", "copenhaga"]),
+    ("stockholm", &["estocolmo", "stoccolma"]),
+    ("budapest", &["budapeste"]),
+    ("bucharest", &["bucarest", "bukarest", "bucareste"]),
+    ("belgrade", &["belgrado", "belgrad"]),
+    ("dublin", &["dublino"]),
+    ("istanbul", &["estambul", "istambul"]),
+    ("cairo", &["caire", "kairo"]),
+    ("kyiv", &["kiev", "kiew", "kijev"]),
+    ("jerusalem", &["jerusalen", "gerusalemme"]),
+    ("tokyo", &["tokio", "toquio"]),
+    ("singapore", &["singapur", "singapour", "singapura"]),
+    ("new york", &["nueva york", "nova iorque", "nova york"]),
+    ("mexico city", &["ciudad de mexico", "cidade do mexico", "citta del messico"]),
+    ("havana", &["la habana", "havane", "havanna"]),
+];
+
+/// Names of the time zone city `city` (lowercase, "_" as a space) in the six languages.
+pub fn city_names(city: &str) -> &'static [&'static str] {
+    CITY_NAMES
+        .iter()
+        .find(|(name, _)| *name == city)
+        .map_or(&[], |(_, names)| names)
+}
+
 /// Phrases that name no country though a country's name is in them: read whole, they hide
 /// their words from shorter names.
 #[rustfmt::skip]

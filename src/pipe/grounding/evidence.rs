@@ -419,6 +419,14 @@ fn spoken_digits(tokens: &[Token], facts: &Facts) -> Vec<String> {
 /// below 100 (its longest reading: "trente-quatre" is 34), or a digit's own word, which also
 /// reads the words a number reader takes for articles ("uno", "um", "eins").
 fn digit_group(tokens: &[Token], facts: &Facts, i: usize) -> Option<(String, usize)> {
+    // A zero said is a digit of its own: "zero zero quattro" is 004, which a number reader
+    // reads as 4.
+    if tokens
+        .get(i)
+        .is_some_and(|t| t.kind == Kind::Word && DIGIT_WORDS[0].contains(&t.folded.as_str()))
+    {
+        return Some(("0".to_owned(), i + 1));
+    }
     let span = facts
         .number_spans
         .iter()
@@ -447,7 +455,7 @@ const DIGIT_WORDS: [&[&str]; 10] = [
     &["one", "uno", "una", "un", "une", "eins", "ein", "eine", "um", "uma"],
     &["two", "dos", "deux", "zwei", "zwo", "dois", "duas", "due"],
     &["three", "tres", "trois", "drei", "tre"],
-    &["four", "cuatro", "quatre", "vier", "quatro"],
+    &["four", "cuatro", "quatre", "vier", "quatro", "quattro"],
     &["five", "cinco", "cinq", "funf", "cinque"],
     &["six", "seis", "sechs", "sei"],
     &["seven", "siete", "sept", "sieben", "sete", "sette"],
@@ -540,5 +548,16 @@ mod tests {
         assert!(is_written_date("2026/11/20"));
         assert!(!is_written_date("2026-13-20"));
         assert!(!is_written_date("12345-67-89"));
+    }
+
+    #[test]
+    fn digits_said_one_by_one_keep_their_zeros() {
+        let day = jiff::civil::date(2026, 11, 25);
+        let e = Evidence::new("Il codice cliente è zero zero quattro due sette uno", day);
+        assert!(e.has_spoken_digits("004271"));
+        assert!(!e.has_spoken_digits("04271"));
+        assert!(!e.has_spoken_digits("4271"));
+        let e = Evidence::new("my code is zero zero four two seven one", day);
+        assert!(e.has_spoken_digits("004271"));
     }
 }

@@ -61,6 +61,9 @@ pub fn read(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) 
         }
     }
     read_words(text, tokens, context, facts);
+    if context.languages.may_be("de") {
+        read_halves_of(tokens, facts);
+    }
     // A number or an hour before "minus" makes it a subtraction or a time ("otto meno
     // dieci" is 7:50, "huit heures moins dix"), not a sign.
     let ends: Vec<usize> = facts.number_spans.iter().map(|s| s.end).collect();
@@ -77,6 +80,32 @@ pub fn read(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) 
         .number_spans
         .sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
     facts.number_spans.dedup();
+}
+
+/// German words of a count that a number with a half multiplies: "zweieinhalbtausend".
+const GERMAN_SCALES: &[(&str, f64)] = &[("hundert", 100.0), ("tausend", 1000.0)];
+
+/// German numbers with a half glued on before a scale, which `text2num` does not read:
+/// "zweieinhalbtausend" is 2500, "anderthalbhundert" 150.
+fn read_halves_of(tokens: &[Token], facts: &mut Facts) {
+    for (i, token) in tokens.iter().enumerate() {
+        let value = super::quantity::HALVES.iter().find_map(|(half, value)| {
+            let scale = token.folded.strip_prefix(half)?;
+            GERMAN_SCALES
+                .iter()
+                .find(|(name, _)| *name == scale)
+                .map(|(_, factor)| value * factor)
+        });
+        if let Some(value) = value {
+            facts.number_spans.push(NumberSpan {
+                start: i,
+                end: i + 1,
+                value,
+                ordinal: false,
+                in_words: true,
+            });
+        }
+    }
 }
 
 /// Hour words a time's minutes may be counted back from: "huit heures moins dix".
@@ -707,5 +736,13 @@ mod tests {
             }
         }
         assert!(found > 500, "{found}");
+    }
+
+    #[test]
+    fn german_halves_before_a_scale() {
+        assert!(numbers("Überweis zweieinhalbtausend Euro").contains(&2500.0));
+        assert!(numbers("anderthalbhundert Gramm").contains(&150.0));
+        assert!(!numbers("Überweis zweieinhalbtausend Euro").contains(&2.5));
+        assert!(numbers("zweieinhalb Stunden").iter().all(|n| *n != 2500.0));
     }
 }

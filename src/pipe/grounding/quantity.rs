@@ -690,7 +690,7 @@ const ARTICLES: &[&str] = &[
 ];
 
 /// German numbers with a half glued on: "anderthalb Stunden".
-const HALVES: &[(&str, f64)] = &[
+pub(super) const HALVES: &[(&str, f64)] = &[
     ("anderthalb", 1.5),
     ("eineinhalb", 1.5),
     ("zweieinhalb", 2.5),

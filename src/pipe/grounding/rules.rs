@@ -353,6 +353,12 @@ fn written_as_is(text: &str, all_digits: bool, evidence: &Evidence) -> bool {
         evidence.written_exact(&text.to_uppercase())
     } else {
         evidence.written(text)
+            // A web address said without its scheme: "www.correios.com.br/rastreamento".
+            // Not without its "www.": that is another host.
+            || ["https://", "http://"].iter().any(|scheme| {
+                text.strip_prefix(scheme)
+                    .is_some_and(|rest| rest.contains('.') && evidence.written(rest))
+            })
     }
 }
 
@@ -363,6 +369,10 @@ fn named_by_part(text: &str, evidence: &Evidence) -> bool {
         evidence.written(&city)
             || (!city.contains(' ')
                 && evidence.has_word(&super::tokens::fold(&format!("{city}er"))))
+            // "Wien", "Lisboa": its name in another language.
+            || super::codes::city_names(&city.to_lowercase())
+                .iter()
+                .any(|name| evidence.written(name))
     }) || media_subtype(text).is_some_and(|subtype| evidence.has_word(subtype))
 }
 
@@ -1665,5 +1675,28 @@ mod tests {
         let years = "l'abbonamento da 9,99 al mese per 2 anni";
         assert!(!number_kept(years, "duration_months", int.clone(), 2.0));
         assert!(number_kept(years, "duration_months", int, 24.0));
+    }
+
+    #[test]
+    fn a_web_address_or_a_time_zone_said_another_way() {
+        let kept = |text: &str, key: &str, value: &str| {
+            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
+            let json = serde_json::json!(value);
+            let schema = serde_json::json!({"type": "string"});
+            let leaf = Leaf {
+                value: &json,
+                key,
+                schema: &schema,
+            };
+            first(&leaf, &evidence, Rules::default()).is_some()
+        };
+        let site = "Acessa o site www.correios.com.br/rastreamento";
+        assert!(kept(site, "url", "https://www.correios.com.br/rastreamento"));
+        assert!(!kept(site, "url", "https://www.correios.com.br/rastreio"));
+        assert!(kept("open correios.com.br", "url", "https://correios.com.br"));
+        assert!(!kept("open correios.com.br", "url", "https://www.correios.com.br"));
+        assert!(kept("Stell die Zeitzone auf Wien um", "timezone", "Europe/Vienna"));
+        assert!(!kept("Stell die Zeitzone auf Wien um", "timezone", "Europe/Berlin"));
+        assert!(kept("pon la hora de Lisboa", "timezone", "Europe/Lisbon"));
     }
 }
