@@ -115,6 +115,19 @@ pub fn counts_people(name: &[String], description: &[String]) -> bool {
     people(name) || people(description)
 }
 
+/// Whether a field with these name and description words counts everyone (`party_size`,
+/// `guests`), not only adults or only children.
+pub fn counts_everyone(name: &[String], description: &[String]) -> bool {
+    let class = |words: &[String]| -> Vec<Class> { words.iter().filter_map(|w| class_of(w)).collect() };
+    let mut classes = class(name);
+    if classes.is_empty() {
+        classes = class(description);
+    }
+    let group = name.iter().chain(description).any(|w| GROUPS.contains(&w.as_str()));
+    (group && !classes.iter().any(|c| matches!(c, Class::Adults | Class::Children)))
+        || (!classes.is_empty() && classes.iter().all(|c| *c == Class::People))
+}
+
 /// Words before a number that make it a head count: "we are 4", "somos 6", "on est 10", "wir
 /// sind 3", "siamo 5" (folded, one or two words).
 #[rustfmt::skip]
@@ -127,6 +140,27 @@ const WE_ARE: &[&[&str]] = &[
 /// Whether the folded words `before` a number end with "we are" in one of the six.
 pub fn head_count(before: &[&str]) -> bool {
     WE_ARE.iter().any(|phrase| before.ends_with(phrase))
+}
+
+/// The speaker and a word joining others to them: "me and", "yo y", "moi et", "ich und",
+/// "eu e", "io e" (folded).
+const SELF_AND: &[(&[&str], &[&str])] = &[
+    (&["me", "i", "myself"], &["and", "plus"]),
+    (&["yo", "mi"], &["y", "con"]),
+    (&["moi"], &["et"]),
+    (&["ich", "mich", "mir"], &["und"]),
+    (&["eu", "mim"], &["e", "com"]),
+    (&["io", "me"], &["e", "con"]),
+];
+
+/// Whether the folded words `before` a number (a few words back) join the speaker to what it
+/// counts: "for me and my two kids" counts three people, the two kids and the speaker.
+pub fn with_self(before: &[&str]) -> bool {
+    before.windows(2).any(|pair| {
+        SELF_AND
+            .iter()
+            .any(|(me, and)| me.contains(&pair[0]) && and.contains(&pair[1]))
+    })
 }
 
 /// Articles that count one: "a child", "un enfant", "ein Kind", "uma criança".

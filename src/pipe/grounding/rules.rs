@@ -465,13 +465,19 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                 Some(Role::Current) => about(CURRENT),
             }
     });
+    // "for me and my two kids" is three people.
+    let with_self = counted::counts_everyone(&name, &description)
+        && facts.number_spans.iter().any(|span| {
+            close(span.value + 1.0, value)
+                && counted::with_self(&words_before(evidence, span.start, 4))
+        });
     // "2 adults and a child": one, counted by its article, for a field that counts children.
     let one = close(value, 1.0) && {
         let words = evidence.folded_words();
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         counted::one_said(&words, &name, &description)
     };
-    if rules.on(Rule::Number) && (said || one || per_year(value, &about, evidence)) {
+    if rules.on(Rule::Number) && (said || one || with_self || per_year(value, &about, evidence)) {
         return Some(Rule::Number);
     }
     (rules.on(Rule::Quantity) && quantity::traces(value, &field, facts)).then_some(Rule::Quantity)
@@ -670,6 +676,15 @@ const COUNTING: &[&str] = &[
     "prendi",
 ];
 
+/// The folded words among the `n` tokens before token `start`.
+fn words_before(evidence: &Evidence, start: usize, n: usize) -> Vec<&str> {
+    evidence.tokens[start.saturating_sub(n)..start]
+        .iter()
+        .filter(|t| t.kind == Kind::Word)
+        .map(|t| t.folded.as_str())
+        .collect()
+}
+
 /// A number written after a word that names it, and before no word it counts ("room 12",
 /// "task 12 as done", "HP 305 du bureau"), is that thing's number: it traces a field about
 /// that thing (`room`, `task_id`, `model`), not any field ("room 12" says no 12 attendees).
@@ -683,13 +698,13 @@ fn label_fits(
     evidence: &Evidence,
 ) -> bool {
     // A head count ("on est 10 pour le match") counts people: no pizzas, no amount of money.
-    let before: Vec<&str> = evidence.tokens[start.saturating_sub(3)..start]
-        .iter()
-        .filter(|t| t.kind == Kind::Word)
-        .map(|t| t.folded.as_str())
-        .collect();
+    let before = words_before(evidence, start, 3);
     if counted::head_count(&before) {
         return counted::counts_people(name, description);
+    }
+    // "for me and my two kids": two of the people, not their number.
+    if counted::with_self(&before) && counted::counts_everyone(name, description) {
+        return false;
     }
     if address_number(evidence, start, end) {
         return [
@@ -1698,5 +1713,20 @@ mod tests {
         assert!(kept("Stell die Zeitzone auf Wien um", "timezone", "Europe/Vienna"));
         assert!(!kept("Stell die Zeitzone auf Wien um", "timezone", "Europe/Berlin"));
         assert!(kept("pon la hora de Lisboa", "timezone", "Europe/Lisbon"));
+    }
+
+    #[test]
+    fn the_speaker_joined_to_a_count_of_people() {
+        let int = serde_json::json!({"type": "integer"});
+        let kids = "a table tonight at 7 for me and my two kids";
+        assert!(number_kept(kids, "party_size", int.clone(), 3.0));
+        assert!(!number_kept(kids, "party_size", int.clone(), 2.0));
+        // A field that counts only the children takes the children's count.
+        assert!(number_kept(kids, "children", int.clone(), 2.0));
+        assert!(number_kept("una mesa para mí y mis dos hijos", "guests", int.clone(), 3.0));
+        assert!(!number_kept("table for me and 4 friends", "guests", int.clone(), 4.0));
+        // No speaker joined: the count is the party.
+        assert!(number_kept("table for my 4 friends", "guests", int.clone(), 4.0));
+        assert!(!number_kept("table for my 4 friends", "guests", int, 5.0));
     }
 }
