@@ -495,6 +495,9 @@ const COMMON_WORDS: &[&str] = &[
 struct Name {
     words: Vec<String>,
     codes: Vec<&'static str>,
+    /// The countries it names as countries (alpha-2); a language's name gives its country's
+    /// codes too ("German" is `DE`), but names no region of a locale.
+    regions: Vec<&'static str>,
 }
 
 /// The United States' states and district by their names: US addresses and taxes ask for
@@ -524,7 +527,7 @@ fn names() -> &'static HashMap<String, Vec<Name>> {
 
 fn build() -> HashMap<String, Vec<Name>> {
     let mut index: HashMap<String, Vec<Name>> = HashMap::new();
-    let mut add = |phrase: &str, codes: &[&'static str]| {
+    let mut add = |phrase: &str, codes: &[&'static str], regions: &[&'static str]| {
         for form in forms(phrase) {
             let words: Vec<String> = tokenize(&form).iter().map(|t| key(t).to_owned()).collect();
             let Some(first) = words.first().cloned() else {
@@ -538,10 +541,16 @@ fn build() -> HashMap<String, Vec<Name>> {
                             name.codes.push(code);
                         }
                     }
+                    for region in regions {
+                        if !name.regions.contains(region) {
+                            name.regions.push(region);
+                        }
+                    }
                 }
                 None => entries.push(Name {
                     words,
                     codes: codes.to_vec(),
+                    regions: regions.to_vec(),
                 }),
             }
         }
@@ -549,26 +558,26 @@ fn build() -> HashMap<String, Vec<Name>> {
     for (alpha2, phrases) in COUNTRIES {
         let codes = country_codes(alpha2);
         for phrase in *phrases {
-            add(phrase, &codes);
+            add(phrase, &codes, &codes[..codes.len().min(1)]);
         }
     }
     for (language, country, phrases) in LANGUAGES {
         let mut codes = vec![*language];
         codes.extend(country_codes(country));
         for phrase in *phrases {
-            add(phrase, &codes);
+            add(phrase, &codes, &[]);
         }
     }
     for (currency, phrases) in CURRENCIES {
         for phrase in *phrases {
-            add(phrase, &[currency]);
+            add(phrase, &[currency], &[]);
         }
     }
     for (code, name) in US_STATES {
-        add(name, &[code]);
+        add(name, &[code], &[]);
     }
     for phrase in NO_COUNTRY {
-        add(phrase, &[]);
+        add(phrase, &[], &[]);
     }
     // Every country by its English name: "Kazakhstan", "Bolivia (Plurinational State of)"
     // also as "Bolivia", "Taiwan, Province of China" also as "Taiwan".
@@ -578,7 +587,7 @@ fn build() -> HashMap<String, Vec<Name>> {
         let short = name.split([',', '(']).next().unwrap_or(name).trim();
         for phrase in [name, short] {
             if !NOT_NAMES.contains(&super::tokens::fold(phrase).as_str()) {
-                add(phrase, &codes);
+                add(phrase, &codes, &codes[..1]);
             }
         }
         // Its currencies by their English names: "Swiss franc", "Mexican pesos".
@@ -591,7 +600,7 @@ fn build() -> HashMap<String, Vec<Name>> {
             }
             let name = currency.name();
             let name = name.split(['(', '/']).next().unwrap_or(name).trim();
-            add(&format!("{name}|s"), &[currency.code()]);
+            add(&format!("{name}|s"), &[currency.code()], &[]);
         }
     }
     index
@@ -661,6 +670,9 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
                 facts
                     .codes
                     .extend(name.codes.iter().map(|c| (*c).to_owned()));
+                facts
+                    .regions
+                    .extend(name.regions.iter().map(|c| (*c).to_owned()));
             }
             i += len;
             continue;
@@ -696,6 +708,7 @@ fn locale_at(tokens: &[Token], i: usize, facts: &mut Facts) -> Option<usize> {
     facts.codes.insert(language);
     facts.codes.insert(found.alpha2().to_owned());
     facts.codes.insert(found.alpha3().to_owned());
+    facts.regions.insert(found.alpha2().to_owned());
     Some(len)
 }
 

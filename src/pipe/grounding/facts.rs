@@ -65,6 +65,10 @@ pub struct Facts {
     /// Upper-case ISO codes named in words or symbols (rule `code`): "GB" and "GBR" from
     /// "Reino Unido", "GBP" from "British pounds" or "£", "DE" and "de" for "German".
     pub codes: HashSet<String>,
+    /// Countries named as countries ("Brazil", "brasileño", "pt-BR"), alpha-2: the region of a
+    /// locale, where a language's name gives its country only when no other is named
+    /// ("Portuguese, the Brazilian one" is `pt-BR`, no `pt-PT`).
+    pub regions: HashSet<String>,
 }
 
 impl Facts {

@@ -1126,10 +1126,21 @@ fn media_subtype(text: &str) -> Option<&str> {
 
 /// Every part of a code or locale is named: "en-GB" needs English and Britain.
 fn code_said(text: &str, evidence: &Evidence) -> bool {
-    is_code(text)
-        && text
-            .split(['-', '_'])
-            .all(|part| evidence.facts.codes.contains(&part.to_uppercase()))
+    let facts = &evidence.facts;
+    let said = |part: &str| facts.codes.contains(&part.to_uppercase());
+    if !is_code(text) {
+        return false;
+    }
+    match text.split_once(['-', '_']) {
+        // A locale: its region named as a country, or by its language's name where no other
+        // country is named.
+        Some((language, region)) if language.len() == 2 && region.len() == 2 => {
+            said(language)
+                && said(region)
+                && (facts.regions.is_empty() || facts.regions.contains(&region.to_uppercase()))
+        }
+        _ => text.split(['-', '_']).all(said),
+    }
 }
 
 /// Not traced, but perhaps said where grounding cannot read: the conversation holds another
@@ -1728,5 +1739,27 @@ mod tests {
         // No speaker joined: the count is the party.
         assert!(number_kept("table for my 4 friends", "guests", int.clone(), 4.0));
         assert!(!number_kept("table for my 4 friends", "guests", int, 5.0));
+    }
+
+    #[test]
+    fn a_locales_region_named_as_a_country() {
+        let kept = |text: &str, value: &str| {
+            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
+            let json = serde_json::json!(value);
+            let schema = serde_json::json!({"type": "string", "description": "BCP 47 locale"});
+            let leaf = Leaf {
+                value: &json,
+                key: "locale",
+                schema: &schema,
+            };
+            first(&leaf, &evidence, Rules::default()).is_some()
+        };
+        let brazilian = "Set my display language to Portuguese, the Brazilian one";
+        assert!(kept(brazilian, "pt-BR"));
+        assert!(!kept(brazilian, "pt-PT"));
+        // A language's name alone gives its country.
+        assert!(kept("Set my display language to Portuguese", "pt-PT"));
+        assert!(kept("Spanish as spoken in Mexico", "es-MX"));
+        assert!(!kept("Spanish as spoken in Mexico", "es-ES"));
     }
 }
