@@ -266,13 +266,11 @@ async fn a_value_of_a_tool_result_s_row_the_user_did_not_pick_is_left_out() {
         messages.push(json!({"role": "user", "content": asked}));
         json!({"model": "main-model", "messages": messages, "tools": [book_flight()]})
     };
-    for (list_role, stops, delivered) in [
-        ("tool", 2, false),
-        ("tool", 1, true),
-        ("user", 2, true),
-    ] {
+    for (list_role, stops, delivered) in [("tool", 2, false), ("tool", 1, true), ("user", 2, true)]
+    {
         let main = MockServer::scripted(main_model()).await;
-        let translated = json!({"destination": "Rome", "passenger": "Ana Lima", "max_stops": stops});
+        let translated =
+            json!({"destination": "Rome", "passenger": "Ana Lima", "max_stops": stops});
         let translator =
             MockServer::scripted(vec![translator_reply(&translated.to_string())]).await;
         let proxy = Proxy::start(&main.url(), &settings(&translator, "", "")).await;

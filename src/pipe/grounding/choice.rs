@@ -588,7 +588,9 @@ const FASTEST: &[&str] = &[
 /// Words that make "fast" the fastest: "el más rápido", "le plus rapide", "o mais rápido",
 /// "il più veloce".
 const MOST: &[&str] = &["mas", "plus", "mais", "piu", "most"];
-const FAST: &[&str] = &["rapido", "rapida", "rapide", "veloce", "fast", "quick", "schnell"];
+const FAST: &[&str] = &[
+    "rapido", "rapida", "rapide", "veloce", "fast", "quick", "schnell",
+];
 
 /// A member that is a service tier (`economy`, `express`, `overnight`), in an enum of two
 /// tiers or more, where the text asks for the fastest or the cheapest: said when it is that
@@ -1203,15 +1205,55 @@ mod tests {
         let speeds = json!(["standard", "express", "overnight"]);
         let shipping = json!(["economy", "standard", "express"]);
         let fastest = "Ship it the fastest way you've got";
-        assert!(chosen(fastest, "overnight", speeds.clone(), "shipping_speed"));
-        assert!(!chosen(fastest, "express", speeds.clone(), "shipping_speed"));
-        assert!(chosen("Manda pela entrega mais barata", "economy", shipping.clone(), "shipping"));
-        assert!(!chosen("Manda pela entrega mais barata", "standard", shipping.clone(), "shipping"));
-        assert!(chosen("envíalo lo más rápido posible", "express", shipping.clone(), "shipping"));
+        assert!(chosen(
+            fastest,
+            "overnight",
+            speeds.clone(),
+            "shipping_speed"
+        ));
+        assert!(!chosen(
+            fastest,
+            "express",
+            speeds.clone(),
+            "shipping_speed"
+        ));
+        assert!(chosen(
+            "Manda pela entrega mais barata",
+            "economy",
+            shipping.clone(),
+            "shipping"
+        ));
+        assert!(!chosen(
+            "Manda pela entrega mais barata",
+            "standard",
+            shipping.clone(),
+            "shipping"
+        ));
+        assert!(chosen(
+            "envíalo lo más rápido posible",
+            "express",
+            shipping.clone(),
+            "shipping"
+        ));
         // Turned down, or both asked for: no end chosen.
-        assert!(!chosen("express, not the cheapest", "economy", shipping.clone(), "shipping"));
-        assert!(!chosen("the cheapest and the fastest", "express", shipping, "shipping"));
+        assert!(!chosen(
+            "express, not the cheapest",
+            "economy",
+            shipping.clone(),
+            "shipping"
+        ));
+        assert!(!chosen(
+            "the cheapest and the fastest",
+            "express",
+            shipping,
+            "shipping"
+        ));
         // Members that are no tiers.
-        assert!(!chosen("the fastest route", "car", json!(["car", "bike"]), "mode"));
+        assert!(!chosen(
+            "the fastest route",
+            "car",
+            json!(["car", "bike"]),
+            "mode"
+        ));
     }
 }

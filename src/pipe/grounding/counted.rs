@@ -118,13 +118,20 @@ pub fn counts_people(name: &[String], description: &[String]) -> bool {
 /// Whether a field with these name and description words counts everyone (`party_size`,
 /// `guests`), not only adults or only children.
 pub fn counts_everyone(name: &[String], description: &[String]) -> bool {
-    let class = |words: &[String]| -> Vec<Class> { words.iter().filter_map(|w| class_of(w)).collect() };
+    let class =
+        |words: &[String]| -> Vec<Class> { words.iter().filter_map(|w| class_of(w)).collect() };
     let mut classes = class(name);
     if classes.is_empty() {
         classes = class(description);
     }
-    let group = name.iter().chain(description).any(|w| GROUPS.contains(&w.as_str()));
-    (group && !classes.iter().any(|c| matches!(c, Class::Adults | Class::Children)))
+    let group = name
+        .iter()
+        .chain(description)
+        .any(|w| GROUPS.contains(&w.as_str()));
+    (group
+        && !classes
+            .iter()
+            .any(|c| matches!(c, Class::Adults | Class::Children)))
         || (!classes.is_empty() && classes.iter().all(|c| *c == Class::People))
 }
 

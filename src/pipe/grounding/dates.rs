@@ -586,9 +586,7 @@ fn days_of_a_month_said_before(tokens: &[Token], facts: &Facts) -> Vec<(i64, i64
     let mut out = Vec::new();
     for i in 1..tokens.len() {
         if !ARTICLES_OF_DAYS.contains(&tokens[i - 1].folded.as_str())
-            || !tokens
-                .get(i + 1)
-                .is_none_or(|t| t.kind == Kind::Punct)
+            || !tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
         {
             continue;
         }
@@ -1471,7 +1469,10 @@ mod tests {
     #[test]
     fn a_day_of_the_month_said_alone() {
         // Read against Wednesday 2026-11-25: the 15th is next month's, the 28th this one's.
-        assert_eq!(dates("Agenda a consulta para o dia 15"), [date(2026, 12, 15)]);
+        assert_eq!(
+            dates("Agenda a consulta para o dia 15"),
+            [date(2026, 12, 15)]
+        );
         assert_eq!(dates("reserva para el día 28"), [date(2026, 11, 28)]);
         assert_eq!(dates("réserve pour le 15"), [date(2026, 12, 15)]);
         assert_eq!(dates("reservier für den 15."), [date(2026, 12, 15)]);
@@ -1486,7 +1487,12 @@ mod tests {
         assert!(dates("the 3rd one please").is_empty());
         assert_eq!(dates("no, make it the 3rd"), [date(2026, 12, 3)]);
         // A month said a few words before gives the bare day its month.
-        assert!(has("el 8 de enero... no, mejor el 10, que el 8 es festivo", 2027, 1, 10));
+        assert!(has(
+            "el 8 de enero... no, mejor el 10, que el 8 es festivo",
+            2027,
+            1,
+            10
+        ));
         assert!(!has("el 8 de enero, y el 10 de los invitados", 2027, 1, 10));
     }
 

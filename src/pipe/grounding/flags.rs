@@ -43,8 +43,7 @@ const REACH: usize = 5;
 /// without gluten ("senza glutine").
 const INVERTING: &[&str] = &[
     "avoid", "skip", "exclude", "no", "not", "dont", "never", "without", "disable", "free",
-    "ignore", "omit", "block",
-    "hide", "suppress", "prevent", "disallow",
+    "ignore", "omit", "block", "hide", "suppress", "prevent", "disallow",
 ];
 
 pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool {
@@ -782,13 +781,29 @@ mod tests {
 
     #[test]
     fn a_flag_named_by_its_negation_and_in_other_words() {
-        assert!(flag("Iscrivimi al corso di yoga, niente newsletter grazie", "newsletter", false));
-        assert!(!flag("Iscrivimi al corso di yoga, niente newsletter grazie", "newsletter", true));
+        assert!(flag(
+            "Iscrivimi al corso di yoga, niente newsletter grazie",
+            "newsletter",
+            false
+        ));
+        assert!(!flag(
+            "Iscrivimi al corso di yoga, niente newsletter grazie",
+            "newsletter",
+            true
+        ));
         assert!(flag("Activa el modo no molestar", "do_not_disturb", true));
         assert!(!flag("Activa el modo no molestar", "do_not_disturb", false));
         assert!(flag("turn on do not disturb", "do_not_disturb", true));
-        assert!(flag("Manda el correo sin confirmación de lectura", "read_receipt", false));
-        assert!(!flag("Manda el correo sin confirmación de lectura", "read_receipt", true));
+        assert!(flag(
+            "Manda el correo sin confirmación de lectura",
+            "read_receipt",
+            false
+        ));
+        assert!(!flag(
+            "Manda el correo sin confirmación de lectura",
+            "read_receipt",
+            true
+        ));
         assert!(flag("Liga o modo avião", "airplane_mode", true));
         assert!(!flag("Desliga o modo avião", "airplane_mode", true));
         assert!(flag("e pode repetir todo mês", "recurring", true));

@@ -607,7 +607,8 @@ mod tests {
 
     #[test]
     fn a_tool_s_data_tells_a_language_by_its_letters_only() {
-        let text = "I will take the one for 180, to Rome\n0 stops €320; 1 stop €180; 2 stops €150\n";
+        let text =
+            "I will take the one for 180, to Rome\n0 stops €320; 1 stop €180; 2 stops €150\n";
         let data = text.find("0 stops").unwrap_or_default()..text.len();
         let data = std::slice::from_ref(&data);
         assert!(!of_conversation(text, data).unread);
@@ -621,7 +622,10 @@ mod tests {
     #[test]
     fn a_letter_only_one_tied_language_writes() {
         // "o" and "no" are Spanish and Portuguese; "õ" only Portuguese writes.
-        assert_eq!(of("Põe o ar-condicionado no modo ventilar").main, Some("pt"));
+        assert_eq!(
+            of("Põe o ar-condicionado no modo ventilar").main,
+            Some("pt")
+        );
         assert_eq!(own_letter("Põe o ar", &["es", "pt"]), Some("pt"));
         assert_eq!(own_letter("año y são", &["es", "pt"]), None);
         assert_eq!(own_letter("Straße", &["es", "pt"]), None);

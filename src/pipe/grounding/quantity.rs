@@ -246,12 +246,20 @@ impl Field<'_> {
             })
             .filter(|(i, _)| *i == 0 || self.name[i - 1] != "per")
             .flat_map(|(_, w)| readings(w, true).iter());
-        // A letter alone in a description is no unit: the "s" of "provider's".
+        // A letter alone in a description is no unit: the "s" of "provider's". A degree
+        // before its scale is that scale's ("grados Fahrenheit").
         let description = self
             .description
             .iter()
-            .filter(|w| w.chars().count() > 1)
-            .flat_map(|w| readings(w, false).iter());
+            .enumerate()
+            .filter(|(_, w)| w.chars().count() > 1)
+            .flat_map(|(i, w)| {
+                match self.description.get(i + 1) {
+                    Some(next) if !two_word_readings(w, next).is_empty() => &[],
+                    _ => readings(w, false),
+                }
+                .iter()
+            });
         let mut found: Vec<Reading> = name.chain(description).copied().collect();
         found.retain(|(dim, _)| !matches!(dim, Count));
         // "m" is metres or minutes: the readings whose subject the field speaks of.

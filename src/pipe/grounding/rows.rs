@@ -294,7 +294,11 @@ fn segments(
             compact: compact(segment),
             numbers: numbers
                 .iter()
-                .filter(|n| tokens.get(n.start).is_some_and(|t| range.contains(&t.start)))
+                .filter(|n| {
+                    tokens
+                        .get(n.start)
+                        .is_some_and(|t| range.contains(&t.start))
+                })
                 .map(|n| n.value)
                 .collect(),
         });
@@ -457,7 +461,8 @@ mod tests {
         let forfaits = "User: Quels forfaits ?\nEssentiel 9,99 €/mois ; Confort 14,99 €/mois ; Premium 19,99 €/mois\nUser: je prends celui à 14,99";
         assert!(refused_after_tool(forfaits, "Essentiel", json!("premium")));
         assert!(!refused_after_tool(forfaits, "Essentiel", json!("confort")));
-        let flavours = "User: Tem quais sabores?\nmorango, chocolate, baunilha\nUser: Quero o de baunilha";
+        let flavours =
+            "User: Tem quais sabores?\nmorango, chocolate, baunilha\nUser: Quero o de baunilha";
         assert!(refused_after_tool(flavours, "morango", json!("chocolate")));
         assert!(!refused_after_tool(flavours, "morango", json!("baunilha")));
     }

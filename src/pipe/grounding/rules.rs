@@ -1694,9 +1694,38 @@ mod tests {
         assert!(number_kept(batteries, "unit_price", int.clone(), 12.0));
         // A percentage is no energy, but fits a field with no unit.
         let kwh = serde_json::json!({"type": "number", "description": "Ziel-Ladestand in kWh"});
-        assert!(!number_kept("Lad das Auto bis 80 Prozent", "target_kwh", kwh, 80.0));
-        assert!(number_kept("Lad das Auto bis 80 Prozent", "target", int.clone(), 80.0));
-        assert!(number_kept("charge it to 60 kWh", "target_kwh", int.clone(), 60.0));
+        assert!(!number_kept(
+            "Lad das Auto bis 80 Prozent",
+            "target_kwh",
+            kwh,
+            80.0
+        ));
+        assert!(number_kept(
+            "Lad das Auto bis 80 Prozent",
+            "target",
+            int.clone(),
+            80.0
+        ));
+        assert!(number_kept(
+            "charge it to 60 kWh",
+            "target_kwh",
+            int.clone(),
+            60.0
+        ));
+        // A field's description in degrees of a scale asks for that scale.
+        let fahrenheit = serde_json::json!({"type": "number", "description": "Temperatura en grados Fahrenheit"});
+        assert!(!number_kept(
+            "Pon la calefacción a 21 grados",
+            "temperature_f",
+            fahrenheit.clone(),
+            21.0
+        ));
+        assert!(number_kept(
+            "a 70 grados Fahrenheit",
+            "temperature_f",
+            fahrenheit,
+            70.0
+        ));
         // Years are no months, as written.
         let years = "l'abbonamento da 9,99 al mese per 2 anni";
         assert!(!number_kept(years, "duration_months", int.clone(), 2.0));
@@ -1717,12 +1746,32 @@ mod tests {
             first(&leaf, &evidence, Rules::default()).is_some()
         };
         let site = "Acessa o site www.correios.com.br/rastreamento";
-        assert!(kept(site, "url", "https://www.correios.com.br/rastreamento"));
+        assert!(kept(
+            site,
+            "url",
+            "https://www.correios.com.br/rastreamento"
+        ));
         assert!(!kept(site, "url", "https://www.correios.com.br/rastreio"));
-        assert!(kept("open correios.com.br", "url", "https://correios.com.br"));
-        assert!(!kept("open correios.com.br", "url", "https://www.correios.com.br"));
-        assert!(kept("Stell die Zeitzone auf Wien um", "timezone", "Europe/Vienna"));
-        assert!(!kept("Stell die Zeitzone auf Wien um", "timezone", "Europe/Berlin"));
+        assert!(kept(
+            "open correios.com.br",
+            "url",
+            "https://correios.com.br"
+        ));
+        assert!(!kept(
+            "open correios.com.br",
+            "url",
+            "https://www.correios.com.br"
+        ));
+        assert!(kept(
+            "Stell die Zeitzone auf Wien um",
+            "timezone",
+            "Europe/Vienna"
+        ));
+        assert!(!kept(
+            "Stell die Zeitzone auf Wien um",
+            "timezone",
+            "Europe/Berlin"
+        ));
         assert!(kept("pon la hora de Lisboa", "timezone", "Europe/Lisbon"));
     }
 
@@ -1734,10 +1783,25 @@ mod tests {
         assert!(!number_kept(kids, "party_size", int.clone(), 2.0));
         // A field that counts only the children takes the children's count.
         assert!(number_kept(kids, "children", int.clone(), 2.0));
-        assert!(number_kept("una mesa para mí y mis dos hijos", "guests", int.clone(), 3.0));
-        assert!(!number_kept("table for me and 4 friends", "guests", int.clone(), 4.0));
+        assert!(number_kept(
+            "una mesa para mí y mis dos hijos",
+            "guests",
+            int.clone(),
+            3.0
+        ));
+        assert!(!number_kept(
+            "table for me and 4 friends",
+            "guests",
+            int.clone(),
+            4.0
+        ));
         // No speaker joined: the count is the party.
-        assert!(number_kept("table for my 4 friends", "guests", int.clone(), 4.0));
+        assert!(number_kept(
+            "table for my 4 friends",
+            "guests",
+            int.clone(),
+            4.0
+        ));
         assert!(!number_kept("table for my 4 friends", "guests", int, 5.0));
     }
 
