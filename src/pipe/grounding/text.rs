@@ -180,4 +180,23 @@ mod tests {
         // Function words trace nothing.
         assert!(!said_in("book it for the evening", "the and for"));
     }
+
+    #[test]
+    fn a_reason_nobody_gave_is_an_added_clause() {
+        let asked = "Manda um e-mail pro chefe dizendo que vou faltar amanhã";
+        assert!(!said_in(
+            asked,
+            "Olá, vou faltar amanhã porque estou com febre."
+        ));
+        let with_reason =
+            "Manda um e-mail pro chefe dizendo que vou faltar amanhã porque estou com febre";
+        assert!(said_in(
+            with_reason,
+            "Olá, vou faltar amanhã porque estou com febre."
+        ));
+        assert!(!said_in(
+            "tell my boss I will miss the meeting tomorrow",
+            "I will miss the meeting tomorrow because my train was cancelled."
+        ));
+    }
 }

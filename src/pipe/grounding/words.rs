@@ -105,6 +105,8 @@ pub const EVERY: &[&str] = &[
 pub const JOINS: &[&str] = &[
     "and", "but", "or", "then", "y", "pero", "luego", "et", "mais", "ou", "puis", "und", "aber",
     "oder", "dann", "e", "mas", "depois", "ed", "ma", "oppure", "poi",
+    // A reason starts a clause of its own: "I'll miss tomorrow because I have a fever".
+    "because", "porque", "parce", "puisque", "weil", "denn", "perche", "pois",
 ];
 
 /// Words that put one thing after another: what a flag about order rests on.
