@@ -577,6 +577,16 @@ fn bare_days(tokens: &[Token]) -> impl Iterator<Item = Option<usize>> + '_ {
 /// Articles before a day of the month.
 const ARTICLES_OF_DAYS: &[&str] = &["le", "el", "il", "o", "the", "am", "den"];
 
+/// Whether `tokens` say a day of the month after an article, ending its clause ("mejor el
+/// 10,", "plutôt le 5"): in a correction, a date of its own whose month the line said before.
+pub fn day_after_article(tokens: &[Token], facts: &Facts) -> bool {
+    (1..tokens.len()).any(|i| {
+        ARTICLES_OF_DAYS.contains(&tokens[i - 1].folded.as_str())
+            && tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+            && day_at(tokens, i, facts, true).is_some()
+    })
+}
+
 /// How many words back a month said gives a later bare day its month.
 const MONTH_REACH: usize = 12;
 

@@ -328,11 +328,12 @@ impl Evidence {
     }
 }
 
-/// A line's correction: the conversation without what it took back, and the correction's
-/// own words up to the line's end.
+/// A line's correction: the conversation without what it took back, what it took back,
+/// and the correction's own words up to the line's end (or its reason).
 #[derive(Debug)]
 pub(super) struct TakenBack {
     pub without: Evidence,
+    pub taken: Evidence,
     pub correction: Evidence,
 }
 
@@ -342,10 +343,19 @@ impl TakenBack {
         let line_end = text[found.at..]
             .find('\n')
             .map_or(text.len(), |n| found.at + n);
-        let without = format!("{}{}", &text[..found.line_start], &text[found.at..]);
+        // "no, mejor el 10, que el 8 es festivo": the reason names what was taken back again,
+        // and asks for nothing.
+        let end = taken_back::reason_at(tokens, found.at, line_end).unwrap_or(line_end);
+        let without = format!(
+            "{}{}{}",
+            &text[..found.line_start],
+            &text[found.at..end],
+            &text[line_end..]
+        );
         Some(Box::new(TakenBack {
             without: Evidence::new(&without, today),
-            correction: Evidence::new(&text[found.at..line_end], today),
+            taken: Evidence::new(&text[found.line_start..found.at], today),
+            correction: Evidence::new(&text[found.at..end], today),
         }))
     }
 }

@@ -161,7 +161,10 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
     // A value said only where the user took it back, with another of its kind said instead
     // ("al catalán... no, mejor al portugués"), was not asked for.
     if let Some(back) = &evidence.taken_back {
-        if traced(leaf, &back.without, rules).is_none() && kind_said(leaf, &back.correction) {
+        if traced(leaf, &back.without, rules).is_none()
+            && traced(leaf, &back.taken, rules).is_some()
+            && kind_said(leaf, &back.correction)
+        {
             return None;
         }
     }
@@ -188,7 +191,9 @@ fn kind_said(leaf: &Leaf, correction: &Evidence) -> bool {
             }
             let text = text.trim();
             if date_of(text).is_some() {
-                !facts.dates.is_empty() || !facts.weekdays.is_empty()
+                !facts.dates.is_empty()
+                    || !facts.weekdays.is_empty()
+                    || super::dates::day_after_article(&correction.tokens, facts)
             } else if clock_of(text).is_some() {
                 !facts.times.is_empty()
             } else {
@@ -1309,10 +1314,17 @@ mod tests {
         let pizza = "une pizza moyenne, enfin non, prends la grande on a faim";
         assert!(!kept(pizza, size(), "medium"));
         assert!(kept(pizza, size(), "large"));
-        // A correction of something else takes nothing back; a value said elsewhere, even
-        // in the correction ("que el lunes tengo médico"), stays.
+        // The correction's reason names the value again, and asks for nothing.
+        let reason =
+            "cámbiame la reunión al lunes... no, mejor al martes que el lunes tengo médico";
+        assert!(!kept(reason, date(), "2026-11-30"));
+        assert!(kept(reason, date(), "2026-12-01"));
+        let festivo = "para el 8 de diciembre... no, mejor el 10, que el 8 es festivo";
+        assert!(!kept(festivo, date(), "2026-12-08"));
+        assert!(kept(festivo, date(), "2026-12-10"));
+        // A correction of something else takes nothing back; a value said elsewhere stays.
         assert!(kept(
-            "cámbiame la reunión al lunes... no, mejor al martes que el lunes tengo médico",
+            "lunes a las 9... no, mejor a las 10, pero el lunes",
             date(),
             "2026-11-30"
         ));

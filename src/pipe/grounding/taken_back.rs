@@ -69,6 +69,24 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
     found
 }
 
+/// Words that start a correction's reason: "no, mejor el martes que el lunes tengo médico",
+/// "nee, lieber Dienstag, da ich Montag arbeite", "actually Tuesday, because Monday is full".
+const REASONS: &[&str] = &[
+    "because", "cause", "since", "porque", "que", "parce", "car", "puisque", "weil", "da", "denn",
+    "perche", "poiche", "che", "pois",
+];
+
+/// The byte where the reason of a correction starting at byte `at` starts, before `line_end`:
+/// a word of [`REASONS`] after the correction's first three words.
+pub fn reason_at(tokens: &[Token], at: usize, line_end: usize) -> Option<usize> {
+    tokens
+        .iter()
+        .filter(|t| t.start >= at && t.start < line_end && t.kind == Kind::Word)
+        .skip(3)
+        .find(|t| is(REASONS, &t.folded))
+        .map(|t| t.start)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tokens::tokenize;
