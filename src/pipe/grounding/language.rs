@@ -22,8 +22,20 @@ pub const READ: [&str; 6] = ["en", "es", "fr", "de", "pt", "it"];
 /// six by their function words (NLTK's lists: short and precise). Other scripts, and the
 /// Latin languages with letters none of the six writes (Polish, Czech, Vietnamese), are told
 /// by their letters.
-const OTHERS: [&str; 11] = [
-    "nl", "sv", "da", "no", "tr", "ro", "fi", "hu", "id", "sl", "ca",
+const OTHERS: [&str; 12] = [
+    "nl", "sv", "da", "no", "tr", "ro", "fi", "hu", "id", "sl", "ca", "gl",
+];
+
+/// Function words of the languages NLTK has no list for, folded: Galician's own, which
+/// neither Portuguese nor Spanish writes ("unha", "polo", "mañá", "venres").
+#[rustfmt::skip]
+const MORE_WORDS: &[(&str, &[&str])] = &[
+    ("gl", &[
+        "unha", "unhas", "cunha", "cunhas", "dunha", "nunha", "polo", "pola", "polos", "polas",
+        "coa", "coas", "dende", "moi", "xa", "tamen", "mina", "minas", "tua", "sua", "mana",
+        "hoxe", "onte", "enton", "ven", "venres", "xoves", "mercores", "luns", "vostede",
+        "ningun", "ningunha", "algunha", "outra", "outro", "teno", "facer", "fai",
+    ]),
 ];
 
 /// How many bytes of a line are looked at: the cost stays flat for a long tool result.
@@ -69,10 +81,16 @@ fn lists() -> &'static Lists {
             .iter()
             .chain(OTHERS.iter())
             .map(|code| {
+                let more = MORE_WORDS
+                    .iter()
+                    .find(|(c, _)| c == code)
+                    .map_or(&[][..], |(_, words)| *words);
                 let words = stop_words::lookup(code)
                     .unwrap_or_default()
                     .iter()
-                    .map(|w| super::tokens::fold(w))
+                    .copied()
+                    .chain(more.iter().copied())
+                    .map(super::tokens::fold)
                     // One-letter words ("a", "i", "e", "y") are in too many lists to tell.
                     .filter(|w| w.chars().count() > 1)
                     .collect();
@@ -629,5 +647,14 @@ mod tests {
         assert_eq!(own_letter("Põe o ar", &["es", "pt"]), Some("pt"));
         assert_eq!(own_letter("año y são", &["es", "pt"]), None);
         assert_eq!(own_letter("Straße", &["es", "pt"]), None);
+    }
+
+    #[test]
+    fn galician_by_its_own_words() {
+        assert!(of("Reserva unha mesa para o venres que vén").unread);
+        assert!(of("Chámame mañá pola tarde, unha vez que remates").unread);
+        // Spanish and Portuguese lines with a word Galician shares stay read.
+        assert!(!of("Ven a la fiesta el viernes con tu hermana").unread);
+        assert!(!of("Reserva uma mesa para sexta que vem").unread);
     }
 }
