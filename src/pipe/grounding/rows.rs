@@ -1,10 +1,12 @@
 //! Rows of a tool result the user picked. A tool result that lists things (a JSON array of
-//! two objects or more: orders, accounts, repositories) holds a value of each row, and the
-//! user asks about one of them: by a word only that row holds ("Ich will den Wasserkocher
-//! zurückschicken", "quanto devo a Marco?") or by its place ("open the first one", "el
-//! último"). A value that only an unpicked row holds was not asked for: the row the user
-//! meant is evidence, the others are not. Where the user picks no row (or picks by meaning:
-//! "whichever has more money"), every row stays evidence.
+//! two objects or more: orders, accounts, repositories; a line of rows between "|"; in a
+//! `tool` message, a list on one line: "basic $5/mo, plus $10/mo, pro $20/mo") holds a value
+//! of each row, and the user asks about one of them: by a word only that row holds ("Ich
+//! will den Wasserkocher zurückschicken", "quanto devo a Marco?"), by a number only it holds
+//! ("the ten dollar one"), or by its place ("open the first one", "el último"). A value that
+//! only an unpicked row holds was not asked for: the row the user meant is evidence, the
+//! others are not. Where the user picks no row (or picks by meaning: "whichever has more
+//! money"), every row stays evidence.
 
 use serde_json::Value;
 
