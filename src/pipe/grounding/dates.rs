@@ -549,12 +549,10 @@ const AT_TIME: &[&str] = &["a", "à", "alle", "um", "at", "ab"];
 /// is the token of the day's number.
 fn bare_days(tokens: &[Token]) -> impl Iterator<Item = Option<usize>> + '_ {
     (1..tokens.len()).map(move |i| {
-        let before = tokens[i - 1].folded.as_str();
-        let month_after = (i + 1..(i + 4).min(tokens.len()))
-            .any(|j| MONTHS.iter().any(|(m, _)| *m == tokens[j].folded));
-        if month_after || tokens[i].kind != Kind::Number {
+        if tokens[i].kind != Kind::Number {
             return None;
         }
+        let before = tokens[i - 1].folded.as_str();
         // "for the 15 of us" counts people: after "for the", the day ends its clause or
         // comes before its time.
         let ends = tokens
@@ -570,7 +568,13 @@ fn bare_days(tokens: &[Token]) -> impl Iterator<Item = Option<usize>> + '_ {
                 .get(i + 1)
                 .is_some_and(|t| AT_TIME.contains(&t.folded.as_str()))
             && tokens.get(i + 2).is_some_and(|t| t.kind == Kind::Number);
-        (DAY_WORDS.contains(&before) || for_the || timed).then_some(i)
+        if !(DAY_WORDS.contains(&before) || for_the || timed) {
+            return None;
+        }
+        // With its month after it, the month-name reader reads it.
+        let month_after = (i + 1..(i + 4).min(tokens.len()))
+            .any(|j| MONTHS.iter().any(|(m, _)| *m == tokens[j].folded));
+        (!month_after).then_some(i)
     })
 }
 
