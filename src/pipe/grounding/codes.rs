@@ -338,7 +338,7 @@ const CURRENCIES: &[(&str, &[&str])] = &[
     ]),
     ("EUR", &["€", "euro|s"]),
     ("GBP", &[
-        "£", "pound|s", "pound sterling", "pounds sterling", "sterling", "british pound|s",
+        "£", "pound|s", "quid", "pound sterling", "pounds sterling", "sterling", "british pound|s",
         "libra|s", "libra esterlina", "libras esterlinas", "livre sterling", "livres sterling",
         "pfund", "pfund sterling", "britische pfund", "britisches pfund", "sterlina", "sterline",
         "lira sterlina", "lire sterline", "sterlina britannica", "sterline britanniche",

@@ -135,6 +135,11 @@ pub fn counts_everyone(name: &[String], description: &[String]) -> bool {
         || (!classes.is_empty() && classes.iter().all(|c| *c == Class::People))
 }
 
+/// Whether `noun` (folded) names people of any class: "adultes", "enfants", "Personen".
+pub fn names_people(noun: &str) -> bool {
+    class_of(noun).is_some_and(|c| c.fits(Class::People))
+}
+
 /// Words before a number that make it a head count: "we are 4", "somos 6", "on est 10", "wir
 /// sind 3", "siamo 5" (folded, one or two words).
 #[rustfmt::skip]

@@ -55,6 +55,8 @@ const WORDS: &[(&str, &[&str])] = &[
         "pubblici", "treno"]),
     ("bicycling", &["bike", "bicycle", "cycling", "bici", "bicicleta", "velo", "fahrrad",
         "rad", "bicicletta"]),
+    ("cycling", &["bike", "bicycle", "bici", "bicicleta", "velo", "fahrrad", "rad", "radfahren",
+        "ciclismo", "cyclisme", "bicicletta"]),
     ("delicate", &["gentle", "delicado", "delicada", "delicat", "delicats", "schonwaschgang",
         "feinwasche", "schonend", "delicato", "delicata", "delicati"]),
     ("coarse", &["grueso", "gruesa", "grossier", "grossiere", "grob", "grobe", "grober",

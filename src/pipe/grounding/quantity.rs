@@ -597,14 +597,14 @@ fn other_readings(word: &str, suffix: bool) -> &'static [Reading] {
         }
         // Money.
         "$" | "€" | "£" | "¥" | "₹" | "₩" | "₽" | "₺" | "₪" | "₫" | "₱" | "฿" | "dollar"
-        | "dollars" | "dolar" | "dolares" | "dollaro" | "dollari" | "buck" | "bucks" | "euro"
-        | "euros" | "eur" | "usd" | "gbp" | "jpy" | "chf" | "cad" | "aud" | "cny" | "inr"
-        | "brl" | "mxn" | "nok" | "dkk" | "pln" | "zar" | "nzd" | "sgd" | "hkd" | "sterling"
-        | "sterlina" | "sterline" | "yen" | "yenes" | "iene" | "yuan" | "yuanes" | "franc"
-        | "francs" | "franken" | "franco" | "francos" | "franchi" | "peso" | "pesos" | "real"
-        | "reais" | "reales" | "rupee" | "rupees" | "rupia" | "rupias" | "roupie" | "roupies"
-        | "rupie" | "ruble" | "rubles" | "rouble" | "roubles" | "rublo" | "rublos" | "rubel"
-        | "rubli" | "won" => &[(Money, 1.0)],
+        | "dollars" | "dolar" | "dolares" | "dollaro" | "dollari" | "buck" | "bucks" | "quid"
+        | "euro" | "euros" | "eur" | "usd" | "gbp" | "jpy" | "chf" | "cad" | "aud" | "cny"
+        | "inr" | "brl" | "mxn" | "nok" | "dkk" | "pln" | "zar" | "nzd" | "sgd" | "hkd"
+        | "sterling" | "sterlina" | "sterline" | "yen" | "yenes" | "iene" | "yuan" | "yuanes"
+        | "franc" | "francs" | "franken" | "franco" | "francos" | "franchi" | "peso" | "pesos"
+        | "real" | "reais" | "reales" | "rupee" | "rupees" | "rupia" | "rupias" | "roupie"
+        | "roupies" | "rupie" | "ruble" | "rubles" | "rouble" | "roubles" | "rublo" | "rublos"
+        | "rubel" | "rubli" | "won" => &[(Money, 1.0)],
         "night" | "nights" | "noche" | "noches" | "nuit" | "nuits" | "nacht" | "nachte"
         | "noite" | "noites" | "notte" | "notti" => &[(Stay, 1.0)],
         "cent" | "cents" | "centimo" | "centimos" | "centime" | "centimes" | "centavo"

@@ -233,12 +233,21 @@ fn text_table(
     })
 }
 
-/// A list a tool's result writes on one line, its items between ";" (or else ","): two or
+/// A list a tool's result writes on one line, its items between ";" (or else " / ", or else
+/// ","): two or
 /// more items alike, each with a number ("basic $5/mo, plus $10/mo, pro $20/mo") or each of
 /// three words at most ("morango, chocolate, baunilha"). Prose ("Your order 4471 has
 /// shipped, arriving Tuesday") is no list: its parts are not alike.
 fn list(line: &str, at: usize, tokens: &[Token], numbers: &[NumberSpan]) -> Option<Table> {
-    let mark = if line.contains(';') { ';' } else { ',' };
+    // "S: 5 GB / M: 20 GB / L: unbegrenzt": a slash between spaces, never one inside a
+    // date or a unit ("30/11", "€/mois").
+    let mark = if line.contains(';') {
+        ';'
+    } else if line.contains(" / ") {
+        '/'
+    } else {
+        ','
+    };
     let rows = segments(line, mark, at, tokens, numbers);
     let alike = rows.iter().all(|r| !r.numbers.is_empty())
         || rows.iter().all(|r| (1..=3).contains(&r.values.len()));
@@ -264,7 +273,9 @@ fn segments(
             && i > 0
             && bytes[i - 1].is_ascii_digit()
             && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
-        if c == mark && !decimal {
+        let inside =
+            c == '/' && !(i > 0 && bytes[i - 1] == b' ' && bytes.get(i + 1) == Some(&b' '));
+        if c == mark && !decimal && !inside {
             cuts.push(i);
             cuts.push(i + c.len_utf8());
         }

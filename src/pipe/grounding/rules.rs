@@ -470,19 +470,45 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                 Some(Role::Current) => about(CURRENT),
             }
     });
+    let everyone = counted::counts_everyone(&name, &description);
     // "for me and my two kids" is three people.
-    let with_self = counted::counts_everyone(&name, &description)
+    let with_self = everyone
         && facts.number_spans.iter().any(|span| {
             close(span.value + 1.0, value)
                 && counted::with_self(&words_before(evidence, span.start, 4))
         });
+    // "deux adultes et trois enfants" is a party of five: counts of people of two classes
+    // or more, added up.
+    let people_counts: Vec<f64> = if everyone {
+        facts
+            .number_spans
+            .iter()
+            .filter(|span| {
+                evidence
+                    .tokens
+                    .get(span.end)
+                    .is_some_and(|t| counted::names_people(&t.folded))
+            })
+            .map(|span| span.value)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let added_up = people_counts.len() >= 2 && close(people_counts.iter().sum(), value);
+    // And one of those counts alone is no party ("deux adultes et trois enfants" is no 3).
+    let said = said
+        && !(people_counts.len() >= 2
+            && !added_up
+            && people_counts.iter().any(|count| close(*count, value)));
     // "2 adults and a child": one, counted by its article, for a field that counts children.
     let one = close(value, 1.0) && {
         let words = evidence.folded_words();
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         counted::one_said(&words, &name, &description)
     };
-    if rules.on(Rule::Number) && (said || one || with_self || per_year(value, &about, evidence)) {
+    if rules.on(Rule::Number)
+        && (said || one || with_self || added_up || per_year(value, &about, evidence))
+    {
         return Some(Rule::Number);
     }
     (rules.on(Rule::Quantity) && quantity::traces(value, &field, facts)).then_some(Rule::Quantity)
@@ -1837,5 +1863,17 @@ mod tests {
         assert!(kept("Set my display language to Portuguese", "pt-PT"));
         assert!(kept("Spanish as spoken in Mexico", "es-MX"));
         assert!(!kept("Spanish as spoken in Mexico", "es-ES"));
+    }
+
+    #[test]
+    fn counts_of_people_of_two_classes_add_up() {
+        let int = serde_json::json!({"type": "integer"});
+        let table = "une table pour deux adultes et trois enfants ce soir svp";
+        assert!(number_kept(table, "party_size", int.clone(), 5.0));
+        assert!(!number_kept(table, "party_size", int.clone(), 3.0));
+        assert!(number_kept(table, "children", int.clone(), 3.0));
+        assert!(!number_kept(table, "children", int.clone(), 5.0));
+        // Rooms are no people.
+        assert!(!number_kept("2 adults, 3 rooms", "guests", int, 5.0));
     }
 }
