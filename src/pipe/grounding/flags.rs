@@ -127,7 +127,10 @@ fn subject_of(key_words: &[String], schema: &Value, inverted: bool) -> Vec<Strin
     let mut subject: Vec<String> = key_words
         .iter()
         .filter(|w| {
-            w.chars().count() > 2
+            // Two letters are a subject where they are no word of their own: "cc" of
+            // `cc_self`.
+            (w.chars().count() > 2
+                || (w.chars().count() == 2 && !super::language::function_word(w)))
                 && !is(GENERIC, w)
                 && !is(STOPWORDS, w)
                 && (!inverted || !is(INVERTING, w))
@@ -324,9 +327,10 @@ fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool
             if evidence.joins(&token.folded) || seen == reach {
                 return false;
             }
-            if evidence.negates(&fold(&token.folded))
-                || turning.iter().any(|t| cognate(t, &stem(&token.folded)))
-            {
+            if evidence.negates(&fold(&token.folded)) && !forget_next(tokens, j) {
+                return true;
+            }
+            if turning.iter().any(|t| cognate(t, &stem(&token.folded))) {
                 return true;
             }
             // A contraction's letter ("t" of "don't", "s" of "it's") is no word of its own.
@@ -337,6 +341,39 @@ fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool
         false
     };
     scan(&mut (0..at).rev(), REACH) || scan(&mut (at + 1..tokens.len()), REACH_AFTER)
+}
+
+/// Words of forgetting or leaving off: a negation before one asks for the thing ("no dejes
+/// de avisarme", "don't forget to", "n'oublie pas de", "vergiss nicht", "não deixes de", "non
+/// dimenticare di").
+const FORGET: &[&str] = &[
+    "forget",
+    "stop",
+    "fail",
+    "dejes",
+    "olvides",
+    "olvidar",
+    "oublie",
+    "oubliez",
+    "oublier",
+    "vergiss",
+    "vergessen",
+    "deixes",
+    "esquecas",
+    "esqueca",
+    "esquecer",
+    "dimenticare",
+    "dimenticarti",
+    "smettere",
+];
+
+/// Whether the negation at token `at` is one of forgetting ([`FORGET`] within a word of it,
+/// either side: "vergiss nicht", "don't forget"): no negation of what follows.
+fn forget_next(tokens: &[super::tokens::Token], at: usize) -> bool {
+    let near = at.saturating_sub(1)..(at + 3).min(tokens.len());
+    tokens[near]
+        .iter()
+        .any(|t| t.kind == Kind::Word && is(FORGET, &t.folded))
 }
 
 /// What a subject's opposite, said, says of the flag, once for each time it is said: "keep
@@ -807,5 +844,34 @@ mod tests {
         assert!(flag("Liga o modo avião", "airplane_mode", true));
         assert!(!flag("Desliga o modo avião", "airplane_mode", true));
         assert!(flag("e pode repetir todo mês", "recurring", true));
+    }
+
+    #[test]
+    fn a_negation_of_forgetting_asks_for_the_thing() {
+        assert!(flag(
+            "no dejes de avisarme cuando llegue el paquete",
+            "notify",
+            true
+        ));
+        assert!(!flag(
+            "no dejes de avisarme cuando llegue el paquete",
+            "notify",
+            false
+        ));
+        assert!(flag(
+            "vergiss nicht, die Push-Benachrichtigungen auszuschalten",
+            "push_enabled",
+            false
+        ));
+        // A plain negation still negates.
+        assert!(flag("no notifications please", "notify", false));
+        // Two letters are a subject: "cc" of `cc_self`.
+        assert!(flag(
+            "send the invoice to Mark and cc me on it",
+            "cc_self",
+            true
+        ));
+        assert!(flag("email it to Maria but don't cc me", "cc_self", false));
+        assert!(!flag("email it to Maria", "cc_self", true));
     }
 }

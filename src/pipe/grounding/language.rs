@@ -214,7 +214,13 @@ fn unread_letters(line: &str, letters: usize) -> bool {
         .map(|(i, _)| i)
         .collect();
     let no_name = |i: &usize| *i == 0 || words[*i].chars().next().is_some_and(char::is_lowercase);
-    marked.len() >= 2 || marked.iter().any(no_name)
+    // "ë" is French in a few words ("Noël"), Albanian in most: in two words of a line, the
+    // line is not French ("Më zgjo nesër në orën shtatë").
+    let e_diaeresis = words
+        .iter()
+        .filter(|w| w.to_lowercase().contains('ë'))
+        .count();
+    marked.len() >= 2 || marked.iter().any(no_name) || e_diaeresis >= 2
 }
 
 /// Whether a short line with no function word of the six is in another language: one of its
@@ -656,5 +662,11 @@ mod tests {
         // Spanish and Portuguese lines with a word Galician shares stay read.
         assert!(!of("Ven a la fiesta el viernes con tu hermana").unread);
         assert!(!of("Reserva uma mesa para sexta que vem").unread);
+    }
+
+    #[test]
+    fn albanian_by_its_e_diaeresis() {
+        assert!(of("Më zgjo nesër në orën shtatë të mëngjesit").unread);
+        assert!(!of("Réserve une table pour le réveillon de Noël").unread);
     }
 }

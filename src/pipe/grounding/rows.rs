@@ -28,6 +28,18 @@ const PLACES: &[(&[&str], Option<usize>)] = &[
         "letztes"], None),
 ];
 
+/// Words that pick the middle row of an odd number of rows after an article ("the middle
+/// one", "el del medio", "celui du milieu", "den mittleren", "o do meio", "quello di mezzo").
+const MIDDLE: &[&str] = &[
+    "middle",
+    "medio",
+    "milieu",
+    "mittleren",
+    "mittlere",
+    "meio",
+    "mezzo",
+];
+
 /// Articles before an ordinal that picks a row.
 const ARTICLES: &[&str] = &[
     "the", "el", "la", "le", "lo", "il", "los", "las", "les", "der", "die", "das", "den", "dem",
@@ -43,7 +55,7 @@ pub struct Rows {
     plain: Vec<String>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Table {
     rows: Vec<Row>,
     picked: Vec<bool>,
@@ -89,6 +101,7 @@ impl Rows {
         }
         let in_tool_result = |at: usize| tool_results.iter().any(|r| r.contains(&at));
         let mut tables = Vec::new();
+        let mut markdown = Table::default();
         // Byte ranges of the text that are tables.
         let mut inside: Vec<std::ops::Range<usize>> = Vec::new();
         let mut at = 0;
@@ -118,6 +131,24 @@ impl Rows {
                 at += end.max(1);
                 continue;
             }
+            // A markdown table: one row per line ("| 88120977 | 20/11 | $1,299 |").
+            if let Some(cells) = markdown_row(line) {
+                // A header holds no number; nor does the line of dashes under it.
+                if cells.chars().any(|c| c.is_ascii_digit()) {
+                    let from = at + line.find(cells).unwrap_or_default();
+                    // The whole line is one row: no mark splits it.
+                    markdown
+                        .rows
+                        .extend(segments(cells, '\u{0}', from, tokens, numbers));
+                }
+                inside.push(at..at + line_end);
+                at += line_end;
+                continue;
+            }
+            if markdown.rows.len() >= 2 {
+                tables.push(std::mem::take(&mut markdown));
+            }
+            markdown = Table::default();
             let table = if line.contains('|') {
                 text_table(line, '|', at, tokens, numbers)
             } else if in_tool_result(at) {
@@ -130,6 +161,9 @@ impl Rows {
                 inside.push(at..at + line_end);
             }
             at += line_end;
+        }
+        if markdown.rows.len() >= 2 {
+            tables.push(markdown);
         }
         if tables.is_empty() {
             return Rows::default();
@@ -246,7 +280,10 @@ fn list(line: &str, at: usize, tokens: &[Token], numbers: &[NumberSpan]) -> Opti
     } else if line.contains(" / ") {
         '/'
     } else {
-        ','
+        ['·', '•']
+            .into_iter()
+            .find(|b| line.contains(*b))
+            .unwrap_or(',')
     };
     let rows = segments(line, mark, at, tokens, numbers);
     let alike = rows.iter().all(|r| !r.numbers.is_empty())
@@ -317,6 +354,22 @@ fn segments(
         });
     }
     rows
+}
+
+/// The cells of a markdown table's line (after a speaker's label), where the line is one:
+/// it starts and ends with "|". A line of dashes between the header and the rows is one, and
+/// holds no row.
+fn markdown_row(line: &str) -> Option<&str> {
+    let trimmed = line.trim();
+    let trimmed = match trimmed.split_once(':') {
+        Some((label, rest))
+            if json_starts_line(&format!("{label}:")) && rest.trim().starts_with('|') =>
+        {
+            rest.trim()
+        }
+        _ => trimmed,
+    };
+    (trimmed.len() >= 2 && trimmed.starts_with('|') && trimmed.ends_with('|')).then_some(trimmed)
 }
 
 /// Whether what stands before a JSON value on its line is nothing or a speaker's label
@@ -426,6 +479,12 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
             picked[i] = true;
         }
     }
+    for (i, word) in words.iter().enumerate() {
+        let after_article = (1..=2).any(|back| i >= back && is(ARTICLES, &words[i - back]));
+        if is(MIDDLE, word) && after_article && rows.len() % 2 == 1 {
+            picked[rows.len() / 2] = true;
+        }
+    }
     for pair in words.windows(2) {
         if !is(ARTICLES, &pair[0]) {
             continue;
@@ -478,6 +537,25 @@ mod tests {
             "User: Tem quais sabores?\nmorango, chocolate, baunilha\nUser: Quero o de baunilha";
         assert!(refused_after_tool(flavours, "morango", json!("chocolate")));
         assert!(!refused_after_tool(flavours, "morango", json!("baunilha")));
+    }
+
+    #[test]
+    fn a_markdown_table_has_a_row_per_line() {
+        let orders = "User: ¿cuáles son mis pedidos?\nTool: | pedido | fecha | total |\n|---|---|---|\n| 88120451 | 12/11 | $540 |\n| 88120977 | 20/11 | $1,299 |\nUser: quiero devolver el de 1,299";
+        assert!(!refused(orders, json!("88120977")));
+        assert!(refused(orders, json!("88120451")));
+    }
+
+    #[test]
+    fn the_middle_one_and_a_list_between_bullets() {
+        let plans =
+            "User: what plans?\nBasic $5/mo · Plus $12/mo · Pro $25/mo\nUser: gimme the middle one";
+        assert!(refused_after_tool(plans, "Basic", json!("pro")));
+        assert!(!refused_after_tool(plans, "Basic", json!("plus")));
+        // Of an even number of rows, none is the middle one.
+        let four =
+            "User: what plans?\nBasic $5 · Plus $12 · Pro $25 · Max $40\nUser: the middle one";
+        assert!(!refused_after_tool(four, "Basic", json!("pro")));
     }
 
     #[test]

@@ -707,6 +707,30 @@ const COUNTING: &[&str] = &[
     "prendi",
 ];
 
+/// Words right before a number that make it someone's age: "I am 34", "ich bin 34", "cumple
+/// 60", "turns 40", "compie 50" (folded, one or two words).
+#[rustfmt::skip]
+const AGE_CUES: &[&[&str]] = &[
+    &["i", "am"], &["i", "m"], &["ich", "bin"], &["cumple"], &["cumplo"], &["cumplen"],
+    &["turns"], &["turning"], &["compie"], &["compio"], &["fete", "ses"],
+];
+
+/// Words after an age: its unit, or nothing ("I'm 34 and ...", "ich bin 34, ...").
+const AGE_AFTER: &[&str] = &[
+    "years", "year", "yo", "anos", "ans", "jahre", "jahren", "anni", "and", "und", "y", "e", "et",
+];
+
+/// Whether the number that ends before token `end`, after the words `before` it, is an age:
+/// after a cue ([`AGE_CUES`]) and before nothing but its unit, a mark or a joining word ("I
+/// am 2 minutes away" is no age).
+fn said_as_age(before: &[&str], end: usize, evidence: &Evidence) -> bool {
+    AGE_CUES.iter().any(|cue| before.ends_with(cue))
+        && evidence
+            .tokens
+            .get(end)
+            .is_none_or(|t| t.kind == Kind::Punct || AGE_AFTER.contains(&t.folded.as_str()))
+}
+
 /// The folded words among the `n` tokens before token `start`.
 fn words_before(evidence: &Evidence, start: usize, n: usize) -> Vec<&str> {
     evidence.tokens[start.saturating_sub(n)..start]
@@ -732,6 +756,12 @@ fn label_fits(
     let before = words_before(evidence, start, 3);
     if counted::head_count(&before) {
         return counted::counts_people(name, description);
+    }
+    // "ich bin 34", "cumple 60": an age, for a field about one.
+    if said_as_age(&before, end, evidence) {
+        return ["age", "edad", "alter", "idade", "eta", "years", "old"]
+            .iter()
+            .any(|w| name.iter().chain(description).any(|n| n == w));
     }
     // "for me and my two kids": two of the people, not their number.
     if counted::with_self(&before) && counted::counts_everyone(name, description) {
@@ -826,6 +856,16 @@ fn noun_fits(
     let field = quantity::Field { name, description };
     if field.measured() && !quantity::is_unit(&noun.folded) {
         return Some(false);
+    }
+    // "im 3. Stock": a rank of its noun, for a field about that noun or about a rank, no
+    // count of crates.
+    if german_ordinal {
+        let noun = stem(&noun.folded);
+        return Some(name.iter().chain(description).any(|w| {
+            stem(w) == noun
+                || RANK.contains(&w.as_str())
+                || lexicon::translations(w).iter().any(|t| stem(t) == noun)
+        }));
     }
     Some(counted::fits(&noun.folded, name, description))
 }
@@ -1875,5 +1915,30 @@ mod tests {
         assert!(!number_kept(table, "children", int.clone(), 5.0));
         // Rooms are no people.
         assert!(!number_kept("2 adults, 3 rooms", "guests", int, 5.0));
+    }
+
+    #[test]
+    fn an_age_or_a_floor_is_no_count() {
+        let int = serde_json::json!({"type": "integer"});
+        let gym = "ich bin 34 und will mich im Fitnessstudio anmelden";
+        assert!(!number_kept(gym, "sessions", int.clone(), 34.0));
+        assert!(number_kept(gym, "age", int.clone(), 34.0));
+        assert!(!number_kept(
+            "cumple 60 y vamos los de siempre",
+            "party_size",
+            int.clone(),
+            60.0
+        ));
+        // A number after "I am" with a unit is no age.
+        assert!(number_kept(
+            "I am 2 minutes away, 2 coffees",
+            "quantity",
+            int.clone(),
+            2.0
+        ));
+        let floor = "wir wohnen im 3. Stock, bitte 2 Kisten Mineralwasser liefern";
+        assert!(!number_kept(floor, "crates", int.clone(), 3.0));
+        assert!(number_kept(floor, "crates", int.clone(), 2.0));
+        assert!(number_kept(floor, "floor", int, 3.0));
     }
 }

@@ -91,6 +91,8 @@ pub const NEGATIONS: &[&str] = &[
     "spegnere",
     "ausschalten",
     "abschalten",
+    "auszuschalten",
+    "abzuschalten",
 ];
 
 /// Words that say "every": "every day" is daily, "cada semana" weekly.
