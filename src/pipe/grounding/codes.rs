@@ -229,7 +229,8 @@ const COUNTRIES: &[(&str, &[&str])] = &[
 const LANGUAGES: &[(&str, &str, &[&str])] = &[
     ("EN", "", &["english", "ingles|a|es|as", "anglais|e|es", "englisch|e|en|er|es", "inglese|i"]),
     ("ES", "ES", &[
-        "spanish", "espanol|a|es|as", "castellano", "espagnol|e|s|es", "spanisch|e|en|er|es",
+        "spanish", "espanol|a|es|as", "castellano", "castelhano", "castillan", "kastilisch",
+        "castigliano", "espagnol|e|s|es", "spanisch|e|en|er|es",
         "espanhol|a", "espanhois", "spagnolo|a|i|e",
     ]),
     ("FR", "FR", &[
@@ -364,7 +365,8 @@ const CURRENCIES: &[(&str, &[&str])] = &[
         "pesos messicani",
     ]),
     ("CAD", &[
-        "c $", "ca $", "canadian dollar|s", "dolar canadiense", "dolares canadienses",
+        "c $", "ca $", "canadian dollar|s", "piasse|s", "piastre|s", "dolar canadiense",
+        "dolares canadienses",
         "dollar canadien", "dollars canadiens", "kanadische dollar", "kanadischer dollar",
         "dolar canadense", "dolares canadenses", "dollaro canadese", "dollari canadesi",
     ]),

@@ -55,6 +55,8 @@ const WORDS: &[(&str, &[&str])] = &[
         "pubblici", "treno"]),
     ("bicycling", &["bike", "bicycle", "cycling", "bici", "bicicleta", "velo", "fahrrad",
         "rad", "bicicletta"]),
+    ("boil", &["kochwasche", "kochen", "hervir", "ebullicion", "bouillir", "ebullition",
+        "ferver", "fervura", "bollire", "bollitura"]),
     ("cycling", &["bike", "bicycle", "bici", "bicicleta", "velo", "fahrrad", "rad", "radfahren",
         "ciclismo", "cyclisme", "bicicletta"]),
     ("delicate", &["gentle", "delicado", "delicada", "delicat", "delicats", "schonwaschgang",

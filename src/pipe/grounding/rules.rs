@@ -196,8 +196,17 @@ fn kind_said(leaf: &Leaf, correction: &Evidence) -> bool {
                     || super::dates::day_after_article(&correction.tokens, facts)
             } else if clock_of(text).is_some() {
                 !facts.times.is_empty()
+            } else if is_code(text) {
+                !facts.codes.is_empty()
             } else {
-                is_code(text) && !facts.codes.is_empty()
+                // An identifier for another: "@pepe_grillo88... no espera, el nuevo es
+                // @pepegrillo_mx".
+                identifier_like(text)
+                    && correction.tokens.iter().any(|t| {
+                        t.kind == super::tokens::Kind::Word
+                            && identifier_like(&t.lower)
+                            && !t.lower.eq_ignore_ascii_case(text)
+                    })
             }
         }
         _ => false,
@@ -1237,6 +1246,16 @@ fn unread(leaf: &Leaf, evidence: &Evidence) -> bool {
     }
 }
 
+/// One word of letters with a mark or digits in it: a handle, a file name, an id
+/// ("pepe_grillo88", "report.pdf").
+fn identifier_like(text: &str) -> bool {
+    !text.contains(char::is_whitespace)
+        && text.chars().any(char::is_alphabetic)
+        && text
+            .chars()
+            .any(|c| c.is_ascii_digit() || matches!(c, '_' | '.' | '-'))
+}
+
 /// A date (`2026-11-25`, the date part of a date-time).
 fn date_of(value: &str) -> Option<Date> {
     value.get(..10).and_then(|d| d.parse::<Date>().ok())
@@ -1388,6 +1407,16 @@ mod tests {
         let festivo = "para el 8 de diciembre... no, mejor el 10, que el 8 es festivo";
         assert!(!kept(festivo, date(), "2026-12-08"));
         assert!(kept(festivo, date(), "2026-12-10"));
+        // An identifier taken back for another ("no espera, el nuevo es ...").
+        let handle = || serde_json::json!({"type": "string"});
+        let user = "mi usuario es @pepe_grillo88... no espera, ese es el viejo, el nuevo es @pepegrillo_mx";
+        assert!(!kept(user, handle(), "pepe_grillo88"));
+        assert!(kept(user, handle(), "pepegrillo_mx"));
+        assert!(kept(
+            "mi usuario es @pepe_grillo88, no el de antes",
+            handle(),
+            "pepe_grillo88"
+        ));
         // A correction of something else takes nothing back; a value said elsewhere stays.
         assert!(kept(
             "lunes a las 9... no, mejor a las 10, pero el lunes",

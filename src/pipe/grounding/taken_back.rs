@@ -11,6 +11,11 @@ use super::words::is;
 /// Refusals that stand alone as an answer ("no,", "ah non,", "nee,").
 const REFUSED: &[&str] = &["no", "non", "nee", "nein", "nao", "nope", "nah"];
 
+/// Words after a refusal that keep it an answer: "no espera,", "non attends,", "nein warte,".
+const WAIT: &[&str] = &[
+    "wait", "espera", "espere", "attends", "attendez", "warte", "aspetta", "aspetti",
+];
+
 /// Words before a refusal that keep it standing alone ("ah non", "enfin non", "ay no").
 const LEAD_INS: &[&str] = &[
     "ah", "oh", "ay", "enfin", "bueno", "wait", "eh", "ach", "ahh",
@@ -39,8 +44,11 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
     let mut found = None;
     for (i, token) in tokens.iter().enumerate() {
         let word = token.folded.as_str();
+        // "no, ...", and "no espera, ...", "nein warte, ...".
+        let answer_ends = punct(i + 1)
+            || (tokens.get(i + 1).is_some_and(|t| is(WAIT, &t.folded)) && punct(i + 2));
         let alone = is(REFUSED, word)
-            && punct(i + 1)
+            && answer_ends
             && i > 0
             && (punct(i - 1) || is(LEAD_INS, &tokens[i - 1].folded));
         let correcting = is(CORRECTING, word) && i > 0 && punct(i - 1);
