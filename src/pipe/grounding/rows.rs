@@ -99,72 +99,7 @@ impl Rows {
         if !text.contains(['[', '|']) && tool_results.is_empty() {
             return Rows::default();
         }
-        let in_tool_result = |at: usize| tool_results.iter().any(|r| r.contains(&at));
-        let mut tables = Vec::new();
-        let mut markdown = Table::default();
-        // Byte ranges of the text that are tables.
-        let mut inside: Vec<std::ops::Range<usize>> = Vec::new();
-        let mut at = 0;
-        while at < text.len() {
-            let rest = &text[at..];
-            let line_end = rest.find('\n').map_or(rest.len(), |i| i + 1);
-            let line = &rest[..line_end];
-            let start = line
-                .find(['[', '{'])
-                .filter(|from| json_starts_line(&line[..*from]));
-            let parsed = start.and_then(|from| {
-                let json = &rest[from..];
-                let mut values =
-                    serde_json::Deserializer::from_str(&json[..floor(json, JSON_LIMIT)])
-                        .into_iter::<Value>();
-                match values.next() {
-                    Some(Ok(value)) => Some((value, from, from + values.byte_offset())),
-                    _ => None,
-                }
-            });
-            if let Some((value, from, end)) = parsed {
-                let before = tables.len();
-                collect_tables(&value, &mut tables);
-                if tables.len() > before {
-                    inside.push(at + from..at + end);
-                }
-                at += end.max(1);
-                continue;
-            }
-            // A markdown table: one row per line ("| 88120977 | 20/11 | $1,299 |").
-            if let Some(cells) = markdown_row(line) {
-                // A header holds no number; nor does the line of dashes under it.
-                if cells.chars().any(|c| c.is_ascii_digit()) {
-                    let from = at + line.find(cells).unwrap_or_default();
-                    // The whole line is one row: no mark splits it.
-                    markdown
-                        .rows
-                        .extend(segments(cells, '\u{0}', from, tokens, numbers));
-                }
-                inside.push(at..at + line_end);
-                at += line_end;
-                continue;
-            }
-            if markdown.rows.len() >= 2 {
-                tables.push(std::mem::take(&mut markdown));
-            }
-            markdown = Table::default();
-            let table = if line.contains('|') {
-                text_table(line, '|', at, tokens, numbers)
-            } else if in_tool_result(at) {
-                list(line, at, tokens, numbers)
-            } else {
-                None
-            };
-            if let Some(table) = table {
-                tables.push(table);
-                inside.push(at..at + line_end);
-            }
-            at += line_end;
-        }
-        if markdown.rows.len() >= 2 {
-            tables.push(markdown);
-        }
+        let (mut tables, inside) = tables_of(text, tokens, tool_results, numbers);
         if tables.is_empty() {
             return Rows::default();
         }
@@ -233,6 +168,84 @@ impl Rows {
             }
             joined == wanted
         })
+    }
+}
+
+/// The tables of `text` ([`Rows::read`]) and the byte ranges they stand in.
+fn tables_of(
+    text: &str,
+    tokens: &[Token],
+    tool_results: &[std::ops::Range<usize>],
+    numbers: &[NumberSpan],
+) -> (Vec<Table>, Vec<std::ops::Range<usize>>) {
+    let in_tool_result = |at: usize| tool_results.iter().any(|r| r.contains(&at));
+    let mut tables = Vec::new();
+    let mut markdown = Table::default();
+    // Byte ranges of the text that are tables.
+    let mut inside: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let rest = &text[at..];
+        let line_end = rest.find('\n').map_or(rest.len(), |i| i + 1);
+        let line = &rest[..line_end];
+        if let Some((value, from, end)) = json_at(line, rest) {
+            let before = tables.len();
+            collect_tables(&value, &mut tables);
+            if tables.len() > before {
+                inside.push(at + from..at + end);
+            }
+            at += end.max(1);
+            continue;
+        }
+        // A markdown table: one row per line ("| 88120977 | 20/11 | $1,299 |").
+        if let Some(cells) = markdown_row(line) {
+            // A header holds no number; nor does the line of dashes under it.
+            if cells.chars().any(|c| c.is_ascii_digit()) {
+                let from = at + line.find(cells).unwrap_or_default();
+                // The whole line is one row: no mark splits it.
+                markdown
+                    .rows
+                    .extend(segments(cells, '\u{0}', from, tokens, numbers));
+            }
+            inside.push(at..at + line_end);
+            at += line_end;
+            continue;
+        }
+        if markdown.rows.len() >= 2 {
+            tables.push(std::mem::take(&mut markdown));
+        }
+        markdown = Table::default();
+        let table = if line.contains('|') {
+            text_table(line, '|', at, tokens, numbers)
+        } else if in_tool_result(at) {
+            list(line, at, tokens, numbers)
+        } else {
+            None
+        };
+        if let Some(table) = table {
+            tables.push(table);
+            inside.push(at..at + line_end);
+        }
+        at += line_end;
+    }
+    if markdown.rows.len() >= 2 {
+        tables.push(markdown);
+    }
+    (tables, inside)
+}
+
+/// The JSON value a line starts (after a speaker's label, running on past the line in
+/// `rest`), with where it starts and ends in `rest`.
+fn json_at(line: &str, rest: &str) -> Option<(Value, usize, usize)> {
+    let from = line
+        .find(['[', '{'])
+        .filter(|from| json_starts_line(&line[..*from]))?;
+    let json = &rest[from..];
+    let mut values =
+        serde_json::Deserializer::from_str(&json[..floor(json, JSON_LIMIT)]).into_iter::<Value>();
+    match values.next() {
+        Some(Ok(value)) => Some((value, from, from + values.byte_offset())),
+        _ => None,
     }
 }
 
