@@ -1351,6 +1351,17 @@ mod tests {
     }
 
     /// Whether a rule traces number `value` of field `key` (its schema `schema`) in `text`.
+    fn string_kept(text: &str, key: &str, schema: serde_json::Value, value: &str) -> bool {
+        let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
+        let json = serde_json::json!(value);
+        let leaf = Leaf {
+            value: &json,
+            key,
+            schema: &schema,
+        };
+        first(&leaf, &evidence, Rules::default()).is_some()
+    }
+
     fn number_kept(text: &str, key: &str, schema: serde_json::Value, value: f64) -> bool {
         let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
         let json = serde_json::json!(value);
@@ -1842,15 +1853,7 @@ mod tests {
     #[test]
     fn a_web_address_or_a_time_zone_said_another_way() {
         let kept = |text: &str, key: &str, value: &str| {
-            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
-            let json = serde_json::json!(value);
-            let schema = serde_json::json!({"type": "string"});
-            let leaf = Leaf {
-                value: &json,
-                key,
-                schema: &schema,
-            };
-            first(&leaf, &evidence, Rules::default()).is_some()
+            string_kept(text, key, serde_json::json!({"type": "string"}), value)
         };
         let site = "Acessa o site www.correios.com.br/rastreamento";
         assert!(kept(
@@ -1915,15 +1918,8 @@ mod tests {
     #[test]
     fn a_locales_region_named_as_a_country() {
         let kept = |text: &str, value: &str| {
-            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
-            let json = serde_json::json!(value);
             let schema = serde_json::json!({"type": "string", "description": "BCP 47 locale"});
-            let leaf = Leaf {
-                value: &json,
-                key: "locale",
-                schema: &schema,
-            };
-            first(&leaf, &evidence, Rules::default()).is_some()
+            string_kept(text, "locale", schema, value)
         };
         let brazilian = "Set my display language to Portuguese, the Brazilian one";
         assert!(kept(brazilian, "pt-BR"));
