@@ -1160,7 +1160,9 @@ fn read_article(tokens: &[Token], i: usize, out: &mut Vec<Quantity>) {
     if let Some(factor) =
         multiplier(&word.folded, false, false).filter(|f| *f == 12.0 || *f == 10.0)
     {
-        emit(factor, (Count, 1.0), out);
+        // "una docena y media", "a dozen and a half": half as many again.
+        let half = matches_any(tokens, next + 1, AND_A_HALF) > 0;
+        emit(if half { factor * 1.5 } else { factor }, (Count, 1.0), out);
         return;
     }
     // Spelled-out durations only: "a min", "a m", "a t" are no units.
@@ -1447,6 +1449,10 @@ mod tests {
         }
         assert!(!has("half the dozen were broken", 6.0));
         assert!(has("a dozen eggs", 12.0));
+        // A dozen and a half is eighteen, and no dozen.
+        assert!(has("pedime empanadas, una docena y media", 18.0));
+        assert!(has("a dozen and a half eggs", 18.0));
+        assert!(!has("a dozen and a half eggs", 12.0));
     }
 
     #[test]
