@@ -1350,27 +1350,23 @@ mod tests {
         assert!(said("!=", "where status is not 'closed'"));
     }
 
-    /// Whether a rule traces number `value` of field `key` (its schema `schema`) in `text`.
-    fn string_kept(text: &str, key: &str, schema: serde_json::Value, value: &str) -> bool {
+    /// Whether a rule traces `value` of field `key` (its schema `schema`) in `text`.
+    fn value_kept(text: &str, key: &str, schema: serde_json::Value, value: Value) -> bool {
         let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
-        let json = serde_json::json!(value);
         let leaf = Leaf {
-            value: &json,
+            value: &value,
             key,
             schema: &schema,
         };
         first(&leaf, &evidence, Rules::default()).is_some()
     }
 
+    fn string_kept(text: &str, key: &str, schema: serde_json::Value, value: &str) -> bool {
+        value_kept(text, key, schema, serde_json::json!(value))
+    }
+
     fn number_kept(text: &str, key: &str, schema: serde_json::Value, value: f64) -> bool {
-        let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
-        let json = serde_json::json!(value);
-        let leaf = Leaf {
-            value: &json,
-            key,
-            schema: &schema,
-        };
-        first(&leaf, &evidence, Rules::default()).is_some()
+        value_kept(text, key, schema, serde_json::json!(value))
     }
 
     #[test]
