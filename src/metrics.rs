@@ -57,6 +57,8 @@ pub struct Metrics {
     pub cache_hits: Counter,
     pub cache_misses: Counter,
     pub repair_turns: Counter,
+    /// Calls a native-mode main model wrote as text, read as calls.
+    pub text_calls: Counter,
     /// Main-model turns cut because a description ran away, by why (`repeats`, `length`).
     pub turns_cut: Family<WhyLabel, Counter>,
     /// Optional values of translated calls that nothing in the conversation traces, left out.
@@ -178,6 +180,7 @@ impl Metrics {
             cache_hits: Counter::default(),
             cache_misses: Counter::default(),
             repair_turns: Counter::default(),
+            text_calls: Counter::default(),
             turns_cut: Family::default(),
             grounding_dropped: Counter::default(),
             grounding_decisions: Family::default(),
@@ -292,6 +295,11 @@ impl Metrics {
             "repair_turns",
             "Extra main-model turns run after a failed or ambiguous translation",
             self.repair_turns.clone(),
+        );
+        r.register(
+            "text_calls",
+            "Calls a native-mode main model wrote as text, read as tool calls",
+            self.text_calls.clone(),
         );
         r.register(
             "turns_cut",

@@ -196,6 +196,9 @@ pub struct ToolCallingSection {
     /// native tools before native tools are tried again.
     #[serde(with = "humantime_serde")]
     pub native_retry: Duration,
+    /// In native mode, a reply that opens with a call written as text to a tool plaincall
+    /// handles is read as that call.
+    pub text_calls: bool,
     pub models: Vec<ModelRule>,
 }
 
@@ -205,6 +208,7 @@ impl Default for ToolCallingSection {
             default: CallingMode::Auto,
             grammar: true,
             native_retry: Duration::from_secs(15 * 60),
+            text_calls: true,
             models: Vec::new(),
         }
     }

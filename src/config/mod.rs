@@ -103,6 +103,9 @@ pub struct ToolCallingConfig {
     pub default: CallingMode,
     pub grammar: bool,
     pub native_retry: Duration,
+    /// Native mode reads a reply that opens with a call written as text as that call
+    /// ([`crate::pipe::text_calls`]).
+    pub text_calls: bool,
     /// First match wins.
     pub models: Vec<(glob::Pattern, CallingMode)>,
 }

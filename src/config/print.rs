@@ -50,6 +50,7 @@ impl Config {
                 default: self.tool_calling.default,
                 grammar: self.tool_calling.grammar,
                 native_retry: self.tool_calling.native_retry,
+                text_calls: self.tool_calling.text_calls,
                 models: self.tool_calling.models.iter().map(model_rule).collect(),
             },
             models: self

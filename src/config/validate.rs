@@ -262,6 +262,7 @@ fn tool_calling(raw: &ToolCallingSection) -> Result<ToolCallingConfig, ConfigErr
         default: raw.default,
         grammar: raw.grammar,
         native_retry: positive("tool_calling.native_retry", raw.native_retry)?,
+        text_calls: raw.text_calls,
         models,
     })
 }

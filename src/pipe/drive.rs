@@ -30,6 +30,7 @@ use crate::pipe::prompt_mode::holdback::HoldBack;
 use crate::pipe::prompt_mode::PromptTools;
 use crate::pipe::resolve::Resolver;
 use crate::pipe::runaway::{Cut, Watch};
+use crate::pipe::text_calls::{self, Opening};
 use crate::pipe::warm::Warming;
 use crate::pipe::{Pipe, Rewrite};
 use crate::sse;
@@ -120,7 +121,10 @@ async fn serve_whole(
     }
     // Most replies need no change: found without copying the body, they go out as read.
     let split = engine.pipe.settings().split_actions;
-    if rewrite.prompt.is_none() && !peek_has_nl_call(&engine.pipe, &rewrite, &bytes, split) {
+    let text_calls = text_calls_of(&engine, &rewrite);
+    if rewrite.prompt.is_none()
+        && !peek_has_nl_call(&engine.pipe, &rewrite, &bytes, split, text_calls.as_deref())
+    {
         return Ok(as_read(bytes));
     }
     let first = Chunks::whole(&bytes)?;
@@ -412,11 +416,18 @@ async fn open_stream(
     Ok((response, span))
 }
 
-/// Whether a reply holds a call plaincall must handle (see [`is_nl_call`]), read in place:
-/// only the calls' names and arguments are looked at, the rest (a long `content`, say) is
+/// Whether a reply holds a call plaincall must handle (see [`is_nl_call`]), or, given
+/// `text_calls`, text that opens with a call written as text ([`text_calls`]), read in place:
+/// only the calls' names and arguments (and the text's opening) are looked at, the rest is
 /// skipped without a copy. `true` when the reply does not parse this way, so that the full
 /// parse reports it.
-fn peek_has_nl_call(pipe: &Pipe, rewrite: &Rewrite, bytes: &[u8], split: bool) -> bool {
+fn peek_has_nl_call(
+    pipe: &Pipe,
+    rewrite: &Rewrite,
+    bytes: &[u8],
+    split: bool,
+    text_calls: Option<&PromptTools>,
+) -> bool {
     use std::borrow::Cow;
     #[derive(serde::Deserialize)]
     struct Reply<'a> {
@@ -432,6 +443,8 @@ fn peek_has_nl_call(pipe: &Pipe, rewrite: &Rewrite, bytes: &[u8], split: bool) -
     struct Message<'a> {
         #[serde(borrow, default)]
         tool_calls: Option<Vec<Call<'a>>>,
+        #[serde(borrow, default)]
+        content: Option<Cow<'a, str>>,
     }
     #[derive(serde::Deserialize)]
     struct Call<'a> {
@@ -448,13 +461,21 @@ fn peek_has_nl_call(pipe: &Pipe, rewrite: &Rewrite, bytes: &[u8], split: bool) -
     let Ok(reply) = serde_json::from_slice::<Reply<'_>>(bytes) else {
         return true;
     };
-    reply
-        .choices
-        .iter()
-        .filter_map(|c| c.message.as_ref()?.tool_calls.as_ref())
+    let opens_text_call = |text: &str| {
+        !text.trim().is_empty()
+            && text_calls.is_some_and(|tools| {
+                text_calls::opening(text, &|name| tools.knows(name)) != Opening::Text
+            })
+    };
+    let messages = || reply.choices.iter().filter_map(|c| c.message.as_ref());
+    messages()
+        .filter_map(|m| m.tool_calls.as_ref())
         .flatten()
         .filter_map(|call| call.function.as_ref())
         .any(|f| is_nl_call(pipe, rewrite, &f.name, &f.arguments, split))
+        || messages()
+            .filter_map(|m| m.content.as_deref())
+            .any(opens_text_call)
 }
 
 /// A call plaincall must handle: to a tool it handles, and not already valid real arguments
@@ -515,8 +536,11 @@ struct ChoiceState {
     content: String,
     /// This turn's finish reason, as the upstream gave it.
     finish: Option<String>,
-    /// Prompt mode: this turn's text held back once it may hold a call.
+    /// Prompt mode: this turn's text held back once it may hold a call; native mode: its
+    /// opening, while it may be a call written as text.
     holdback: HoldBack,
+    /// Native mode: what this turn's text opens with ([`text_calls`]).
+    opening: Opening,
     /// Text other than white space went to the client.
     wrote_text: bool,
     role_sent: bool,
@@ -531,6 +555,9 @@ struct Driver {
     /// and whether the upstream's chunks may go on as they came.
     streams: bool,
     prompt: Option<Arc<PromptTools>>,
+    /// Native mode: the tools whose calls written as text are read as calls
+    /// (`tool_calling.text_calls`).
+    text_calls: Option<Arc<PromptTools>>,
     /// No call plaincall handles seen yet: a stream's events go out as they came (scrubbed of
     /// the configured keys).
     raw_mode: bool,
@@ -568,6 +595,7 @@ impl Driver {
         );
         // A whole answer reaches the driver only when it has something to handle.
         let raw_mode = prompt.is_none() && streams;
+        let text_calls = text_calls_of(&engine, &rewrite);
         Driver {
             resolver: Resolver {
                 engine: engine.clone(),
@@ -578,6 +606,7 @@ impl Driver {
             out,
             streams,
             prompt,
+            text_calls,
             raw_mode,
             choices: Vec::new(),
             conversation,
@@ -655,6 +684,7 @@ impl Driver {
                         state.content.clear();
                         state.finish = None;
                         state.holdback = HoldBack::default();
+                        state.opening = Opening::Undecided;
                         repair = Some(messages);
                         break;
                     }
@@ -827,7 +857,12 @@ impl Driver {
             whole,
         } = chunk;
         let raw = match data {
-            Some(data) if self.raw_mode && !choices.iter().any(|c| self.opens_nl_call(c)) => {
+            Some(data)
+                if self.raw_mode
+                    && !choices
+                        .iter()
+                        .any(|c| self.opens_nl_call(c) || self.may_open_text_call(c)) =>
+            {
                 Some(data)
             }
             _ => None,
@@ -870,6 +905,7 @@ impl Driver {
             content: String::new(),
             finish: None,
             holdback: HoldBack::default(),
+            opening: Opening::Undecided,
             wrote_text: false,
             role_sent: false,
         }))
@@ -889,11 +925,14 @@ impl Driver {
             raw: mut choice,
         } = choice;
         // Prompt mode holds a stream's text once it may hold a call, a whole answer's all of
-        // it: parsed whole, as the model wrote it.
-        let hold = match (self.prompt.is_some(), whole) {
-            (false, _) => Hold::Nothing,
-            (true, false) => Hold::FromMarker,
-            (true, true) => Hold::All,
+        // it: parsed whole, as the model wrote it. Native mode holds an opening that may be a
+        // call written as text.
+        let text_calls = self.text_calls.clone();
+        let hold = match (self.prompt.is_some(), whole, text_calls.as_deref()) {
+            (false, _, None) => Hold::Nothing,
+            (false, _, Some(tools)) => Hold::Opening(tools),
+            (true, false, _) => Hold::FromMarker,
+            (true, true, _) => Hold::All,
         };
         let Some(state) = self.choice(index) else {
             let parts = Vec::new();
@@ -928,6 +967,29 @@ impl Driver {
             self.send(Event::Choice { choice, parts }).await?;
         }
         self.send_releases(index, releases).await
+    }
+
+    /// Whether a raw choice's text, with what it wrote before, may open a call written as text
+    /// ([`text_calls`]).
+    fn may_open_text_call(&self, choice: &ChoiceChunk) -> bool {
+        let (Some(tools), Some(text)) = (self.text_calls.as_deref(), choice.content.as_deref())
+        else {
+            return false;
+        };
+        let before = usize::try_from(choice.index)
+            .ok()
+            .and_then(|i| self.choices.get(i))
+            .and_then(Option::as_ref)
+            .map_or("", |state| state.content.as_str());
+        // White space alone opens nothing yet: it goes on.
+        if text.trim().is_empty() {
+            return false;
+        }
+        let known = |name: &str| tools.knows(name);
+        match before.is_empty() {
+            true => text_calls::opening(text, &known) != Opening::Text,
+            false => text_calls::opening(&format!("{before}{text}"), &known) != Opening::Text,
+        }
     }
 
     /// Whether a choice starts a call to a tool plaincall handles.
@@ -1006,7 +1068,7 @@ impl Driver {
     /// is left is translated, waited for and emitted.
     async fn finish_turn(&mut self, ticker: &mut tokio::time::Interval) -> Result<(), Stop> {
         for index in 0..self.choices.len() {
-            let Some(prompt) = self.prompt.clone() else {
+            let Some(prompt) = self.prompt.clone().or_else(|| self.text_calls.clone()) else {
                 break;
             };
             let Some(state) = self.choices[index].as_mut() else {
@@ -1017,6 +1079,13 @@ impl Driver {
                 continue;
             }
             let (content, calls) = prompt.parse(&held);
+            if self.prompt.is_none() && !calls.is_empty() {
+                self.engine.metrics.text_calls.inc_by(calls.len() as u64);
+                tracing::info!(
+                    calls = calls.len(),
+                    "the main model wrote its call as text: it is read as a call"
+                );
+            }
             let text = if calls.is_empty() { held } else { content };
             state.wrote_text |= !text.trim().is_empty();
             for call in calls {
@@ -1093,13 +1162,17 @@ impl Driver {
     }
 }
 
-/// What of a choice's text prompt mode holds back to parse for calls.
+/// What of a choice's text is held back to parse for calls.
 #[derive(Clone, Copy)]
-enum Hold {
+enum Hold<'a> {
     Nothing,
-    /// From the first thing that may start a call.
+    /// Prompt mode, streamed: from the first thing that may start a call.
     FromMarker,
+    /// Prompt mode, whole: all of it.
     All,
+    /// Native mode: an opening that may be a call written as text to these tools, until it
+    /// shows it is not.
+    Opening(&'a PromptTools),
 }
 
 /// The delta's text as it may go now: all of it, or in prompt mode what cannot be a call.
@@ -1125,6 +1198,7 @@ fn pass_text(
             state.holdback.hold_all(&text);
             String::new()
         }
+        Hold::Opening(tools) => hold_opening(state, &text, tools),
     };
     state.wrote_text |= !sent.trim().is_empty();
     if sent.is_empty() {
@@ -1133,6 +1207,35 @@ fn pass_text(
     }
     openai::set(delta, "content", &sent).map_err(serde_error)?;
     Ok(Some(sent))
+}
+
+/// Native mode's hold of a call written as text: held while the opening may be one, all of it
+/// once it is one (parsed at the turn's end), and on as it came, what was held first, once it
+/// cannot be.
+fn hold_opening(state: &mut ChoiceState, text: &str, tools: &PromptTools) -> String {
+    match state.opening {
+        Opening::Text => text.to_owned(),
+        Opening::Call => {
+            state.holdback.hold_all(text);
+            String::new()
+        }
+        Opening::Undecided => {
+            state.holdback.hold_all(text);
+            state.opening = text_calls::opening(state.holdback.held(), &|n| tools.knows(n));
+            match state.opening {
+                Opening::Text => state.holdback.release(),
+                Opening::Call | Opening::Undecided => String::new(),
+            }
+        }
+    }
+}
+
+/// The tools whose calls a native-mode turn may write as text: those plaincall handles, when
+/// `tool_calling.text_calls` is on.
+fn text_calls_of(engine: &Engine, rewrite: &Rewrite) -> Option<Arc<PromptTools>> {
+    let on = engine.config.tool_calling.text_calls && rewrite.prompt.is_none();
+    let mut names = rewrite.tools.handled_names().peekable();
+    (on && names.peek().is_some()).then(|| Arc::new(PromptTools::of_names(names)))
 }
 
 /// Whether the request asked for the usage chunk at the end of a stream.

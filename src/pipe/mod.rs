@@ -29,6 +29,7 @@ pub(crate) mod runaway;
 pub mod schema_text;
 pub(crate) mod select;
 pub(crate) mod split;
+pub(crate) mod text_calls;
 pub(crate) mod translate;
 pub(crate) mod translator;
 pub(crate) mod validate;

@@ -39,6 +39,7 @@ mod stream_endings;
 mod stream_equivalence;
 mod streaming_passthrough;
 mod streaming_translation;
+mod text_calls;
 mod traces;
 mod translation_log;
 mod translation_pipe;

@@ -46,6 +46,14 @@ impl HoldBack {
         self.holding = true;
     }
 
+    /// Lets go of what is held: it is returned, and later text goes on as it comes.
+    pub fn release(&mut self) -> String {
+        let out = self.text[self.emitted..].to_owned();
+        self.emitted = self.text.len();
+        self.holding = false;
+        out
+    }
+
     /// The text held back, for parsing at the end of the reply.
     pub fn held(&self) -> &str {
         &self.text[self.emitted..]

@@ -113,6 +113,13 @@ pub struct PromptTools {
 }
 
 impl PromptTools {
+    /// Calls to these tools, and no others, are taken from the text.
+    pub fn of_names<'a>(names: impl IntoIterator<Item = &'a str>) -> PromptTools {
+        PromptTools {
+            names: names.into_iter().map(str::to_owned).collect(),
+        }
+    }
+
     pub fn knows(&self, name: &str) -> bool {
         self.names.contains(name)
     }
@@ -623,6 +630,7 @@ mod tests {
             default: CallingMode::Auto,
             grammar: true,
             native_retry: std::time::Duration::from_secs(60),
+            text_calls: true,
             models: Vec::new(),
         });
         assert!(selector.learn("a"));

@@ -1,0 +1,233 @@
+//! A native-mode main model that writes its call as text (a JSON object naming the tool,
+//! bare, fenced or in tags) instead of as a tool call: the client gets the call, translated
+//! like any other, streamed or not. Text that only looks like it (other JSON, code, a tool
+//! the request did not offer) reaches the client as it was written, and prose still streams
+//! chunk by chunk.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::support;
+
+use serde_json::{json, Value};
+use support::{
+    backend_toml, chat, completion, fixture_tool, stream_chunk, text_message, translator_reply,
+    MockServer, Proxy, Reply,
+};
+
+fn email_args() -> Value {
+    json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"})
+}
+
+fn request(stream: bool) -> Value {
+    json!({
+        "model": "main-model",
+        "messages": [{"role": "user", "content": "remind me daily at 9 to check email"}],
+        "tools": [fixture_tool("set_reminder")],
+        "stream": stream,
+    })
+}
+
+/// The main model's answer: `text` as its content, whole or in `piece`-character chunks.
+fn text_reply(stream: bool, text: &str, piece: usize) -> Reply {
+    if !stream {
+        return Reply::ok(completion(text_message(text), "stop"));
+    }
+    let mut events = vec![stream_chunk(
+        json!({"role": "assistant", "content": ""}),
+        None,
+    )];
+    let chars: Vec<char> = text.chars().collect();
+    for part in chars.chunks(piece) {
+        let part: String = part.iter().collect();
+        events.push(stream_chunk(json!({"content": part}), None));
+    }
+    events.push(stream_chunk(json!({}), Some("stop")));
+    Reply::sse(events)
+}
+
+/// What the client saw: its calls (assembled from a stream), its text, how many chunks
+/// carried text, and the finish reason.
+struct Seen {
+    calls: Vec<Value>,
+    content: String,
+    text_chunks: usize,
+    finish: String,
+}
+
+async fn ask(proxy: &Proxy, stream: bool) -> Seen {
+    if !stream {
+        let (status, body) = chat(proxy, &request(false)).await;
+        assert_eq!(status, 200, "{body}");
+        let choice = &body["choices"][0];
+        let content = choice["message"]["content"].as_str().unwrap_or("");
+        return Seen {
+            calls: choice["message"]["tool_calls"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default(),
+            content: content.to_owned(),
+            text_chunks: usize::from(!content.is_empty()),
+            finish: choice["finish_reason"].as_str().unwrap_or("").to_owned(),
+        };
+    }
+    let response = support::post_json(&proxy.url("/v1/chat/completions"), &request(true)).await;
+    assert_eq!(response.status(), 200);
+    let mut seen = Seen {
+        calls: Vec::new(),
+        content: String::new(),
+        text_chunks: 0,
+        finish: String::new(),
+    };
+    for event in support::sse_events(response).await {
+        if event == "[DONE]" {
+            continue;
+        }
+        let chunk: Value = serde_json::from_str(&event).unwrap();
+        let Some(choice) = chunk["choices"].get(0) else {
+            continue;
+        };
+        let text = choice["delta"]["content"].as_str().unwrap_or("");
+        seen.text_chunks += usize::from(!text.is_empty());
+        seen.content.push_str(text);
+        if let Some(finish) = choice["finish_reason"].as_str() {
+            seen.finish = finish.to_owned();
+        }
+        for d in choice["delta"]["tool_calls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let at = d["index"].as_u64().unwrap() as usize;
+            if seen.calls.len() <= at {
+                seen.calls.push(json!({"id": d["id"], "function": {"name": d["function"]["name"], "arguments": ""}}));
+            }
+            let joined = seen.calls[at]["function"]["arguments"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+                + d["function"]["arguments"].as_str().unwrap_or("");
+            seen.calls[at]["function"]["arguments"] = json!(joined);
+        }
+    }
+    seen
+}
+
+async fn proxy_for(reply: Reply, extra: &str) -> (Proxy, MockServer, MockServer) {
+    let main = MockServer::scripted(vec![reply]).await;
+    let answer = email_args().to_string();
+    let translator = MockServer::start(move |_| translator_reply(&answer)).await;
+    let toml = format!("{}{extra}", backend_toml(&translator.url()));
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    (proxy, main, translator)
+}
+
+#[tokio::test]
+async fn a_call_written_as_text_is_read_translated_and_delivered_as_a_call() {
+    let written = [
+        r#"{"name": "set_reminder", "arguments": {"description": "daily at 9:00: check email"}}"#,
+        "```json\n{\"name\": \"set_reminder\", \"arguments\": {\"description\": \"daily at 9:00: check email\"}}\n```",
+        "\n<tool_call>\n{\"name\": \"set_reminder\", \"arguments\": {\"description\": \"daily at 9:00: check email\"}}\n</tool_call>",
+    ];
+    for text in written {
+        for stream in [false, true] {
+            let (proxy, _main, translator) = proxy_for(text_reply(stream, text, 5), "").await;
+            let seen = ask(&proxy, stream).await;
+            assert_eq!(
+                seen.calls.len(),
+                1,
+                "stream={stream} {text}: {}",
+                seen.content
+            );
+            assert_eq!(seen.calls[0]["function"]["name"], "set_reminder");
+            let arguments: Value =
+                serde_json::from_str(seen.calls[0]["function"]["arguments"].as_str().unwrap())
+                    .unwrap();
+            assert_eq!(arguments, email_args(), "stream={stream} {text}");
+            assert!(
+                seen.content.trim().is_empty(),
+                "no JSON as text: {:?}",
+                seen.content
+            );
+            assert_eq!(seen.finish, "tool_calls", "stream={stream} {text}");
+            let asked = translator.chat_requests()[0].json().to_string();
+            assert!(
+                asked.contains("check email"),
+                "the description is translated: {asked}"
+            );
+            assert!(proxy.metrics().contains("plaincall_text_calls_total 1"));
+        }
+    }
+}
+
+#[tokio::test]
+async fn text_that_only_looks_like_a_call_reaches_the_client_as_written() {
+    let long_json = format!(
+        "{{\"config\": \"{}\", \"name\": \"set_reminder\"}}",
+        "x".repeat(400)
+    );
+    let texts = [
+        "```python\nprint('set_reminder')\n```".to_owned(),
+        // A tool the request did not offer.
+        r#"{"name": "delete_everything", "arguments": {}}"#.to_owned(),
+        // An object that names no tool in its opening.
+        long_json,
+        // A call in the middle of prose: only a reply that opens with one is read.
+        r#"I would call {"name": "set_reminder", "arguments": {"description": "x"}} now."#
+            .to_owned(),
+    ];
+    for text in &texts {
+        for stream in [false, true] {
+            let (proxy, _main, translator) = proxy_for(text_reply(stream, text, 5), "").await;
+            let seen = ask(&proxy, stream).await;
+            assert!(
+                seen.calls.is_empty(),
+                "stream={stream} {text}: {:?}",
+                seen.calls
+            );
+            assert_eq!(&seen.content, text, "stream={stream}");
+            assert_eq!(seen.finish, "stop");
+            assert!(translator.chat_requests().is_empty());
+        }
+    }
+}
+
+#[tokio::test]
+async fn prose_and_text_past_the_opening_stream_chunk_by_chunk() {
+    // Prose is never held: every upstream chunk reaches the client as its own.
+    let prose = "Sure, I will remind you every day at nine to check your email.";
+    let (proxy, _main, _translator) = proxy_for(text_reply(true, prose, 5), "").await;
+    let seen = ask(&proxy, true).await;
+    assert_eq!(seen.content, prose);
+    assert_eq!(seen.text_chunks, prose.chars().count().div_ceil(5));
+
+    // JSON that names no tool is held only for its opening, then streams.
+    let json_text = format!("{{\"config\": \"{}\"}}", "y".repeat(600));
+    let (proxy, _main, _translator) = proxy_for(text_reply(true, &json_text, 10), "").await;
+    let seen = ask(&proxy, true).await;
+    assert_eq!(seen.content, json_text);
+    let pieces = json_text.len().div_ceil(10);
+    let held = text_calls_window_pieces(10);
+    assert!(
+        seen.text_chunks >= pieces - held,
+        "{} chunks of {pieces}: only the opening is held",
+        seen.text_chunks
+    );
+}
+
+/// How many `piece`-byte chunks the held opening takes at most (256 bytes, and the one that
+/// decides).
+fn text_calls_window_pieces(piece: usize) -> usize {
+    256_usize.div_ceil(piece) + 1
+}
+
+#[tokio::test]
+async fn switched_off_a_call_written_as_text_stays_text() {
+    let text = r#"{"name": "set_reminder", "arguments": {"description": "daily at 9:00"}}"#;
+    for stream in [false, true] {
+        let off = "[tool_calling]\ntext_calls = false\n";
+        let (proxy, _main, translator) = proxy_for(text_reply(stream, text, 5), off).await;
+        let seen = ask(&proxy, stream).await;
+        assert!(seen.calls.is_empty(), "stream={stream}");
+        assert_eq!(seen.content, text);
+        assert!(translator.chat_requests().is_empty());
+    }
+}
