@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::evidence::Evidence;
 use super::lexicon;
+use super::taken_back::CORRECTING;
 use super::tokens::{stem, words_of, Kind};
 use super::words::{is, EVERY, STOPWORDS};
 
@@ -217,25 +218,6 @@ fn negated(word: &str, evidence: &Evidence) -> bool {
     })
 }
 
-/// Words that take back what came before and put another choice in its place: "paga con
-/// tarjeta... ay no, mejor en efectivo", "the blue one, actually the red".
-const CORRECTIONS: &[&str] = &[
-    "actually",
-    "rather",
-    "instead",
-    "better",
-    "mejor",
-    "plutot",
-    "finalement",
-    "lieber",
-    "besser",
-    "eigentlich",
-    "meglio",
-    "anzi",
-    "invece",
-    "melhor",
-];
-
 /// A one-word member the request names only to turn it down: each time it is said, a
 /// negation stands up to three words before it in the same clause ("not the express one",
 /// "no la doble", "Nicht die Expresszustellung", "non la pizza grande"), or a correction
@@ -245,7 +227,7 @@ pub(super) fn refused(member: &str, members: &[Value], evidence: &Evidence) -> b
     let turning = evidence
         .tokens
         .iter()
-        .any(|t| is(REFUSALS, &t.folded) || is(CORRECTIONS, &t.folded));
+        .any(|t| is(REFUSALS, &t.folded) || is(CORRECTING, &t.folded));
     if !turning {
         return false;
     }
@@ -322,7 +304,7 @@ fn corrected_after(at: usize, member: &str, members: &[Value], evidence: &Eviden
         .filter(|(_, t)| t.kind == Kind::Word)
         .map(|(i, t)| (at + 1 + i, t.folded.as_str()))
         .collect();
-    let Some(mark) = words.iter().position(|(_, w)| is(CORRECTIONS, w)) else {
+    let Some(mark) = words.iter().position(|(_, w)| is(CORRECTING, w)) else {
         return false;
     };
     let window: Vec<usize> = words[mark + 1..].iter().take(4).map(|(i, _)| *i).collect();

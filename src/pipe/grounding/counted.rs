@@ -15,6 +15,10 @@ enum Class {
     Rooms,
     Bathrooms,
     Animals,
+    /// Pages of a document ("le rapport de 12 pages" is no 12 copies).
+    Pages,
+    /// Copies of a document.
+    Copies,
 }
 
 impl Class {
@@ -71,6 +75,16 @@ const CLASSES: &[(Class, &[&str])] = &[
         "mascotas", "chat", "chats", "chien", "chiens", "katze", "katzen", "hund", "hunde",
         "haustier", "haustiere", "cao", "caes", "cachorro", "cachorros", "gatto", "gatti",
         "cane", "cani", "animali",
+    ]),
+    (Class::Pages, &[
+        "page", "pages", "pagina", "paginas", "seite", "seiten", "pagine", "sheet", "sheets",
+        "hoja", "hojas", "feuille", "feuilles", "blatt", "blatter", "folha", "folhas", "foglio",
+        "fogli", "slide", "slides", "diapositiva", "diapositivas", "diapositive", "folie",
+        "folien",
+    ]),
+    (Class::Copies, &[
+        "copy", "copies", "copia", "copias", "exemplaire", "exemplaires", "kopie", "kopien",
+        "exemplar", "exemplare", "copie", "ejemplar", "ejemplares",
     ]),
 ];
 

@@ -1,7 +1,9 @@
 //! A number that says what a thing is at now, in a request to change it: "está en 30, súbele
 //! un poco", "Il ne fait que 19 degrés, monte un peu le chauffage", "it's sitting at 500 GB.
 //! Resize it." It is the thing's current value, not the one asked for: bound as
-//! [`Role::Current`], it traces only a field about the current value.
+//! [`Role::Current`], it traces only a field about the current value. A number after "by"
+//! in such a request ("turn the fan down by two", "abbassa il ventilatore di due livelli",
+//! "baisse de deux degrés") is how much to change it ([`Role::Change`]), no level to set.
 
 use super::facts::{Context, Facts, Role};
 use super::tokens::{Kind, Token};
@@ -87,6 +89,9 @@ const NOW_BEFORE: &[&[&str]] = &[
     &["agora"],
     &["atualmente"],
     &["esta", "em"],
+    // Portuguese "em" joined to its article: "está no trinta".
+    &["esta", "no"],
+    &["esta", "na"],
     &["adesso"],
     &["attualmente"],
 ];
@@ -123,6 +128,40 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     for (start, end) in current {
         facts.bind(start..end, Role::Current);
     }
+    let changes: Vec<(usize, usize)> = facts
+        .number_spans
+        .iter()
+        .filter(|s| !s.ordinal && change_by(tokens, s.start))
+        .map(|s| (s.start, s.end))
+        .collect();
+    for (start, end) in changes {
+        facts.bind(start..end, Role::Change);
+    }
+}
+
+/// "by" before an amount of change, in the six languages.
+const BY: &[&str] = &["by", "di", "um", "de", "en", "em"];
+
+/// How many words before "by" the word that asks for a change may stand ("abbassa il
+/// ventilatore di due").
+const CHANGE_REACH: usize = 4;
+
+/// Whether the number at token `start` follows "by" right after a word that asks for a
+/// change, in its clause: "down by two", "abbassa il ventilatore di due", "erhöhe um 2".
+fn change_by(tokens: &[Token], start: usize) -> bool {
+    let Some(by) = start.checked_sub(1).and_then(|i| tokens.get(i)) else {
+        return false;
+    };
+    if by.kind != Kind::Word || !BY.contains(&by.folded.as_str()) {
+        return false;
+    }
+    tokens[..start - 1]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind == Kind::Word || t.lower == "'")
+        .filter(|t| t.kind == Kind::Word)
+        .take(CHANGE_REACH)
+        .any(|t| CHANGE.contains(&t.folded.as_str()))
 }
 
 fn is_current(tokens: &[Token], start: usize, end: usize) -> bool {
@@ -189,6 +228,31 @@ mod tests {
         ));
         assert!(current("Turn it up to 30, it's at 20 now", 20.0));
         assert!(!current("Turn it up to 30, it's at 20 now", 30.0));
+    }
+
+    fn change(text: &str, value: f64) -> bool {
+        let facts = read_for_test(text);
+        facts
+            .number_spans
+            .iter()
+            .any(|s| s.value == value && facts.roles.get(&s.start) == Some(&Role::Change))
+    }
+
+    #[test]
+    fn an_amount_to_change_by() {
+        assert!(change("turn the fan down by two levels", 2.0));
+        assert!(change("Abbassa il ventilatore di due livelli", 2.0));
+        assert!(change("Erhöhe die Temperatur um 2 Grad", 2.0));
+        assert!(change("baisse le chauffage de deux degrés", 2.0));
+        assert!(current(
+            "Aumenta um pouco o volume da coluna, está no trinta",
+            30.0
+        ));
+        // "by" with no change asked, or a target after "to": no amount of change.
+        assert!(!change("book it by 5", 5.0));
+        assert!(!change("turn the volume up to 30", 30.0));
+        assert!(!change("lower the blinds. Room de 3", 3.0));
+        assert!(!change("il costo di due biglietti", 2.0));
     }
 
     #[test]

@@ -20,6 +20,7 @@ use jiff::ToSpan;
 
 use super::facts::{Context, Facts, Role};
 use super::tokens::{Kind, Token};
+use super::words::is;
 
 /// Month names and abbreviations of the six languages, folded.
 const MONTHS: &[(&str, i8)] = &[
@@ -186,6 +187,8 @@ enum Shift {
     MonthEnd(i64),
     /// A fixed day of the year (month, day): a holiday, its next coming.
     Fixed(i8, i8),
+    /// The coming weekend's Saturday and Sunday (this one's, on a weekend day).
+    Weekend,
     /// A phrase that looks like one but says no day ("am Morgen": the morning).
     Nothing,
 }
@@ -238,6 +241,18 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     (&["epifania"], Shift::Fixed(1, 6)),
     (&["ferragosto"], Shift::Fixed(8, 15)),
     (&["immacolata"], Shift::Fixed(12, 8)),
+    // The weekend, in the six languages ("le week-end prochain" is read with [`NEXT`]).
+    (&["weekend"], Shift::Weekend),
+    (&["week", "-", "end"], Shift::Weekend),
+    (&["week", "end"], Shift::Weekend),
+    (&["fin", "de", "semana"], Shift::Weekend),
+    (&["finde"], Shift::Weekend),
+    (&["fin", "de", "semaine"], Shift::Weekend),
+    (&["wochenende"], Shift::Weekend),
+    (&["fim", "de", "semana"], Shift::Weekend),
+    (&["fine", "settimana"], Shift::Weekend),
+    (&["fine", "-", "settimana"], Shift::Weekend),
+    (&["finesettimana"], Shift::Weekend),
     // English
     (&["today"], Shift::Days(0)),
     (&["tonight"], Shift::Days(0)),
@@ -712,8 +727,25 @@ fn shift(today: Date, shift: Shift) -> Option<Date> {
                 Date::new(today.year().checked_add(1)?, month, day).ok()
             }
         }
-        Shift::Nothing => None,
+        Shift::Weekend | Shift::Nothing => None,
     }
+}
+
+/// The Saturday and Sunday of the weekend ahead of `today` (of today's, on a weekend day), and
+/// with `next` the one after too ("next weekend" is either, as people say it).
+fn weekend(today: Date, next: bool) -> Vec<Date> {
+    let from_monday = i64::from(today.weekday().to_monday_zero_offset());
+    // Saturday is 5; on a Sunday, the weekend began yesterday.
+    let saturday = if from_monday == 6 {
+        -1
+    } else {
+        5 - from_monday
+    };
+    let weeks = if next { 2 } else { 1 };
+    (0..weeks)
+        .flat_map(|week| [saturday + 7 * week, saturday + 7 * week + 1])
+        .filter_map(|days| today.checked_add(days.days()).ok())
+        .collect()
 }
 
 /// "tomorrow", "pasado mañana", "aujourd'hui", "übermorgen": the longest phrase at each
@@ -726,6 +758,17 @@ fn read_relative(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
             .filter(|(words, _)| phrase_at(tokens, i, words))
             .max_by_key(|(words, _)| words.len());
         match best {
+            Some((words, Shift::Weekend)) => {
+                // "next weekend", "le week-end prochain", "nächstes Wochenende".
+                let next = i
+                    .checked_sub(1)
+                    .is_some_and(|b| is(NEXT, &tokens[b].folded))
+                    || tokens
+                        .get(i + words.len())
+                        .is_some_and(|t| is(NEXT, &t.folded));
+                found.extend(weekend(today, next));
+                i += words.len();
+            }
             Some((words, how)) => {
                 found.extend(shift(today, *how));
                 i += words.len();
@@ -1249,6 +1292,36 @@ mod tests {
         assert!(has("by the end of the month", 2026, 11, 30));
         assert!(has("le jour de l'an", 2027, 1, 1));
         assert!(!has("a christmas tree", 2026, 12, 24));
+    }
+
+    #[test]
+    fn the_weekend_ahead() {
+        // Today is Wednesday 2026-11-25: the weekend is the 28th and 29th.
+        for text in [
+            "book the hotel for this weekend",
+            "Réserve l'hôtel pour ce week-end",
+            "este fin de semana",
+            "dieses Wochenende",
+            "neste fim de semana",
+            "questo fine settimana",
+        ] {
+            assert!(has(text, 2026, 11, 28), "{text}");
+            assert!(has(text, 2026, 11, 29), "{text}");
+            assert!(!has(text, 2026, 12, 5), "{text}");
+        }
+        // "next weekend" is either, as people say it.
+        assert!(has("next weekend", 2026, 12, 5));
+        assert!(has("le week-end prochain", 2026, 11, 28));
+        assert!(has("nächstes Wochenende", 2026, 12, 6));
+        // On a Sunday the weekend is today's: yesterday and today.
+        assert_eq!(
+            weekend(jiff::civil::date(2026, 11, 29), false),
+            vec![
+                jiff::civil::date(2026, 11, 28),
+                jiff::civil::date(2026, 11, 29)
+            ]
+        );
+        assert!(!has("a week ending in a sale", 2026, 11, 28));
     }
 
     #[test]

@@ -41,6 +41,8 @@ pub enum Role {
     Unit(usize),
     /// What a thing is at now, in a request to change it ("it's at 30, turn it up").
     Current,
+    /// How much to change a thing by ("turn it down by two", "abbassa di due livelli").
+    Change,
 }
 
 /// Everything the conversation says, typed.

@@ -872,6 +872,11 @@ mod tests {
             true
         ));
         assert!(flag("email it to Maria but don't cc me", "cc_self", false));
+        // English contractions negate as their long forms do.
+        let bucket = "make sure it isn't publicly accessible";
+        assert!(flag(bucket, "public_access", false));
+        assert!(!flag(bucket, "public_access", true));
+        assert!(flag("it shouldn't be public", "public", false));
         assert!(!flag("email it to Maria", "cc_self", true));
     }
 }

@@ -132,6 +132,11 @@ pub fn function_word(folded: &str) -> bool {
         .any(|(_, list)| list.contains(folded))
 }
 
+/// A function word of any language [`lists`] holds.
+fn any_function_word(folded: &str) -> bool {
+    lists().words.iter().any(|(_, list)| list.contains(folded))
+}
+
 /// The best-scoring language of `scores`, when one scores above every other.
 fn best(scores: &[(&'static str, usize)]) -> Option<(&'static str, usize)> {
     let top = scores.iter().map(|(_, n)| *n).max().filter(|n| *n > 0)?;
@@ -302,11 +307,16 @@ fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
         // No function word at all: letter statistics decide, on a line long enough for
         // them ("set a reminder" reads as anything).
         None if words >= 4 => detector().detect(line).is_some_and(|info| {
-            // Four words are few: a confidence of a quarter already sets another language
-            // apart from the six, whose own short lines score near nothing ("Kahveyi büyük
-            // boy istiyorum" reads Turkish at 0.33, "Cancel Netflix subscription now" French
-            // at 0.02).
-            let sure = words >= 5 || info.confidence() >= 0.25;
+            // Four words are few: a confidence of a fifth already sets another language apart
+            // from the six, whose own short lines score near nothing ("Tänd lampan i hallen"
+            // reads Swedish at 0.24, "Cancel Netflix subscription now" French at 0.02); a
+            // longer line needs a tenth ("add a task: renew car insurance" is Catalan at
+            // 0.07, "Vis priserne i svenske kroner" Norwegian at 0.09).
+            let sure = match words {
+                4 => 0.2,
+                _ => 0.1,
+            };
+            let sure = info.confidence() >= sure;
             sure && !READ
                 .iter()
                 .any(|code| whatlang_of(code) == Some(info.lang()))
@@ -426,6 +436,22 @@ fn own_letter(text: &str, among: &[&'static str]) -> Option<&'static str> {
 /// Whether free text (a value a translator wrote) is in English rather than in `main`: a
 /// translator writes the user's words in the conversation's language or in English.
 pub fn english_rather_than(value: &str, conversation: &[String], main: &str) -> bool {
+    let words: Vec<String> = tokenize(value)
+        .into_iter()
+        .filter(|t| t.kind == Kind::Word)
+        .map(|t| t.folded)
+        .collect();
+    // A content word the conversation wrote ("renew car insurance" in "Renew car and home
+    // insurance") says the value is in the conversation's own words, whatever its
+    // function words: the conversation's language was misread, not translated.
+    let content = |w: &&String| w.chars().count() >= 3 && !any_function_word(w);
+    if words
+        .iter()
+        .filter(content)
+        .any(|w| conversation.contains(w))
+    {
+        return false;
+    }
     let scores = scores(value);
     let score = |code: &str| {
         scores
@@ -440,11 +466,6 @@ pub fn english_rather_than(value: &str, conversation: &[String], main: &str) -> 
         // else letter statistics between the two ("Call mom" for "llamar a mamá" is English,
         // "Riunione annullata" Italian).
         std::cmp::Ordering::Equal => {
-            let words: Vec<String> = tokenize(value)
-                .into_iter()
-                .filter(|t| t.kind == Kind::Word)
-                .map(|t| t.folded)
-                .collect();
             if words.iter().any(|w| conversation.contains(w)) {
                 return false;
             }
@@ -614,6 +635,13 @@ mod tests {
         assert!(!english_rather_than("Reunión de mañana", &spanish, "es"));
         assert!(!english_rather_than("Nota importante", &spanish, "es"));
         assert!(!english_rather_than("Riunione annullata", &spanish, "it"));
+        // Content words the conversation wrote: its own words, not a translation.
+        let english = words("add a task: renew car insurance");
+        assert!(!english_rather_than(
+            "Renew car and home insurance",
+            &english,
+            "es"
+        ));
     }
 
     #[test]
@@ -627,6 +655,10 @@ mod tests {
         assert!(of("Kahveyi büyük boy istiyorum").unread);
         assert!(!of("Cancel Netflix subscription now").unread);
         assert!(!of("Reserva mañana temprano siempre").unread);
+        assert!(of("Tänd lampan i hallen").unread);
+        // Letters that barely place a longer line are no other language.
+        assert!(!of("add a task: renew car insurance").unread);
+        assert!(!of("Make a new private repo called infra-scripts.").unread);
     }
 
     #[test]

@@ -31,7 +31,12 @@ use std::sync::OnceLock;
 /// is left out.
 #[rustfmt::skip]
 const WORDS: &[(&str, &[&str])] = &[
+    ("cc", &["copia", "copias", "copie", "copies", "kopie", "kopien"]),
+    ("copy", &["copia", "copias", "copiar", "copie", "copies", "copier", "kopie", "kopien", "kopieren", "copiare"]),
     ("maintenance", &["mantenimiento", "entretien", "wartung", "manutencao", "manutenzione"]),
+    ("mop", &["fregar", "friega", "trapear", "trapea", "mopa", "serpillere", "lavage", "laver", "wischen", "wische", "nass", "passar", "pano", "lavare", "lava", "lavaggio"]),
+    ("ring", &["sonar", "suene", "suena", "timbre", "sonner", "sonne", "sonnerie", "klingeln", "klingle", "klingelt", "lauten", "tocar", "toque", "toca", "suonare", "suoni", "suona", "squillare"]),
+    ("vacuum", &["aspirar", "aspira", "aspiradora", "aspirer", "aspire", "aspirateur", "saugen", "sauge", "staubsaugen", "aspirador", "aspirare", "aspirapolvere"]),
     ("wrap", &["envolver", "envuelve", "envuelvelo", "envolverlo", "emballer", "emballe",
         "emballage", "einpacken", "einpacke", "verpacken", "verpackung", "embrulhar", "embrulha", "embrulho",
         "incartare", "incarta", "impacchettare"]),
@@ -111,7 +116,8 @@ const WORDS: &[(&str, &[&str])] = &[
     ("alert", &["alerta", "alertas", "aviso", "avisos", "alerte", "alertes", "alarm", "alarme",
         "warnung", "warnungen", "hinweis", "allerta", "avviso", "avvisi"]),
     ("all", &["todo", "toda", "todos", "todas", "tout", "toute", "tous", "toutes", "alle",
-        "alles", "allen", "samtliche", "tutto", "tutta", "tutti", "tutte"]),
+        "alles", "allen", "samtliche", "tutto", "tutta", "tutti", "tutte", "entero", "entera",
+        "entier", "entiere", "ganz", "ganze", "ganzen", "inteiro", "inteira", "intero", "intera"]),
     ("allow", &["permitir", "permite", "permitido", "permitida", "permettre", "autoriser",
         "autorise", "autorisee", "permis", "erlauben", "erlaubt", "zulassen", "gestatten",
         "permettere", "consentire", "consentito", "permesso"]),
@@ -339,7 +345,7 @@ const WORDS: &[(&str, &[&str])] = &[
     ("date", &["fecha", "fechas", "dates", "datum", "data", "datas"]),
     ("dates", &["fecha", "fechas", "datum", "datas"]),
     ("day", &["dia", "dias", "jour", "jours", "journee", "tag", "tage", "tages", "giorno",
-        "giorni"]),
+        "giorni", "giornata", "giornate", "jornada"]),
     ("debit", &["debito", "lastschrift", "debitkarte", "bancomat"]),
     ("declined", &["rechazado", "rechazada", "denegado", "denegada", "refusee", "abgelehnt",
         "recusado", "recusada", "rifiutato", "rifiutata"]),

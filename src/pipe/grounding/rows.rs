@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use super::facts::NumberSpan;
-use super::tokens::{compact, compact_into, fold, Kind, Token};
+use super::tokens::{compact, compact_into, fold, word_form, Kind, Token};
 use super::words::{is, STOPWORDS};
 
 /// Ordinal words that pick a row by its place after an article ("the first one", "la
@@ -458,12 +458,15 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
             }
         }
     }
-    let said: std::collections::HashSet<&str> = words
+    let said: Vec<&str> = words
         .iter()
         .map(String::as_str)
-        .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
+        .filter(|w| {
+            w.chars().count() >= 3 && !is(STOPWORDS, w) && !super::language::function_word(w)
+        })
         .collect();
-    // Per row, the words said that its values hold (folded values split at marks).
+    // Per row, the words said that its values hold (folded values split at marks), in any
+    // form: "mit den Kopfhörern" picks the row of "Kopfhörer".
     let matched: Vec<Vec<&str>> = rows
         .iter()
         .map(|row| {
@@ -471,7 +474,11 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
                 .values
                 .iter()
                 .flat_map(|v| v.split(|c: char| !c.is_alphanumeric()))
-                .filter_map(|w| said.get(w).copied())
+                .flat_map(|w| {
+                    said.iter()
+                        .copied()
+                        .filter(move |s| *s == w || word_form(s, w) || word_form(w, s))
+                })
                 .collect();
             found.sort_unstable();
             found.dedup();
@@ -485,10 +492,7 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
                 .enumerate()
                 .all(|(j, other)| j == i || !other.contains(w))
         };
-        if own
-            .iter()
-            .any(|w| only_here(w) && !super::language::function_word(w))
-        {
+        if own.iter().any(only_here) {
             picked[i] = true;
         }
     }
@@ -550,6 +554,10 @@ mod tests {
             "User: Tem quais sabores?\nmorango, chocolate, baunilha\nUser: Quero o de baunilha";
         assert!(refused_after_tool(flavours, "morango", json!("chocolate")));
         assert!(!refused_after_tool(flavours, "morango", json!("baunilha")));
+        // A word said in another form picks its row: "Kopfhörern" for "Kopfhörer".
+        let orders = "User: wo ist die Sendung mit den Kopfhörern?\nTool: Bestellungen: 302-8841 Kopfhörer (unterwegs); 302-8814 Ladekabel (zugestellt)";
+        assert!(refused_after_tool(orders, "Tool:", json!("3028814")));
+        assert!(!refused_after_tool(orders, "Tool:", json!("3028841")));
     }
 
     #[test]

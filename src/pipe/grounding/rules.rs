@@ -392,6 +392,18 @@ fn named_by_part(text: &str, evidence: &Evidence) -> bool {
 
 /// Words of a field about what a thing is at now.
 const CURRENT: &[&str] = &["current", "now", "old", "previous", "from"];
+/// Words of a field about how much to change a thing by.
+const CHANGE_BY: &[&str] = &[
+    "by",
+    "delta",
+    "step",
+    "steps",
+    "increment",
+    "decrement",
+    "change",
+    "offset",
+    "relative",
+];
 
 /// Words of a field about the end of a stay: `check_out`, `end_date`, `return_date`.
 const END: &[&str] = &[
@@ -406,6 +418,9 @@ const END: &[&str] = &[
     "return",
     "last",
 ];
+
+/// Words for how many times a thing happens, which stem to a word of [`TIME_OF_DAY`].
+const REPEATS: &[&str] = &["times", "veces", "fois", "mal", "vezes", "volte"];
 
 /// Words of a field that say it takes a time of day, or a day.
 const TIME_OF_DAY: &[&str] = &[
@@ -474,9 +489,15 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                 None if span.ordinal => about(RANK),
                 None => true,
                 Some(Role::Unit(index)) => quantity::fits_as_written(*index, &field, facts),
-                Some(Role::Time) => about(TIME_OF_DAY),
+                // "How many times it repeats" is about a count: "times" is no time of day.
+                Some(Role::Time) => name.iter().chain(&description).any(|w| {
+                    !REPEATS.contains(&w.as_str())
+                        && (TIME_OF_DAY.contains(&w.as_str())
+                            || TIME_OF_DAY.contains(&stem(w).as_str()))
+                }),
                 Some(Role::Date) => about(DAY),
                 Some(Role::Current) => about(CURRENT),
+                Some(Role::Change) => about(CHANGE_BY),
             }
     });
     let everyone = counted::counts_everyone(&name, &description);
@@ -789,6 +810,9 @@ fn label_fits(
         .iter()
         .any(|w| name.iter().chain(description).any(|n| n == w));
     }
+    if let Some(fits) = identifier_part(start, name, description, evidence) {
+        return fits;
+    }
     if let Some(fits) = noun_fits(start, end, name, description, evidence) {
         return fits;
     }
@@ -830,6 +854,56 @@ fn label_fits(
                 .iter()
                 .any(|t| cognate(&stem(t), &label))
     })
+}
+
+/// Words of a field that takes an identifier's number (`release-4`, `build_12`).
+const IDENTIFYING: &[&str] = &[
+    "id",
+    "version",
+    "number",
+    "no",
+    "num",
+    "ref",
+    "reference",
+    "code",
+    "tag",
+    "build",
+    "release",
+    "branch",
+    "name",
+    "revision",
+];
+
+/// A number joined to the word before it by "-", "_" or "/" with no space ("release-4",
+/// "build_12", "lane/3") is part of a name: it fits a field that takes one, or that names
+/// that word ("room-4" for `room_number`); `None` where the number is not so joined, or the
+/// word is one that counts ("top-3").
+fn identifier_part(
+    start: usize,
+    name: &[String],
+    description: &[String],
+    evidence: &Evidence,
+) -> Option<bool> {
+    let tokens = &evidence.tokens;
+    let mark = tokens.get(start.checked_sub(1)?)?;
+    let word = tokens.get(start.checked_sub(2)?)?;
+    let joined = !tokens.get(start)?.spaced
+        && !mark.spaced
+        && ["-", "_", "/"].contains(&mark.lower.as_str())
+        && word.kind == Kind::Word;
+    if !joined
+        || is(STOPWORDS, &word.folded)
+        || language::function_word(&word.folded)
+        || COUNTING.contains(&word.folded.as_str())
+    {
+        return None;
+    }
+    let stem_of_word = stem(&word.folded);
+    Some(
+        name.iter()
+            .chain(description)
+            .any(|w| IDENTIFYING.contains(&w.as_str()) || cognate(&stem(w), &stem_of_word)),
+    )
 }
 
 /// Whether the noun right after the number at tokens `start..end` (what it counts) fits the
@@ -1909,6 +1983,48 @@ mod tests {
             4.0
         ));
         assert!(!number_kept("table for my 4 friends", "guests", int, 5.0));
+    }
+
+    #[test]
+    fn a_number_in_a_name_an_hour_or_of_pages_is_no_count() {
+        let int = serde_json::json!({"type": "integer", "minimum": 1});
+        // Joined to a word: part of a name, for a field that takes one.
+        let build = "Lance le build sur la branche release-4 avec les tests";
+        assert!(!number_kept(build, "parallel_jobs", int.clone(), 4.0));
+        assert!(number_kept(
+            "deploy release-4",
+            "release_number",
+            int.clone(),
+            4.0
+        ));
+        assert!(number_kept("book room-4", "room_number", int.clone(), 4.0));
+        assert!(number_kept(
+            "show me the top-3 results",
+            "limit",
+            int.clone(),
+            3.0
+        ));
+        // An hour is no number of times, whatever "times" stems to.
+        let repeats = serde_json::json!({"type": "integer",
+            "description": "How many times the reminder repeats"});
+        let pill = "Creame un recordatorio para tomar la pastilla a las 10";
+        assert!(!number_kept(pill, "repeat_count", repeats.clone(), 10.0));
+        assert!(number_kept(
+            "remind me 3 times",
+            "repeat_count",
+            repeats,
+            3.0
+        ));
+        // Pages are no copies.
+        let report = "Imprime le rapport de 12 pages en recto-verso";
+        assert!(!number_kept(report, "copies", int.clone(), 12.0));
+        assert!(number_kept(
+            "imprime 12 copies du rapport",
+            "copies",
+            int.clone(),
+            12.0
+        ));
+        assert!(number_kept(report, "page_count", int, 12.0));
     }
 
     #[test]

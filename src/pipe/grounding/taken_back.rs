@@ -21,15 +21,28 @@ const LEAD_INS: &[&str] = &[
     "ah", "oh", "ay", "enfin", "bueno", "wait", "eh", "ach", "ahh",
 ];
 
-/// Words that correct what came before, after a mark (", actually the red one").
-const CORRECTING: &[&str] = &[
+/// Words that correct what came before, after a mark (", actually the red one") or after a
+/// mark and an "or" (", ou melhor, 15h", "o mejor el martes"); choices read them too.
+pub(super) const CORRECTING: &[&str] = &[
     "actually",
     "rather",
-    "eigentlich",
+    "instead",
+    "better",
+    "mejor",
     "plutot",
+    "finalement",
+    "lieber",
+    "besser",
+    "eigentlich",
+    "meglio",
     "anzi",
     "invece",
+    "melhor",
 ];
+
+/// The "or" between a mark and a correcting word: "or rather", "o mejor", "ou plutôt",
+/// "oder besser", "o meglio", "ou melhor".
+const OR: &[&str] = &["or", "o", "ou", "oder", "oppure"];
 
 /// Where the text is corrected: the byte where its corrected line starts, and the byte where
 /// the correction starts (what stands between them was taken back).
@@ -51,7 +64,11 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
             && answer_ends
             && i > 0
             && (punct(i - 1) || is(LEAD_INS, &tokens[i - 1].folded));
-        let correcting = is(CORRECTING, word) && i > 0 && punct(i - 1);
+        let after_mark = |at: usize| at > 0 && punct(at - 1);
+        // "no, mejor": the correcting word is the refusal's, which took back already.
+        let refusal_before = i >= 2 && is(REFUSED, &tokens[i - 2].folded);
+        let after_or = i > 0 && is(OR, &tokens[i - 1].folded) && after_mark(i - 1);
+        let correcting = is(CORRECTING, word) && !refusal_before && (after_mark(i) || after_or);
         if !(alone || correcting) {
             continue;
         }
@@ -62,8 +79,8 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
             .filter(|t| t.start >= line_start && t.kind == Kind::Word)
             .count();
         if before >= 2 {
-            // "ah non": the lead-in is the correction's too.
-            let lead_in = alone && !punct(i - 1);
+            // "ah non", "ou melhor": the lead-in is the correction's too.
+            let lead_in = (alone && !punct(i - 1)) || (correcting && after_or);
             found = Some(Correction {
                 line_start,
                 at: if lead_in {
@@ -122,6 +139,15 @@ mod tests {
             taken_back("the blue one, actually the red").as_deref(),
             Some("the blue one,")
         );
+        // A correcting word after a mark and an "or".
+        assert_eq!(
+            taken_back("Agenda a call pras 14h, ou melhor, 15h").as_deref(),
+            Some("Agenda a call pras 14h,")
+        );
+        assert_eq!(
+            taken_back("book it for 3pm, or rather 4pm").as_deref(),
+            Some("book it for 3pm,")
+        );
         // Only its own line.
         assert_eq!(
             taken_back("pay in euros\nsend it to Canada... no, to Belgium").as_deref(),
@@ -135,5 +161,8 @@ mod tests {
         assert!(taken_back("pay with card, no cash").is_none());
         assert!(taken_back("book the Lisbon flight with no checked bag").is_none());
         assert!(taken_back("do you want it? no").is_none());
+        // An "or" with no mark before it offers a choice; it corrects nothing.
+        assert!(taken_back("red or rather dark red, whichever is in stock").is_none());
+        assert!(taken_back("send the report or better the summary").is_none());
     }
 }
