@@ -79,6 +79,12 @@ pub(crate) struct Assembly {
     split_slot: Option<usize>,
     /// The resolved calls released this turn.
     turn_calls: Vec<ToolCall>,
+    /// The main model's calls to tools plaincall handles that went out in earlier turns, as
+    /// it wrote them (name, parsed arguments): a repair turn that writes one again repeats a
+    /// call the client already has.
+    sent_before: Vec<(String, Value)>,
+    /// This turn's main-model calls that went out, the same way.
+    sent_now: Vec<(String, Value)>,
 }
 
 impl Assembly {
@@ -93,6 +99,8 @@ impl Assembly {
             split_asked: false,
             split_slot: None,
             turn_calls: Vec::new(),
+            sent_before: Vec::new(),
+            sent_now: Vec::new(),
         }
     }
 
@@ -104,6 +112,7 @@ impl Assembly {
         self.head = 0;
         self.split_slot = None;
         self.turn_calls.clear();
+        self.sent_before.append(&mut self.sent_now);
     }
 
     /// The tools this turn's calls name.
@@ -279,6 +288,7 @@ impl Assembly {
             if Some(self.head) == self.split_slot {
                 self.start_split();
             }
+            let repeated = self.repeats_earlier(self.head);
             let slot = &mut self.slots[self.head];
             match &mut slot.kind {
                 Kind::Live { client_index, sent } => {
@@ -294,8 +304,18 @@ impl Assembly {
                 }
                 Kind::Held { result, .. } => match result.take() {
                     None => break,
-                    Some(Resolved::Kept(call)) => out.push(self.open(call)),
+                    Some(Resolved::Kept(_) | Resolved::Translated(_)) if repeated => {
+                        tracing::info!(
+                            tool = %self.slots[self.head].call.function.name,
+                            "a repair turn repeated a call that already went out: it is not sent twice"
+                        );
+                    }
+                    Some(Resolved::Kept(call)) => {
+                        self.note_sent(self.head);
+                        out.push(self.open(call));
+                    }
                     Some(Resolved::Translated(calls)) => {
+                        self.note_sent(self.head);
                         out.extend(calls.into_iter().map(|call| self.open(call)))
                     }
                     Some(failed @ Resolved::Failed { .. }) => *result = Some(failed),
@@ -326,6 +346,24 @@ impl Assembly {
                 Kind::Live { .. } => None,
             })
             .collect()
+    }
+
+    /// The main model's call in `slot` as compared across turns: its name and arguments.
+    fn written(&self, slot: usize) -> (String, Value) {
+        let call = &self.slots[slot].call;
+        let arguments = serde_json::from_str(&call.function.arguments)
+            .unwrap_or_else(|_| Value::String(call.function.arguments.clone()));
+        (call.function.name.clone(), arguments)
+    }
+
+    /// Whether the call in `slot` is one an earlier turn already sent, as the model wrote it.
+    fn repeats_earlier(&self, slot: usize) -> bool {
+        !self.sent_before.is_empty() && self.sent_before.contains(&self.written(slot))
+    }
+
+    fn note_sent(&mut self, slot: usize) {
+        let written = self.written(slot);
+        self.sent_now.push(written);
     }
 
     fn open(&mut self, call: ToolCall) -> Release {

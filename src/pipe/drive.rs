@@ -1078,8 +1078,14 @@ impl Driver {
             if held.is_empty() {
                 continue;
             }
-            let (content, calls) = prompt.parse(&held);
-            if self.prompt.is_none() && !calls.is_empty() {
+            // Native mode reads calls in the text only for a turn with no call of its own: a
+            // model that called natively meant those calls (and the text may repeat them).
+            let native = self.prompt.is_none();
+            let (content, calls) = match native && state.assembly.tool_names().next().is_some() {
+                true => (held.clone(), Vec::new()),
+                false => prompt.parse(&held),
+            };
+            if native && !calls.is_empty() {
                 self.engine.metrics.text_calls.inc_by(calls.len() as u64);
                 tracing::info!(
                     calls = calls.len(),

@@ -5,7 +5,9 @@
 //! asked: a date or time to RFC 3339 for its `format` (a date-time without an offset gets the
 //! configured zone's) or to the layout its description spells ('DD/MM/YYYY'), and a string
 //! that breaks its `pattern` only by separators written without them (`+44 20 7946 0958` to
-//! `+442079460958`). Each repair is named, so it can be logged; nothing else is touched.
+//! `+442079460958`). A field that is no object, given as an object of itself alone (`{"lock":
+//! {"lock": "front_door"}}`, as small models write), is unwrapped. Each repair is named, so it
+//! can be logged; nothing else is touched.
 //! Strict schemas as pydantic writes them are read through: `Optional[X]` as
 //! `anyOf: [X, {"type": "null"}]`, nested models as `$ref` into `$defs`.
 
@@ -132,7 +134,16 @@ fn object(map: &mut Map<String, Value>, schema: &Value, spot: &Spot, done: &mut 
     let required = crate::json::required(schema);
     for (name, prop_schema) in props {
         match map.get_mut(name) {
-            Some(field) => repair_at(field, prop_schema, &spot.child(name), done),
+            Some(field) => {
+                if let Some(inner) = wrapped_in_itself(field, name, prop_schema, spot.root) {
+                    done.push(format!(
+                        "{} unwrapped `{name}` from an object of itself",
+                        at(path)
+                    ));
+                    *field = inner;
+                }
+                repair_at(field, prop_schema, &spot.child(name), done)
+            }
             // Strict mode lists optional fields as required and nullable: null says "not given".
             None if required.contains(&name.as_str()) && nullable(prop_schema, spot.root) => {
                 map.insert(name.clone(), Value::Null);
@@ -140,6 +151,20 @@ fn object(map: &mut Map<String, Value>, schema: &Value, spot: &Spot, done: &mut 
             }
             None => {}
         }
+    }
+}
+
+/// The value of a field `name` given as `{name: value}` where the field takes no object.
+fn wrapped_in_itself(field: &Value, name: &str, schema: &Value, root: &Value) -> Option<Value> {
+    let Value::Object(inner) = field else {
+        return None;
+    };
+    let schema = effective(schema, root, field);
+    let takes_objects = allows(schema, "object") || schema.get("properties").is_some();
+    let typed = schema.get("type").is_some() || schema.get("enum").is_some();
+    match (inner.len(), inner.get(name)) {
+        (1, Some(value)) if typed && !takes_objects && !value.is_object() => Some(value.clone()),
+        _ => None,
     }
 }
 
@@ -319,6 +344,28 @@ mod tests {
         );
         assert_eq!(done.len(), 7, "{done:?}");
         assert!(done.iter().any(|d| d.contains("`extra`")), "{done:?}");
+    }
+
+    #[test]
+    fn a_field_wrapped_in_an_object_of_itself_is_unwrapped() {
+        let schema = json!({"type": "object", "properties": {
+            "lock": {"type": "string"}, "count": {"type": "integer"},
+            "where": {"type": "object", "properties": {"where": {"type": "string"}}},
+            "free": {}}});
+        let mut value = json!({"lock": {"lock": "front_door"}, "count": {"count": "3"}});
+        let done = repair(&mut value, &schema, &TimeZone::UTC);
+        assert_eq!(value, json!({"lock": "front_door", "count": 3}), "{done:?}");
+        // An object field, an object of other keys, or a field of no type stay as written.
+        for kept in [
+            json!({"where": {"where": "Rome"}}),
+            json!({"lock": {"id": "front_door"}}),
+            json!({"lock": {"lock": "a", "mode": "b"}}),
+            json!({"free": {"free": 1}}),
+        ] {
+            let mut value = kept.clone();
+            repair(&mut value, &schema, &TimeZone::UTC);
+            assert_eq!(value, kept);
+        }
     }
 
     /// What pydantic writes for `strict=True` (the Agents SDK, LangChain): `Optional` as

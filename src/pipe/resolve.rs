@@ -165,12 +165,19 @@ async fn translated(
                 let asked = Asked { request, question };
                 answered_from_words(engine, rewrite, tool, asked, client_headers).await
             }
+            // A tool the main model saw in full was its own choice: only its arguments are
+            // the translator's job, and an objection to the tool says only that it could not
+            // fix them.
+            Outcome::WrongTool(reason) if !tool.rewritten => {
+                tracing::info!(tool = %tool.name, %reason, "the translator objects to a tool the main model chose with its full schema; its arguments stay unfixed");
+                Outcome::Failed(format!(
+                    "the {} call's arguments do not fit its schema, and they could not be fixed from the conversation",
+                    tool.name
+                ))
+            }
             // Told once, the main model called the tool again: it is asked for its own call
-            // with the full schema below, as it would write one alone. A tool the main model
-            // saw in full was its own choice: only its arguments are the translator's job.
-            Outcome::WrongTool(reason)
-                if !tool.rewritten || !rewrite.tried.first_objection(&tool.name) =>
-            {
+            // with the full schema below, as it would write one alone.
+            Outcome::WrongTool(reason) if !rewrite.tried.first_objection(&tool.name) => {
                 tracing::info!(tool = %tool.name, %reason, "the translator objects again after the main model was told; asking the main model directly");
                 Outcome::Failed(format!("the translator found the request is not for {}: {reason}", tool.name))
             }

@@ -356,3 +356,122 @@ async fn a_value_some_condition_requires_stays_in_the_model_s_own_call() {
         json!({"party": 4, "date": "2026-12-01", "vip": true, "seating": "indoor"})
     );
 }
+
+#[tokio::test]
+async fn a_call_a_repair_turn_repeats_goes_out_once() {
+    let lock = json!({"type": "function", "function": {"name": "check_lock",
+        "description": "Tell whether a lock is locked.",
+        "parameters": {"type": "object", "properties": {"lock": {"type": "string"}},
+            "required": ["lock"]}}});
+    let lock_call = |id: &str| tool_call(id, "check_lock", &json!({"lock": "lock.front_door"}));
+    for stream in [false, true] {
+        let turn = |calls: Vec<Value>| {
+            let arguments: Vec<(String, String, String)> = calls
+                .iter()
+                .map(|c| {
+                    (
+                        c["id"].as_str().unwrap().to_owned(),
+                        c["function"]["name"].as_str().unwrap().to_owned(),
+                        c["function"]["arguments"].as_str().unwrap().to_owned(),
+                    )
+                })
+                .collect();
+            if !stream {
+                return Reply::ok(completion(calls_message(calls), "tool_calls"));
+            }
+            let mut chunks = Vec::new();
+            for (at, (id, name, args)) in arguments.iter().enumerate() {
+                chunks.push(stream_chunk(
+                    json!({"tool_calls": [{"index": at, "id": id, "type": "function",
+                        "function": {"name": name, "arguments": args}}]}),
+                    None,
+                ));
+            }
+            chunks.push(stream_chunk(json!({}), Some("tool_calls")));
+            Reply::sse(chunks)
+        };
+        // The first turn: the lock call is fine, the table's is not; the repair turn writes
+        // both again, the table's fixed.
+        let main = MockServer::scripted(vec![
+            turn(vec![
+                lock_call("call_1"),
+                tool_call("call_2", "book_table", &json!({"party": "four"})),
+            ]),
+            turn(vec![
+                lock_call("call_3"),
+                tool_call(
+                    "call_4",
+                    "book_table",
+                    &json!({"party": 4, "date": "2026-12-01"}),
+                ),
+            ]),
+        ])
+        .await;
+        let translator = MockServer::scripted(vec![]).await;
+        let config = format!(
+            "{}[translation.checks]\nbook_table = \"repair\"\n",
+            backend_toml(&translator.url())
+        );
+        let proxy = Proxy::start(&main.url(), &config).await;
+        let mut body = request(stream);
+        body["messages"][0]["content"] =
+            json!("A VIP table for four on 2026-12-01, outside. And is lock.front_door locked?");
+        body["tools"] = json!([book_table(), lock]);
+        let message = if stream {
+            fold_stream(&chat_stream_text(&proxy, &body).await)
+        } else {
+            let (status, answer) = chat(&proxy, &body).await;
+            assert_eq!(status, 200, "{answer}");
+            answer["choices"][0]["message"].clone()
+        };
+        let names: Vec<&str> = message["tool_calls"]
+            .as_array()
+            .unwrap_or_else(|| panic!("stream={stream}: no calls: {message}"))
+            .iter()
+            .map(|c| c["function"]["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["check_lock", "book_table"],
+            "stream={stream}: {message}"
+        );
+        assert_eq!(main.chat_requests().len(), 2, "one repair turn");
+    }
+}
+
+#[tokio::test]
+async fn a_translator_s_objection_to_a_tool_the_model_chose_is_no_wrong_tool() {
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![tool_call(
+                "call_1",
+                "book_table",
+                &json!({"party": "a few"}),
+            )]),
+            "tool_calls",
+        )),
+        valid_second_turn(),
+    ])
+    .await;
+    let translator = MockServer::start(|_| {
+        translator_reply(r#"{"error": "wrong_tool", "reason": "this is no booking"}"#)
+    })
+    .await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (status, body) = chat(&proxy, &request(false)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        first_call_arguments(&body["choices"][0]["message"]),
+        json!({"party": 4, "date": "2026-12-01"})
+    );
+    assert_eq!(translator.chat_requests().len(), 1);
+    let told = main.chat_requests()[1].last_message()["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(told.contains("arguments do not fit its schema"), "{told}");
+    assert!(
+        !told.contains("WRONG TOOL") && !told.contains("not for"),
+        "{told}"
+    );
+}

@@ -231,3 +231,22 @@ async fn switched_off_a_call_written_as_text_stays_text() {
         assert!(translator.chat_requests().is_empty());
     }
 }
+
+#[tokio::test]
+async fn a_turn_with_a_call_of_its_own_keeps_its_text_as_text() {
+    let text =
+        r#"{"name": "set_reminder", "arguments": {"description": "daily at 9:00: check email"}}"#;
+    let mut message = text_message(text);
+    message["tool_calls"] = json!([support::nl_call(
+        "c1",
+        "set_reminder",
+        "daily at 9:00: check email"
+    )]);
+    let (proxy, _main, translator) =
+        proxy_for(Reply::ok(completion(message, "tool_calls")), "").await;
+    let seen = ask(&proxy, false).await;
+    assert_eq!(seen.calls.len(), 1, "{:?}", seen.calls);
+    assert_eq!(seen.content, text);
+    assert_eq!(translator.chat_requests().len(), 1);
+    assert!(proxy.metrics().contains("plaincall_text_calls_total 0"));
+}
