@@ -118,7 +118,12 @@ pub fn said(
         .iter()
         .filter_map(Value::as_str)
         .filter(|m| !m.eq_ignore_ascii_case(member))
-        .any(|m| evidence.written(m) || frequency(m, evidence) || sort_order(m, evidence));
+        .any(|m| {
+            evidence.written(m)
+                || named(m, evidence)
+                || frequency(m, evidence)
+                || sort_order(m, evidence)
+        });
     !another_named && !shares_said_word(member, members, evidence) && subject_spoken(key, evidence)
 }
 
@@ -1173,6 +1178,12 @@ mod tests {
             "priority"
         ));
         assert!(!chosen("book a flight", "high", priority, "priority"));
+        // Another member named in another language chose that one.
+        let levels = json!(["low", "medium", "high", "critical"]);
+        let bug = "Der Bug ist nicht dringend, mach mittlere Priorität";
+        assert!(!chosen(bug, "low", levels.clone(), "priority"));
+        assert!(chosen(bug, "medium", levels.clone(), "priority"));
+        assert!(chosen("the bug is not urgent", "low", levels, "priority"));
         // "type" alone is no subject.
         assert!(!chosen(
             "what type of thing",
