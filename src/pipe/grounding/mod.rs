@@ -26,6 +26,7 @@ mod counted;
 mod current;
 mod dates;
 mod evidence;
+mod extreme;
 mod facts;
 mod flags;
 mod language;

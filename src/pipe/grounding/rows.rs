@@ -3,7 +3,9 @@
 //! `tool` message, a list on one line: "basic $5/mo, plus $10/mo, pro $20/mo") holds a value
 //! of each row, and the user asks about one of them: by a word only that row holds ("Ich
 //! will den Wasserkocher zurückschicken", "quanto devo a Marco?"), by a number only it holds
-//! ("the ten dollar one"), or by its place ("open the first one", "el último"). A value that
+//! ("the ten dollar one"), by its place ("open the first one", "el último"), by holding more
+//! of the user's words than any other ("a do Itaú" of "minha mãe"), or as the extreme of a
+//! column ("the cheapest", "la plus récente", [`super::extreme`]). A value that
 //! only an unpicked row holds was not asked for: the row the user meant is evidence, the
 //! others are not. Where the user picks no row (or picks by meaning: "whichever has more
 //! money"), every row stays evidence.
@@ -71,6 +73,9 @@ struct Row {
     /// The numbers it holds ("9,99 €" is 9.99): a number the user says picks the one row
     /// that holds it ("je prends celui à 14,99", "the ten dollar one").
     numbers: Vec<f64>,
+    /// Its text as written (a JSON row's keys and values): where its prices, times and dates
+    /// are read for [`super::extreme`].
+    text: String,
 }
 
 impl Row {
@@ -135,11 +140,17 @@ impl Rows {
             return false;
         }
         let wanted_compact = compact(&wanted);
+        // A number by its value too: "84,20 €" holds 84.2.
+        let number = value.as_f64();
         let refused = self.tables.iter().any(|table| {
             if !table.picked.contains(&true) {
                 return false;
             }
-            let holds = |row: &Row| row.holds(&wanted, &wanted_compact);
+            let holds = |row: &Row| {
+                row.holds(&wanted, &wanted_compact)
+                    || number
+                        .is_some_and(|n| row.numbers.iter().any(|r| super::facts::close(*r, n)))
+            };
             let in_picked = table
                 .rows
                 .iter()
@@ -336,9 +347,18 @@ fn segments(
         let (mut from, to) = (pair[0], pair[1]);
         let mut segment = &line[from..to];
         if n == 0 {
-            if let Some(colon) = segment.rfind(':') {
+            // The caption ends at the last colon a space follows (never one of a time,
+            // "07:05"): "Madrid-Valencia 03/12: 07:05 AVE", "Tool: Pedidos: 4471".
+            let colon = segment
+                .match_indices(':')
+                .map(|(at, _)| at)
+                .filter(|at| segment[at + 1..].starts_with(char::is_whitespace))
+                .last()
+                .or_else(|| segment.rfind(':').filter(|at| *at + 1 == segment.len()));
+            if let Some(colon) = colon {
                 let (caption, after) = segment.split_at(colon);
-                if !caption.contains(|c: char| c.is_ascii_digit()) && after.len() > 1 {
+                let timed = super::extreme::starts_with_time(after.get(1..).unwrap_or_default());
+                if (!caption.contains(|c: char| c.is_ascii_digit()) || timed) && after.len() > 1 {
                     from += colon + 1;
                     segment = &after[1..];
                 }
@@ -364,6 +384,7 @@ fn segments(
                 })
                 .map(|n| n.value)
                 .collect(),
+            text: segment.trim().to_owned(),
         });
     }
     rows
@@ -407,6 +428,11 @@ fn collect_tables(value: &Value, tables: &mut Vec<Table>) {
                             values: row_values(o),
                             compact: String::new(),
                             numbers: o.values().filter_map(Value::as_f64).collect(),
+                            text: o
+                                .iter()
+                                .map(|(k, v)| format!("{k} {v}"))
+                                .collect::<Vec<_>>()
+                                .join("; "),
                         })
                         .collect(),
                     picked: Vec::new(),
@@ -458,12 +484,24 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
             }
         }
     }
+    // A word said only to be turned down picks nothing ("from checking, not savings").
+    let turned_down = |at: usize| {
+        (1..=2).any(|back| {
+            at.checked_sub(back)
+                .and_then(|i| words.get(i))
+                .is_some_and(|w| w != "no" && is(super::words::NEGATIONS, w))
+        })
+    };
     let said: Vec<&str> = words
         .iter()
-        .map(String::as_str)
-        .filter(|w| {
-            w.chars().count() >= 3 && !is(STOPWORDS, w) && !super::language::function_word(w)
+        .enumerate()
+        .filter(|(at, w)| {
+            w.chars().count() >= 3
+                && !is(STOPWORDS, w)
+                && !super::language::function_word(w)
+                && !turned_down(*at)
         })
+        .map(|(_, w)| w.as_str())
         .collect();
     // Per row, the words said that its values hold (folded values split at marks), in any
     // form: "mit den Kopfhörern" picks the row of "Kopfhörer".
@@ -485,6 +523,20 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
             found
         })
         .collect();
+    // The one row that holds more of the words said than any other, two at least ("a do
+    // Itaú" of "minha mãe": two rows are mom's, two are Itaú's, one is both).
+    let most = matched.iter().map(Vec::len).max().unwrap_or(0);
+    if most >= 2 && matched.iter().filter(|m| m.len() == most).count() == 1 {
+        if let Some(at) = matched.iter().position(|m| m.len() == most) {
+            picked[at] = true;
+        }
+    }
+    if let Some(extreme) = super::extreme::asked(words) {
+        let texts: Vec<&str> = rows.iter().map(|r| r.text.as_str()).collect();
+        if let Some(at) = super::extreme::picked(&texts, extreme) {
+            picked[at] = true;
+        }
+    }
     for (i, own) in matched.iter().enumerate() {
         let only_here = |w: &&str| {
             matched
@@ -558,6 +610,25 @@ mod tests {
         let orders = "User: wo ist die Sendung mit den Kopfhörern?\nTool: Bestellungen: 302-8841 Kopfhörer (unterwegs); 302-8814 Ladekabel (zugestellt)";
         assert!(refused_after_tool(orders, "Tool:", json!("3028814")));
         assert!(!refused_after_tool(orders, "Tool:", json!("3028841")));
+    }
+
+    #[test]
+    fn a_row_by_most_words_by_a_word_not_turned_down_or_as_an_extreme() {
+        let contacts = "User: faz o pix pra conta da minha mãe, a do Itaú\nTool: Maria Souza (mãe) – Nubank – chave 11987654321 | Maria Souza (mãe) – Itaú – ag 1572 cc 45672-1 | Marcos Souza – Itaú – ag 1572 cc 98801-3";
+        assert!(refused_after_tool(contacts, "Tool:", json!("98801-3")));
+        assert!(!refused_after_tool(contacts, "Tool:", json!("45672-1")));
+        let accounts = "User: pay the electric bill from checking, not savings\nTool: accounts: Checking ••4821 (id 30018821) balance $1,240.55; Savings ••7730 (id 30017730) balance $8,902.10";
+        assert!(refused_after_tool(accounts, "Tool:", json!("30017730")));
+        assert!(!refused_after_tool(accounts, "Tool:", json!("30018821")));
+        let bills = "User: welche Rechnung ist am höchsten? Die zahl ich jetzt gleich\nTool: Offene Rechnungen: R-1043 Stadtwerke 84,20 € | R-1051 Telekom 39,99 € | R-1057 Versicherung 212,50 €";
+        assert!(refused_after_tool(bills, "Tool:", json!(84.2)));
+        assert!(!refused_after_tool(bills, "Tool:", json!(212.5)));
+        let trains = "User: sácame el más barato a Valencia mañana\nTool: Madrid-Valencia 03/12: 07:05 AVE 48,90€ | 08:30 Alvia 32,15€ | 09:15 AVE 71,00€";
+        assert!(!refused_after_tool(trains, "Tool:", json!("08:30")));
+        assert!(refused_after_tool(trains, "Tool:", json!("07:05")));
+        // A superlative over some rows only picks none.
+        let showtimes = "User: the latest showing that still ends before 11 pm\nTool: showtimes today: 18:10 (ends 20:55) | 19:40 (ends 22:25) | 21:15 (ends 00:00)";
+        assert!(!refused_after_tool(showtimes, "Tool:", json!("19:40")));
     }
 
     #[test]
