@@ -353,7 +353,7 @@ fn segments(
                 .match_indices(':')
                 .map(|(at, _)| at)
                 .filter(|at| segment[at + 1..].starts_with(char::is_whitespace))
-                .last()
+                .next_back()
                 .or_else(|| segment.rfind(':').filter(|at| *at + 1 == segment.len()));
             if let Some(colon) = colon {
                 let (caption, after) = segment.split_at(colon);
