@@ -352,8 +352,7 @@ fn segments(
             let colon = segment
                 .match_indices(':')
                 .map(|(at, _)| at)
-                .filter(|at| segment[at + 1..].starts_with(char::is_whitespace))
-                .next_back()
+                .rfind(|at| segment[at + 1..].starts_with(char::is_whitespace))
                 .or_else(|| segment.rfind(':').filter(|at| *at + 1 == segment.len()));
             if let Some(colon) = colon {
                 let (caption, after) = segment.split_at(colon);
