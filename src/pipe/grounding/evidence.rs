@@ -29,8 +29,9 @@ pub struct Evidence {
     /// order, each offset once.
     starts: Vec<(usize, usize)>,
     ends: Vec<(usize, usize)>,
-    /// Digits only, per run of digits and phone separators ("+44 (20) 7946-0958").
-    digit_runs: Vec<String>,
+    /// Digits only, per run of digits and phone separators ("+44 (20) 7946-0958"), with the
+    /// byte where the run starts (where its label is read, [`super::labels`]).
+    pub(super) digit_runs: Vec<(String, usize)>,
     /// Digits said in words, group after group ("siete, cuatro, cuatro, nueve").
     spoken_digits: Vec<String>,
     pub(super) facts: Facts,
@@ -320,11 +321,9 @@ impl Evidence {
     }
 
     pub(super) fn has_digits(&self, digits: &str) -> bool {
-        self.digit_runs.iter().any(|run| {
-            run == digits
-                || (run.len() >= 7 && digits.ends_with(run.trim_start_matches('0')))
-                || (digits.len() >= 7 && run.ends_with(digits))
-        })
+        self.digit_runs
+            .iter()
+            .any(|(run, _)| run_holds(run, digits))
     }
 }
 
@@ -474,34 +473,51 @@ const DIGIT_WORDS: [&[&str]; 10] = [
 ];
 
 /// Runs of digits joined across the separators phone numbers and codes are written with.
-fn digit_runs(text: &str) -> Vec<String> {
+/// Whether a run of digits said holds `digits`: the same digits, or one ends with the other
+/// (a country code or a leading zero more or less).
+pub(super) fn run_holds(run: &str, digits: &str) -> bool {
+    run == digits
+        || (run.len() >= 7 && digits.ends_with(run.trim_start_matches('0')))
+        || (digits.len() >= 7 && run.ends_with(digits))
+}
+
+fn digit_runs(text: &str) -> Vec<(String, usize)> {
     let mut runs = Vec::new();
     let mut run = String::new();
     let mut written = String::new();
+    let mut start = 0;
     // A run that is a date as written ("2026-11-20", "20.11.2026") is a date, read as one by
     // the date recognizer: its digits are no order or account number.
-    let mut push = |run: &mut String, written: &mut String| {
+    let mut push = |run: &mut String, written: &mut String, start: usize| {
         if !is_written_date(written.trim_end()) {
-            runs.push(std::mem::take(run));
+            runs.push((std::mem::take(run), start));
         }
         run.clear();
         written.clear();
     };
-    for c in text.chars() {
+    for (at, c) in text.char_indices() {
         if c.is_ascii_digit() {
+            if run.is_empty() {
+                start = at;
+            }
             run.push(c);
             written.push(c);
         } else if matches!(c, ' ' | '-' | '–' | '.' | '(' | ')' | '+' | '/') && !run.is_empty() {
             written.push(c);
             continue;
         } else if !run.is_empty() {
-            push(&mut run, &mut written);
+            push(&mut run, &mut written, start);
         }
     }
     if !run.is_empty() {
-        push(&mut run, &mut written);
+        push(&mut run, &mut written, start);
     }
     runs
+}
+
+#[cfg(test)]
+pub(super) fn digit_runs_for_test(text: &str) -> Vec<(String, usize)> {
+    digit_runs(text)
 }
 
 /// "2026-11-20", "2026/11/20", "20.11.2026", "20/11/2026": a year, a month and a day
@@ -545,7 +561,7 @@ mod tests {
     #[test]
     fn a_date_as_written_is_no_run_of_digits() {
         let runs = digit_runs(r#"{"ordine": "402218", "data": "2026-11-20"} am 20.11.2026"#);
-        assert_eq!(runs, ["402218"]);
+        assert_eq!(runs, [("402218".to_owned(), 12)]);
         // Numbers with marks that are no date stay runs.
         for text in [
             "555-123-4567",

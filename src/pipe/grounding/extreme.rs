@@ -125,9 +125,12 @@ pub(super) fn picked(rows: &[&str], extreme: Extreme) -> Option<usize> {
 
 /// Currency marks a price stands beside.
 const CURRENCY: &[char] = &['€', '$', '£', '¥', '₹'];
-/// Currency words a price stands beside, and words of a column that holds money, folded.
-const MONEY_WORDS: &[&str] = &[
+/// Currency words a price stands beside, folded.
+const CURRENCY_WORDS: &[&str] = &[
     "eur", "euro", "euros", "usd", "dollars", "reais", "brl", "pesos", "gbp", "chf", "franken",
+];
+/// Words of a column that holds money, before its price ("price 189"), folded.
+const PRICE_KEYS: &[&str] = &[
     "price", "cost", "amount", "total", "precio", "prix", "preis", "preco", "prezzo", "importe",
     "montant", "betrag", "valor", "importo",
 ];
@@ -153,7 +156,11 @@ fn money(text: &str) -> Option<f64> {
                 true => words.last().copied(),
                 false => words.first().copied(),
             };
-            near.is_some_and(|w| MONEY_WORDS.contains(&super::tokens::fold(w).as_str()))
+            let near = near.map(super::tokens::fold);
+            near.is_some_and(|w| {
+                CURRENCY_WORDS.contains(&w.as_str())
+                    || (from_end && PRICE_KEYS.contains(&w.as_str()))
+            })
         };
         (mark_near(before, true)
             || mark_near(after, false)
@@ -324,6 +331,10 @@ mod tests {
             "Savings (id 30017730) balance $8,902.10",
         ];
         assert_eq!(picked(&accounts, Extreme::Dearest), Some(1));
+        // A JSON row's price after its key; the id before it is no price.
+        let flights = [r#"id "FL-2207"; price 189"#, r#"id "FL-3310"; price 240"#];
+        assert_eq!(picked(&flights, Extreme::Cheapest), Some(0));
+        assert_eq!(picked(&flights, Extreme::Dearest), Some(1));
     }
 
     #[test]

@@ -31,11 +31,16 @@ use std::sync::OnceLock;
 /// is left out.
 #[rustfmt::skip]
 const WORDS: &[(&str, &[&str])] = &[
+    ("account", &["cuenta", "cuentas", "compte", "comptes", "konto", "konten", "conta", "contas", "conto", "conti"]),
     ("cc", &["copia", "copias", "copie", "copies", "kopie", "kopien"]),
     ("copy", &["copia", "copias", "copiar", "copie", "copies", "copier", "kopie", "kopien", "kopieren", "copiare"]),
+    ("customer", &["cliente", "clientes", "client", "clients", "kunde", "kunden", "kundin"]),
     ("maintenance", &["mantenimiento", "entretien", "wartung", "manutencao", "manutenzione"]),
     ("mop", &["fregar", "friega", "trapear", "trapea", "mopa", "serpillere", "lavage", "laver", "wischen", "wische", "nass", "passar", "pano", "lavare", "lava", "lavaggio"]),
+    ("order", &["pedido", "pedidos", "orden", "commande", "commandes", "bestellung", "bestellungen", "bestell", "auftrag", "encomenda", "encomendas", "ordine", "ordini"]),
+    ("reference", &["referencia", "referencias", "referenz", "riferimento", "ref"]),
     ("ring", &["sonar", "suene", "suena", "timbre", "sonner", "sonne", "sonnerie", "klingeln", "klingle", "klingelt", "lauten", "tocar", "toque", "toca", "suonare", "suoni", "suona", "squillare"]),
+    ("tracking", &["seguimiento", "rastreo", "suivi", "sendungsverfolgung", "sendungsnummer", "verfolgung", "rastreamento", "rastreio", "tracciamento"]),
     ("vacuum", &["aspirar", "aspira", "aspiradora", "aspirer", "aspire", "aspirateur", "saugen", "sauge", "staubsaugen", "aspirador", "aspirare", "aspirapolvere"]),
     ("wrap", &["envolver", "envuelve", "envuelvelo", "envolverlo", "emballer", "emballe",
         "emballage", "einpacken", "einpacke", "verpacken", "verpackung", "embrulhar", "embrulha", "embrulho",
@@ -842,7 +847,7 @@ const WORDS: &[(&str, &[&str])] = &[
     ("pet", &["mascota", "mascotas", "animal", "animaux", "haustier", "haustiere", "tiere",
         "animais", "animale", "animali"]),
     ("phone", &["telefono", "telefonos", "telephone", "telefon", "telefonisch", "telefone",
-        "celular", "movil", "telemovel", "cellulare"]),
+        "celular", "movil", "telemovel", "cellulare", "handy", "handynummer", "mobil", "mobile", "portable", "natel", "cell"]),
     ("photo", &["foto", "fotos", "photos", "fotografia", "fotografias", "fotografie"]),
     ("pickup", &["recoger", "recogida", "retiro", "retrait", "abholen", "abholung", "retirada",
         "retirar", "ritiro", "ritirare"]),

@@ -29,6 +29,7 @@ mod evidence;
 mod extreme;
 mod facts;
 mod flags;
+mod labels;
 mod language;
 mod lexicon;
 mod numbers;

@@ -13,7 +13,7 @@ use super::lexicon;
 use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, STOPWORDS};
-use super::{choice, counted, flags, language, text};
+use super::{choice, counted, flags, labels, language, text};
 use crate::config::GroundingRule;
 
 /// A rule that decided a value, or why none did.
@@ -273,6 +273,15 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     let digits: String = text.chars().filter(char::is_ascii_digit).collect();
     let letters_and_digits = text.chars().filter(|c| c.is_alphanumeric()).count();
     let all_digits = !digits.is_empty() && digits.len() == text.len();
+    // Digits said under another thing's label ("Kundennummer ist 7734 0092" for an order
+    // number) are that thing's.
+    let mostly_digits = digits.len() >= 4 && digits.len() * 10 >= letters_and_digits * 6;
+    if mostly_digits
+        && rules.on(Rule::Digits)
+        && labels::another_thing_s(&digits, leaf.key, &evidence.tokens, &evidence.digit_runs)
+    {
+        return None;
+    }
     let verbatim = || written_as_is(text, all_digits, evidence);
     if let Some(rule) = on(Rule::Verbatim, &verbatim) {
         return Some(rule);

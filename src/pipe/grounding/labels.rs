@@ -1,0 +1,271 @@
+//! The label a run of digits was said under. "Meine Kundennummer ist 7734 0092", "the
+//! tracking number in the email was 9400 1118 ...", "entidade 21312, referência 123 456 789":
+//! digits said under another thing's label are that thing's (a customer number is no order
+//! number), and where the field's own label stands before other digits, those are the
+//! field's. Digits said under no label stay free: grounding may only strip what it can show
+//! was not said.
+
+use super::lexicon;
+use super::tokens::{cognate, stem, words_of, Kind, Token};
+use super::words::{is, STOPWORDS};
+
+/// Words that say "number" or "identifier" after a label ("order number", "customer id"), or
+/// end a compound label ("Kundennummer", "Bestellnr").
+const NUMBER_WORDS: &[&str] = &[
+    "number", "no", "nr", "num", "id", "code", "ref", "numero", "nummer", "n", "codigo", "code",
+    "kennung", "codice",
+];
+
+/// Words between a label and its digits that say nothing: "is", "ist", "é", "was".
+const LINKS: &[&str] = &[
+    "is", "was", "ist", "war", "es", "era", "est", "etait", "e", "sera", "be",
+];
+
+/// Words of a field's name that are no label of their own (`order_id` is about "order").
+const GENERIC: &[&str] = &[
+    "id",
+    "number",
+    "num",
+    "no",
+    "nr",
+    "code",
+    "from",
+    "to",
+    "the",
+    "my",
+    "your",
+    "source",
+    "target",
+    "destination",
+    "new",
+    "old",
+];
+
+/// How many words before its digits a label may stand, within its clause.
+const REACH: usize = 8;
+
+/// A label read before a run of digits.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Label {
+    /// Said as a label: "Kundennummer", "tracking number", "número de pedido".
+    Named(String),
+    /// Only the word right before the digits ("entidade 21312").
+    Next(String),
+}
+
+impl Label {
+    fn word(&self) -> &str {
+        match self {
+            Label::Named(w) | Label::Next(w) => w,
+        }
+    }
+}
+
+/// The label before the digits that start at byte `start`, read from `tokens`.
+pub(super) fn before(tokens: &[Token], start: usize) -> Option<Label> {
+    let end = tokens.iter().position(|t| t.start >= start)?;
+    // The clause before the digits, nearest word first.
+    let all: Vec<&Token> = tokens[..end]
+        .iter()
+        .rev()
+        // A clause ends at a sentence's marks; JSON's marks end it too (a key is read by
+        // the tables of [`super::rows`], not here).
+        .take_while(|t| {
+            !matches!(
+                t.lower.as_str(),
+                "." | "," | ";" | "!" | "?" | "\n" | "\"" | "{" | "[" | "="
+            )
+        })
+        .collect();
+    // The clause's words, nearest first, each with whether the word before it in the text
+    // stands right against it (no mark between: "order number", not "récentes : n°").
+    let mut clause: Vec<&Token> = Vec::new();
+    let mut adjacent: Vec<bool> = Vec::new();
+    for (at, token) in all.iter().enumerate() {
+        if token.kind != Kind::Word {
+            continue;
+        }
+        clause.push(token);
+        adjacent.push(all.get(at + 1).is_some_and(|t| t.kind == Kind::Word));
+        if clause.len() == REACH {
+            break;
+        }
+    }
+    for (at, token) in clause.iter().enumerate() {
+        let word = token.folded.as_str();
+        // A compound that ends in its number word: "kundennummer", "bestellnr".
+        if let Some(prefix) = NUMBER_WORDS
+            .iter()
+            .filter(|n| n.len() >= 3)
+            .find_map(|n| word.strip_suffix(n).filter(|p| p.chars().count() >= 4))
+        {
+            return Some(Label::Named(prefix.to_owned()));
+        }
+        if is(NUMBER_WORDS, word) {
+            // "order number": the word right before it; "número de pedido": the word after
+            // "de".
+            if let Some(label) = clause
+                .get(at + 1)
+                .filter(|_| adjacent[at])
+                .map(|t| t.folded.as_str())
+            {
+                if !is(STOPWORDS, label) && !super::language::function_word(label) {
+                    return Some(Label::Named(label.to_owned()));
+                }
+            }
+            let after = at.checked_sub(2).and_then(|i| clause.get(i));
+            let linked = at
+                .checked_sub(1)
+                .and_then(|i| clause.get(i))
+                .is_some_and(|t| {
+                    matches!(
+                        t.folded.as_str(),
+                        "de" | "do" | "da" | "di" | "del" | "du" | "d" | "of"
+                    )
+                });
+            // "il numero del tecnico" is the technician's number, which may be a phone's:
+            // only a label of the word next to the digits.
+            if let (true, Some(label)) = (linked, after) {
+                return Some(Label::Next(label.folded.clone()));
+            }
+        }
+    }
+    clause
+        .iter()
+        .map(|t| t.folded.as_str())
+        .find(|w| !is(LINKS, w))
+        .filter(|w| {
+            !is(STOPWORDS, w) && !super::language::function_word(w) && w.chars().count() >= 3
+        })
+        .map(|w| Label::Next(w.to_owned()))
+}
+
+/// The words of a field's name that label what it holds (`order_id`: "order").
+pub(super) fn field_words(key: &str) -> Vec<String> {
+    words_of(key)
+        .into_iter()
+        .filter(|w| w.chars().count() >= 3 && !is(GENERIC, w) && !is(STOPWORDS, w))
+        .collect()
+}
+
+/// Whether `label` names what `field` (its [`field_words`]) holds: the same word by stem, its
+/// word in another of the six languages, or a compound of it ("bestell" of "bestellung").
+pub(super) fn fits(label: &str, field: &[String]) -> bool {
+    let label = stem(label);
+    let meets = |word: &str| {
+        let word = stem(word);
+        cognate(&word, &label)
+            || (label.chars().count() >= 5
+                && word.chars().count() >= 5
+                && (word.starts_with(&label) || label.starts_with(&word)))
+    };
+    field
+        .iter()
+        .any(|f| meets(f) || lexicon::translations(f).iter().any(|t| meets(t)))
+}
+
+/// Whether the digits `digits` were said under another label than the field's: every run
+/// that holds them named as another thing's, or the field's own label before other digits.
+pub(super) fn another_thing_s(
+    digits: &str,
+    key: &str,
+    tokens: &[Token],
+    runs: &[(String, usize)],
+) -> bool {
+    let field = field_words(key);
+    if field.is_empty() {
+        return false;
+    }
+    let holding: Vec<Option<Label>> = runs
+        .iter()
+        .filter(|(run, _)| super::evidence::run_holds(run, digits))
+        .map(|(_, start)| before(tokens, *start))
+        .collect();
+    if holding.is_empty() {
+        return false;
+    }
+    let fitting = |label: &Option<Label>| label.as_ref().is_some_and(|l| fits(l.word(), &field));
+    if holding.iter().any(fitting) {
+        return false;
+    }
+    let all_named_otherwise = holding.iter().all(|l| matches!(l, Some(Label::Named(_))));
+    let own_label_elsewhere = runs
+        .iter()
+        .filter(|(run, _)| !super::evidence::run_holds(run, digits) && run.len() >= 4)
+        .any(|(_, start)| fitting(&before(tokens, *start)));
+    all_named_otherwise || own_label_elsewhere
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tokens::tokenize;
+    use super::*;
+
+    fn label(text: &str, digits_at: &str) -> Option<Label> {
+        let start = text.find(digits_at).unwrap_or_default();
+        before(&tokenize(text), start)
+    }
+
+    #[test]
+    fn labels_before_digits() {
+        let named = |w: &str| Some(Label::Named(w.to_owned()));
+        assert_eq!(
+            label("Meine Kundennummer ist 7734 0092", "7734"),
+            named("kunden")
+        );
+        assert_eq!(
+            label("the tracking number in the email was 9400 1118", "9400"),
+            named("tracking")
+        );
+        assert_eq!(
+            label("mi número de pedido es 4471", "4471"),
+            Some(Label::Next("pedido".to_owned()))
+        );
+        assert_eq!(label("order no. 4471", "4471"), None);
+        assert_eq!(label("order no 4471", "4471"), named("order"));
+        assert_eq!(
+            label(
+                "paga a fatura da luz: entidade 21312, referência 123",
+                "21312"
+            ),
+            Some(Label::Next("entidade".to_owned()))
+        );
+        assert_eq!(
+            label("call 555 0199", "555"),
+            Some(Label::Next("call".to_owned()))
+        );
+    }
+
+    #[test]
+    fn digits_said_under_another_things_label() {
+        let other = |text: &str, digits: &str, key: &str| {
+            let tokens = tokenize(text);
+            let runs = super::super::evidence::digit_runs_for_test(text);
+            another_thing_s(digits, key, &tokens, &runs)
+        };
+        let parcel = "wo bleibt mein Paket? Meine Kundennummer ist 7734 0092, die Bestellnummer hab ich nicht";
+        assert!(other(parcel, "77340092", "order_number"));
+        assert!(!other(parcel, "77340092", "customer_number"));
+        let email = "My order 4417-2290 was late. The tracking number in the email was 9400 1118 9922 3300 4512 77.";
+        assert!(other(email, "9400111899223300451277", "order_id"));
+        assert!(!other(email, "44172290", "order_id"));
+        assert!(!other(email, "9400111899223300451277", "tracking_number"));
+        let bill = "paga a fatura da luz: entidade 21312, referência 123 456 789, valor 47,30 €";
+        assert!(other(bill, "21312", "reference"));
+        assert!(!other(bill, "123456789", "reference"));
+        // A phone by another word for it; the number "of" someone is no other thing's.
+        assert!(!other(
+            "Meine Handynummer ist 0171 234 56 78.",
+            "01712345678",
+            "phone"
+        ));
+        let boiler = "Il numero del tecnico della caldaia è 347 123 4567, salvalo in rubrica.";
+        assert!(!other(boiler, "3471234567", "phone_number"));
+        // "n°" with no word right before it labels nothing.
+        let orders = "Commandes récentes : n° 58120443 – tasse ; n° 58120467 – plaid";
+        assert!(!other(orders, "58120443", "order_number"));
+        // No label, or a field that names nothing: free.
+        assert!(!other("ruf 0171 2345678 an", "01712345678", "phone"));
+        assert!(!other(parcel, "77340092", "id"));
+    }
+}
