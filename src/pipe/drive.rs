@@ -976,20 +976,20 @@ impl Driver {
         else {
             return false;
         };
-        let before = usize::try_from(choice.index)
+        let state = usize::try_from(choice.index)
             .ok()
             .and_then(|i| self.choices.get(i))
-            .and_then(Option::as_ref)
-            .map_or("", |state| state.content.as_str());
-        // White space alone opens nothing yet: it goes on.
+            .and_then(Option::as_ref);
+        // Once a choice wrote text raw, nothing it writes later opens a call.
+        if state.is_some_and(|s| s.opening == Opening::Text) {
+            return false;
+        }
+        // White space alone opens nothing yet: it goes on. What went before is white space
+        // too (else the opening would be text).
         if text.trim().is_empty() {
             return false;
         }
-        let known = |name: &str| tools.knows(name);
-        match before.is_empty() {
-            true => text_calls::opening(text, &known) != Opening::Text,
-            false => text_calls::opening(&format!("{before}{text}"), &known) != Opening::Text,
-        }
+        text_calls::opening(text, &|name| tools.knows(name)) != Opening::Text
     }
 
     /// Whether a choice starts a call to a tool plaincall handles.
@@ -1013,6 +1013,11 @@ impl Driver {
         state.role_sent |= choice.role;
         if let Some(text) = &choice.content {
             state.wrote_text |= !text.trim().is_empty();
+            // Text that went on raw was no call's opening: later text of this turn is not
+            // one either ("I would call {...}").
+            if !text.trim().is_empty() {
+                state.opening = Opening::Text;
+            }
             state.content.push_str(text);
             if first && !text.is_empty() {
                 parts.push(Part::Text(text.clone()));

@@ -68,10 +68,12 @@ pub(crate) fn opening(text: &str, known: &dyn Fn(&str) -> bool) -> Opening {
     if strings(window).any(known) {
         return Opening::Call;
     }
-    undecided(text)
+    // The window is the object's first bytes, whatever fence stood before it: a stream and a
+    // whole reply are judged alike.
+    undecided(rest)
 }
 
-/// Undecided while the reply is shorter than [`LOOK`]; past it, text.
+/// Undecided while `text` (trimmed) is shorter than [`LOOK`]; past it, text.
 fn undecided(text: &str) -> Opening {
     match text.trim_start().len() < LOOK {
         true => Opening::Undecided,
@@ -164,6 +166,21 @@ mod tests {
             &format!("{{\"name\": \"set_reminders\"{}", " ".repeat(300)),
         ] {
             assert_eq!(read(text), Opening::Text, "{text}");
+        }
+    }
+
+    #[test]
+    fn no_prefix_of_a_call_is_text() {
+        // The name late in the window, after a fence: every prefix a stream holds is
+        // undecided or a call, as the whole reply is a call.
+        let object = format!(
+            "{{\"arguments\": {{\"description\": \"{}\"}}, \"name\": \"set_reminder\"}}",
+            "x".repeat(196)
+        );
+        let whole = format!("```json\n{object}\n```");
+        assert_eq!(read(&whole), Opening::Call);
+        for end in (1..whole.len()).filter(|e| whole.is_char_boundary(*e)) {
+            assert_ne!(read(&whole[..end]), Opening::Text, "{end}");
         }
     }
 

@@ -250,3 +250,36 @@ async fn a_turn_with_a_call_of_its_own_keeps_its_text_as_text() {
     assert_eq!(translator.chat_requests().len(), 1);
     assert!(proxy.metrics().contains("plaincall_text_calls_total 0"));
 }
+
+#[tokio::test]
+async fn another_choice_opening_a_call_leaves_a_choice_of_prose_as_text() {
+    let chunk = |index: u64, delta: Value| {
+        json!({"id": "s", "object": "chat.completion.chunk", "model": "m",
+            "choices": [{"index": index, "delta": delta, "finish_reason": null}]})
+    };
+    let call = r#"{"name": "set_reminder", "arguments": {"description": "daily at 9:00"}} now."#;
+    let events = vec![
+        chunk(0, json!({"role": "assistant", "content": "I would call "})),
+        chunk(1, json!({"role": "assistant", "content": "{"})),
+        chunk(0, json!({"content": call})),
+        chunk(1, json!({"content": "\"x\": 1}"})),
+    ];
+    let (proxy, _main, translator) = proxy_for(Reply::sse(events), "").await;
+    let mut body = request(true);
+    body["n"] = json!(2);
+    let response = support::post_json(&proxy.url("/v1/chat/completions"), &body).await;
+    let mut text = [String::new(), String::new()];
+    for event in support::sse_events(response).await {
+        let Ok(chunk) = serde_json::from_str::<Value>(&event) else {
+            continue;
+        };
+        for choice in chunk["choices"].as_array().into_iter().flatten() {
+            let at = choice["index"].as_u64().unwrap() as usize;
+            assert!(choice["delta"]["tool_calls"].is_null(), "no call: {choice}");
+            text[at].push_str(choice["delta"]["content"].as_str().unwrap_or(""));
+        }
+    }
+    assert_eq!(text[0], format!("I would call {call}"));
+    assert_eq!(text[1], "{\"x\": 1}");
+    assert!(translator.chat_requests().is_empty());
+}
