@@ -288,7 +288,6 @@ impl Assembly {
             if Some(self.head) == self.split_slot {
                 self.start_split();
             }
-            let repeated = self.repeats_earlier(self.head);
             let slot = &mut self.slots[self.head];
             match &mut slot.kind {
                 Kind::Live { client_index, sent } => {
@@ -304,7 +303,9 @@ impl Assembly {
                 }
                 Kind::Held { result, .. } => match result.take() {
                     None => break,
-                    Some(Resolved::Kept(_) | Resolved::Translated(_)) if repeated => {
+                    Some(failed @ Resolved::Failed { .. }) => *result = Some(failed),
+                    Some(done) if self.repeats_earlier(self.head) => {
+                        drop(done);
                         tracing::info!(
                             tool = %self.slots[self.head].call.function.name,
                             "a repair turn repeated a call that already went out: it is not sent twice"
@@ -318,7 +319,6 @@ impl Assembly {
                         self.note_sent(self.head);
                         out.extend(calls.into_iter().map(|call| self.open(call)))
                     }
-                    Some(failed @ Resolved::Failed { .. }) => *result = Some(failed),
                 },
             }
             self.head += 1;

@@ -139,6 +139,11 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     }
 }
 
+/// Words that compare when "by"'s word of the six follows them ("plus de", "más de").
+const COMPARATIVES: &[&str] = &[
+    "more", "less", "plus", "moins", "mas", "menos", "piu", "meno", "mais", "mehr", "weniger",
+];
+
 /// "by" before an amount of change, in the six languages.
 const BY: &[&str] = &["by", "di", "um", "de", "en", "em"];
 
@@ -153,6 +158,21 @@ fn change_by(tokens: &[Token], start: usize) -> bool {
         return false;
     };
     if by.kind != Kind::Word || !BY.contains(&by.folded.as_str()) {
+        return false;
+    }
+    // "plus de 4 étoiles", "menos de 2 escalas", "more than": a comparison, no change; "um 2
+    // Uhr" is a time.
+    let compares = start
+        .checked_sub(2)
+        .and_then(|i| tokens.get(i))
+        .is_some_and(|t| COMPARATIVES.contains(&t.folded.as_str()));
+    let timed = tokens.get(start + 1).is_some_and(|t| {
+        matches!(
+            t.folded.as_str(),
+            "uhr" | "h" | "am" | "pm" | "heures" | "horas" | "ore"
+        )
+    });
+    if compares || timed {
         return false;
     }
     tokens[..start - 1]
@@ -253,6 +273,9 @@ mod tests {
         assert!(!change("turn the volume up to 30", 30.0));
         assert!(!change("lower the blinds. Room de 3", 3.0));
         assert!(!change("il costo di due biglietti", 2.0));
+        assert!(!change("Trouve des hôtels avec plus de 4 étoiles", 4.0));
+        assert!(!change("Busca vuelos con menos de 2 escalas", 2.0));
+        assert!(!change("erhöhe die Heizung um 7 Uhr", 7.0));
     }
 
     #[test]

@@ -369,6 +369,11 @@ const ONE: &[&str] = &[
     "a", "an", "one", "un", "una", "une", "uno", "ein", "einem", "einer", "einen", "um", "uma",
 ];
 
+/// Whether a folded word names a month or its abbreviation ("nov", "dezembro").
+pub fn is_month(word: &str) -> bool {
+    MONTHS.iter().any(|(name, _)| *name == word)
+}
+
 /// Whether a folded word names a weekday ("monday", "lunes", "montag", "lunedi", "segunda").
 pub fn is_weekday(word: &str) -> bool {
     let singular = word.strip_suffix('s').unwrap_or(word);
@@ -759,14 +764,18 @@ fn read_relative(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
             .max_by_key(|(words, _)| words.len());
         match best {
             Some((words, Shift::Weekend)) => {
-                // "next weekend", "le week-end prochain", "nächstes Wochenende".
-                let next = i
-                    .checked_sub(1)
-                    .is_some_and(|b| is(NEXT, &tokens[b].folded))
-                    || tokens
-                        .get(i + words.len())
-                        .is_some_and(|t| is(NEXT, &t.folded));
-                found.extend(weekend(today, next));
+                // "next weekend", "le week-end prochain", "nächstes Wochenende"; "last
+                // weekend", "el fin de semana pasado" says no day ahead.
+                let beside = |list: &[&str]| {
+                    i.checked_sub(1)
+                        .is_some_and(|b| is(list, &tokens[b].folded))
+                        || tokens
+                            .get(i + words.len())
+                            .is_some_and(|t| is(list, &t.folded))
+                };
+                if !beside(PAST) {
+                    found.extend(weekend(today, beside(NEXT)));
+                }
                 i += words.len();
             }
             Some((words, how)) => {
@@ -977,6 +986,22 @@ const NEXT: &[&str] = &[
     "kommender",
     "prossimo",
     "prossima",
+];
+
+/// Words that put a weekend behind: "last weekend", "el fin de semana pasado", "le week-end
+/// dernier", "letztes Wochenende", "o fim de semana passado", "lo scorso weekend".
+const PAST: &[&str] = &[
+    "last",
+    "past",
+    "previous",
+    "pasado",
+    "dernier",
+    "letztes",
+    "letzten",
+    "vergangenen",
+    "vergangenes",
+    "passado",
+    "scorso",
 ];
 
 /// Words after a weekday that say the coming week's: "el viernes que viene", "vendredi qui
@@ -1322,6 +1347,8 @@ mod tests {
             ]
         );
         assert!(!has("a week ending in a sale", 2026, 11, 28));
+        assert!(!has("what did I spend last weekend", 2026, 11, 28));
+        assert!(!has("el fin de semana pasado", 2026, 11, 28));
     }
 
     #[test]

@@ -441,15 +441,22 @@ pub fn english_rather_than(value: &str, conversation: &[String], main: &str) -> 
         .filter(|t| t.kind == Kind::Word)
         .map(|t| t.folded)
         .collect();
-    // A content word the conversation wrote ("renew car insurance" in "Renew car and home
-    // insurance") says the value is in the conversation's own words, whatever its
-    // function words: the conversation's language was misread, not translated.
-    let content = |w: &&String| w.chars().count() >= 3 && !any_function_word(w);
-    if words
+    // Most of its content words written in the conversation ("renew car insurance" in
+    // "Renew car and home insurance") say the value is in the conversation's own words,
+    // whatever its function words: the conversation's language was misread, not
+    // translated. Names do not count: "María" is written alike in every language.
+    let capitalized: Vec<String> = value
+        .split_whitespace()
+        .skip(1)
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .map(|w| super::tokens::fold(w.trim_matches(|c: char| !c.is_alphanumeric())))
+        .collect();
+    let content: Vec<&String> = words
         .iter()
-        .filter(content)
-        .any(|w| conversation.contains(w))
-    {
+        .filter(|w| w.chars().count() >= 3 && !any_function_word(w) && !capitalized.contains(w))
+        .collect();
+    let shared = content.iter().filter(|w| conversation.contains(w)).count();
+    if !content.is_empty() && shared * 2 > content.len() {
         return false;
     }
     let scores = scores(value);
@@ -640,6 +647,13 @@ mod tests {
         assert!(!english_rather_than(
             "Renew car and home insurance",
             &english,
+            "es"
+        ));
+        // A name shared is no sign of the conversation's words.
+        let maria = words("Recuérdame llamar a María sobre la cena del viernes");
+        assert!(english_rather_than(
+            "Call María about the dinner on Friday",
+            &maria,
             "es"
         ));
     }

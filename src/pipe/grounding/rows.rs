@@ -504,6 +504,12 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
         .collect();
     // Per row, the words said that its values hold (folded values split at marks), in any
     // form: "mit den Kopfhörern" picks the row of "Kopfhörer".
+    // Two forms of a word share their first three letters ([`word_form`]): the words said,
+    // by those, so that each row word meets only the few that may be its forms.
+    let mut by_start: std::collections::HashMap<&str, Vec<&str>> = std::collections::HashMap::new();
+    for word in &said {
+        by_start.entry(first_three(word)).or_default().push(word);
+    }
     let matched: Vec<Vec<&str>> = rows
         .iter()
         .map(|row| {
@@ -512,7 +518,10 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
                 .iter()
                 .flat_map(|v| v.split(|c: char| !c.is_alphanumeric()))
                 .flat_map(|w| {
-                    said.iter()
+                    by_start
+                        .get(first_three(w))
+                        .into_iter()
+                        .flatten()
                         .copied()
                         .filter(move |s| *s == w || word_form(s, w) || word_form(w, s))
                 })
@@ -566,6 +575,12 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
         }
     }
     picked
+}
+
+/// A word's first three letters (all of a shorter one).
+fn first_three(word: &str) -> &str {
+    let end = word.char_indices().nth(3).map_or(word.len(), |(at, _)| at);
+    &word[..end]
 }
 
 #[cfg(test)]

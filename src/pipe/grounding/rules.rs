@@ -881,12 +881,13 @@ const IDENTIFYING: &[&str] = &[
     "branch",
     "name",
     "revision",
+    "model",
 ];
 
-/// A number joined to the word before it by "-", "_" or "/" with no space ("release-4",
-/// "build_12", "lane/3") is part of a name: it fits a field that takes one, or that names
-/// that word ("room-4" for `room_number`); `None` where the number is not so joined, or the
-/// word is one that counts ("top-3").
+/// A number joined to the word before it by "-" or "_" with no space ("release-4",
+/// "build_12") is part of a name: it fits a field that takes one, or that names that word
+/// ("room-4" for `room_number`); `None` where the number is not so joined, or the word is
+/// one that counts ("top-3") or a month's or weekday's ("Nov-25").
 fn identifier_part(
     start: usize,
     name: &[String],
@@ -898,9 +899,11 @@ fn identifier_part(
     let word = tokens.get(start.checked_sub(2)?)?;
     let joined = !tokens.get(start)?.spaced
         && !mark.spaced
-        && ["-", "_", "/"].contains(&mark.lower.as_str())
+        && ["-", "_"].contains(&mark.lower.as_str())
         && word.kind == Kind::Word;
     if !joined
+        || super::dates::is_month(&word.folded)
+        || super::dates::is_weekday(&word.folded)
         || is(STOPWORDS, &word.folded)
         || language::function_word(&word.folded)
         || COUNTING.contains(&word.folded.as_str())
@@ -2012,6 +2015,24 @@ mod tests {
             "limit",
             int.clone(),
             3.0
+        ));
+        assert!(number_kept(
+            "book a table for Nov-25",
+            "day",
+            int.clone(),
+            25.0
+        ));
+        assert!(number_kept(
+            "Order an iPhone-15",
+            "model",
+            int.clone(),
+            15.0
+        ));
+        assert!(number_kept(
+            "We are 4 adults/2 kids",
+            "children",
+            int.clone(),
+            2.0
         ));
         // An hour is no number of times, whatever "times" stems to.
         let repeats = serde_json::json!({"type": "integer",

@@ -21,8 +21,19 @@ const LEAD_INS: &[&str] = &[
     "ah", "oh", "ay", "enfin", "bueno", "wait", "eh", "ach", "ahh",
 ];
 
-/// Words that correct what came before, after a mark (", actually the red one") or after a
-/// mark and an "or" (", ou melhor, 15h", "o mejor el martes"); choices read them too.
+/// Words that correct what came before right after a mark (", actually the red one").
+const AFTER_A_MARK: &[&str] = &[
+    "actually",
+    "rather",
+    "eigentlich",
+    "plutot",
+    "anzi",
+    "invece",
+];
+
+/// Words that correct what came before after a mark and an "or" (", ou melhor, 15h", ", o
+/// mejor el martes"): alone after a mark, some compare instead (", instead of Monday", ",
+/// mejor que el lunes"). Choices read them too.
 pub(super) const CORRECTING: &[&str] = &[
     "actually",
     "rather",
@@ -41,7 +52,7 @@ pub(super) const CORRECTING: &[&str] = &[
 ];
 
 /// The "or" between a mark and a correcting word: "or rather", "o mejor", "ou plutôt",
-/// "oder besser", "o meglio", "ou melhor".
+/// "oder besser", "o meglio", "ou melhor" (Portuguese "o melhor" is "the best").
 const OR: &[&str] = &["or", "o", "ou", "oder", "oppure"];
 
 /// Where the text is corrected: the byte where its corrected line starts, and the byte where
@@ -65,10 +76,17 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
             && i > 0
             && (punct(i - 1) || is(LEAD_INS, &tokens[i - 1].folded));
         let after_mark = |at: usize| at > 0 && punct(at - 1);
-        // "no, mejor": the correcting word is the refusal's, which took back already.
-        let refusal_before = i >= 2 && is(REFUSED, &tokens[i - 2].folded);
-        let after_or = i > 0 && is(OR, &tokens[i - 1].folded) && after_mark(i - 1);
-        let correcting = is(CORRECTING, word) && !refusal_before && (after_mark(i) || after_or);
+        // "no, mejor": the correcting word is the refusal's, which took back already (a
+        // refusal standing alone, with a mark or a lead-in before it).
+        let refusal_before = i >= 3
+            && is(REFUSED, &tokens[i - 2].folded)
+            && (punct(i - 3) || is(LEAD_INS, &tokens[i - 3].folded));
+        let after_or = i > 0
+            && is(OR, &tokens[i - 1].folded)
+            && after_mark(i - 1)
+            && !(tokens[i - 1].folded == "o" && word == "melhor");
+        let correcting = !refusal_before
+            && ((is(AFTER_A_MARK, word) && after_mark(i)) || (is(CORRECTING, word) && after_or));
         if !(alone || correcting) {
             continue;
         }
@@ -161,6 +179,16 @@ mod tests {
         assert!(taken_back("pay with card, no cash").is_none());
         assert!(taken_back("book the Lisbon flight with no checked bag").is_none());
         assert!(taken_back("do you want it? no").is_none());
+        // A comparison is no correction, nor is Portuguese "o melhor" ("the best").
+        assert!(taken_back("Move the meeting to Tuesday, instead of Monday").is_none());
+        assert!(taken_back("Pon la reunión el martes, mejor que el lunes").is_none());
+        assert!(taken_back("quero o quarto de casal, o melhor que tiver").is_none());
+        // A refusal without a mark before it takes nothing back; the correction after it
+        // does ("dollars no, actually in euros").
+        assert_eq!(
+            taken_back("pay me in dollars no, actually in euros").as_deref(),
+            Some("pay me in dollars no,")
+        );
         // An "or" with no mark before it offers a choice; it corrects nothing.
         assert!(taken_back("red or rather dark red, whichever is in stock").is_none());
         assert!(taken_back("send the report or better the summary").is_none());
