@@ -11,6 +11,11 @@ use super::tokens::{Kind, Token};
 /// Words that ask for a change from where a thing is (folded).
 const CHANGE: &[&str] = &[
     "up",
+    "bump",
+    "cooler",
+    "colder",
+    "fresco",
+    "frio",
     "down",
     "increase",
     "raise",
@@ -93,6 +98,14 @@ const NOW_BEFORE: &[&[&str]] = &[
     &["esta", "no"],
     &["esta", "na"],
     &["adesso"],
+    &["ahorita"],
+    // What a thing is said to be at, in a request to change it: "it's like 17 degrees".
+    &["it", "s"],
+    &["it", "is"],
+    &["es", "ist"],
+    // The value it is compared with: "way bigger than the 3 we estimated".
+    &["than"],
+    &["als"],
     &["attualmente"],
 ];
 
@@ -131,12 +144,33 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     let changes: Vec<(usize, usize)> = facts
         .number_spans
         .iter()
-        .filter(|s| !s.ordinal && change_by(tokens, s.start))
+        .filter(|s| !s.ordinal && (change_by(tokens, s.start) || change_after(tokens, s.end)))
         .map(|s| (s.start, s.end))
         .collect();
     for (start, end) in changes {
         facts.bind(start..end, Role::Change);
     }
+}
+
+/// Words of a step on a scale between an amount and its comparative: "2 degrees cooler",
+/// "dois graus mais fresco", "two notches higher".
+const STEPS: &[&str] = &[
+    "degree", "degrees", "grado", "grados", "degre", "degres", "grad", "grau", "graus", "gradi",
+    "level", "levels", "notch", "notches", "nivel", "niveles", "niveau", "niveaux", "stufe",
+    "stufen", "niveis", "livello", "livelli", "points", "punto", "puntos", "punkte",
+];
+
+/// Whether the number ending at token `end` is an amount to change by, said before its step
+/// and a comparative: "2 degrees cooler", "uns dois graus mais fresco".
+fn change_after(tokens: &[Token], end: usize) -> bool {
+    let words: Vec<&str> = tokens[end.min(tokens.len())..]
+        .iter()
+        .take_while(|t| t.kind == Kind::Word)
+        .take(2)
+        .map(|t| t.folded.as_str())
+        .collect();
+    matches!(words.as_slice(), [step, comparative, ..]
+        if STEPS.contains(step) && (CHANGE.contains(comparative) || COMPARATIVES.contains(comparative)))
 }
 
 /// Words that compare when "by"'s word of the six follows them ("plus de", "más de").
@@ -192,7 +226,12 @@ fn is_current(tokens: &[Token], start: usize, end: usize) -> bool {
             .map(|t| t.folded.as_str())
             .collect()
     };
-    let before = words(start.saturating_sub(4)..start);
+    // Words of hedging between a cue and its number say nothing: "it's like 17", "está como
+    // en 20", "ist etwa 17".
+    let before: Vec<&str> = words(start.saturating_sub(6)..start)
+        .into_iter()
+        .filter(|w| !HEDGES.contains(w))
+        .collect();
     if before.last().is_some_and(|w| TARGET.contains(w)) && !now_before(&before) {
         return false;
     }
@@ -207,6 +246,12 @@ fn is_current(tokens: &[Token], start: usize, end: usize) -> bool {
             .take(2)
             .any(|w| NOW_AFTER.contains(w))
 }
+
+/// Hedges between a cue of the current value and its number.
+const HEDGES: &[&str] = &[
+    "like", "about", "around", "roughly", "como", "unos", "unas", "environ", "vers", "etwa",
+    "ungefahr", "uns", "umas", "cerca", "circa", "tipo", "the",
+];
 
 /// Words right before a number that say a thing is at it: "is", "at", "está en", "steht auf".
 const BEING: &[&str] = &[
@@ -248,6 +293,18 @@ mod tests {
         ));
         assert!(current("Turn it up to 30, it's at 20 now", 20.0));
         assert!(!current("Turn it up to 30, it's at 20 now", 30.0));
+        assert!(current(
+            "ugh it's like 17 degrees in the bedroom, turn the heat up",
+            17.0
+        ));
+        assert!(current(
+            "súbele a la bocina de la sala, está bien bajito, ahorita está como en 20",
+            20.0
+        ));
+        assert!(current(
+            "bump the story points, it turned out way bigger than the 3 we estimated",
+            3.0
+        ));
     }
 
     fn change(text: &str, value: f64) -> bool {
@@ -276,6 +333,13 @@ mod tests {
         assert!(!change("Trouve des hôtels avec plus de 4 étoiles", 4.0));
         assert!(!change("Busca vuelos con menos de 2 escalas", 2.0));
         assert!(!change("erhöhe die Heizung um 7 Uhr", 7.0));
+        assert!(change(
+            "deixa o ar condicionado uns dois graus mais fresco",
+            2.0
+        ));
+        assert!(change("make it 2 degrees cooler", 2.0));
+        assert!(!change("set it to 2 degrees", 2.0));
+        assert!(!change("add 2 more towels", 2.0));
     }
 
     #[test]

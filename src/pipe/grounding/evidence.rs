@@ -334,6 +334,9 @@ pub(super) struct TakenBack {
     pub without: Evidence,
     pub taken: Evidence,
     pub correction: Evidence,
+    /// The correction cancels what was taken back and asks for nothing in its place ("...
+    /// anzi no, lasciala dov'è", "no wait, forget it").
+    pub cancels: bool,
 }
 
 impl TakenBack {
@@ -351,12 +354,23 @@ impl TakenBack {
             &text[found.at..end],
             &text[line_end..]
         );
+        let cancels = taken_back::cancels(&tokens_from(tokens, found.at));
         Some(Box::new(TakenBack {
             without: Evidence::new(&without, today),
             taken: Evidence::new(&text[found.line_start..found.at], today),
             correction: Evidence::new(&text[found.at..end], today),
+            cancels,
         }))
     }
+}
+
+/// The folded words of `tokens` from byte `at` on.
+fn tokens_from(tokens: &[Token], at: usize) -> Vec<&str> {
+    tokens
+        .iter()
+        .filter(|t| t.start >= at && t.kind == Kind::Word)
+        .map(|t| t.folded.as_str())
+        .collect()
 }
 
 /// The byte in the text at `offset` of the compact text, where a token starts or ends there.

@@ -325,9 +325,14 @@ fn same(a: Dim, b: Dim) -> bool {
 /// asks for none takes it in any unit of a dimension it speaks of.
 pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
     let units = field.unit();
+    // What a thing is at now, or an amount to change it by, is no value to set it to.
     let current = |q: &Quantity| {
-        q.start
-            .is_some_and(|s| facts.roles.get(&s) == Some(&super::facts::Role::Current))
+        q.start.is_some_and(|s| {
+            matches!(
+                facts.roles.get(&s),
+                Some(super::facts::Role::Current | super::facts::Role::Change)
+            )
+        })
     };
     facts.quantities.iter().filter(|q| !current(q)).any(|q| {
         if units.is_empty() {

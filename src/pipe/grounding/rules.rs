@@ -163,7 +163,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
     if let Some(back) = &evidence.taken_back {
         if traced(leaf, &back.without, rules).is_none()
             && traced(leaf, &back.taken, rules).is_some()
-            && kind_said(leaf, &back.correction)
+            && (back.cancels || kind_said(leaf, &back.correction))
         {
             return None;
         }

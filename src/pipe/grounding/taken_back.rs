@@ -55,6 +55,50 @@ pub(super) const CORRECTING: &[&str] = &[
 /// "oder besser", "o meglio", "ou melhor" (Portuguese "o melhor" is "the best").
 const OR: &[&str] = &["or", "o", "ou", "oder", "oppure"];
 
+/// Words that cancel what a correction takes back, asking for nothing in its place: "leave
+/// it", "forget it", "déjalo", "laisse", "lass es", "deixa", "lasciala", folded.
+const CANCEL: &[&str] = &[
+    "leave",
+    "keep",
+    "forget",
+    "cancel",
+    "nevermind",
+    "scratch",
+    "deja",
+    "dejalo",
+    "dejala",
+    "olvida",
+    "olvidalo",
+    "cancela",
+    "laisse",
+    "oublie",
+    "annule",
+    "lass",
+    "lasse",
+    "vergiss",
+    "deixa",
+    "deixe",
+    "esquece",
+    "lascia",
+    "lasciala",
+    "lascialo",
+    "lasciale",
+    "lasciali",
+    "dimentica",
+    "annulla",
+];
+
+/// How many words into a correction a cancelling word may stand ("anzi no, lasciala").
+const CANCEL_REACH: usize = 4;
+
+/// Whether a correction's words (folded, from its start) cancel what it took back.
+pub fn cancels(correction: &[&str]) -> bool {
+    correction
+        .iter()
+        .take(CANCEL_REACH)
+        .any(|w| is(CANCEL, w) || (*w == "mind" && correction.contains(&"never")))
+}
+
 /// Where the text is corrected: the byte where its corrected line starts, and the byte where
 /// the correction starts (what stands between them was taken back).
 pub struct Correction {
@@ -171,6 +215,29 @@ mod tests {
             taken_back("pay in euros\nsend it to Canada... no, to Belgium").as_deref(),
             Some("send it to Canada...")
         );
+    }
+
+    #[test]
+    fn a_correction_that_cancels() {
+        let words = |text: &str| -> Vec<String> {
+            tokenize(text)
+                .into_iter()
+                .filter(|t| t.kind == Kind::Word)
+                .map(|t| t.folded)
+                .collect()
+        };
+        let cancelled = |text: &str| {
+            let found = find(text, &tokenize(text));
+            found.is_some_and(|c| {
+                let after = words(&text[c.at..]);
+                cancels(&after.iter().map(String::as_str).collect::<Vec<_>>())
+            })
+        };
+        assert!(cancelled(
+            "spostami la riunione a dopodomani... anzi no, lasciala dov'è"
+        ));
+        assert!(cancelled("move it to Friday... no wait, forget it"));
+        assert!(!cancelled("move it to Friday... no wait, to Monday"));
     }
 
     #[test]
