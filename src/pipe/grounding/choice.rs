@@ -576,7 +576,7 @@ const FASTEST: &[&str] = &[
 /// "il più veloce".
 const MOST: &[&str] = &["mas", "plus", "mais", "piu", "most"];
 const FAST: &[&str] = &[
-    "rapido", "rapida", "rapide", "veloce", "fast", "quick", "schnell",
+    "rapido", "rapida", "rapide", "vite", "veloce", "fast", "quick", "schnell",
 ];
 
 /// A member that is a service tier (`economy`, `express`, `overnight`), in an enum of two

@@ -160,7 +160,8 @@ pub fn names_people(noun: &str) -> bool {
 const WE_ARE: &[&[&str]] = &[
     &["we", "are"], &["we", "re"], &["we", "will", "be"], &["somos"], &["seremos"],
     &["on", "est"], &["on", "sera"], &["nous", "sommes"], &["nous", "serons"], &["wir", "sind"],
-    &["siamo"], &["saremo"],
+    &["siamo"], &["saremo"], &["we", "ll", "be"], &["va", "etre"], &["allons", "etre"],
+    &["vamos", "a", "ser"], &["vamos", "ser"], &["seremo"],
 ];
 
 /// Whether the folded words `before` a number end with "we are" in one of the six.

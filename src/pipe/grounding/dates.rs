@@ -208,6 +208,19 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     (&["fim", "do", "mes"], Shift::MonthEnd(0)),
     (&["fine", "mese"], Shift::MonthEnd(0)),
     (&["fine", "del", "mese"], Shift::MonthEnd(0)),
+    (&["last", "day", "of", "the", "month"], Shift::MonthEnd(0)),
+    (&["last", "day", "of", "this", "month"], Shift::MonthEnd(0)),
+    (
+        &["last", "day", "of", "the", "next", "month"],
+        Shift::MonthEnd(1),
+    ),
+    (&["end", "of", "this", "month"], Shift::MonthEnd(0)),
+    (&["ultimo", "dia", "del", "mes"], Shift::MonthEnd(0)),
+    (&["ultimo", "dia", "de", "este", "mes"], Shift::MonthEnd(0)),
+    (&["dernier", "jour", "du", "mois"], Shift::MonthEnd(0)),
+    (&["letzten", "tag", "des", "monats"], Shift::MonthEnd(0)),
+    (&["ultimo", "dia", "do", "mes"], Shift::MonthEnd(0)),
+    (&["ultimo", "giorno", "del", "mese"], Shift::MonthEnd(0)),
     // Holidays on a fixed day, by their names in the six languages.
     (&["christmas", "eve"], Shift::Fixed(12, 24)),
     (&["christmas"], Shift::Fixed(12, 25)),
@@ -228,6 +241,17 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     (&["reveillon"], Shift::Fixed(12, 31)),
     (&["jour", "de", "l", "'", "an"], Shift::Fixed(1, 1)),
     (&["heiligabend"], Shift::Fixed(12, 24)),
+    (&["heiligen", "abend"], Shift::Fixed(12, 24)),
+    (&["heilig", "abend"], Shift::Fixed(12, 24)),
+    (&["vespera", "de", "ano", "novo"], Shift::Fixed(12, 31)),
+    (&["vispera", "de", "ano", "nuevo"], Shift::Fixed(12, 31)),
+    (
+        &["veille", "du", "jour", "de", "l", "'", "an"],
+        Shift::Fixed(12, 31),
+    ),
+    (&["saint", "-", "sylvestre"], Shift::Fixed(12, 31)),
+    (&["san", "silvestro"], Shift::Fixed(12, 31)),
+    (&["vigilia", "di", "capodanno"], Shift::Fixed(12, 31)),
     (&["weihnachten"], Shift::Fixed(12, 25)),
     (&["silvester"], Shift::Fixed(12, 31)),
     (&["neujahr"], Shift::Fixed(1, 1)),
@@ -1317,6 +1341,10 @@ mod tests {
         assert!(has("by the end of the month", 2026, 11, 30));
         assert!(has("le jour de l'an", 2027, 1, 1));
         assert!(!has("a christmas tree", 2026, 12, 24));
+        assert!(has("erinner mich am Heiligen Abend um fünf", 2026, 12, 24));
+        assert!(has("na véspera de Ano Novo", 2026, 12, 31));
+        assert!(!has("na véspera de Ano Novo", 2027, 1, 1));
+        assert!(has("pay rent on the last day of this month", 2026, 11, 30));
     }
 
     #[test]
