@@ -190,6 +190,75 @@ pub fn with_self(before: &[&str]) -> bool {
     })
 }
 
+/// One person each, said by a possessive and their relation: "my wife", "mi esposa", "ma
+/// blonde", "meine Frau", "minha mãe", "mia moglie" (folded, singular).
+#[rustfmt::skip]
+const RELATIVES: &[&str] = &[
+    "wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancee", "mom", "mum",
+    "mother", "dad", "father", "son", "daughter", "brother", "sister", "friend", "colleague",
+    "boss", "grandma", "grandpa", "grandmother", "grandfather",
+    "esposa", "esposo", "mujer", "marido", "pareja", "novia", "novio", "madre", "mama", "padre",
+    "papa", "hijo", "hija", "hermano", "hermana", "amigo", "amiga", "jefe", "abuela", "abuelo",
+    "femme", "mari", "copine", "copain", "conjoint", "conjointe", "blonde", "chum", "mere",
+    "pere", "fils", "fille", "frere", "soeur", "ami", "amie", "patron",
+    "frau", "mann", "freundin", "freund", "partnerin", "mutter", "vater", "sohn", "tochter",
+    "bruder", "schwester", "chef", "chefin", "oma", "opa",
+    "namorada", "namorado", "mae", "pai", "filho", "filha", "irmao", "irma", "chefe", "avo",
+    "moglie", "marito", "compagna", "compagno", "fidanzata", "fidanzato", "figlio", "figlia",
+    "fratello", "sorella", "amico", "amica", "capo", "nonna", "nonno",
+];
+
+/// Possessives before a relative: "my", "mi", "ma", "mon", "meine", "minha", "mia".
+const MY: &[&str] = &[
+    "my", "mi", "ma", "mon", "mein", "meine", "meinen", "meinem", "meiner", "minha", "meu", "mia",
+    "mio",
+];
+
+/// Possessives and articles before a group's count: "and our two kids", "et les deux".
+const GROUP: &[&str] = &[
+    "our", "my", "the", "his", "her", "their", "mis", "nuestros", "nuestras", "los", "las", "sus",
+    "mes", "nos", "les", "ses", "meine", "unsere", "die", "meus", "minhas", "nossos", "nossas",
+    "os", "as", "miei", "mie", "nostri", "nostre", "i", "le",
+];
+
+/// Words that join a group to the people named before it: "and", "y", "et", "und", "e", "con".
+const JOINS: &[&str] = &[
+    "and", "plus", "y", "con", "et", "avec", "und", "mit", "e", "com",
+];
+
+/// The people the folded words `before` a number (several words back) name and join to what
+/// it counts: the speaker and each relative with a possessive ("for me, my wife and our two
+/// kids": 2 with the two kids, a party of 4). Zero unless a joining word stands right before
+/// the number, or before its possessive or article ("and our two"), so "my wife and me, 2
+/// people" adds no one.
+pub fn joined_people(before: &[&str]) -> usize {
+    let joined = match before {
+        // "e i miei due fratelli": an article and a possessive.
+        [.., join, article, last]
+            if JOINS.contains(join) && GROUP.contains(article) && GROUP.contains(last) =>
+        {
+            true
+        }
+        [.., join, last] => JOINS.contains(last) || (JOINS.contains(join) && GROUP.contains(last)),
+        [last] => JOINS.contains(last),
+        [] => false,
+    };
+    if !joined {
+        return 0;
+    }
+    let speaker = usize::from(
+        with_self(before)
+            || before.windows(2).any(|pair| {
+                SELF_AND.iter().any(|(me, _)| me.contains(&pair[0])) && MY.contains(&pair[1])
+            }),
+    );
+    let relatives = before
+        .windows(2)
+        .filter(|pair| MY.contains(&pair[0]) && RELATIVES.contains(&pair[1]))
+        .count();
+    speaker + relatives
+}
+
 /// Articles that count one: "a child", "un enfant", "ein Kind", "uma criança".
 const ONE: &[&str] = &[
     "a", "an", "un", "una", "une", "uno", "ein", "eine", "einen", "einem", "einer", "um", "uma",
@@ -213,6 +282,28 @@ pub fn one_said(words: &[&str], name: &[String], description: &[String]) -> bool
         class_of(word).is_some_and(|counted| field.iter().any(|c| c.fits(counted)))
             && (1..=2).any(|back| i >= back && ONE.contains(&words[i - back]))
     })
+}
+
+#[cfg(test)]
+mod joined_tests {
+    use super::*;
+
+    fn joined(text: &str) -> usize {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        joined_people(&words)
+    }
+
+    #[test]
+    fn people_named_and_joined_to_a_count() {
+        assert_eq!(joined("for me and my"), 1);
+        assert_eq!(joined("tonight for me my wife and our"), 2);
+        assert_eq!(joined("pour moi ma blonde et les"), 2);
+        assert_eq!(joined("para mi esposa y mis"), 1);
+        assert_eq!(joined("per me e i miei"), 1);
+        // Not joined to the count: nobody added.
+        assert_eq!(joined("for my wife and me"), 0);
+        assert_eq!(joined("table for"), 0);
+    }
 }
 
 #[cfg(test)]

@@ -510,11 +510,11 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
             }
     });
     let everyone = counted::counts_everyone(&name, &description);
-    // "for me and my two kids" is three people.
+    // "for me and my two kids" is three people, "for me, my wife and our two kids" four.
     let with_self = everyone
         && facts.number_spans.iter().any(|span| {
-            close(span.value + 1.0, value)
-                && counted::with_self(&words_before(evidence, span.start, 4))
+            let joined = counted::joined_people(&words_before(evidence, span.start, 8));
+            joined > 0 && close(span.value + joined as f64, value)
         });
     // "deux adultes et trois enfants" is a party of five: counts of people of two classes
     // or more, added up.
@@ -803,7 +803,8 @@ fn label_fits(
             .any(|w| name.iter().chain(description).any(|n| n == w));
     }
     // "for me and my two kids": two of the people, not their number.
-    if counted::with_self(&before) && counted::counts_everyone(name, description) {
+    let joined = counted::joined_people(&words_before(evidence, start, 8)) > 0;
+    if joined && counted::counts_everyone(name, description) {
         return false;
     }
     if address_number(evidence, start, end) {
