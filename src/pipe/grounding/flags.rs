@@ -54,6 +54,11 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
     if subject_words.is_empty() {
         return is_state(key) && switched(evidence) == Some(flag);
     }
+    // `enabled`, `active`: a thing's state too, said by switching the thing ("turn off the
+    // motion sensor", "active le mode ne pas déranger"), or else by its own word.
+    if subject_words.iter().all(|w| is(ENABLED, w)) && switched(evidence) == Some(flag) {
+        return true;
+    }
     // The name's own turning word, said, negates the subject: "toll roads avoided", "evitar
     // peajes".
     let turning: Vec<String> = words_of(key)
@@ -211,6 +216,9 @@ const STATE: &[&str] = &[
     "is", "on", "power", "powered", "turned", "switched", "lit", "state",
 ];
 
+/// Words of a flag that say a thing works, whatever the thing: `enabled`, `is_active`.
+const ENABLED: &[&str] = &["enabled", "enable", "active", "activated", "armed"];
+
 fn is_state(key: &str) -> bool {
     let words = words_of(key);
     !words.is_empty() && words.iter().all(|w| is(STATE, w))
@@ -239,6 +247,20 @@ const SWITCH_ON: &[&str] = &[
     "accendi",
     "accendere",
     "accenda",
+    "active",
+    "activer",
+    "activez",
+    "activa",
+    "activar",
+    "ative",
+    "ativa",
+    "ativar",
+    "attiva",
+    "attivare",
+    "aktiviere",
+    "aktivieren",
+    "enable",
+    "activate",
 ];
 const SWITCH_OFF: &[&str] = &[
     "apagar",
@@ -257,6 +279,19 @@ const SWITCH_OFF: &[&str] = &[
     "spegni",
     "spegnere",
     "spenga",
+    "desactive",
+    "desactiver",
+    "desactivez",
+    "desactiva",
+    "desactivar",
+    "desativa",
+    "desativar",
+    "disattiva",
+    "disattivare",
+    "deaktiviere",
+    "deaktivieren",
+    "disable",
+    "deactivate",
 ];
 /// German verbs whose particle, at the clause's end, says which way: "schalt das Licht
 /// aus", "mach die Heizung an".
@@ -877,6 +912,12 @@ mod tests {
         assert!(flag(bucket, "public_access", false));
         assert!(!flag(bucket, "public_access", true));
         assert!(flag("it shouldn't be public", "public", false));
+        // `enabled` said by switching the thing, in any of the six.
+        assert!(flag("turn off the motion sensor", "enabled", false));
+        assert!(!flag("turn off the motion sensor", "enabled", true));
+        assert!(flag("active le mode ne pas déranger", "enabled", true));
+        assert!(!flag("send the invoice", "enabled", true));
+        assert!(flag("mach die Kindersicherung am Herd an", "child_lock", true));
         assert!(!flag("email it to Maria", "cc_self", true));
     }
 }

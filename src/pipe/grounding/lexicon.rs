@@ -694,7 +694,7 @@ const WORDS: &[(&str, &[&str])] = &[
     ("lock", &["bloquear", "bloquea", "cerradura", "cerrojo", "verrouiller", "verrouille",
         "verrouillage", "serrure", "verrou", "abschließen", "abschliessen", "absperren",
         "zusperren", "verriegeln", "sperren", "trancar", "tranca", "fechadura", "bloccare",
-        "blocca", "serratura"]),
+        "blocca", "serratura", "sicherung"]),
     ("locked", &["bloqueado", "bloqueada", "verrouille", "verrouillee", "abgeschlossen",
         "verriegelt", "gesperrt", "abgesperrt", "zugesperrt", "trancado", "trancada", "bloccato",
         "bloccata"]),
