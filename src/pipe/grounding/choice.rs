@@ -105,6 +105,14 @@ pub fn said(
     if let Some(first) = end_said_first(member, evidence) {
         return first;
     }
+    // "none" of a field said by its subject turned down: "sin leche" for `milk: none`.
+    if is(NONE, &member.to_lowercase())
+        && words_of(key)
+            .iter()
+            .any(|w| w.chars().count() >= 3 && negated(w, evidence))
+    {
+        return true;
+    }
     if let Some(end) = tier_end(member, members, evidence) {
         return end;
     }
@@ -126,6 +134,12 @@ pub fn said(
         });
     !another_named && !shares_said_word(member, members, evidence) && subject_spoken(key, evidence)
 }
+
+/// Words of a member that turn its thing down: `no_preference`, `non_smoking`.
+const TURNING: &[&str] = &["no", "not", "non", "without", "none"];
+
+/// Members that say the field's thing is left out: "none" of `milk`.
+const NONE: &[&str] = &["none", "no", "without", "nothing", "zero", "off"];
 
 /// A word `member` shares with another member is said ("price" of "sort by price" for
 /// `price_asc` and `price_desc`): the subject spoken does not choose between them, only the
@@ -156,6 +170,12 @@ fn named(member: &str, evidence: &Evidence) -> bool {
         .iter()
         .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
         .collect();
+    // A member that turns its thing down (`no_preference`) is said only turned down too: "my
+    // preference is the aisle" names no `no_preference`.
+    let turns_down = words.iter().any(|w| is(TURNING, w));
+    if turns_down && !meaning.iter().any(|w| negated(w, evidence)) {
+        return false;
+    }
     // None said only to be turned down ("sem banho" names no `banho_e_tosa`).
     !meaning.is_empty()
         && meaning.iter().all(|w| said_word(w, evidence))
@@ -1180,6 +1200,22 @@ mod tests {
         assert!(!chosen("book a flight", "high", priority, "priority"));
         // Another member named in another language chose that one.
         let levels = json!(["low", "medium", "high", "critical"]);
+        let pref = json!(["window", "aisle", "no_preference"]);
+        assert!(!chosen(
+            "my preference is the aisle",
+            "no_preference",
+            pref,
+            "seat"
+        ));
+        // "none" said by the field's thing turned down.
+        let milk = json!(["none", "whole", "skim", "oat"]);
+        assert!(chosen(
+            "el café me lo pides sin leche",
+            "none",
+            milk.clone(),
+            "milk"
+        ));
+        assert!(!chosen("el café con leche de avena", "none", milk, "milk"));
         let bug = "Der Bug ist nicht dringend, mach mittlere Priorität";
         assert!(!chosen(bug, "low", levels.clone(), "priority"));
         assert!(chosen(bug, "medium", levels.clone(), "priority"));

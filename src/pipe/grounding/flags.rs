@@ -917,7 +917,11 @@ mod tests {
         assert!(!flag("turn off the motion sensor", "enabled", true));
         assert!(flag("active le mode ne pas déranger", "enabled", true));
         assert!(!flag("send the invoice", "enabled", true));
-        assert!(flag("mach die Kindersicherung am Herd an", "child_lock", true));
+        assert!(flag(
+            "mach die Kindersicherung am Herd an",
+            "child_lock",
+            true
+        ));
         assert!(!flag("email it to Maria", "cc_self", true));
     }
 }

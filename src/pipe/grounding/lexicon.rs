@@ -36,6 +36,7 @@ const WORDS: &[(&str, &[&str])] = &[
     ("copy", &["copia", "copias", "copiar", "copie", "copies", "copier", "kopie", "kopien", "kopieren", "copiare"]),
     ("customer", &["cliente", "clientes", "client", "clients", "kunde", "kunden", "kundin"]),
     ("maintenance", &["mantenimiento", "entretien", "wartung", "manutencao", "manutenzione"]),
+    ("milk", &["leche", "lait", "milch", "leite", "latte"]),
     ("mop", &["fregar", "friega", "trapear", "trapea", "mopa", "serpillere", "lavage", "wischen", "wische", "lavare", "lavaggio"]),
     ("order", &["pedido", "pedidos", "orden", "commande", "commandes", "bestellung", "bestellungen", "bestell", "auftrag", "encomenda", "encomendas", "ordine", "ordini"]),
     ("record", &["grabar", "graba", "grabalo", "grabala", "enregistrer", "enregistre", "aufnehmen", "aufzeichnen", "nimm", "gravar", "grava", "gravando", "registrare", "registra", "registrala", "registralo"]),
