@@ -491,8 +491,31 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
             .any(|w| words.contains(&w.as_str()) || words.contains(&stem(w).as_str()))
     };
     let facts = &evidence.facts;
+    // Where a number is said of the very thing the field counts ("3 Kisten" for "Anzahl
+    // Kisten"), a number said of another thing ("je 12 Flaschen") is not the field's.
+    let noun_of = |span: &super::facts::NumberSpan| counted_noun(span.end, evidence);
+    let names_field = |noun: &str| {
+        let noun = stem(noun);
+        name.iter()
+            .chain(&description)
+            .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
+            .any(|w| {
+                cognate(&stem(w), &noun)
+                    || lexicon::translations(w)
+                        .iter()
+                        .any(|t| cognate(&stem(t), &noun))
+            })
+    };
+    let field_counted = facts
+        .number_spans
+        .iter()
+        .any(|span| noun_of(span).is_some_and(names_field));
+    let other_thing = |span: &super::facts::NumberSpan| {
+        field_counted && noun_of(span).is_some_and(|noun| !names_field(noun))
+    };
     let said = facts.number_spans.iter().any(|span| {
         close(span.value, value)
+            && !other_thing(span)
             && label_fits(span.start, span.end, &name, &description, evidence)
             && match facts.roles.get(&span.start) {
                 None if span.ordinal => about(RANK),
@@ -917,6 +940,22 @@ fn identifier_part(
             .chain(description)
             .any(|w| IDENTIFYING.contains(&w.as_str()) || cognate(&stem(w), &stem_of_word)),
     )
+}
+
+/// The word right after a number that ends at token `end`, when it is a noun it counts (no
+/// stop word or function word, no unit): "Kisten" of "3 Kisten", "Flaschen" of "12 Flaschen".
+fn counted_noun(end: usize, evidence: &Evidence) -> Option<&str> {
+    evidence
+        .tokens
+        .get(end)
+        .filter(|t| {
+            t.kind == Kind::Word
+                && t.folded.chars().count() >= 3
+                && !is(STOPWORDS, &t.folded)
+                && !language::function_word(&t.folded)
+                && !quantity::is_unit(&t.folded)
+        })
+        .map(|t| t.folded.as_str())
 }
 
 /// Whether the noun right after the number at tokens `start..end` (what it counts) fits the
@@ -2055,7 +2094,13 @@ mod tests {
             int.clone(),
             12.0
         ));
-        assert!(number_kept(report, "page_count", int, 12.0));
+        assert!(number_kept(report, "page_count", int.clone(), 12.0));
+        // A number of another thing where the field's own thing is counted too.
+        let crates = serde_json::json!({"type": "integer", "description": "Anzahl Kisten"});
+        let water = "bestell 3 Kisten Wasser, je 12 Flaschen, stilles bitte";
+        assert!(!number_kept(water, "quantity", crates.clone(), 12.0));
+        assert!(number_kept(water, "quantity", crates, 3.0));
+        assert!(number_kept("3 pizzas and 2 cokes", "quantity", int, 2.0));
     }
 
     #[test]
