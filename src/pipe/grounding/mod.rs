@@ -8,8 +8,10 @@
 //! about the conversation, and a weak model fills it with the tool's own fields. The
 //! conversation is tokenized once by Unicode word boundaries ([`tokens`]) and read by
 //! recognizers into typed facts ([`facts`]): [`numbers`], [`current`] (what a thing is at
-//! now), [`quantity`], [`dates`], [`times`], [`codes`]. Each value of the call is then traced by the named rules of [`rules`] (also
-//! [`choice`], [`flags`], [`text`]); the first that traces it decides, and the decision is
+//! now), [`quantity`], [`dates`], [`times`], [`codes`]; a tool result's rows the user picked
+//! ([`rows`], [`extreme`]), and the labels digits were said under ([`labels`]). Each value of
+//! the call is then traced by the named rules of [`rules`] (also [`choice`], [`flags`],
+//! [`text`]); the first that traces it decides, and the decision is
 //! recorded with its rule ([`walk::Decision`]). An optional value no rule traces is left
 //! out; a required one stays and is reported missing. Where the conversation holds a
 //! language or script the recognizers do not read ([`language`]), an untraced value is kept
