@@ -182,7 +182,7 @@ const SELF_AND: &[(&[&str], &[&str])] = &[
 
 /// Whether the folded words `before` a number (a few words back) join the speaker to what it
 /// counts: "for me and my two kids" counts three people, the two kids and the speaker.
-pub fn with_self(before: &[&str]) -> bool {
+fn with_self(before: &[&str]) -> bool {
     before.windows(2).any(|pair| {
         SELF_AND
             .iter()

@@ -483,54 +483,7 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
             }
         }
     }
-    // A word said only to be turned down picks nothing ("from checking, not savings").
-    let turned_down = |at: usize| {
-        (1..=2).any(|back| {
-            at.checked_sub(back)
-                .and_then(|i| words.get(i))
-                .is_some_and(|w| w != "no" && is(super::words::NEGATIONS, w))
-        })
-    };
-    let said: Vec<&str> = words
-        .iter()
-        .enumerate()
-        .filter(|(at, w)| {
-            w.chars().count() >= 3
-                && !is(STOPWORDS, w)
-                && !super::language::function_word(w)
-                && !turned_down(*at)
-        })
-        .map(|(_, w)| w.as_str())
-        .collect();
-    // Per row, the words said that its values hold (folded values split at marks), in any
-    // form: "mit den Kopfhörern" picks the row of "Kopfhörer".
-    // Two forms of a word share their first three letters ([`word_form`]): the words said,
-    // by those, so that each row word meets only the few that may be its forms.
-    let mut by_start: std::collections::HashMap<&str, Vec<&str>> = std::collections::HashMap::new();
-    for word in &said {
-        by_start.entry(first_three(word)).or_default().push(word);
-    }
-    let matched: Vec<Vec<&str>> = rows
-        .iter()
-        .map(|row| {
-            let mut found: Vec<&str> = row
-                .values
-                .iter()
-                .flat_map(|v| v.split(|c: char| !c.is_alphanumeric()))
-                .flat_map(|w| {
-                    by_start
-                        .get(first_three(w))
-                        .into_iter()
-                        .flatten()
-                        .copied()
-                        .filter(move |s| *s == w || word_form(s, w) || word_form(w, s))
-                })
-                .collect();
-            found.sort_unstable();
-            found.dedup();
-            found
-        })
-        .collect();
+    let matched = words_matched(rows, words);
     // The one row that holds more of the words said than any other, two at least ("a do
     // Itaú" of "minha mãe": two rows are mom's, two are Itaú's, one is both).
     let most = matched.iter().map(Vec::len).max().unwrap_or(0);
@@ -556,10 +509,62 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
             picked[i] = true;
         }
     }
+    pick_by_place(rows.len(), words, &mut picked);
+    picked
+}
+
+/// Per row, the words said (three letters or more, no stop or function word, none turned
+/// down: "from checking, not savings") that its values hold (folded values split at marks),
+/// in any form: "mit den Kopfhörern" picks the row of "Kopfhörer".
+fn words_matched<'w>(rows: &[Row], words: &'w [String]) -> Vec<Vec<&'w str>> {
+    let turned_down = |at: usize| {
+        (1..=2).any(|back| {
+            at.checked_sub(back)
+                .and_then(|i| words.get(i))
+                .is_some_and(|w| w != "no" && is(super::words::NEGATIONS, w))
+        })
+    };
+    // Two forms of a word share their first three letters ([`word_form`]): the words said,
+    // by those, so that each row word meets only the few that may be its forms.
+    let mut by_start: std::collections::HashMap<&str, Vec<&str>> = std::collections::HashMap::new();
+    for (at, word) in words.iter().enumerate() {
+        let counts = word.chars().count() >= 3
+            && !is(STOPWORDS, word)
+            && !super::language::function_word(word)
+            && !turned_down(at);
+        if counts {
+            by_start.entry(first_three(word)).or_default().push(word);
+        }
+    }
+    rows.iter()
+        .map(|row| {
+            let mut found: Vec<&str> = row
+                .values
+                .iter()
+                .flat_map(|v| v.split(|c: char| !c.is_alphanumeric()))
+                .flat_map(|w| {
+                    by_start
+                        .get(first_three(w))
+                        .into_iter()
+                        .flatten()
+                        .copied()
+                        .filter(move |s| *s == w || word_form(s, w) || word_form(w, s))
+                })
+                .collect();
+            found.sort_unstable();
+            found.dedup();
+            found
+        })
+        .collect()
+}
+
+/// The rows picked by their place: "the middle one" of an odd number, an ordinal after an
+/// article ("open the first one", "el último").
+fn pick_by_place(rows: usize, words: &[String], picked: &mut [bool]) {
     for (i, word) in words.iter().enumerate() {
         let after_article = (1..=2).any(|back| i >= back && is(ARTICLES, &words[i - back]));
-        if is(MIDDLE, word) && after_article && rows.len() % 2 == 1 {
-            picked[rows.len() / 2] = true;
+        if is(MIDDLE, word) && after_article && rows % 2 == 1 {
+            picked[rows / 2] = true;
         }
     }
     for pair in words.windows(2) {
@@ -569,12 +574,11 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
         let place = PLACES
             .iter()
             .find(|(names, _)| names.contains(&pair[1].as_str()))
-            .map(|(_, place)| place.unwrap_or(rows.len() - 1));
-        if let Some(at) = place.filter(|at| *at < rows.len()) {
+            .map(|(_, place)| place.unwrap_or(rows - 1));
+        if let Some(at) = place.filter(|at| *at < rows) {
             picked[at] = true;
         }
     }
-    picked
 }
 
 /// A word's first three letters (all of a shorter one).

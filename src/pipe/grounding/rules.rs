@@ -247,19 +247,8 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     if text.is_empty() {
         return Some(Rule::Schema);
     }
-    if let Some(date) = date_of(text) {
-        return date_time(text, date, leaf, evidence, rules);
-    }
-    let readings = day_first_or_month_first(text, leaf.schema);
-    if !readings.is_empty() {
-        return on(Rule::Date, &|| {
-            readings.iter().any(|d| evidence.facts.dates.contains(d))
-        })
-        .or_else(|| on(Rule::Verbatim, &|| evidence.written(text)));
-    }
-    if let Some(time) = clock_of(text) {
-        return on(Rule::Time, &|| evidence.facts.times.contains(&time))
-            .or_else(|| on(Rule::Verbatim, &|| evidence.written(text)));
+    if let Some(traced) = day_or_time(text, leaf, evidence, rules) {
+        return traced;
     }
     if let Some(comparison) = Comparison::of(text) {
         return on(Rule::Choice, &|| comparison.said(evidence));
@@ -328,6 +317,28 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
         return on(Rule::Code, &|| code_said(text, evidence));
     }
     on(Rule::Text, &|| text::said(text, evidence))
+}
+
+/// A value that is a date or a time of day, traced as one (`Some` of how); `None` for any
+/// other value.
+fn day_or_time(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Option<Rule>> {
+    let on = |rule: Rule, test: &dyn Fn() -> bool| (rules.on(rule) && test()).then_some(rule);
+    if let Some(date) = date_of(text) {
+        return Some(date_time(text, date, leaf, evidence, rules));
+    }
+    let readings = day_first_or_month_first(text, leaf.schema);
+    if !readings.is_empty() {
+        let traced = on(Rule::Date, &|| {
+            readings.iter().any(|d| evidence.facts.dates.contains(d))
+        })
+        .or_else(|| on(Rule::Verbatim, &|| evidence.written(text)));
+        return Some(traced);
+    }
+    let time = clock_of(text)?;
+    Some(
+        on(Rule::Time, &|| evidence.facts.times.contains(&time))
+            .or_else(|| on(Rule::Verbatim, &|| evidence.written(text))),
+    )
 }
 
 /// A date, a time or both (`date` its date part): each part must be said; a written one
@@ -491,31 +502,10 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
             .any(|w| words.contains(&w.as_str()) || words.contains(&stem(w).as_str()))
     };
     let facts = &evidence.facts;
-    // Where a number is said of the very thing the field counts ("3 Kisten" for "Anzahl
-    // Kisten"), a number said of another thing ("je 12 Flaschen") is not the field's.
-    let noun_of = |span: &super::facts::NumberSpan| counted_noun(span.end, evidence);
-    let names_field = |noun: &str| {
-        let noun = stem(noun);
-        name.iter()
-            .chain(&description)
-            .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
-            .any(|w| {
-                cognate(&stem(w), &noun)
-                    || lexicon::translations(w)
-                        .iter()
-                        .any(|t| cognate(&stem(t), &noun))
-            })
-    };
-    let field_counted = facts
-        .number_spans
-        .iter()
-        .any(|span| noun_of(span).is_some_and(names_field));
-    let other_thing = |span: &super::facts::NumberSpan| {
-        field_counted && noun_of(span).is_some_and(|noun| !names_field(noun))
-    };
+    let other_things = of_other_things(&name, &description, evidence);
     let said = facts.number_spans.iter().any(|span| {
         close(span.value, value)
-            && !other_thing(span)
+            && !other_things.contains(&span.start)
             && label_fits(span.start, span.end, &name, &description, evidence)
             && match facts.roles.get(&span.start) {
                 None if span.ordinal => about(RANK),
@@ -532,36 +522,11 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                 Some(Role::Change) => about(CHANGE_BY),
             }
     });
-    let everyone = counted::counts_everyone(&name, &description);
-    // "for me and my two kids" is three people, "for me, my wife and our two kids" four.
-    let with_self = everyone
-        && facts.number_spans.iter().any(|span| {
-            let joined = counted::joined_people(&words_before(evidence, span.start, 8));
-            joined > 0 && close(span.value + joined as f64, value)
-        });
-    // "deux adultes et trois enfants" is a party of five: counts of people of two classes
-    // or more, added up.
-    let people_counts: Vec<f64> = if everyone {
-        facts
-            .number_spans
-            .iter()
-            .filter(|span| {
-                evidence
-                    .tokens
-                    .get(span.end)
-                    .is_some_and(|t| counted::names_people(&t.folded))
-            })
-            .map(|span| span.value)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let added_up = people_counts.len() >= 2 && close(people_counts.iter().sum(), value);
-    // And one of those counts alone is no party ("deux adultes et trois enfants" is no 3).
-    let said = said
-        && !(people_counts.len() >= 2
-            && !added_up
-            && people_counts.iter().any(|count| close(*count, value)));
+    let party = counted::counts_everyone(&name, &description)
+        .then(|| party_said(value, evidence))
+        .flatten();
+    // One of a party's counts alone is no party ("deux adultes et trois enfants" is no 3).
+    let said = said && party != Some(false);
     // "2 adults and a child": one, counted by its article, for a field that counts children.
     let one = close(value, 1.0) && {
         let words = evidence.folded_words();
@@ -569,11 +534,72 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
         counted::one_said(&words, &name, &description)
     };
     if rules.on(Rule::Number)
-        && (said || one || with_self || added_up || per_year(value, &about, evidence))
+        && (said || one || party == Some(true) || per_year(value, &about, evidence))
     {
         return Some(Rule::Number);
     }
     (rules.on(Rule::Quantity) && quantity::traces(value, &field, facts)).then_some(Rule::Quantity)
+}
+
+/// Where a number is said of the very thing the field counts ("3 Kisten" for "Anzahl
+/// Kisten"), the starts of the numbers said of another thing ("je 12 Flaschen"): they are
+/// not the field's.
+fn of_other_things(name: &[String], description: &[String], evidence: &Evidence) -> Vec<usize> {
+    let spans = &evidence.facts.number_spans;
+    let names_field = |noun: &str| {
+        let noun = stem(noun);
+        name.iter()
+            .chain(description)
+            .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
+            .any(|w| {
+                cognate(&stem(w), &noun)
+                    || lexicon::translations(w)
+                        .iter()
+                        .any(|t| cognate(&stem(t), &noun))
+            })
+    };
+    let nouns: Vec<Option<&str>> = spans
+        .iter()
+        .map(|span| counted_noun(span.end, evidence))
+        .collect();
+    if !nouns.iter().flatten().any(|noun| names_field(noun)) {
+        return Vec::new();
+    }
+    spans
+        .iter()
+        .zip(&nouns)
+        .filter(|(_, noun)| noun.is_some_and(|noun| !names_field(noun)))
+        .map(|(span, _)| span.start)
+        .collect()
+}
+
+/// A party of people for a field that counts everyone: `Some(true)` where `value` is the
+/// party ("for me and my two kids" is 3, "for me, my wife and our two kids" 4, "deux adultes
+/// et trois enfants" 5), `Some(false)` where it is only one class's count of a party of
+/// several ("deux adultes et trois enfants" is no 3), `None` where the conversation says
+/// no such party.
+fn party_said(value: f64, evidence: &Evidence) -> Option<bool> {
+    let spans = &evidence.facts.number_spans;
+    let joined = spans.iter().any(|span| {
+        let joined = counted::joined_people(&words_before(evidence, span.start, 8));
+        joined > 0 && close(span.value + joined as f64, value)
+    });
+    let people_counts: Vec<f64> = spans
+        .iter()
+        .filter(|span| {
+            evidence
+                .tokens
+                .get(span.end)
+                .is_some_and(|t| counted::names_people(&t.folded))
+        })
+        .map(|span| span.value)
+        .collect();
+    let added_up = people_counts.len() >= 2 && close(people_counts.iter().sum(), value);
+    if joined || added_up {
+        return Some(true);
+    }
+    let one_class = people_counts.len() >= 2 && people_counts.iter().any(|c| close(*c, value));
+    one_class.then_some(false)
 }
 
 /// A template the field's own description gives, its placeholders filled with what the
@@ -831,17 +857,7 @@ fn label_fits(
         return false;
     }
     if address_number(evidence, start, end) {
-        return [
-            "address",
-            "street",
-            "house",
-            "direccion",
-            "adresse",
-            "indirizzo",
-            "endereco",
-        ]
-        .iter()
-        .any(|w| name.iter().chain(description).any(|n| n == w));
+        return about_an_address(name, description);
     }
     if let Some(fits) = identifier_part(start, name, description, evidence) {
         return fits;
@@ -956,6 +972,21 @@ fn counted_noun(end: usize, evidence: &Evidence) -> Option<&str> {
                 && !quantity::is_unit(&t.folded)
         })
         .map(|t| t.folded.as_str())
+}
+
+/// Whether a field's name or description words speak of an address (a house number fits it).
+fn about_an_address(name: &[String], description: &[String]) -> bool {
+    [
+        "address",
+        "street",
+        "house",
+        "direccion",
+        "adresse",
+        "indirizzo",
+        "endereco",
+    ]
+    .iter()
+    .any(|w| name.iter().chain(description).any(|n| n == w))
 }
 
 /// Whether the noun right after the number at tokens `start..end` (what it counts) fits the
