@@ -31,6 +31,19 @@ fn request(stream: bool) -> Value {
         "tools": [book_table()]})
 }
 
+/// A main model whose first call to `book_table` carries `arguments`, and whose repair turn
+/// answers with a valid one.
+async fn invalid_then_valid(arguments: Value) -> MockServer {
+    MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![tool_call("call_1", "book_table", &arguments)]),
+            "tool_calls",
+        )),
+        valid_second_turn(),
+    ])
+    .await
+}
+
 /// The repair turn's answer: a valid call.
 fn valid_second_turn() -> Reply {
     Reply::ok(completion(
@@ -94,18 +107,7 @@ async fn the_translator_fixes_what_the_schema_leaves_open() {
 
 #[tokio::test]
 async fn repair_mode_asks_the_main_model_again_with_the_errors() {
-    let main = MockServer::scripted(vec![
-        Reply::ok(completion(
-            calls_message(vec![tool_call(
-                "call_1",
-                "book_table",
-                &json!({"party": "four"}),
-            )]),
-            "tool_calls",
-        )),
-        valid_second_turn(),
-    ])
-    .await;
+    let main = invalid_then_valid(json!({"party": "four"})).await;
     let translator = MockServer::scripted(vec![]).await;
     let config = format!(
         "{}[translation.checks]\nbook_table = \"repair\"\n",
@@ -441,18 +443,7 @@ async fn a_call_a_repair_turn_repeats_goes_out_once() {
 
 #[tokio::test]
 async fn a_translator_s_objection_to_a_tool_the_model_chose_is_no_wrong_tool() {
-    let main = MockServer::scripted(vec![
-        Reply::ok(completion(
-            calls_message(vec![tool_call(
-                "call_1",
-                "book_table",
-                &json!({"party": "a few"}),
-            )]),
-            "tool_calls",
-        )),
-        valid_second_turn(),
-    ])
-    .await;
+    let main = invalid_then_valid(json!({"party": "a few"})).await;
     let translator = MockServer::start(|_| {
         translator_reply(r#"{"error": "wrong_tool", "reason": "this is no booking"}"#)
     })

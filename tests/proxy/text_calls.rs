@@ -9,22 +9,11 @@ use crate::support;
 
 use serde_json::{json, Value};
 use support::{
-    backend_toml, chat, completion, fixture_tool, stream_chunk, text_message, translator_reply,
-    MockServer, Proxy, Reply,
+    backend_toml, chat, completion, stream_chunk, text_message, translator_reply, MockServer,
+    Proxy, Reply,
 };
 
-fn email_args() -> Value {
-    json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"})
-}
-
-fn request(stream: bool) -> Value {
-    json!({
-        "model": "main-model",
-        "messages": [{"role": "user", "content": "remind me daily at 9 to check email"}],
-        "tools": [fixture_tool("set_reminder")],
-        "stream": stream,
-    })
-}
+use support::{reminder_args as email_args, reminder_request as request};
 
 /// The main model's answer: `text` as its content, whole or in `piece`-character chunks.
 fn text_reply(stream: bool, text: &str, piece: usize) -> Reply {

@@ -11,18 +11,7 @@ use support::{
     translator_reply, MockServer, Proxy, Reply,
 };
 
-fn email_args() -> Value {
-    json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"})
-}
-
-fn request(stream: bool) -> Value {
-    json!({
-        "model": "main-model",
-        "messages": [{"role": "user", "content": "remind me daily at 9 to check email"}],
-        "tools": [fixture_tool("set_reminder")],
-        "stream": stream,
-    })
-}
+use support::{reminder_args as email_args, reminder_request as request};
 
 fn raw_call(id: &str, arguments: &str) -> Value {
     json!({"id": id, "type": "function", "function": {"name": "set_reminder", "arguments": arguments}})

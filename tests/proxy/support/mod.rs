@@ -612,6 +612,21 @@ pub fn first_call_arguments(message: &Value) -> Value {
     .unwrap()
 }
 
+/// What a translator answers for "remind me daily at 9 to check email".
+pub fn reminder_args() -> Value {
+    json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"})
+}
+
+/// "remind me daily at 9 to check email" with the `set_reminder` fixture, streamed or not.
+pub fn reminder_request(stream: bool) -> Value {
+    json!({
+        "model": "main-model",
+        "messages": [{"role": "user", "content": "remind me daily at 9 to check email"}],
+        "tools": [fixture_tool("set_reminder")],
+        "stream": stream,
+    })
+}
+
 /// One Chat Completions stream chunk of choice 0.
 pub fn stream_chunk(delta: Value, finish: Option<&str>) -> Value {
     json!({"id": "chatcmpl-s", "object": "chat.completion.chunk", "model": "main-model",
