@@ -204,7 +204,7 @@ impl Evidence {
         // A file name or a path is one name: its separators are part of it ("Q3_summary.pdf"
         // is another file than "Q3-summary.pdf").
         if is_file_like(value) {
-            return self.written_as_is(value);
+            return self.written_as_is(value) || self.path_joined(value);
         }
         let target = compact(value);
         if target.is_empty() {
@@ -260,6 +260,30 @@ impl Evidence {
                 };
                 !before.is_some_and(joins) && !next.is_some_and(joins)
             })
+    }
+
+    /// A path said as its folder and its file apart: "entra em /var/log/nginx e me mostra o
+    /// error.log" says `/var/log/nginx/error.log`, "o ficheiro fatura_EDP_out.pdf da pasta
+    /// Faturas" says `Faturas/fatura_EDP_out.pdf`. Each part letter for letter.
+    fn path_joined(&self, value: &str) -> bool {
+        let Some((folder, file)) = value.rsplit_once('/') else {
+            return false;
+        };
+        let folder = folder.trim_end_matches('/');
+        // The folder written whole: "/var/log" is no folder said by "/var/log/nginx".
+        let text = self.text.as_str();
+        let folder_whole = !folder.is_empty()
+            && text.match_indices(folder).any(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let mut after = text[at + folder.len()..].chars();
+                let next = match after.next() {
+                    Some('/') => after.next(),
+                    next => next,
+                };
+                let joins = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '/' | '.');
+                !before.is_some_and(joins) && !next.is_some_and(joins)
+            });
+        folder_whole && file.contains('.') && self.written_as_is(file)
     }
 
     /// A number written on its own: "5512" is not said by "order 5512-77", nor "2023" by
@@ -474,13 +498,15 @@ fn digit_group(tokens: &[Token], facts: &Facts, i: usize) -> Option<(String, usi
 /// The words for each digit, 0 to 9, in the six languages (folded).
 #[rustfmt::skip]
 const DIGIT_WORDS: [&[&str]; 10] = [
-    &["zero", "cero", "null"],
+    // "oh" as people read digits out ("two oh one"), only among other digits' words.
+    &["zero", "cero", "null", "oh"],
     &["one", "uno", "una", "un", "une", "eins", "ein", "eine", "um", "uma"],
     &["two", "dos", "deux", "zwei", "zwo", "dois", "duas", "due"],
     &["three", "tres", "trois", "drei", "tre"],
     &["four", "cuatro", "quatre", "vier", "quatro", "quattro"],
     &["five", "cinco", "cinq", "funf", "cinque"],
-    &["six", "seis", "sechs", "sei"],
+    // Brazilian "meia" (of "meia dúzia") for a six read out among digits.
+    &["six", "seis", "sechs", "sei", "meia"],
     &["seven", "siete", "sept", "sieben", "sete", "sette"],
     &["eight", "ocho", "huit", "acht", "oito", "otto"],
     &["nine", "nueve", "neuf", "neun", "nove"],
@@ -570,6 +596,30 @@ mod tests {
         assert!(!e.written("doces_da_juju"));
         let e = Evidence::new("ticket abc 123 please", jiff::civil::date(2026, 11, 25));
         assert!(e.written("ABC-123"));
+    }
+
+    #[test]
+    fn a_path_said_as_its_folder_and_its_file() {
+        let e = Evidence::new(
+            "entra em /var/log/nginx e me mostra o error.log",
+            jiff::civil::date(2026, 11, 25),
+        );
+        assert!(e.written("/var/log/nginx/error.log"));
+        // A folder said only as part of another is not said.
+        assert!(!e.written("/var/log/error.log"));
+        assert!(!e.written("/var/log/nginx/access.log"));
+    }
+
+    #[test]
+    fn digits_read_out_with_oh_and_meia() {
+        let today = jiff::civil::date(2026, 11, 25);
+        let e = Evidence::new("the number's five five five, two oh one, eight eight", today);
+        assert!(e.has_spoken_digits("55520188"));
+        let e = Evidence::new("liga pro meu pai: onze, nove nove oito, três meia", today);
+        assert!(e.has_spoken_digits("1199836"));
+        // "Oh" alone is no digit run.
+        let e = Evidence::new("oh, and remind me at 3", today);
+        assert!(!e.has_spoken_digits("03"));
     }
 
     #[test]

@@ -239,16 +239,26 @@ fn time(text: &str) -> Option<f64> {
     })
 }
 
-/// The first date a row's text writes as digits, year first ("2026-10-04"), as a number
-/// that orders dates.
+/// The first date a row's text writes as digits, year first ("2026-10-04") or last, the
+/// day before the month where the month is no more than 12 ("28/11/2026", "02.10.2026"), as
+/// a number that orders dates.
 fn date(text: &str) -> Option<f64> {
-    text.split(|c: char| !(c.is_ascii_digit() || c == '-'))
+    text.split(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '/' | '.')))
         .find_map(|word| {
-            let mut parts = word.split('-');
-            let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
-            let ok = y.len() == 4 && m.len() == 2 && d.len() == 2 && parts.next().is_none();
-            let value = format!("{y}{m}{d}").parse::<f64>().ok()?;
-            ok.then_some(value)
+            let word = word.trim_matches(['.', '-', '/']);
+            let mark = ['-', '/', '.'].into_iter().find(|m| word.contains(*m))?;
+            let parts: Vec<u32> = word
+                .split(mark)
+                .map(|p| p.parse().ok())
+                .collect::<Option<Vec<u32>>>()?;
+            let (year, month, day) = match parts.as_slice() {
+                [y, m, d] if *y > 999 => (*y, *m, *d),
+                [a, b, y] if *y > 999 && *b <= 12 => (*y, *b, *a),
+                [a, b, y] if *y > 999 => (*y, *a, *b),
+                _ => return None,
+            };
+            let valid = (1..=12).contains(&month) && (1..=31).contains(&day);
+            valid.then(|| f64::from(year * 10_000 + month * 100 + day))
         })
 }
 
@@ -326,6 +336,13 @@ mod tests {
             "fatura_MEO_out.pdf (modificado 2026-10-28)",
         ];
         assert_eq!(picked(&files, Extreme::Latest), Some(1));
+        let downloads = [
+            "facture_oct.pdf (28/11/2026)",
+            "billet_tgv.pdf (30/11/2026)",
+            "cv_2025.pdf (02/10/2026)",
+        ];
+        assert_eq!(picked(&downloads, Extreme::Latest), Some(1));
+        assert_eq!(picked(&downloads, Extreme::Earliest), Some(2));
         let accounts = [
             "Checking (id 30018821) balance $1,240.55",
             "Savings (id 30017730) balance $8,902.10",

@@ -80,10 +80,12 @@ struct Row {
 
 impl Row {
     fn holds(&self, wanted: &str, wanted_compact: &str) -> bool {
+        // An identifier by its letters and digits whatever its marks: one with digits, or a
+        // file name ("fatura_EDP_set.pdf").
+        let identifier =
+            wanted_compact.bytes().any(|b| b.is_ascii_digit()) || wanted.contains(['.', '_']);
         self.values.iter().any(|v| v == wanted)
-            || (wanted_compact.len() >= 4
-                && wanted_compact.bytes().any(|b| b.is_ascii_digit())
-                && self.compact.contains(wanted_compact))
+            || (wanted_compact.len() >= 4 && identifier && self.compact.contains(wanted_compact))
     }
 }
 
@@ -132,7 +134,8 @@ impl Rows {
             return false;
         }
         let wanted = match value {
-            Value::String(s) => fold(s.trim()),
+            // A path by its file: "Faturas/fatura_EDP_set.pdf" is the row of its file.
+            Value::String(s) => fold(s.trim().rsplit('/').next().unwrap_or_default()),
             Value::Number(n) => number_text(n),
             _ => return false,
         };
@@ -310,7 +313,10 @@ fn list(line: &str, at: usize, tokens: &[Token], numbers: &[NumberSpan]) -> Opti
             .unwrap_or(',')
     };
     let rows = segments(line, mark, at, tokens, numbers);
-    let alike = rows.iter().all(|r| !r.numbers.is_empty())
+    // A date written in digits ("2026-10-04") is read as a date, no number: its digits count.
+    let alike = rows
+        .iter()
+        .all(|r| !r.numbers.is_empty() || r.text.bytes().any(|b| b.is_ascii_digit()))
         || rows.iter().all(|r| (1..=3).contains(&r.values.len()));
     (rows.len() >= 2 && alike).then(|| Table {
         picked: Vec::new(),
@@ -509,7 +515,7 @@ fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
             picked[i] = true;
         }
     }
-    pick_by_place(rows.len(), words, &mut picked);
+    pick_by_place(rows, words, &mut picked);
     picked
 }
 
@@ -559,8 +565,12 @@ fn words_matched<'w>(rows: &[Row], words: &'w [String]) -> Vec<Vec<&'w str>> {
 }
 
 /// The rows picked by their place: "the middle one" of an odd number, an ordinal after an
-/// article ("open the first one", "el último").
-fn pick_by_place(rows: usize, words: &[String], picked: &mut [bool]) {
+/// article ("open the first one", "el último"). "The last" of rows that each hold a date or
+/// a time is the latest ("le dernier PDF que j'ai téléchargé"), wherever it stands.
+fn pick_by_place(table: &[Row], words: &[String], picked: &mut [bool]) {
+    let rows = table.len();
+    let texts: Vec<&str> = table.iter().map(|r| r.text.as_str()).collect();
+    let latest = super::extreme::picked(&texts, super::extreme::Extreme::Latest);
     for (i, word) in words.iter().enumerate() {
         let after_article = (1..=2).any(|back| i >= back && is(ARTICLES, &words[i - back]));
         if is(MIDDLE, word) && after_article && rows % 2 == 1 {
@@ -574,7 +584,7 @@ fn pick_by_place(rows: usize, words: &[String], picked: &mut [bool]) {
         let place = PLACES
             .iter()
             .find(|(names, _)| names.contains(&pair[1].as_str()))
-            .map(|(_, place)| place.unwrap_or(rows - 1));
+            .map(|(_, place)| place.or(latest).unwrap_or(rows - 1));
         if let Some(at) = place.filter(|at| *at < rows) {
             picked[at] = true;
         }
@@ -641,6 +651,17 @@ mod tests {
         let bills = "User: welche Rechnung ist am höchsten? Die zahl ich jetzt gleich\nTool: Offene Rechnungen: R-1043 Stadtwerke 84,20 € | R-1051 Telekom 39,99 € | R-1057 Versicherung 212,50 €";
         assert!(refused_after_tool(bills, "Tool:", json!(84.2)));
         assert!(!refused_after_tool(bills, "Tool:", json!(212.5)));
+        let files = "User: abre o ficheiro mais recente da pasta Faturas\nTool: Faturas/: fatura_EDP_set.pdf (modificado 2026-10-04) ; fatura_EDP_out.pdf (modificado 2026-11-03)";
+        assert!(refused_after_tool(
+            files,
+            "Tool:",
+            json!("Faturas/fatura_EDP_set.pdf")
+        ));
+        assert!(!refused_after_tool(
+            files,
+            "Tool:",
+            json!("Faturas/fatura_EDP_out.pdf")
+        ));
         let trains = "User: sácame el más barato a Valencia mañana\nTool: Madrid-Valencia 03/12: 07:05 AVE 48,90€ | 08:30 Alvia 32,15€ | 09:15 AVE 71,00€";
         assert!(!refused_after_tool(trains, "Tool:", json!("08:30")));
         assert!(refused_after_tool(trains, "Tool:", json!("07:05")));
