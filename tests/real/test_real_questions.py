@@ -33,10 +33,13 @@ def test_a_missing_fact_is_asked_not_invented(strict):
     assert not message.tool_calls, [(c.function.name, c.function.arguments) for c in message.tool_calls]
     assert message.content and message.content.strip(), "neither a call nor a question"
     # Where the main model called the reminder tool (it does on most runs, not all: llama-server
-    # on CPU is not bit-for-bit the same from run to run even at temperature 0), its
-    # translation ended in a question (the translator's, or strict grounding's), never a call.
+    # on CPU is not bit-for-bit the same from run to run even at temperature 0), no
+    # translation made a call: each ended in a question (the translator's, or strict
+    # grounding's), or, where a repair turn wrote the call again (as text too: read as a call,
+    # it is translated again), in a failure the main model is told of.
     translations = strict.lines_with('"message":"translation"', timeout=3.0)
-    assert all('"outcome":"clarification"' in line for line in translations), translations
+    made_a_call = ('"outcome":"ok"', '"outcome":"cached"')
+    assert not any(o in line for line in translations for o in made_a_call), translations
 
 
 def test_a_request_that_says_everything_gets_its_call(strict):
