@@ -613,7 +613,10 @@ mod tests {
     #[test]
     fn digits_read_out_with_oh_and_meia() {
         let today = jiff::civil::date(2026, 11, 25);
-        let e = Evidence::new("the number's five five five, two oh one, eight eight", today);
+        let e = Evidence::new(
+            "the number's five five five, two oh one, eight eight",
+            today,
+        );
         assert!(e.has_spoken_digits("55520188"));
         let e = Evidence::new("liga pro meu pai: onze, nove nove oito, três meia", today);
         assert!(e.has_spoken_digits("1199836"));
