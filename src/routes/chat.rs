@@ -120,8 +120,15 @@ pub(crate) async fn serve_parsed(
         };
         let served = match plan {
             Plan::Forward => forward(state, &parts, &model, bytes.clone(), watch).await?,
+            // Boxed: the pipe's future is large, and a request forwarded as it came would
+            // otherwise carry (and move, layer by layer) its size too.
             Plan::Rewrite(rewrite) => {
-                drive::serve(state.engine.clone(), *rewrite, parts.headers.clone()).await?
+                Box::pin(drive::serve(
+                    state.engine.clone(),
+                    *rewrite,
+                    parts.headers.clone(),
+                ))
+                .await?
             }
         };
         match served {
