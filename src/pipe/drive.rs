@@ -121,9 +121,14 @@ async fn serve_whole(
     }
     // Most replies need no change: found without copying the body, they go out as read.
     let split = engine.pipe.settings().split_actions;
-    let text_calls = text_calls_of(&engine, &rewrite);
     if rewrite.prompt.is_none()
-        && !peek_has_nl_call(&engine.pipe, &rewrite, &bytes, split, text_calls.as_deref())
+        && !peek_has_nl_call(
+            &engine.pipe,
+            &rewrite,
+            &bytes,
+            split,
+            rewrite.text_calls.as_deref(),
+        )
     {
         return Ok(as_read(bytes));
     }
@@ -595,7 +600,7 @@ impl Driver {
         );
         // A whole answer reaches the driver only when it has something to handle.
         let raw_mode = prompt.is_none() && streams;
-        let text_calls = text_calls_of(&engine, &rewrite);
+        let text_calls = rewrite.text_calls.clone();
         Driver {
             resolver: Resolver {
                 engine: engine.clone(),
@@ -1239,14 +1244,6 @@ fn hold_opening(state: &mut ChoiceState, text: &str, tools: &PromptTools) -> Str
             }
         }
     }
-}
-
-/// The tools whose calls a native-mode turn may write as text: those plaincall handles, when
-/// `tool_calling.text_calls` is on.
-fn text_calls_of(engine: &Engine, rewrite: &Rewrite) -> Option<Arc<PromptTools>> {
-    let on = engine.config.tool_calling.text_calls && rewrite.prompt.is_none();
-    let mut names = rewrite.tools.handled_names().peekable();
-    (on && names.peek().is_some()).then(|| Arc::new(PromptTools::of_names(names)))
 }
 
 /// Whether the request asked for the usage chunk at the end of a stream.

@@ -132,6 +132,9 @@ pub struct Rewrite {
     pub model: String,
     /// Set in prompt mode: the tools whose calls are parsed out of the reply text.
     pub prompt: Option<Arc<PromptTools>>,
+    /// Set in native mode with `tool_calling.text_calls` on and a tool plaincall handles: the
+    /// tools whose calls a turn may write as text (see [`text_calls`]).
+    pub text_calls: Option<Arc<PromptTools>>,
     /// The upstream may reject native tools for this model (`auto` mode): report it rather
     /// than passing the error on.
     pub watch_rejection: bool,
@@ -409,6 +412,8 @@ pub struct Pipe {
     /// Translator prompts read recently (see [`warm`]).
     pub(crate) warmed: warm::Warmed,
     prompt_grammar: bool,
+    /// `tool_calling.text_calls`: a native-mode turn may write a handled tool's call as text.
+    text_calls: bool,
 }
 
 impl Pipe {
@@ -438,10 +443,19 @@ impl Pipe {
             validators: validate::Validators::new(1024),
             warmed: warm::Warmed::default(),
             prompt_grammar: config.tool_calling.grammar,
+            text_calls: config.tool_calling.text_calls,
             translator,
             prompts,
             settings,
         })
+    }
+
+    /// The tools whose calls a native-mode turn may write as text: those plaincall handles,
+    /// when `tool_calling.text_calls` is on. Built once per request.
+    fn text_calls_of(&self, set: &ToolSet, prompt_mode: bool) -> Option<Arc<PromptTools>> {
+        let mut names = set.handled_names().peekable();
+        (self.text_calls && !prompt_mode && names.peek().is_some())
+            .then(|| Arc::new(PromptTools::of_names(names)))
     }
 
     pub fn settings(&self) -> &TranslationConfig {
@@ -517,9 +531,11 @@ impl Pipe {
         } else {
             None
         };
+        let text_calls = self.text_calls_of(&set, prompt.is_some());
         Ok(Plan::Rewrite(Box::new(Rewrite {
             body,
             tools: Arc::new(set),
+            text_calls,
             stream,
             choices,
             model,
