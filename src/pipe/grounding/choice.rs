@@ -113,6 +113,13 @@ pub fn said(
     {
         return true;
     }
+    // A thing's state ("on"/"off", "enabled"/"disabled"), said by switching the thing:
+    // "desliga a luz", "accendi la luce".
+    if let Some(way) = super::flags::state_member(member) {
+        if let Some(switched) = super::flags::switched(evidence) {
+            return switched == way;
+        }
+    }
     if let Some(end) = tier_end(member, members, evidence) {
         return end;
     }
@@ -1096,6 +1103,56 @@ mod tests {
             "order"
         ));
         assert!(!chosen("a cheap hotel", "asc", plain, "order"));
+    }
+
+    #[test]
+    fn a_state_member_said_by_switching_the_thing() {
+        let states = json!(["on", "off"]);
+        assert!(chosen(
+            "desliga a luz da cozinha",
+            "off",
+            states.clone(),
+            "state"
+        ));
+        assert!(chosen(
+            "accendi la luce in camera",
+            "on",
+            states.clone(),
+            "state"
+        ));
+        assert!(chosen(
+            "kill the living room lights",
+            "off",
+            states.clone(),
+            "state"
+        ));
+        // The other way, or no switch said.
+        assert!(!chosen(
+            "accendi la luce in camera",
+            "off",
+            states.clone(),
+            "state"
+        ));
+        assert!(!chosen(
+            "desliga a luz da cozinha",
+            "on",
+            states.clone(),
+            "state"
+        ));
+        assert!(!chosen(
+            "how bright is the kitchen light?",
+            "on",
+            states,
+            "state"
+        ));
+        let modes = json!(["enabled", "disabled"]);
+        assert!(chosen(
+            "désactive le mode nuit",
+            "disabled",
+            modes.clone(),
+            "mode"
+        ));
+        assert!(!chosen("désactive le mode nuit", "enabled", modes, "mode"));
     }
 
     #[test]

@@ -902,24 +902,20 @@ fn read_weekdays(
     found: &mut Vec<Date>,
     facts_weekdays: &mut Vec<Weekday>,
 ) {
-    for (i, token) in tokens.iter().enumerate() {
-        let Some((_, weekday, feira)) = WEEKDAYS.iter().find(|(name, _, _)| *name == token.folded)
-        else {
+    let named = |i: usize| {
+        WEEKDAYS
+            .iter()
+            .find(|(name, _, _)| *name == tokens[i].folded)
+    };
+    // A day named so that it is one: a bare short Portuguese name standing alone between
+    // marks is one too ("próxima segunda... não, terça").
+    let a_day = (0..tokens.len())
+        .any(|i| named(i).is_some_and(|(_, _, feira)| !feira || portuguese_day(tokens, i)));
+    for (i, _) in tokens.iter().enumerate() {
+        let Some((_, weekday, feira)) = named(i) else {
             continue;
         };
-        // "sexta" is also "sixth": without its "-feira", a day only after a word that puts a
-        // day ("pra sexta", "na quinta") or before "que vem".
-        if *feira
-            && !(phrase_at(tokens, i + 1, &["-", "feira"])
-                || phrase_at(tokens, i + 1, &["feira"])
-                || (i >= 1
-                    && DAY_BEFORE.contains(&tokens[i - 1].folded.as_str())
-                    && !tokens.get(i + 1).is_some_and(|t| {
-                        // "na segunda vez", "a sexta edição": an ordinal of a thing.
-                        t.kind == Kind::Word && !super::language::function_word(&t.folded)
-                    }))
-                || coming_after(tokens, i, false))
-        {
+        if *feira && !portuguese_day(tokens, i) && !(a_day && stands_alone(tokens, i)) {
             continue;
         }
         facts_weekdays.push(*weekday);
@@ -961,6 +957,29 @@ fn read_weekdays(
             found.extend(today.checked_add((ahead + 7).days()).ok());
         }
     }
+}
+
+/// Whether the short Portuguese weekday name at `i` is a day: "sexta" is also "sixth", so
+/// without its "-feira" only after a word that puts a day ("pra sexta", "na quinta") or
+/// before "que vem".
+fn portuguese_day(tokens: &[Token], i: usize) -> bool {
+    phrase_at(tokens, i + 1, &["-", "feira"])
+        || phrase_at(tokens, i + 1, &["feira"])
+        || (i >= 1
+            && DAY_BEFORE.contains(&tokens[i - 1].folded.as_str())
+            && !tokens.get(i + 1).is_some_and(|t| {
+                // "na segunda vez", "a sexta edição": an ordinal of a thing.
+                t.kind == Kind::Word && !super::language::function_word(&t.folded)
+            }))
+        || coming_after(tokens, i, false)
+}
+
+/// Whether the word at `i` stands alone between marks (or the text's end): an answer or a
+/// correction of its own (", terça.").
+fn stands_alone(tokens: &[Token], i: usize) -> bool {
+    i >= 1
+        && tokens[i - 1].kind == Kind::Punct
+        && tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
 }
 
 /// Portuguese words before a bare weekday that make it a day: "pra sexta", "na quinta".
@@ -1561,6 +1580,11 @@ mod tests {
         assert!(has("na quinta", 2026, 11, 26));
         // "sexta" alone is sixth.
         assert!(dates("a sexta edição do festival").is_empty());
+        // Standing alone where another day was named, a correction of it.
+        assert!(has("pra próxima segunda... não, terça", 2026, 12, 1));
+        assert!(has("na segunda-feira, ou melhor, quarta.", 2026, 11, 25));
+        // Alone among ordinals, no day.
+        assert!(dates("a primeira, segunda, terceira").is_empty());
     }
 
     #[test]

@@ -292,14 +292,25 @@ const SWITCH_OFF: &[&str] = &[
     "deaktivieren",
     "disable",
     "deactivate",
+    "kill",
 ];
 /// German verbs whose particle, at the clause's end, says which way: "schalt das Licht
 /// aus", "mach die Heizung an".
 const SWITCH_STEM: &[&str] = &["schalt", "schalte", "schaltet", "mach", "mache", "macht"];
 
+/// Which way a member of a choice sets a thing's state: `on`, `enabled` one way, `off`,
+/// `disabled` the other; `None` for a member that is no state.
+pub(super) fn state_member(member: &str) -> Option<bool> {
+    match member.to_lowercase().as_str() {
+        "on" | "enabled" | "enable" | "active" | "activated" => Some(true),
+        "off" | "disabled" | "disable" | "inactive" | "deactivated" => Some(false),
+        _ => None,
+    }
+}
+
 /// Which way the conversation switches a thing: `Some(true)` on, `Some(false)` off, `None`
 /// when it says neither or both. "turn/switch/power on|off" in English.
-fn switched(evidence: &Evidence) -> Option<bool> {
+pub(super) fn switched(evidence: &Evidence) -> Option<bool> {
     let words: Vec<&str> = evidence
         .tokens
         .iter()

@@ -21,6 +21,13 @@ const LINKS: &[&str] = &[
     "is", "was", "ist", "war", "es", "era", "est", "etait", "e", "sera", "be",
 ];
 
+/// Words that join a number word to what it is of: "número de pedido", "il codice della
+/// carta".
+const OF: &[&str] = &[
+    "de", "do", "da", "di", "del", "du", "d", "of", "della", "dello", "dei", "degli", "delle",
+    "des", "dos", "das",
+];
+
 /// Words of a field's name that are no label of their own (`order_id` is about "order").
 const GENERIC: &[&str] = &[
     "id",
@@ -117,12 +124,7 @@ pub(super) fn before(tokens: &[Token], start: usize) -> Option<Label> {
             let linked = at
                 .checked_sub(1)
                 .and_then(|i| clause.get(i))
-                .is_some_and(|t| {
-                    matches!(
-                        t.folded.as_str(),
-                        "de" | "do" | "da" | "di" | "del" | "du" | "d" | "of"
-                    )
-                });
+                .is_some_and(|t| is(OF, &t.folded));
             // "il numero del tecnico" is the technician's number, which may be a phone's:
             // only a label of the word next to the digits.
             if let (true, Some(label)) = (linked, after) {
@@ -130,12 +132,16 @@ pub(super) fn before(tokens: &[Token], start: usize) -> Option<Label> {
             }
         }
     }
+    // Else the nearest word that says something: "la facture c'est la 77120" is the
+    // invoice's.
     clause
         .iter()
         .map(|t| t.folded.as_str())
-        .find(|w| !is(LINKS, w))
-        .filter(|w| {
-            !is(STOPWORDS, w) && !super::language::function_word(w) && w.chars().count() >= 3
+        .find(|w| {
+            !is(LINKS, w)
+                && !is(STOPWORDS, w)
+                && !super::language::function_word(w)
+                && w.chars().count() >= 3
         })
         .map(|w| Label::Next(w.to_owned()))
 }
@@ -264,6 +270,14 @@ mod tests {
         // "n°" with no word right before it labels nothing.
         let orders = "Commandes récentes : n° 58120443 – tasse ; n° 58120467 – plaid";
         assert!(!other(orders, "58120443", "order_number"));
+        // A label past a link and an article ("la facture c'est la 77120"), and a label
+        // joined by "della".
+        let client = "mon numéro client c'est le 553 018, la facture c'est la 77120";
+        assert!(other(client, "77120", "customer_number"));
+        assert!(!other(client, "553018", "customer_number"));
+        let card = "il codice della carta fedeltà è 7720 3318, il PIN 4402";
+        assert!(other(card, "4402", "card_number"));
+        assert!(!other(card, "77203318", "card_number"));
         // No label, or a field that names nothing: free.
         assert!(!other("ruf 0171 2345678 an", "01712345678", "phone"));
         assert!(!other(parcel, "77340092", "id"));

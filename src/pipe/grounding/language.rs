@@ -162,7 +162,7 @@ pub fn of_conversation(text: &str, tool_results: &[std::ops::Range<usize>]) -> L
     for raw in text.split_inclusive('\n') {
         let data = tool_results.iter().any(|r| r.contains(&at));
         at += raw.len();
-        let line = sample(raw.trim());
+        let line = sample(without_speaker(raw.trim()));
         let letters = line.chars().filter(|c| c.is_alphabetic()).count();
         if letters < 2 {
             continue;
@@ -192,6 +192,15 @@ pub fn of_conversation(text: &str, tool_results: &[std::ops::Range<usize>]) -> L
     }
     out.main = main_language(text, &totals);
     out
+}
+
+/// A line without the speaker's label a transcript puts before it ("User: ", "Assistant: "):
+/// the label is no word of the line's language.
+fn without_speaker(line: &str) -> &str {
+    ["User:", "Assistant:", "System:", "Tool:"]
+        .iter()
+        .find_map(|label| line.strip_prefix(label))
+        .map_or(line, str::trim_start)
 }
 
 /// Whether a line of `letters` letters is in a language the six are not by its letters alone:
@@ -599,6 +608,9 @@ mod tests {
         assert!(of("es tehnya jangan pakai gula ya").unread);
         // An address's numbers are no words of a line: one function word in six words.
         assert!(!of("consegna in via Torino 5, CAP 20121 Milano").unread);
+        // A speaker's label is no word of the line.
+        assert!(!of("User: mostrami i ticket aperti").unread);
+        assert!(of("User: Maak verbinding met de database zonder SSL.").unread);
         // One function word of the six in ten words (Catalan); a letter none of the six
         // writes in a word that is no name (Croatian, Slovak).
         assert!(of("Reserva taula per a quatre adults i dos nens dissabte vinent").unread);

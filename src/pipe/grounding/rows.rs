@@ -84,7 +84,18 @@ impl Row {
         // file name ("fatura_EDP_set.pdf").
         let identifier =
             wanted_compact.bytes().any(|b| b.is_ascii_digit()) || wanted.contains(['.', '_']);
+        // A value of several words ("Dr Lefèvre") by its words in a row.
+        let words: Vec<&str> = wanted
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let in_a_row = words.len() > 1
+            && self
+                .values
+                .windows(words.len())
+                .any(|window| window.iter().zip(&words).all(|(v, w)| v == w));
         self.values.iter().any(|v| v == wanted)
+            || in_a_row
             || (wanted_compact.len() >= 4 && identifier && self.compact.contains(wanted_compact))
     }
 }
@@ -116,10 +127,10 @@ impl Rows {
             .filter(|t| t.kind != Kind::Punct && outside(t))
             .map(|t| t.folded.clone())
             .collect();
-        let said_numbers: Vec<f64> = numbers
+        let said_numbers: Vec<(f64, bool)> = numbers
             .iter()
-            .filter(|n| tokens.get(n.start).is_some_and(outside) && !n.ordinal)
-            .map(|n| n.value)
+            .filter(|n| tokens.get(n.start).is_some_and(outside))
+            .map(|n| (n.value, n.ordinal))
             .collect();
         for table in &mut tables {
             table.picked = pick(&table.rows, &plain, &said_numbers);
@@ -314,14 +325,25 @@ fn list(line: &str, at: usize, tokens: &[Token], numbers: &[NumberSpan]) -> Opti
     };
     let rows = segments(line, mark, at, tokens, numbers);
     // A date written in digits ("2026-10-04") is read as a date, no number: its digits count.
+    // Or each holds a link or another identifier ("https://meet.example.com/abc-defg-hij").
     let alike = rows
         .iter()
         .all(|r| !r.numbers.is_empty() || r.text.bytes().any(|b| b.is_ascii_digit()))
-        || rows.iter().all(|r| (1..=3).contains(&r.values.len()));
+        || rows.iter().all(|r| (1..=3).contains(&r.values.len()))
+        || rows
+            .iter()
+            .all(|r| r.text.split_whitespace().any(identifier));
     (rows.len() >= 2 && alike).then(|| Table {
         picked: Vec::new(),
         rows,
     })
+}
+
+/// A word of letters joined by marks no prose puts inside a word: a link, an address, a
+/// path ("https://x.io/a-b", "ana@x.io", "docs/q3.pdf").
+fn identifier(word: &str) -> bool {
+    let marks = word.matches(['/', '@', '.', '_', '-']).count();
+    marks >= 2 && word.chars().filter(|c| c.is_alphanumeric()).count() >= 6
 }
 
 /// The rows of `line` between `mark`s (a "," between two digits is a decimal mark, no row's
@@ -478,10 +500,15 @@ fn number_text(n: &serde_json::Number) -> String {
 
 /// The rows `words` (the conversation outside the tables) pick: by a word of three letters
 /// or more that only that row's values hold, by a number of `said` only that row holds, or
-/// by an ordinal after an article.
-fn pick(rows: &[Row], words: &[String], said: &[f64]) -> Vec<bool> {
+/// by an ordinal after an article. An ordinal of `said` (marked `true`) is a row's place,
+/// unless there are fewer rows than it counts: "the one on the 18th" is a day.
+fn pick(rows: &[Row], words: &[String], said: &[(f64, bool)]) -> Vec<bool> {
     let mut picked = vec![false; rows.len()];
-    for number in said {
+    let values = said
+        .iter()
+        .filter(|(n, ordinal)| !ordinal || *n > rows.len() as f64)
+        .map(|(n, _)| n);
+    for number in values {
         let holds = |row: &Row| row.numbers.iter().any(|n| super::facts::close(*n, *number));
         if rows.iter().filter(|r| holds(r)).count() == 1 {
             if let Some(at) = rows.iter().position(holds) {
@@ -638,6 +665,44 @@ mod tests {
         let orders = "User: wo ist die Sendung mit den Kopfhörern?\nTool: Bestellungen: 302-8841 Kopfhörer (unterwegs); 302-8814 Ladekabel (zugestellt)";
         assert!(refused_after_tool(orders, "Tool:", json!("3028814")));
         assert!(!refused_after_tool(orders, "Tool:", json!("3028841")));
+    }
+
+    #[test]
+    fn a_row_by_a_day_said_as_an_ordinal_and_a_value_of_several_words() {
+        let bookings = "User: my bookings?\nTool: Ref QX7-22K9, Hotel Aurora, Dec 10-12; Ref QX7-22L4, Hotel Mistral, Dec 18-20\nUser: cancel the one on the 18th";
+        assert!(refused_after_tool(bookings, "Tool:", json!("QX7-22K9")));
+        assert!(!refused_after_tool(bookings, "Tool:", json!("QX7-22L4")));
+        // An ordinal no greater than the rows is no value: "the 2nd one" picks no row by
+        // the "2" of the first.
+        let plans =
+            "User: plans?\nTool: Lite 2 GB $5; Plus 4 GB $9; Max 8 GB $15\nUser: the 2nd one";
+        assert!(!refused_after_tool(plans, "Tool:", json!("Plus")));
+        assert!(!refused_after_tool(plans, "Tool:", json!("Max")));
+        let slots = "User: les créneaux ?\nTool: Dr Martin – mardi 10h ; Dr Lefèvre – mercredi 15h ; Dr Nguyen – jeudi 9h\nUser: je prends celui du mercredi";
+        assert!(refused_after_tool(slots, "Tool:", json!("Dr Martin")));
+        assert!(!refused_after_tool(slots, "Tool:", json!("Dr Lefèvre")));
+    }
+
+    #[test]
+    fn a_list_of_links() {
+        let links = "User: los enlaces?\nTool: Reunión de equipo: https://meet.example.com/abc-defg-hij ; Revisión trimestral: https://meet.example.com/xyz-uvwq-rst\nUser: mándale a Pablo el de la trimestral";
+        assert!(refused_after_tool(
+            links,
+            "Tool:",
+            json!("https://meet.example.com/abc-defg-hij")
+        ));
+        assert!(!refused_after_tool(
+            links,
+            "Tool:",
+            json!("https://meet.example.com/xyz-uvwq-rst")
+        ));
+        // Prose with one link is no list.
+        let prose = "User: the link?\nTool: Your meeting is set, join at https://meet.example.com/abc-defg-hij, see you there\nUser: send it to Pablo";
+        assert!(!refused_after_tool(
+            prose,
+            "Tool:",
+            json!("https://meet.example.com/abc-defg-hij")
+        ));
     }
 
     #[test]

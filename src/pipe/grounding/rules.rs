@@ -191,11 +191,21 @@ fn kind_said(leaf: &Leaf, correction: &Evidence) -> bool {
             }
             let text = text.trim();
             if date_of(text).is_some() {
+                // A weekday's bare name too: "segunda... não, terça".
                 !facts.dates.is_empty()
                     || !facts.weekdays.is_empty()
                     || super::dates::day_after_article(&correction.tokens, facts)
+                    || correction
+                        .tokens
+                        .iter()
+                        .any(|t| super::dates::is_weekday(&t.folded))
             } else if clock_of(text).is_some() {
+                // "às oito... ou melhor, nove": a bare hour corrects a time.
                 !facts.times.is_empty()
+                    || facts
+                        .number_spans
+                        .iter()
+                        .any(|n| n.value.fract() == 0.0 && (1.0..=24.0).contains(&n.value))
             } else if is_code(text) {
                 !facts.codes.is_empty()
             } else {
@@ -439,7 +449,8 @@ const END: &[&str] = &[
     "last",
 ];
 
-/// Words for how many times a thing happens, which stem to a word of [`TIME_OF_DAY`].
+/// Words for how many times a thing happens, which stem to a word of [`TIME_OF_DAY`]: they
+/// fit a field only as written.
 const REPEATS: &[&str] = &["times", "veces", "fois", "mal", "vezes", "volte"];
 
 /// Words of a field that say it takes a time of day, or a day.
@@ -496,10 +507,13 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
         name: &name,
         description: &description,
     };
+    // A field's word fits as written or by its stem, save a word of how often: "times"
+    // stems to "time", and no count of repeats is a time of day.
     let about = |words: &[&str]| {
-        name.iter()
-            .chain(&description)
-            .any(|w| words.contains(&w.as_str()) || words.contains(&stem(w).as_str()))
+        name.iter().chain(&description).any(|w| {
+            words.contains(&w.as_str())
+                || (!REPEATS.contains(&w.as_str()) && words.contains(&stem(w).as_str()))
+        })
     };
     let facts = &evidence.facts;
     let other_things = of_other_things(&name, &description, evidence);
@@ -511,12 +525,7 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                 None if span.ordinal => about(RANK),
                 None => true,
                 Some(Role::Unit(index)) => quantity::fits_as_written(*index, &field, facts),
-                // "How many times it repeats" is about a count: "times" is no time of day.
-                Some(Role::Time) => name.iter().chain(&description).any(|w| {
-                    !REPEATS.contains(&w.as_str())
-                        && (TIME_OF_DAY.contains(&w.as_str())
-                            || TIME_OF_DAY.contains(&stem(w).as_str()))
-                }),
+                Some(Role::Time) => about(TIME_OF_DAY),
                 Some(Role::Date) => about(DAY),
                 Some(Role::Current) => about(CURRENT),
                 Some(Role::Change) => about(CHANGE_BY),
@@ -753,15 +762,8 @@ const COUNTING: &[&str] = &[
     "additional",
     "all",
     "x",
-    // Words that correct a number said before: "per sei, anzi sette", "pa seis" (Mexican
-    // "para").
-    "anzi",
-    "actually",
-    "rather",
-    "mejor",
-    "plutot",
-    "lieber",
-    "melhor",
+    // "pa seis" (Mexican "para"). Words that correct a number said before ("per sei, anzi
+    // sette") are taken_back's (see `counting`).
     "pa",
     // Verbs that take how many: "il m'en faut quatre-vingt-dix", "I need 3", "compra 2".
     "need",
@@ -892,7 +894,7 @@ fn label_fits(
     if word.chars().count() < 2
         || is(STOPWORDS, word)
         || language::function_word(word)
-        || COUNTING.contains(&word.as_str())
+        || counting(word)
     {
         return true;
     }
@@ -903,6 +905,12 @@ fn label_fits(
                 .iter()
                 .any(|t| cognate(&stem(t), &label))
     })
+}
+
+/// A word before a number that says how many, or corrects a number said before it ("per
+/// sei, anzi sette"): no label of what the number names.
+fn counting(word: &str) -> bool {
+    COUNTING.contains(&word) || super::taken_back::CORRECTING.contains(&word)
 }
 
 /// Words of a field that takes an identifier's number (`release-4`, `build_12`).
@@ -946,7 +954,7 @@ fn identifier_part(
         || super::dates::is_weekday(&word.folded)
         || is(STOPWORDS, &word.folded)
         || language::function_word(&word.folded)
-        || COUNTING.contains(&word.folded.as_str())
+        || counting(&word.folded)
     {
         return None;
     }

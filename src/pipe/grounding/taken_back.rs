@@ -13,13 +13,17 @@ const REFUSED: &[&str] = &["no", "non", "nee", "nein", "nao", "nope", "nah"];
 
 /// Words after a refusal that keep it an answer: "no espera,", "non attends,", "nein warte,".
 const WAIT: &[&str] = &[
-    "wait", "espera", "espere", "attends", "attendez", "warte", "aspetta", "aspetti",
+    "wait", "espera", "espere", "attends", "attendez", "warte", "aspetta", "aspetti", "dai",
 ];
 
 /// Words before a refusal that keep it standing alone ("ah non", "enfin non", "ay no").
 const LEAD_INS: &[&str] = &[
-    "ah", "oh", "ay", "enfin", "bueno", "wait", "eh", "ach", "ahh",
+    "ah", "oh", "ay", "enfin", "bueno", "wait", "eh", "ach", "ahh", "euh", "uh", "um", "hmm", "ehm",
 ];
+
+/// Words right after a correcting word that make it a comparison: ", mejor que el lunes",
+/// ", instead of Monday", ", rather than the blue".
+const COMPARING: &[&str] = &["que", "than", "of", "als", "di", "do", "da", "del", "to"];
 
 /// Words that correct what came before right after a mark (", actually the red one").
 const AFTER_A_MARK: &[&str] = &[
@@ -112,9 +116,15 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
     let mut found = None;
     for (i, token) in tokens.iter().enumerate() {
         let word = token.folded.as_str();
-        // "no, ...", and "no espera, ...", "nein warte, ...".
+        // "no, ...", and "no espera, ...", "nein warte, ...", "no scratch that, ...", or
+        // a correcting word right after it ("nee doch Baumwolle", "no mejor el martes").
+        let next_is =
+            |at: usize, words: &[&str]| tokens.get(at).is_some_and(|t| is(words, &t.folded));
         let answer_ends = punct(i + 1)
-            || (tokens.get(i + 1).is_some_and(|t| is(WAIT, &t.folded)) && punct(i + 2));
+            || (next_is(i + 1, WAIT) && punct(i + 2))
+            || (next_is(i + 1, &["scratch"]) && next_is(i + 2, &["that"]))
+            || (next_is(i + 1, CORRECTING) && !next_is(i + 2, COMPARING))
+            || next_is(i + 1, &["doch"]);
         let alone = is(REFUSED, word)
             && answer_ends
             && i > 0
@@ -129,8 +139,13 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
             && is(OR, &tokens[i - 1].folded)
             && after_mark(i - 1)
             && !(tokens[i - 1].folded == "o" && word == "melhor");
+        // A correcting word after a mark corrects unless it compares (", mejor que el lunes",
+        // ", rather than the window").
+        let compares = next_is(i + 1, COMPARING);
         let correcting = !refusal_before
-            && ((is(AFTER_A_MARK, word) && after_mark(i)) || (is(CORRECTING, word) && after_or));
+            && !compares
+            && ((is(AFTER_A_MARK, word) && after_mark(i))
+                || (is(CORRECTING, word) && (after_or || after_mark(i))));
         if !(alone || correcting) {
             continue;
         }
@@ -210,6 +225,29 @@ mod tests {
             taken_back("book it for 3pm, or rather 4pm").as_deref(),
             Some("book it for 3pm,")
         );
+        // A refusal with a filler before it, "scratch that" or "dai" after it, or a
+        // correcting word right after it, with no mark.
+        assert_eq!(
+            taken_back("traduis ça en allemand... euh non, en néerlandais").as_deref(),
+            Some("traduis ça en allemand...")
+        );
+        assert_eq!(
+            taken_back("standup at 9:15 — no scratch that, 9:45").as_deref(),
+            Some("standup at 9:15 —")
+        );
+        assert_eq!(
+            taken_back("cena alle 8... no dai, facciamo alle 9").as_deref(),
+            Some("cena alle 8...")
+        );
+        assert_eq!(
+            taken_back("Programm Feinwäsche... nee doch Baumwolle").as_deref(),
+            Some("Programm Feinwäsche...")
+        );
+        // A correcting word alone after a mark, comparing nothing.
+        assert_eq!(
+            taken_back("a mediodía no que no estoy, mejor por la tarde").as_deref(),
+            Some("a mediodía no que no estoy,")
+        );
         // Only its own line.
         assert_eq!(
             taken_back("pay in euros\nsend it to Canada... no, to Belgium").as_deref(),
@@ -258,6 +296,11 @@ mod tests {
         );
         // An "or" with no mark before it offers a choice; it corrects nothing.
         assert!(taken_back("red or rather dark red, whichever is in stock").is_none());
+        // A correcting word that compares, or a refusal followed by anything else.
+        assert!(taken_back("Book the aisle seat, rather than the window").is_none());
+        assert!(taken_back("the blue one, better than nothing").is_none());
+        assert!(taken_back("pay with card, no scratch cards please").is_none());
+        assert!(taken_back("ship it... no rush though").is_none());
         assert!(taken_back("send the report or better the summary").is_none());
     }
 }
