@@ -730,7 +730,7 @@ const HALF: &[&str] = &[
 ];
 
 /// Durations said as a phrase, in minutes.
-const PHRASES: &[(&[&str], f64)] = &[
+pub(super) const PHRASES: &[(&[&str], f64)] = &[
     (&["half", "an", "hour"], 30.0),
     (&["half", "hour"], 30.0),
     (&["half", "-", "hour"], 30.0),

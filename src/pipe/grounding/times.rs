@@ -486,6 +486,13 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
             next = reading.end;
         }
     }
+    // "duas horas antes" is a duration, no two o'clock.
+    let durations = offsets(tokens, facts, &found);
+    found.retain(|(start, reading)| {
+        !durations
+            .iter()
+            .any(|span| *start < span.end && span.start < reading.end)
+    });
     for (start, reading) in found {
         emit(facts, reading);
         // Its numbers are an hour and minutes: "a las ocho" says no party of 8. But a bare
@@ -495,6 +502,116 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
             facts.bind(start..reading.end, Role::Time);
         }
     }
+}
+
+/// Words after a duration that put a time that long before another: "une demi-heure
+/// avant", "duas horas antes", "an hour earlier".
+const EARLIER: &[&str] = &[
+    "before", "earlier", "antes", "avant", "vorher", "fruher", "davor", "prima",
+];
+/// And after it: "two hours later", "una hora después", "eine Stunde danach".
+const LATER: &[&str] = &[
+    "after", "later", "despues", "apres", "danach", "spater", "depois", "dopo",
+];
+/// Units of a duration before [`EARLIER`] or [`LATER`], in minutes.
+const UNITS: &[(&[&str], i64)] = &[
+    (
+        &[
+            "hour", "hours", "hora", "horas", "heure", "heures", "h", "stunde", "stunden", "ora",
+            "ore", "hr", "hrs",
+        ],
+        60,
+    ),
+    (
+        &[
+            "minute", "minutes", "min", "mins", "minuto", "minutos", "minuten", "minuti",
+        ],
+        1,
+    ),
+];
+
+/// Times said as a duration before or after the times said ("le rdv est à 14h30, rappelle-
+/// moi une demi-heure avant" says 14:00): each time read, moved by each such duration. Returns
+/// the durations' tokens.
+fn offsets(
+    tokens: &[Token],
+    facts: &mut Facts,
+    found: &[(usize, Reading)],
+) -> Vec<std::ops::Range<usize>> {
+    // Each duration's minutes, and the tokens it stands in: "duas horas" read as a time too
+    // is no time to move.
+    let mut moves: Vec<(i64, std::ops::Range<usize>)> = Vec::new();
+    for (j, token) in tokens.iter().enumerate() {
+        let sign = if is_one_of(token, EARLIER) {
+            -1
+        } else if is_one_of(token, LATER) {
+            1
+        } else {
+            continue;
+        };
+        if let Some((minutes, from)) = duration_ending(tokens, facts, j) {
+            moves.push((sign * minutes, from..j));
+        }
+    }
+    if moves.is_empty() {
+        return Vec::new();
+    }
+    let said: Vec<(i8, i8)> = found
+        .iter()
+        .filter(|(start, reading)| {
+            !moves
+                .iter()
+                .any(|(_, span)| *start < span.end && span.start < reading.end)
+        })
+        .flat_map(|(_, reading)| clock_times(*reading))
+        .collect();
+    for (hour, minute) in said {
+        for (by, _) in &moves {
+            let at = (i64::from(hour) * 60 + i64::from(minute) + by).rem_euclid(24 * 60);
+            if let (Ok(hour), Ok(minute)) = (i8::try_from(at / 60), i8::try_from(at % 60)) {
+                facts.times.insert((hour, minute));
+            }
+        }
+    }
+    moves.into_iter().map(|(_, span)| span).collect()
+}
+
+/// The minutes of a duration said right before the token at `j`: a number and its unit
+/// ("duas horas", "30 min"), "an hour", or a phrase ("une demi-heure", "a quarter of an
+/// hour").
+fn duration_ending(tokens: &[Token], facts: &Facts, j: usize) -> Option<(i64, usize)> {
+    let unit = j.checked_sub(1).and_then(|i| tokens.get(i))?;
+    if let Some((_, per)) = UNITS.iter().find(|(words, _)| is_one_of(unit, words)) {
+        let number = facts
+            .number_spans
+            .iter()
+            .find(|n| n.end == j - 1 && n.value > 0.0 && n.value <= 48.0)
+            .map(|n| (n.value, n.start))
+            .or_else(|| {
+                // "an hour", "una hora", "eine Stunde": one, where no number was read.
+                (j >= 2
+                    && matches!(
+                        tokens[j - 2].folded.as_str(),
+                        "an" | "a" | "un" | "una" | "une" | "um" | "uma" | "ein" | "eine"
+                    ))
+                .then_some((1.0, j - 2))
+            });
+        if let Some((number, from)) = number {
+            #[allow(clippy::cast_possible_truncation)]
+            return Some(((number * *per as f64).round() as i64, from));
+        }
+    }
+    super::quantity::PHRASES
+        .iter()
+        .find_map(|(words, minutes)| {
+            let from = j.checked_sub(words.len())?;
+            let matches = tokens[from..j]
+                .iter()
+                .zip(words.iter())
+                .all(|(t, w)| t.folded == *w);
+            #[allow(clippy::cast_possible_truncation)]
+            (matches && *minutes < 24.0 * 60.0).then_some((*minutes as i64, from))
+        })
 }
 
 /// Verbs that set a thing to a value, in the six languages (imperatives and infinitives).
@@ -1000,9 +1117,15 @@ fn day_part_near(tokens: &[Token], start: usize, end: usize) -> Option<Half> {
 
 /// The (hour, minute) pairs of a reading on a 24-hour clock.
 fn emit(facts: &mut Facts, reading: Reading) {
+    facts.times.extend(clock_times(reading));
+}
+
+/// The times of day a reading says, on a 24-hour clock (both halves of the day where it
+/// names neither).
+fn clock_times(reading: Reading) -> Vec<(i8, i8)> {
     let (hour, minute) = (reading.hour % 24, reading.minute);
     let (Ok(minute), true) = (i8::try_from(minute), (0..60).contains(&minute)) else {
-        return;
+        return Vec::new();
     };
     let hours: Vec<i64> = match reading.half {
         Half::Exact => vec![hour],
@@ -1015,11 +1138,11 @@ fn emit(facts: &mut Facts, reading: Reading) {
         Half::Night if (6..12).contains(&hour) => vec![hour + 12],
         _ => vec![hour],
     };
-    for hour in hours {
-        if let Ok(hour) = i8::try_from(hour) {
-            facts.times.insert((hour, minute));
-        }
-    }
+    hours
+        .into_iter()
+        .filter_map(|hour| i8::try_from(hour).ok())
+        .map(|hour| (hour, minute))
+        .collect()
 }
 
 #[cfg(test)]
@@ -1030,6 +1153,30 @@ mod tests {
         let mut out: Vec<(i8, i8)> = facts.times.into_iter().collect();
         out.sort();
         out
+    }
+
+    #[test]
+    fn a_time_said_as_a_duration_before_or_after_another() {
+        assert_eq!(
+            times("le rdv est à 14h30, rappelle-moi une demi-heure avant"),
+            [(14, 0), (14, 30)]
+        );
+        assert_eq!(
+            times("meu voo sai 22h10, chama o uber pra duas horas antes"),
+            [(20, 10), (22, 10)]
+        );
+        assert_eq!(
+            times("Termin um 9 Uhr, erinnere mich eine Stunde vorher"),
+            [(8, 0), (9, 0), (20, 0), (21, 0)]
+        );
+        assert_eq!(
+            times("at 3pm, and ping me 15 minutes after"),
+            [(15, 0), (15, 15)]
+        );
+        // A duration with no time said moves nothing; nor does a time with no duration
+        // before "before".
+        assert!(times("remind me 2 hours before the flight").is_empty());
+        assert_eq!(times("at 3pm, before the rush"), [(15, 0)]);
     }
 
     #[test]
