@@ -266,8 +266,23 @@ pub(super) fn refused(member: &str, members: &[Value], evidence: &Evidence) -> b
     let places = said_at(member, evidence);
     !places.is_empty()
         && places.iter().all(|at| {
-            negated_before(*at, evidence) || corrected_after(*at, member, members, evidence)
+            negated_before(*at, evidence)
+                || negated_after(*at, evidence)
+                || corrected_after(*at, member, members, evidence)
         })
+}
+
+/// A refusal right after the member, ending its clause: "spedizione express no, va bene la
+/// normale", "frío no que hace fresquito" (never "el modo frío no funciona").
+fn negated_after(at: usize, evidence: &Evidence) -> bool {
+    let tokens = &evidence.tokens;
+    let refusal = tokens
+        .get(at + 1)
+        .is_some_and(|t| matches!(t.folded.as_str(), "no" | "non"));
+    let ends = tokens
+        .get(at + 2)
+        .is_none_or(|t| t.kind == Kind::Punct || super::taken_back::starts_a_reason(&t.folded));
+    refusal && ends
 }
 
 /// Where a one-word member is said by its word, a word for it, or a compound's part.
@@ -829,6 +844,22 @@ mod tests {
             "paga con tarjeta... ay no, mejor en efectivo",
             "card",
             pay.clone()
+        ));
+        // A refusal right after it, ending its clause.
+        assert!(turned_down(
+            "spedizione express no, va bene la normale",
+            "express",
+            shipping.clone()
+        ));
+        assert!(turned_down(
+            "en efectivo no, mejor con tarjeta",
+            "cash",
+            pay.clone()
+        ));
+        assert!(!turned_down(
+            "is express no longer an option?",
+            "express",
+            shipping.clone()
         ));
         // Said and not turned down; a negation of something else; a "no" that answers.
         assert!(!turned_down(

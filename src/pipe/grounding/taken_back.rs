@@ -178,6 +178,11 @@ const REASONS: &[&str] = &[
     "perche", "poiche", "che", "pois",
 ];
 
+/// Whether `word` (folded) starts a reason: "que", "because", "weil".
+pub(super) fn starts_a_reason(word: &str) -> bool {
+    is(REASONS, word)
+}
+
 /// The byte where the reason of a correction starting at byte `at` starts, before `line_end`:
 /// a word of [`REASONS`] after the correction's first three words.
 pub fn reason_at(tokens: &[Token], at: usize, line_end: usize) -> Option<usize> {
