@@ -60,6 +60,8 @@ const CLASSES: &[(Class, &[&str])] = &[
         "ninos", "nina", "ninas", "hijo", "hijos", "menor", "menores", "enfant", "enfants",
         "bebe", "bebes", "kind", "kinder", "kindern", "crianca", "criancas", "filho", "filhos",
         "bambino", "bambini", "bambina", "bambine", "figlio", "figli", "ragazzi",
+        "bimbo", "bimbi", "bimba", "bimbe", "crio", "crios", "peque", "peques", "nene", "nenes",
+        "gosse", "gosses", "gamin", "gamins", "gamine", "gamines",
     ]),
     (Class::Rooms, &[
         "room", "bedroom", "habitacion", "habitaciones", "dormitorio", "dormitorios", "cuarto",
@@ -259,6 +261,44 @@ pub fn joined_people(before: &[&str]) -> usize {
     speaker + relatives
 }
 
+/// The speaker said alone after a joining word: "y yo", "and me", "et moi", "und ich", "e
+/// eu", "e io" (folded).
+const SELF: &[&str] = &[
+    "me", "i", "myself", "yo", "mi", "moi", "ich", "mich", "eu", "io",
+];
+
+/// Singular articles and possessives before one more person: "più il bimbo", "and my wife".
+const ONE_MORE: &[&str] = &[
+    "the", "a", "an", "my", "el", "la", "un", "una", "mi", "le", "une", "mon", "ma", "der", "die",
+    "das", "ein", "eine", "mein", "meine", "o", "um", "uma", "meu", "minha", "il", "lo", "uno",
+    "mio", "mia",
+];
+
+/// The people the folded words `after` a count (a few words on) join to it, each after a
+/// joining word: the speaker ("mis dos críos y yo") and one person or child with a singular
+/// article or possessive ("noi quattro più il bimbo", "two kids and my wife"). A clause's
+/// end is not passed: the caller gives the words up to it.
+pub fn joined_after(after: &[&str]) -> usize {
+    let mut count = 0;
+    for (i, word) in after.iter().enumerate() {
+        if !JOINS.contains(word) && *word != "piu" && *word != "mas" {
+            continue;
+        }
+        match after.get(i + 1..) {
+            Some([me, ..]) if SELF.contains(me) => count += 1,
+            Some([one, who, ..])
+                if ONE_MORE.contains(one)
+                    && (RELATIVES.contains(who)
+                        || class_of(who).is_some_and(|c| c.fits(Class::Children))) =>
+            {
+                count += 1;
+            }
+            _ => {}
+        }
+    }
+    count
+}
+
 /// Articles that count one: "a child", "un enfant", "ein Kind", "uma criança".
 const ONE: &[&str] = &[
     "a", "an", "un", "una", "une", "uno", "ein", "eine", "einen", "einem", "einer", "um", "uma",
@@ -342,6 +382,22 @@ mod tests {
             "max_results",
             "Máximo de anuncios a devolver"
         ));
+    }
+
+    #[test]
+    fn people_joined_after_a_count() {
+        let after = |text: &str| {
+            let words = words_of(text);
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            joined_after(&words)
+        };
+        assert_eq!(after("crios y yo"), 1);
+        assert_eq!(after("più il bimbo nel seggiolone"), 1);
+        assert_eq!(after("kids and my wife and me"), 2);
+        // A thing joined, or a plural with no count, adds no one.
+        assert_eq!(after("and a high chair"), 0);
+        assert_eq!(after("plus les parents de Julie"), 0);
+        assert_eq!(after("tickets and a coffee"), 0);
     }
 
     #[test]

@@ -590,7 +590,8 @@ fn of_other_things(name: &[String], description: &[String], evidence: &Evidence)
 fn party_said(value: f64, evidence: &Evidence) -> Option<bool> {
     let spans = &evidence.facts.number_spans;
     let joined = spans.iter().any(|span| {
-        let joined = counted::joined_people(&words_before(evidence, span.start, 8));
+        let joined = counted::joined_people(&words_before(evidence, span.start, 8))
+            + counted::joined_after(&clause_after(evidence, span.end, 6));
         joined > 0 && close(span.value + joined as f64, value)
     });
     let people_counts: Vec<f64> = spans
@@ -822,6 +823,19 @@ fn said_as_age(before: &[&str], end: usize, evidence: &Evidence) -> bool {
 }
 
 /// The folded words among the `n` tokens before token `start`.
+/// The folded words of up to `n` tokens from token `from`, to the clause's end.
+fn clause_after(evidence: &Evidence, from: usize, n: usize) -> Vec<&str> {
+    evidence
+        .tokens
+        .iter()
+        .skip(from)
+        .take(n)
+        .take_while(|t| !matches!(t.lower.as_str(), "." | ";" | "!" | "?" | "\n"))
+        .filter(|t| t.kind == Kind::Word)
+        .map(|t| t.folded.as_str())
+        .collect()
+}
+
 fn words_before(evidence: &Evidence, start: usize, n: usize) -> Vec<&str> {
     evidence.tokens[start.saturating_sub(n)..start]
         .iter()
@@ -853,8 +867,9 @@ fn label_fits(
             .iter()
             .any(|w| name.iter().chain(description).any(|n| n == w));
     }
-    // "for me and my two kids": two of the people, not their number.
-    let joined = counted::joined_people(&words_before(evidence, start, 8)) > 0;
+    // "for me and my two kids", "mis dos hijos y yo": two of the people, not their number.
+    let joined = counted::joined_people(&words_before(evidence, start, 8)) > 0
+        || counted::joined_after(&clause_after(evidence, end, 6)) > 0;
     if joined && counted::counts_everyone(name, description) {
         return false;
     }
