@@ -379,8 +379,10 @@ fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool
             if turning.iter().any(|t| cognate(t, &stem(&token.folded))) {
                 return true;
             }
-            // A contraction's letter ("t" of "don't", "s" of "it's") is no word of its own.
-            if token.folded.chars().count() > 1 {
+            // A contraction's letter ("t" of "don't", "s" of "it's") is no word of its own,
+            // and a need's word only carries the negation on ("pas besoin de me mettre en
+            // copie", "no hace falta que me pongas en copia").
+            if token.folded.chars().count() > 1 && !is(NEED, &token.folded) {
                 seen += 1;
             }
         }
@@ -388,6 +390,23 @@ fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool
     };
     scan(&mut (0..at).rev(), REACH) || scan(&mut (at + 1..tokens.len()), REACH_AFTER)
 }
+
+/// Words of a need, which a negation before them turns on what is needed: "no need to",
+/// "pas besoin de", "no hace falta", "não precisa", "nicht nötig", "non serve" (folded).
+const NEED: &[&str] = &[
+    "need",
+    "needed",
+    "besoin",
+    "falta",
+    "necesario",
+    "precisa",
+    "preciso",
+    "necessario",
+    "notig",
+    "bisogno",
+    "serve",
+    "necessaire",
+];
 
 /// Words of forgetting or leaving off: a negation before one asks for the thing ("no dejes
 /// de avisarme", "don't forget to", "n'oublie pas de", "vergiss nicht", "não deixes de", "non
@@ -407,6 +426,7 @@ const FORGET: &[&str] = &[
     "deixes",
     "esquecas",
     "esqueca",
+    "esquece",
     "esquecer",
     "dimenticare",
     "dimenticarti",
@@ -664,6 +684,18 @@ mod tests {
             "avoid_tolls",
             true
         ));
+    }
+
+    #[test]
+    fn no_need_negates_what_is_needed_and_dont_forget_asks_for_it() {
+        let cc = "envoie la facture à la compta, pas besoin de me mettre en copie";
+        assert!(flag(cc, "cc_me", false));
+        assert!(!flag(cc, "cc_me", true));
+        // A need said, no negation: asked for.
+        assert!(flag("send it, and I need a copy in cc", "cc_me", true));
+        let link = "marca a reunião e não esquece de colocar o link do meet";
+        assert!(flag(link, "add_video_link", true));
+        assert!(!flag(link, "add_video_link", false));
     }
 
     #[test]
