@@ -495,9 +495,10 @@ fn length_and_mass_readings(word: &str, suffix: bool) -> &'static [Reading] {
         // Italian delis weigh in hectograms: "2 etti di prosciutto" is 200 g.
         "hg" | "etto" | "etti" | "ettogrammo" | "ettogrammi" => &[(Mass, 100.0)],
         "lb" | "lbs" => &[(Mass, 453.592_37)],
-        "pound" | "pounds" | "libra" | "libras" | "livre" | "livres" | "pfund" => {
-            &[(Mass, 453.592_37), (Money, 1.0)]
-        }
+        "pound" | "pounds" | "libra" | "libras" => &[(Mass, 453.592_37), (Money, 1.0)],
+        // A French or German market's pound is half a kilo ("une livre de beurre", "ein
+        // Pfund Hackfleisch").
+        "livre" | "livres" | "pfund" => &[(Mass, 453.592_37), (Mass, 500.0), (Money, 1.0)],
         "oz" | "ounce" | "ounces" | "onza" | "onzas" | "once" | "onces" | "unze" | "unzen"
         | "onca" | "oncas" | "oncia" => &[(Mass, 28.349_523_125)],
         _ => &[],
@@ -1176,12 +1177,18 @@ fn read_article(tokens: &[Token], i: usize, out: &mut Vec<Quantity>) {
             word.folded.as_str(),
             "min" | "mins" | "sec" | "secs" | "hrs" | "std" | "sek"
         );
+    // A pound is a weight as well as money: "une livre de beurre", "ein Pfund Hackfleisch";
+    // "un livre" is a book.
+    if tokens[i].folded == "un" && word.folded == "livre" {
+        return;
+    }
     let units = readings(&word.folded, false);
+    let weighed = units.iter().any(|(dim, _)| *dim == Mass);
     if !spelled
         || units.is_empty()
-        || !units
-            .iter()
-            .all(|(dim, _)| matches!(dim, Time | Calendar | Mass | Volume | Data))
+        || !units.iter().all(|(dim, _)| {
+            matches!(dim, Time | Calendar | Mass | Volume | Data) || (*dim == Money && weighed)
+        })
     {
         return;
     }
@@ -1753,5 +1760,14 @@ mod tests {
         assert!(!has("50 km/h", 50_000.0));
         assert!(!has("20 m²", 20_000.0));
         assert!(!has("20 metros cuadrados", 2000.0));
+    }
+
+    #[test]
+    fn a_french_or_german_pound_is_half_a_kilo() {
+        assert!(has("il me faut une livre de beurre", 500.0));
+        assert!(has("ein Pfund Hackfleisch", 500.0));
+        assert!(has("zwei Pfund Äpfel", 1000.0));
+        // "un livre" is a book.
+        assert!(!has("un livre de cuisine", 500.0));
     }
 }
