@@ -803,7 +803,8 @@ const COUNTING: &[&str] = &[
 #[rustfmt::skip]
 const AGE_CUES: &[&[&str]] = &[
     &["i", "am"], &["i", "m"], &["ich", "bin"], &["cumple"], &["cumplo"], &["cumplen"],
-    &["turns"], &["turning"], &["compie"], &["compio"], &["fete", "ses"],
+    &["turns"], &["turning"], &["compie"], &["compio"], &["fete", "ses"], &["sie", "wird"],
+    &["er", "wird"], &["ich", "werde"], &["faz"], &["fara"], &["va", "avoir"],
 ];
 
 /// Words after an age: its unit, or nothing ("I'm 34 and ...", "ich bin 34, ...").
@@ -822,7 +823,6 @@ fn said_as_age(before: &[&str], end: usize, evidence: &Evidence) -> bool {
             .is_none_or(|t| t.kind == Kind::Punct || AGE_AFTER.contains(&t.folded.as_str()))
 }
 
-/// The folded words among the `n` tokens before token `start`.
 /// The folded words of up to `n` tokens from token `from`, to the clause's end.
 fn clause_after(evidence: &Evidence, from: usize, n: usize) -> Vec<&str> {
     evidence
@@ -836,6 +836,7 @@ fn clause_after(evidence: &Evidence, from: usize, n: usize) -> Vec<&str> {
         .collect()
 }
 
+/// The folded words among the `n` tokens before token `start`.
 fn words_before(evidence: &Evidence, start: usize, n: usize) -> Vec<&str> {
     evidence.tokens[start.saturating_sub(n)..start]
         .iter()
@@ -2195,6 +2196,16 @@ mod tests {
             "party_size",
             int.clone(),
             60.0
+        ));
+        let oma = "überweis Oma 50 Euro zum Geburtstag, sie wird 80";
+        assert!(!number_kept(oma, "amount", int.clone(), 80.0));
+        assert!(number_kept(oma, "amount", int.clone(), 50.0));
+        // "wird" with a unit after it is no age.
+        assert!(number_kept(
+            "die Lieferung wird 3 Tage dauern, bestell 3 Stück",
+            "quantity",
+            int.clone(),
+            3.0
         ));
         // A number after "I am" with a unit is no age.
         assert!(number_kept(
