@@ -306,9 +306,9 @@ fn text_table(
 }
 
 /// A list a tool's result writes on one line, its items between ";" (or else " / ", or else
-/// ","): two or
-/// more items alike, each with a number ("basic $5/mo, plus $10/mo, pro $20/mo") or each of
-/// three words at most ("morango, chocolate, baunilha"). Prose ("Your order 4471 has
+/// ","): two or more items alike, each with a number ("basic $5/mo, plus $10/mo, pro
+/// $20/mo"), each of three words at most ("morango, chocolate, baunilha"), or each with a
+/// link or another identifier. Prose ("Your order 4471 has
 /// shipped, arriving Tuesday") is no list: its parts are not alike.
 fn list(line: &str, at: usize, tokens: &[Token], numbers: &[NumberSpan]) -> Option<Table> {
     // "S: 5 GB / M: 20 GB / L: unbegrenzt": a slash between spaces, never one inside a
