@@ -116,8 +116,8 @@ pub fn said(
     // A thing's state ("on"/"off", "enabled"/"disabled"), said by switching the thing:
     // "desliga a luz", "accendi la luce".
     if let Some(way) = super::flags::state_member(member) {
-        if let Some(switched) = super::flags::switched(evidence) {
-            return switched == way;
+        if super::flags::switched(evidence) == Some(way) {
+            return true;
         }
     }
     if let Some(end) = tier_end(member, members, evidence) {
@@ -273,7 +273,8 @@ pub(super) fn refused(member: &str, members: &[Value], evidence: &Evidence) -> b
 }
 
 /// A refusal right after the member, ending its clause: "spedizione express no, va bene la
-/// normale", "frío no que hace fresquito" (never "el modo frío no funciona").
+/// normale", "frío no que hace fresquito" (never "el modo frío no funciona", "el turbo no
+/// da problemas", nor a tag question: "lo mandas express no?").
 fn negated_after(at: usize, evidence: &Evidence) -> bool {
     let tokens = &evidence.tokens;
     let refusal = tokens
@@ -281,9 +282,14 @@ fn negated_after(at: usize, evidence: &Evidence) -> bool {
         .is_some_and(|t| matches!(t.folded.as_str(), "no" | "non"));
     let ends = tokens
         .get(at + 2)
-        .is_none_or(|t| t.kind == Kind::Punct || super::taken_back::starts_a_reason(&t.folded));
+        .is_none_or(|t| (t.kind == Kind::Punct && t.lower != "?") || is(BECAUSE, &t.folded));
     refusal && ends
 }
+
+/// Words that give a refusal's reason right after it: "frío no que hace fresquito".
+const BECAUSE: &[&str] = &[
+    "que", "porque", "che", "perche", "because", "weil", "parce", "pois",
+];
 
 /// Where a one-word member is said by its word, a word for it, or a compound's part.
 fn said_at(member: &str, evidence: &Evidence) -> Vec<usize> {
@@ -857,6 +863,11 @@ mod tests {
             pay.clone()
         ));
         assert!(!turned_down(
+            "lo mandas express no? así llega antes",
+            "express",
+            shipping.clone()
+        ));
+        assert!(!turned_down(
             "is express no longer an option?",
             "express",
             shipping.clone()
@@ -1175,6 +1186,13 @@ mod tests {
             "on",
             states,
             "state"
+        ));
+        // Another thing switched: the member said as it is still is.
+        assert!(chosen(
+            "deactivate my old card and keep notifications enabled",
+            "enabled",
+            json!(["enabled", "disabled"]),
+            "notifications"
         ));
         let modes = json!(["enabled", "disabled"]);
         assert!(chosen(

@@ -276,20 +276,27 @@ const ONE_MORE: &[&str] = &[
 
 /// The people the folded words `after` a count (a few words on) join to it, each after a
 /// joining word: the speaker ("mis dos críos y yo") and one person or child with a singular
-/// article or possessive ("noi quattro più il bimbo", "two kids and my wife"). A clause's
-/// end is not passed: the caller gives the words up to it.
+/// article or possessive ("noi quattro più il bimbo", "two kids and my wife"), where the
+/// person ends what is joined. The caller gives the words up to the clause's end.
 pub fn joined_after(after: &[&str]) -> usize {
+    // A person ends what is joined: the clause ends, another joins, or a function word goes
+    // on ("il bimbo nel seggiolone"); "and I'd like", "a baby seat" join no one.
+    let ends = |rest: &[&str]| {
+        rest.first()
+            .is_none_or(|next| JOINS.contains(next) || super::language::function_word(next))
+    };
     let mut count = 0;
     for (i, word) in after.iter().enumerate() {
         if !JOINS.contains(word) && *word != "piu" && *word != "mas" {
             continue;
         }
         match after.get(i + 1..) {
-            Some([me, ..]) if SELF.contains(me) => count += 1,
-            Some([one, who, ..])
+            Some([me, rest @ ..]) if SELF.contains(me) && ends(rest) => count += 1,
+            Some([one, who, rest @ ..])
                 if ONE_MORE.contains(one)
                     && (RELATIVES.contains(who)
-                        || class_of(who).is_some_and(|c| c.fits(Class::Children))) =>
+                        || class_of(who).is_some_and(|c| c.fits(Class::Children)))
+                    && ends(rest) =>
             {
                 count += 1;
             }
@@ -398,6 +405,9 @@ mod tests {
         assert_eq!(after("and a high chair"), 0);
         assert_eq!(after("plus les parents de Julie"), 0);
         assert_eq!(after("tickets and a coffee"), 0);
+        assert_eq!(after("and i d like the window"), 0);
+        assert_eq!(after("e me manda a confirmacao"), 0);
+        assert_eq!(after("and a baby seat"), 0);
     }
 
     #[test]

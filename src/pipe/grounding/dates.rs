@@ -907,10 +907,10 @@ fn read_weekdays(
             .iter()
             .find(|(name, _, _)| *name == tokens[i].folded)
     };
-    // A day named so that it is one: a bare short Portuguese name standing alone between
-    // marks is one too ("próxima segunda... não, terça").
-    let a_day = (0..tokens.len())
-        .any(|i| named(i).is_some_and(|(_, _, feira)| !feira || portuguese_day(tokens, i)));
+    // A Portuguese day named so that it is one: a bare short name standing alone between
+    // marks is one too ("próxima segunda... não, terça"; never "del viernes en primera… no,
+    // segunda").
+    let a_day = portuguese_day_named(tokens);
     for (i, _) in tokens.iter().enumerate() {
         let Some((_, weekday, feira)) = named(i) else {
             continue;
@@ -972,6 +972,21 @@ fn portuguese_day(tokens: &[Token], i: usize) -> bool {
                 t.kind == Kind::Word && !super::language::function_word(&t.folded)
             }))
         || coming_after(tokens, i, false)
+}
+
+/// Whether `tokens` name a day by a short Portuguese weekday ("próxima segunda", "na
+/// quinta", "sexta-feira").
+pub fn portuguese_day_named(tokens: &[Token]) -> bool {
+    (0..tokens.len())
+        .any(|i| is_short_portuguese_weekday(&tokens[i].folded) && portuguese_day(tokens, i))
+}
+
+/// Whether `word` (folded) is a short Portuguese weekday ("segunda", "terca"), which alone is
+/// also an ordinal.
+pub fn is_short_portuguese_weekday(word: &str) -> bool {
+    WEEKDAYS
+        .iter()
+        .any(|(name, _, feira)| *feira && *name == word)
 }
 
 /// Whether the word at `i` stands alone between marks (or the text's end): an answer or a
@@ -1585,6 +1600,12 @@ mod tests {
         assert!(has("na segunda-feira, ou melhor, quarta.", 2026, 11, 25));
         // Alone among ordinals, no day.
         assert!(dates("a primeira, segunda, terceira").is_empty());
+        assert!(!has(
+            "Reserva el tren del viernes en primera… no, segunda.",
+            2026,
+            11,
+            30
+        ));
     }
 
     #[test]

@@ -340,10 +340,11 @@ fn list(line: &str, at: usize, tokens: &[Token], numbers: &[NumberSpan]) -> Opti
 }
 
 /// A word of letters joined by marks no prose puts inside a word: a link, an address, a
-/// path ("https://x.io/a-b", "ana@x.io", "docs/q3.pdf").
+/// path ("https://x.io/a-b", "ana@x.io", "docs/q3.pdf"); never "state-of-the-art".
 fn identifier(word: &str) -> bool {
-    let marks = word.matches(['/', '@', '.', '_', '-']).count();
-    marks >= 2 && word.chars().filter(|c| c.is_alphanumeric()).count() >= 6
+    word.contains(['/', '@'])
+        && word.matches(['/', '@', '.', '_', '-']).count() >= 2
+        && word.chars().filter(|c| c.is_alphanumeric()).count() >= 6
 }
 
 /// The rows of `line` between `mark`s (a "," between two digits is a decimal mark, no row's

@@ -163,7 +163,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
     if let Some(back) = &evidence.taken_back {
         if traced(leaf, &back.without, rules).is_none()
             && traced(leaf, &back.taken, rules).is_some()
-            && (back.cancels || kind_said(leaf, &back.correction))
+            && (back.cancels || kind_said(leaf, &back.correction, &back.taken))
         {
             return None;
         }
@@ -172,8 +172,9 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
 }
 
 /// Whether the words of a correction say a value of `leaf`'s kind other than its own: a day,
-/// a time, a code, a number, another member.
-fn kind_said(leaf: &Leaf, correction: &Evidence) -> bool {
+/// a time, a code, a number, another member; what it `taken` back tells how a bare word
+/// reads.
+fn kind_said(leaf: &Leaf, correction: &Evidence, taken: &Evidence) -> bool {
     let facts = &correction.facts;
     match leaf.value {
         Value::Number(_) => !facts.number_spans.is_empty(),
@@ -191,21 +192,28 @@ fn kind_said(leaf: &Leaf, correction: &Evidence) -> bool {
             }
             let text = text.trim();
             if date_of(text).is_some() {
-                // A weekday's bare name too: "segunda... não, terça".
+                // A short Portuguese weekday's bare name too, where a Portuguese day was taken
+                // back: "segunda... não, terça" (never "en primera… no, segunda").
                 !facts.dates.is_empty()
                     || !facts.weekdays.is_empty()
                     || super::dates::day_after_article(&correction.tokens, facts)
-                    || correction
-                        .tokens
-                        .iter()
-                        .any(|t| super::dates::is_weekday(&t.folded))
+                    || (super::dates::portuguese_day_named(&taken.tokens)
+                        && correction
+                            .tokens
+                            .iter()
+                            .any(|t| super::dates::is_short_portuguese_weekday(&t.folded)))
             } else if clock_of(text).is_some() {
-                // "às oito... ou melhor, nove": a bare hour corrects a time.
+                // "às oito... ou melhor, nove": a bare hour standing alone corrects a time
+                // (never "actually for 4").
+                let tokens = &correction.tokens;
+                let mark = |i: usize| tokens.get(i).is_none_or(|t| t.kind == Kind::Punct);
                 !facts.times.is_empty()
-                    || facts
-                        .number_spans
-                        .iter()
-                        .any(|n| n.value.fract() == 0.0 && (1.0..=24.0).contains(&n.value))
+                    || facts.number_spans.iter().any(|n| {
+                        n.value.fract() == 0.0
+                            && (1.0..=24.0).contains(&n.value)
+                            && n.start.checked_sub(1).is_some_and(mark)
+                            && mark(n.end)
+                    })
             } else if is_code(text) {
                 !facts.codes.is_empty()
             } else {
@@ -804,7 +812,8 @@ const COUNTING: &[&str] = &[
 const AGE_CUES: &[&[&str]] = &[
     &["i", "am"], &["i", "m"], &["ich", "bin"], &["cumple"], &["cumplo"], &["cumplen"],
     &["turns"], &["turning"], &["compie"], &["compio"], &["fete", "ses"], &["sie", "wird"],
-    &["er", "wird"], &["ich", "werde"], &["faz"], &["fara"], &["va", "avoir"],
+    &["er", "wird"], &["ich", "werde"], &["ela", "faz"], &["ele", "faz"], &["ela", "fara"],
+    &["ele", "fara"], &["elle", "va", "avoir"], &["il", "va", "avoir"],
 ];
 
 /// Words after an age: its unit, or nothing ("I'm 34 and ...", "ich bin 34, ...").
@@ -823,14 +832,14 @@ fn said_as_age(before: &[&str], end: usize, evidence: &Evidence) -> bool {
             .is_none_or(|t| t.kind == Kind::Punct || AGE_AFTER.contains(&t.folded.as_str()))
 }
 
-/// The folded words of up to `n` tokens from token `from`, to the clause's end.
+/// The folded words of up to `n` tokens from token `from`, to the clause's first mark.
 fn clause_after(evidence: &Evidence, from: usize, n: usize) -> Vec<&str> {
     evidence
         .tokens
         .iter()
         .skip(from)
         .take(n)
-        .take_while(|t| !matches!(t.lower.as_str(), "." | ";" | "!" | "?" | "\n"))
+        .take_while(|t| !matches!(t.lower.as_str(), "." | "," | ";" | "!" | "?" | ":"))
         .filter(|t| t.kind == Kind::Word)
         .map(|t| t.folded.as_str())
         .collect()

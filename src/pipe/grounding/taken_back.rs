@@ -1,9 +1,11 @@
 //! Values taken back. "tradúceme esto al catalán... no, mejor al portugués", "envoie la carte
 //! au Canada... ah non, en Belgique", "zahl in Franken... nee, doch lieber in Euro": what a
 //! line says before a correction, where the words after it say another value of the same
-//! kind, was not asked for. A correction is a refusal standing alone between marks ("...
-//! no, mejor", "ah non,", "nee,") or a word that corrects after a mark (", actually", ", I
-//! mean"), with words before it on its line.
+//! kind, was not asked for. A correction is a refusal standing alone (after a mark or a
+//! filler: "... no,", "euh non,"; before a mark, "scratch that", "dai", or a correcting
+//! word: "nee doch Baumwolle", "no mejor el martes") or a word that corrects after a mark
+//! (", actually", ", mejor por la tarde"; never one that compares or advises: ", mejor que
+//! el lunes", ", better add 2 cokes"), with words before it on its line.
 
 use super::tokens::{Kind, Token};
 use super::words::is;
@@ -22,8 +24,12 @@ const LEAD_INS: &[&str] = &[
 ];
 
 /// Words right after a correcting word that make it a comparison: ", mejor que el lunes",
-/// ", instead of Monday", ", rather than the blue".
-const COMPARING: &[&str] = &["que", "than", "of", "als", "di", "do", "da", "del", "to"];
+/// ", instead of Monday", ", rather than the blue", ", meglio di niente".
+const COMPARING: &[&str] = &["que", "than", "of", "als", "di"];
+
+/// Correcting words that also advise ("Order 3 pizzas, better add 2 cokes"): a correction
+/// only after an "or" (", or better, ...").
+const ADVISING: &[&str] = &["better", "besser", "instead"];
 
 /// Words that correct what came before right after a mark (", actually the red one").
 const AFTER_A_MARK: &[&str] = &[
@@ -139,13 +145,13 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
             && is(OR, &tokens[i - 1].folded)
             && after_mark(i - 1)
             && !(tokens[i - 1].folded == "o" && word == "melhor");
-        // A correcting word after a mark corrects unless it compares (", mejor que el lunes",
-        // ", rather than the window").
-        let compares = next_is(i + 1, COMPARING);
+        // A correcting word right after a mark corrects unless it compares (", mejor que el
+        // lunes", ", rather than the window") or advises (", better add 2 cokes").
+        let alone_after_mark = after_mark(i) && !next_is(i + 1, COMPARING);
         let correcting = !refusal_before
-            && !compares
-            && ((is(AFTER_A_MARK, word) && after_mark(i))
-                || (is(CORRECTING, word) && (after_or || after_mark(i))));
+            && ((is(AFTER_A_MARK, word) && alone_after_mark)
+                || (is(CORRECTING, word) && after_or)
+                || (is(CORRECTING, word) && !is(ADVISING, word) && alone_after_mark));
         if !(alone || correcting) {
             continue;
         }
@@ -177,11 +183,6 @@ const REASONS: &[&str] = &[
     "because", "cause", "since", "porque", "que", "parce", "car", "puisque", "weil", "da", "denn",
     "perche", "poiche", "che", "pois",
 ];
-
-/// Whether `word` (folded) starts a reason: "que", "because", "weil".
-pub(super) fn starts_a_reason(word: &str) -> bool {
-    is(REASONS, word)
-}
 
 /// The byte where the reason of a correction starting at byte `at` starts, before `line_end`:
 /// a word of [`REASONS`] after the correction's first three words.
@@ -301,6 +302,13 @@ mod tests {
         );
         // An "or" with no mark before it offers a choice; it corrects nothing.
         assert!(taken_back("red or rather dark red, whichever is in stock").is_none());
+        // An "or" before a correcting word keeps it one, whatever follows.
+        assert_eq!(
+            taken_back("send it to Paris, or rather to Berlin").as_deref(),
+            Some("send it to Paris,")
+        );
+        // A word that advises after a mark corrects nothing.
+        assert!(taken_back("Order 3 pizzas, better add 2 cokes").is_none());
         // A correcting word that compares, or a refusal followed by anything else.
         assert!(taken_back("Book the aisle seat, rather than the window").is_none());
         assert!(taken_back("the blue one, better than nothing").is_none());

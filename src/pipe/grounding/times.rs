@@ -549,6 +549,11 @@ fn offsets(
         } else {
             continue;
         };
+        // The duration's word ends its clause: "une demi-heure avant", never "à 8 heures
+        // avant l'ouverture" (a time before a thing).
+        if tokens.get(j + 1).is_some_and(|t| t.kind != Kind::Punct) {
+            continue;
+        }
         if let Some((minutes, from)) = duration_ending(tokens, facts, j) {
             moves.push((sign * minutes, from..j));
         }
@@ -1177,6 +1182,10 @@ mod tests {
         // before "before".
         assert!(times("remind me 2 hours before the flight").is_empty());
         assert_eq!(times("at 3pm, before the rush"), [(15, 0)]);
+        assert_eq!(
+            times("Réserve la salle à 8 heures avant l'ouverture"),
+            [(8, 0), (20, 0)]
+        );
     }
 
     #[test]
