@@ -468,6 +468,7 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     read_digits(tokens, today, &mut found);
     read_compact(tokens, &mut found);
     read_month_names(tokens, today, facts, &mut found);
+    read_nth_weekday_of_month(tokens, today, &mut found);
     for at in bare_days(tokens) {
         if let Some(day) = at.and_then(|at| day_at(tokens, at, facts, true)) {
             push_day_of_month(&mut found, today, day);
@@ -489,6 +490,86 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     facts.stay_ends.extend(ends);
     facts.dates.extend(found);
     bind_days(tokens, facts);
+}
+
+/// Words for the first and the last of a month's weekdays (folded): "the last Thursday",
+/// "el último jueves", "le premier lundi", "am letzten Freitag".
+const FIRST_OR_LAST: &[(&str, bool)] = &[
+    ("first", true),
+    ("primer", true),
+    ("primero", true),
+    ("primera", true),
+    ("premier", true),
+    ("ersten", true),
+    ("erster", true),
+    ("erste", true),
+    ("primeiro", true),
+    ("primeira", true),
+    ("primo", true),
+    ("last", false),
+    ("ultimo", false),
+    ("ultima", false),
+    ("dernier", false),
+    ("derniere", false),
+    ("letzten", false),
+    ("letzter", false),
+    ("letzte", false),
+];
+
+/// Words for a month, which make "the last Thursday" the month's and not the week before's.
+const MONTH_WORDS: &[&str] = &[
+    "month",
+    "mes",
+    "mois",
+    "monat",
+    "monats",
+    "monatsende",
+    "mese",
+];
+
+/// The first or last weekday of the month, where the sentence speaks of a month ("a final de
+/// mes, el último jueves", "the last Friday of the month", "le premier lundi du mois"): this
+/// month's, or next month's once it has passed. "Last Friday" alone is the week before's, and
+/// says no such day.
+fn read_nth_weekday_of_month(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
+    for (i, token) in tokens.iter().enumerate() {
+        let Some((_, first)) = FIRST_OR_LAST.iter().find(|(w, _)| *w == token.folded) else {
+            continue;
+        };
+        let Some(weekday) = tokens.get(i + 1).and_then(|t| {
+            WEEKDAYS
+                .iter()
+                .find(|(name, _, _)| *name == t.folded)
+                .map(|(_, day, _)| *day)
+        }) else {
+            continue;
+        };
+        let sentence = |t: &&Token| !matches!(t.lower.as_str(), "." | "!" | "?" | "\n");
+        let month_said = tokens[..i]
+            .iter()
+            .rev()
+            .take_while(sentence)
+            .chain(tokens[i + 1..].iter().take_while(sentence))
+            .any(|t| MONTH_WORDS.contains(&t.folded.as_str()));
+        if !month_said {
+            continue;
+        }
+        let in_month = |month_start: Date| -> Option<Date> {
+            let days = (0..i64::from(month_start.days_in_month()))
+                .filter_map(|n| month_start.checked_add(n.days()).ok())
+                .filter(|d| d.weekday() == weekday);
+            if *first {
+                days.min()
+            } else {
+                days.max()
+            }
+        };
+        let this_month = today.first_of_month();
+        let day = in_month(this_month)
+            .filter(|d| *d >= today)
+            .or_else(|| this_month.checked_add(1.month()).ok().and_then(in_month));
+        found.extend(day);
+    }
 }
 
 /// Dates written as eight digits, year first ("20230929"), as logs and file names write them.
@@ -1373,6 +1454,13 @@ mod tests {
         assert!(has("per il giorno dell'Immacolata", 2026, 12, 8));
         assert!(has("a fine mese", 2026, 11, 30));
         assert!(has("by the end of the month", 2026, 11, 30));
+        // The first or last weekday of a month spoken of.
+        assert!(has("a final de mes, el último jueves", 2026, 11, 26));
+        assert!(has("the last Friday of the month", 2026, 11, 27));
+        assert!(has("le premier lundi du mois", 2026, 12, 7));
+        // With no month spoken of, no such day: "my first Monday" is the coming one.
+        assert!(!has("my first Monday at the new job", 2026, 12, 7));
+        assert!(has("my first Monday at the new job", 2026, 11, 30));
         assert!(has("le jour de l'an", 2027, 1, 1));
         assert!(!has("a christmas tree", 2026, 12, 24));
         assert!(has("erinner mich am Heiligen Abend um fünf", 2026, 12, 24));
