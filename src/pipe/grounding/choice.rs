@@ -139,7 +139,73 @@ pub fn said(
                 || frequency(m, evidence)
                 || sort_order(m, evidence)
         });
-    !another_named && !shares_said_word(member, members, evidence) && subject_spoken(key, evidence)
+    !another_named
+        && ((!shares_said_word(member, members, evidence) && subject_spoken(key, evidence))
+            || moved(member, members, evidence))
+}
+
+/// Verbs that raise a thing, and that lower it, in the six languages (folded): "sube las
+/// persianas", "monte le store", "fahr die Rollläden hoch", "alza le tapparelle".
+const RAISING: &[&str] = &[
+    "raise",
+    "sube",
+    "subir",
+    "subid",
+    "monte",
+    "monter",
+    "remonte",
+    "hoch",
+    "rauf",
+    "hochfahren",
+    "sobe",
+    "levanta",
+    "alza",
+    "alzare",
+];
+const LOWERING: &[&str] = &[
+    "lower",
+    "baja",
+    "bajar",
+    "bajad",
+    "baisse",
+    "baisser",
+    "descends",
+    "runter",
+    "herunter",
+    "runterlassen",
+    "baixa",
+    "baixar",
+    "abaixa",
+    "abbassa",
+    "abbassare",
+];
+
+/// A cover's member (`open`/`up`, `close`/`closed`/`down`) said by raising or lowering the
+/// thing, where the members hold both ways: "sube las persianas" is `open`, "mach die
+/// Rollläden runter" `close`; "raise it" says one way, "raise and lower" neither.
+fn moved(member: &str, members: &[Value], evidence: &Evidence) -> bool {
+    let way = |m: &str| match m.to_lowercase().as_str() {
+        "open" | "up" | "raise" | "opened" => Some(true),
+        "close" | "closed" | "down" | "lower" | "shut" => Some(false),
+        _ => None,
+    };
+    let Some(wanted) = way(member) else {
+        return false;
+    };
+    let ways: Vec<bool> = members
+        .iter()
+        .filter_map(Value::as_str)
+        .filter_map(way)
+        .collect();
+    if !(ways.contains(&true) && ways.contains(&false)) {
+        return false;
+    }
+    let said = |verbs: &[&str]| evidence.tokens.iter().any(|t| is(verbs, &t.folded));
+    match (said(RAISING), said(LOWERING)) {
+        (true, false) => wanted,
+        (false, true) => !wanted,
+        _ => false,
+    }
 }
 
 /// Words of a member that turn its thing down: `no_preference`, `non_smoking`.
@@ -1193,6 +1259,34 @@ mod tests {
             "enabled",
             json!(["enabled", "disabled"]),
             "notifications"
+        ));
+        // A cover raised or lowered.
+        let covers = json!(["open", "close", "stop"]);
+        assert!(chosen(
+            "sube las persianas del cuarto",
+            "open",
+            covers.clone(),
+            "action"
+        ));
+        assert!(chosen(
+            "mach mal die Rollläden runter, die Sonne blendet",
+            "close",
+            covers.clone(),
+            "action"
+        ));
+        assert!(!chosen(
+            "sube las persianas del cuarto",
+            "close",
+            covers.clone(),
+            "action"
+        ));
+        // Both ways said, or members that are no cover's.
+        assert!(!chosen("sube y baja la persiana", "open", covers, "action"));
+        assert!(!chosen(
+            "sube el volumen",
+            "loud",
+            json!(["loud", "quiet"]),
+            "level"
         ));
         let modes = json!(["enabled", "disabled"]);
         assert!(chosen(
