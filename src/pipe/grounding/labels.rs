@@ -202,6 +202,35 @@ pub(super) fn another_thing_s(
     all_named_otherwise || own_label_elsewhere
 }
 
+/// Words that turn down the digits after them in their clause: "no al 912 345 687", "not
+/// 555 1243", "nicht die 0171 ...".
+const REFUSING: &[&str] = &["no", "not", "nicht", "non", "nao", "pas", "never", "nunca"];
+
+/// Whether every run that holds `digits` is turned down: a refusal among the three words
+/// before it in its clause ("llama al 912 345 678, no al 912 345 687"). "No" needs a word
+/// between ("no 4471" is a number), and a refusal with a mark after it corrects ("no, 555
+/// 1243" asks for them).
+pub(super) fn turned_down(digits: &str, tokens: &[Token], runs: &[(String, usize)]) -> bool {
+    let holding: Vec<usize> = runs
+        .iter()
+        .filter(|(run, _)| super::evidence::run_holds(run, digits))
+        .map(|(_, start)| *start)
+        .collect();
+    !holding.is_empty()
+        && holding.iter().all(|start| {
+            let Some(end) = tokens.iter().position(|t| t.start >= *start) else {
+                return false;
+            };
+            tokens[..end]
+                .iter()
+                .rev()
+                .take_while(|t| t.kind == Kind::Word)
+                .take(3)
+                .enumerate()
+                .any(|(back, t)| is(REFUSING, &t.folded) && (t.folded != "no" || back > 0))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tokens::tokenize;
@@ -281,5 +310,20 @@ mod tests {
         // No label, or a field that names nothing: free.
         assert!(!other("ruf 0171 2345678 an", "01712345678", "phone"));
         assert!(!other(parcel, "77340092", "id"));
+    }
+
+    #[test]
+    fn digits_turned_down() {
+        let down = |text: &str, digits: &str| {
+            let runs = super::super::evidence::digit_runs_for_test(text);
+            turned_down(digits, &tokenize(text), &runs)
+        };
+        let shop = "llama a la tienda, al 912 345 678, no al 912 345 687 que ese es el antiguo";
+        assert!(down(shop, "912345687"));
+        assert!(!down(shop, "912345678"));
+        assert!(down("call 555 1234 not 555 1243", "5551243"));
+        // A refusal with a mark after it corrects; "no" right before digits is a number's.
+        assert!(!down("call 555 1234, no, 555 1243", "5551243"));
+        assert!(!down("order no 4471 please", "4471"));
     }
 }

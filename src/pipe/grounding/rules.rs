@@ -285,7 +285,8 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     let mostly_digits = digits.len() >= 4 && digits.len() * 10 >= letters_and_digits * 6;
     if mostly_digits
         && rules.on(Rule::Digits)
-        && labels::another_thing_s(&digits, leaf.key, &evidence.tokens, &evidence.digit_runs)
+        && (labels::another_thing_s(&digits, leaf.key, &evidence.tokens, &evidence.digit_runs)
+            || labels::turned_down(&digits, &evidence.tokens, &evidence.digit_runs))
     {
         return None;
     }
