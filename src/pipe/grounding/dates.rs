@@ -1011,6 +1011,10 @@ fn read_weekdays(
         let ahead = (i64::from(weekday.to_monday_zero_offset())
             - i64::from(today.weekday().to_monday_zero_offset()))
         .rem_euclid(7);
+        if let Some(day) = in_next_week(tokens, i, today, *weekday) {
+            found.push(day);
+            continue;
+        }
         // "lundi en huit", "jeudi en quinze": that weekday a week (two) after its coming one.
         let weeks_on = [(["en", "huit"], 7), (["en", "quinze"], 14)]
             .iter()
@@ -1076,6 +1080,35 @@ fn stands_alone(tokens: &[Token], i: usize) -> bool {
     i >= 1
         && tokens[i - 1].kind == Kind::Punct
         && tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+}
+
+/// "Next week" in the six languages (folded).
+const NEXT_WEEK: &[&[&str]] = &[
+    &["next", "week"],
+    &["semana", "que", "viene"],
+    &["proxima", "semana"],
+    &["semana", "proxima"],
+    &["semaine", "prochaine"],
+    &["nachste", "woche"],
+    &["nachsten", "woche"],
+    &["semana", "que", "vem"],
+    &["settimana", "prossima"],
+    &["prossima", "settimana"],
+];
+
+/// The weekday at `i` in the week after today's, where "next week" is said within six tokens
+/// of it ("end of next week, friday ideally", "la semaine prochaine, mardi").
+fn in_next_week(tokens: &[Token], i: usize, today: Date, weekday: Weekday) -> Option<Date> {
+    let near = i.saturating_sub(6)..(i + 6).min(tokens.len());
+    let said = near
+        .into_iter()
+        .any(|j| NEXT_WEEK.iter().any(|phrase| phrase_at(tokens, j, phrase)));
+    if !said {
+        return None;
+    }
+    let to_next_monday = 7 - i64::from(today.weekday().to_monday_zero_offset());
+    let offset = to_next_monday + i64::from(weekday.to_monday_zero_offset());
+    today.checked_add(offset.days()).ok()
 }
 
 /// Portuguese words before a bare weekday that make it a day: "pra sexta", "na quinta".
@@ -1454,6 +1487,11 @@ mod tests {
         assert!(has("per il giorno dell'Immacolata", 2026, 12, 8));
         assert!(has("a fine mese", 2026, 11, 30));
         assert!(has("by the end of the month", 2026, 11, 30));
+        // A weekday said beside "next week" is next week's (today is a Wednesday).
+        assert!(has("end of next week, friday ideally", 2026, 12, 4));
+        assert!(!has("end of next week, friday ideally", 2026, 11, 27));
+        assert!(has("la semaine prochaine, mardi", 2026, 12, 1));
+        assert!(has("next Friday", 2026, 11, 27));
         // The first or last weekday of a month spoken of.
         assert!(has("a final de mes, el último jueves", 2026, 11, 26));
         assert!(has("the last Friday of the month", 2026, 11, 27));
