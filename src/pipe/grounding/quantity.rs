@@ -286,6 +286,22 @@ impl Field<'_> {
         !self.unit().is_empty()
     }
 
+    /// Whether the field's description counts things that are no unit: "number of bottles",
+    /// "how many boxes", "nombre de colis" (a measure of them, "2 litres", is no count).
+    fn counts_things(&self) -> bool {
+        self.description.windows(3).any(|w| {
+            matches!(
+                (w[0].as_str(), w[1].as_str()),
+                ("number", "of")
+                    | ("how", "many")
+                    | ("numero", "de" | "di")
+                    | ("nombre", "de")
+                    | ("anzahl", "der")
+            ) && !is_unit(&w[2])
+                && !subjects_of_any(&w[2])
+        })
+    }
+
     /// The field speaks of `dim`: a word of its subject, or (`units`) a unit of it.
     fn speaks_of(&self, dim: Dim, units: bool) -> bool {
         // Not the period of a rate (`lessons_per_month` speaks of no span of months).
@@ -310,6 +326,26 @@ pub fn is_unit(word: &str) -> bool {
     // "sq.ft" is one word of two units' parts.
     word.split('.')
         .any(|part| !readings(part, false).is_empty() || SQUARED.contains(&part) || part == "sq")
+}
+
+/// Whether `word` names a measured subject ("volume", "weight", "distance").
+fn subjects_of_any(word: &str) -> bool {
+    [
+        Length,
+        Mass,
+        Time,
+        Calendar,
+        Data,
+        Bits,
+        Volume,
+        Power,
+        Energy,
+        Percent,
+        Temperature,
+        Money,
+    ]
+    .iter()
+    .any(|dim| subjects(*dim).contains(&word))
 }
 
 /// Durations and calendar spans are one subject.
@@ -338,7 +374,10 @@ pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
         if units.is_empty() {
             // A percentage is its number or its fraction, whatever the field is called
             // ("un enganche del 20%" for `enganche: 0.2`).
-            return (matches!(q.dim, Count | Percent) || field.speaks_of(q.dim, true))
+            // A field that counts things takes no measure of them ("number of bottles" is
+            // no "2 litres").
+            let measure_fits = field.speaks_of(q.dim, true) && !field.counts_things();
+            return (matches!(q.dim, Count | Percent) || measure_fits)
                 && q.values().iter().any(|v| close(*v, value));
         }
         units.iter().any(|(dim, factor)| {
@@ -396,7 +435,7 @@ pub fn fits_as_written(index: usize, field: &Field, facts: &Facts) -> bool {
             q.dim == Count
                 || (q.dim == Percent && units.iter().all(|(dim, _)| *dim == Percent))
                 || if units.is_empty() {
-                    field.speaks_of(q.dim, true)
+                    field.speaks_of(q.dim, true) && !field.counts_things()
                 } else {
                     units.iter().any(|(dim, factor)| {
                         // "200 bucks" as written is no 200 cents.

@@ -2207,6 +2207,22 @@ mod tests {
             int.clone(),
             60.0
         ));
+        // A measure of a thing is no count of it: "due litri" is no 2 bottles.
+        let bottles = serde_json::json!({"type": "integer", "description": "number of bottles"});
+        let milk = "compra il latte, quello da due litri, una bottiglia sola";
+        assert!(!number_kept(milk, "quantity", bottles.clone(), 2.0));
+        assert!(number_kept(
+            "buy 2 bottles of milk",
+            "quantity",
+            bottles,
+            2.0
+        ));
+        assert!(number_kept(
+            "buy the 2 liter milk",
+            "quantity",
+            int.clone(),
+            2.0
+        ));
         let oma = "überweis Oma 50 Euro zum Geburtstag, sie wird 80";
         assert!(!number_kept(oma, "amount", int.clone(), 80.0));
         assert!(number_kept(oma, "amount", int.clone(), 50.0));
