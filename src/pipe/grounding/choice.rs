@@ -145,7 +145,7 @@ pub fn said(
 }
 
 /// Verbs that raise a thing, and that lower it, in the six languages (folded): "sube las
-/// persianas", "monte le store", "fahr die Rollläden hoch", "alza le tapparelle".
+/// persianas", "monte le store", "alza le tapparelle".
 const RAISING: &[&str] = &[
     "raise",
     "sube",
@@ -154,13 +154,12 @@ const RAISING: &[&str] = &[
     "monte",
     "monter",
     "remonte",
-    "hoch",
-    "rauf",
-    "hochfahren",
     "sobe",
     "levanta",
     "alza",
     "alzare",
+    "hochfahren",
+    "hochziehen",
 ];
 const LOWERING: &[&str] = &[
     "lower",
@@ -170,19 +169,91 @@ const LOWERING: &[&str] = &[
     "baisse",
     "baisser",
     "descends",
-    "runter",
-    "herunter",
-    "runterlassen",
     "baixa",
     "baixar",
     "abaixa",
     "abbassa",
     "abbassare",
+    "runterlassen",
+    "herunterlassen",
+];
+/// German particles that close the clause of a verb that raises or lowers: "fahr die
+/// Rollläden hoch", "mach die Rollläden runter".
+const UP_PARTICLES: &[&str] = &["hoch", "rauf"];
+const DOWN_PARTICLES: &[&str] = &["runter", "herunter"];
+
+/// Things that cover a window or a door (folded).
+const COVERS: &[&str] = &[
+    "blind",
+    "blinds",
+    "shutter",
+    "shutters",
+    "shade",
+    "shades",
+    "awning",
+    "persiana",
+    "persianas",
+    "toldo",
+    "estor",
+    "estores",
+    "store",
+    "stores",
+    "volet",
+    "volets",
+    "rollladen",
+    "rolllade",
+    "rollo",
+    "rollos",
+    "jalousie",
+    "jalousien",
+    "markise",
+    "estore",
+    "tapparella",
+    "tapparelle",
+    "serranda",
+    "tenda",
+    "tende",
+    "garage",
 ];
 
+/// Which way the conversation moves a cover: a verb with the cover within three words after
+/// it ("sube las persianas", "lower the blinds"), or a German particle closing a clause that
+/// names the cover ("mach die Rollläden runter,"). Never an adjective ("the lower floor", "la
+/// planta baja", "wie hoch ist die Markise?").
+fn cover_moved(evidence: &Evidence) -> Option<bool> {
+    let tokens = &evidence.tokens;
+    let cover = |t: &super::tokens::Token| is(COVERS, &t.folded);
+    let (mut up, mut down) = (false, false);
+    for (i, token) in tokens.iter().enumerate() {
+        let word = token.folded.as_str();
+        if (is(RAISING, word) || is(LOWERING, word)) && tokens[i + 1..].iter().take(3).any(cover) {
+            up |= is(RAISING, word);
+            down |= is(LOWERING, word);
+        }
+        let particle = is(UP_PARTICLES, word) || is(DOWN_PARTICLES, word);
+        let closes = tokens
+            .get(i + 1)
+            .is_none_or(|t| t.kind == Kind::Punct && t.lower != "?");
+        let mut clause = tokens[..i]
+            .iter()
+            .rev()
+            .take_while(|t| t.kind != Kind::Punct)
+            .take(6);
+        if particle && closes && clause.any(cover) {
+            up |= is(UP_PARTICLES, word);
+            down |= is(DOWN_PARTICLES, word);
+        }
+    }
+    match (up, down) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
+}
+
 /// A cover's member (`open`/`up`, `close`/`closed`/`down`) said by raising or lowering the
-/// thing, where the members hold both ways: "sube las persianas" is `open`, "mach die
-/// Rollläden runter" `close`; "raise it" says one way, "raise and lower" neither.
+/// cover ([`cover_moved`]), where the members hold both ways: "sube las persianas" is `open`,
+/// "mach die Rollläden runter" `close`.
 fn moved(member: &str, members: &[Value], evidence: &Evidence) -> bool {
     let way = |m: &str| match m.to_lowercase().as_str() {
         "open" | "up" | "raise" | "opened" => Some(true),
@@ -197,15 +268,7 @@ fn moved(member: &str, members: &[Value], evidence: &Evidence) -> bool {
         .filter_map(Value::as_str)
         .filter_map(way)
         .collect();
-    if !(ways.contains(&true) && ways.contains(&false)) {
-        return false;
-    }
-    let said = |verbs: &[&str]| evidence.tokens.iter().any(|t| is(verbs, &t.folded));
-    match (said(RAISING), said(LOWERING)) {
-        (true, false) => wanted,
-        (false, true) => !wanted,
-        _ => false,
-    }
+    ways.contains(&true) && ways.contains(&false) && cover_moved(evidence) == Some(wanted)
 }
 
 /// Words of a member that turn its thing down: `no_preference`, `non_smoking`.
@@ -1214,6 +1277,30 @@ mod tests {
     }
 
     #[test]
+    fn a_cover_raised_or_lowered() {
+        let covers = json!(["open", "close", "stop"]);
+        let said = |text: &str, member: &str| chosen(text, member, covers.clone(), "action");
+        assert!(said("sube las persianas del cuarto", "open"));
+        assert!(said(
+            "mach mal die Rollläden runter, die Sonne blendet",
+            "close"
+        ));
+        assert!(said("lower the blinds please", "close"));
+        assert!(!said("sube las persianas del cuarto", "close"));
+        // Both ways said, an adjective, or members that are no cover's.
+        assert!(!said("sube y baja la persiana", "open"));
+        assert!(!said("Para la persiana de la planta baja", "close"));
+        assert!(!said("check the blind on the lower floor", "close"));
+        assert!(!said("Wie hoch ist die Markise?", "open"));
+        assert!(!chosen(
+            "sube el volumen",
+            "loud",
+            json!(["loud", "quiet"]),
+            "level"
+        ));
+    }
+
+    #[test]
     fn a_state_member_said_by_switching_the_thing() {
         let states = json!(["on", "off"]);
         assert!(chosen(
@@ -1259,34 +1346,6 @@ mod tests {
             "enabled",
             json!(["enabled", "disabled"]),
             "notifications"
-        ));
-        // A cover raised or lowered.
-        let covers = json!(["open", "close", "stop"]);
-        assert!(chosen(
-            "sube las persianas del cuarto",
-            "open",
-            covers.clone(),
-            "action"
-        ));
-        assert!(chosen(
-            "mach mal die Rollläden runter, die Sonne blendet",
-            "close",
-            covers.clone(),
-            "action"
-        ));
-        assert!(!chosen(
-            "sube las persianas del cuarto",
-            "close",
-            covers.clone(),
-            "action"
-        ));
-        // Both ways said, or members that are no cover's.
-        assert!(!chosen("sube y baja la persiana", "open", covers, "action"));
-        assert!(!chosen(
-            "sube el volumen",
-            "loud",
-            json!(["loud", "quiet"]),
-            "level"
         ));
         let modes = json!(["enabled", "disabled"]);
         assert!(chosen(

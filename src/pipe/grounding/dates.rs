@@ -517,17 +517,62 @@ const FIRST_OR_LAST: &[(&str, bool)] = &[
 ];
 
 /// Words for a month, which make "the last Thursday" the month's and not the week before's.
-const MONTH_WORDS: &[&str] = &[
-    "month",
-    "mes",
-    "mois",
-    "monat",
-    "monats",
-    "monatsende",
-    "mese",
+const MONTH_WORDS: &[&str] = &["month", "mes", "mois", "monat", "monats", "mese"];
+
+/// Words for "of" between a weekday and its month ("of the month", "del mes", "du mois",
+/// "des Monats", "do mês", "del mese", "im Monat").
+const OF_MONTH: &[&str] = &[
+    "of", "del", "de", "du", "des", "do", "da", "im", "dello", "della",
 ];
 
-/// The first or last weekday of the month, where the sentence speaks of a month ("a final de
+/// Words for a month's end before "the last Thursday": "a final de mes, el último jueves".
+const MONTH_END: &[&str] = &["end", "final", "finales", "fin", "fim", "fine", "ende"];
+
+/// Words after a month word that make it another month ("of next month", "du mois dernier").
+const OTHER_MONTH: &[&str] = &[
+    "next",
+    "last",
+    "previous",
+    "proximo",
+    "pasado",
+    "anterior",
+    "prochain",
+    "dernier",
+    "precedent",
+    "nachsten",
+    "letzten",
+    "vorigen",
+    "passado",
+    "prossimo",
+    "scorso",
+];
+
+/// Whether the first or last weekday at `i` (its weekday word at `i + 1`) is a month's: "of
+/// the month" right after it, or the month's end said right before it ("a final de mes, el
+/// último jueves"); never another month's ("the last Friday of next month").
+fn of_this_month(tokens: &[Token], i: usize) -> bool {
+    let word = |j: usize| tokens.get(j).map_or("", |t| t.folded.as_str());
+    let month_at = |j: usize| MONTH_WORDS.contains(&word(j)) && !OTHER_MONTH.contains(&word(j + 1));
+    let after = OF_MONTH.contains(&word(i + 2))
+        && (month_at(i + 3) || (ARTICLE.contains(&word(i + 3)) && month_at(i + 4)));
+    let before = (1..=6).any(|back| {
+        i.checked_sub(back).is_some_and(|j| {
+            month_at(j)
+                && (1..=3).any(|b| {
+                    j.checked_sub(b)
+                        .is_some_and(|k| MONTH_END.contains(&word(k)))
+                })
+        })
+    });
+    after || before
+}
+
+/// Articles between "of" and "month" ("of the month").
+const ARTICLE: &[&str] = &[
+    "the", "el", "le", "la", "o", "il", "dem", "this", "este", "ce",
+];
+
+/// The first or last weekday of the month, where the text speaks of this month ("a final de
 /// mes, el último jueves", "the last Friday of the month", "le premier lundi du mois"): this
 /// month's, or next month's once it has passed. "Last Friday" alone is the week before's, and
 /// says no such day.
@@ -544,14 +589,7 @@ fn read_nth_weekday_of_month(tokens: &[Token], today: Date, found: &mut Vec<Date
         }) else {
             continue;
         };
-        let sentence = |t: &&Token| !matches!(t.lower.as_str(), "." | "!" | "?" | "\n");
-        let month_said = tokens[..i]
-            .iter()
-            .rev()
-            .take_while(sentence)
-            .chain(tokens[i + 1..].iter().take_while(sentence))
-            .any(|t| MONTH_WORDS.contains(&t.folded.as_str()));
-        if !month_said {
+        if !of_this_month(tokens, i) {
             continue;
         }
         let in_month = |month_start: Date| -> Option<Date> {
@@ -1096,14 +1134,32 @@ const NEXT_WEEK: &[&[&str]] = &[
     &["prossima", "settimana"],
 ];
 
-/// The weekday at `i` in the week after today's, where "next week" is said within six tokens
-/// of it ("end of next week, friday ideally", "la semaine prochaine, mardi").
+/// The weekday at `i` in the week after today's, where "next week" is said at most six
+/// tokens before it in its sentence, not turned down ("end of next week, friday ideally", "la
+/// semaine prochaine, mardi"; never "this Friday, and next week we talk" nor "not next week"),
+/// or right after it with "of" ("el viernes de la semana que viene").
 fn in_next_week(tokens: &[Token], i: usize, today: Date, weekday: Weekday) -> Option<Date> {
-    let near = i.saturating_sub(6)..(i + 6).min(tokens.len());
-    let said = near
-        .into_iter()
-        .any(|j| NEXT_WEEK.iter().any(|phrase| phrase_at(tokens, j, phrase)));
-    if !said {
+    let said = (i.saturating_sub(6)..i).any(|j| {
+        NEXT_WEEK.iter().any(|phrase| phrase_at(tokens, j, phrase))
+            && !tokens[j..i]
+                .iter()
+                .any(|t| matches!(t.lower.as_str(), "." | "!" | "?"))
+            && !j
+                .checked_sub(1)
+                .and_then(|k| tokens.get(k))
+                .is_some_and(|t| {
+                    matches!(
+                        t.folded.as_str(),
+                        "not" | "no" | "pas" | "nicht" | "non" | "nao"
+                    )
+                })
+    });
+    // Or after it, joined by "of": "el viernes de la semana que viene", "Friday of next week".
+    let of_next_week = tokens
+        .get(i + 1)
+        .is_some_and(|t| OF_MONTH.contains(&t.folded.as_str()))
+        && (i + 2..i + 4).any(|j| NEXT_WEEK.iter().any(|phrase| phrase_at(tokens, j, phrase)));
+    if !(said || of_next_week) {
         return None;
     }
     let to_next_monday = 7 - i64::from(today.weekday().to_monday_zero_offset());
@@ -1491,11 +1547,24 @@ mod tests {
         assert!(has("end of next week, friday ideally", 2026, 12, 4));
         assert!(!has("end of next week, friday ideally", 2026, 11, 27));
         assert!(has("la semaine prochaine, mardi", 2026, 12, 1));
+        assert!(has("el viernes de la semana que viene", 2026, 12, 4));
+        assert!(!has("el viernes de la semana que viene", 2026, 11, 27));
         assert!(has("next Friday", 2026, 11, 27));
+        // "Next week" after the weekday, or turned down, says nothing of it.
+        assert!(has(
+            "this Friday works, and next week we talk again",
+            2026,
+            11,
+            27
+        ));
+        assert!(has("Friday this week, not next week", 2026, 11, 27));
         // The first or last weekday of a month spoken of.
         assert!(has("a final de mes, el último jueves", 2026, 11, 26));
         assert!(has("the last Friday of the month", 2026, 11, 27));
         assert!(has("le premier lundi du mois", 2026, 12, 7));
+        // Another month's, or a month word elsewhere in the sentence: no such day.
+        assert!(!has("the first Monday of last month", 2026, 12, 7));
+        assert!(!has("last Tuesday I paid this month's rent", 2026, 12, 29));
         // With no month spoken of, no such day: "my first Monday" is the coming one.
         assert!(!has("my first Monday at the new job", 2026, 12, 7));
         assert!(has("my first Monday at the new job", 2026, 11, 30));

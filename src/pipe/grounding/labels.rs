@@ -202,32 +202,58 @@ pub(super) fn another_thing_s(
     all_named_otherwise || own_label_elsewhere
 }
 
-/// Words that turn down the digits after them in their clause: "no al 912 345 687", "not
-/// 555 1243", "nicht die 0171 ...".
+/// Words that turn down the digits after them: "no al 912 345 687", "not 555 1243".
 const REFUSING: &[&str] = &["no", "not", "nicht", "non", "nao", "pas", "never", "nunca"];
 
-/// Whether every run that holds `digits` is turned down: a refusal among the three words
-/// before it in its clause ("llama al 912 345 678, no al 912 345 687"). "No" needs a word
-/// between ("no 4471" is a number), and a refusal with a mark after it corrects ("no, 555
-/// 1243" asks for them).
+/// Words that may stand between a refusal and its digits: an article or a preposition ("no
+/// al", "not to", "pas au", "non al", "não o").
+const BETWEEN: &[&str] = &[
+    "al", "a", "el", "la", "le", "the", "to", "il", "o", "um", "uma", "an", "ao", "au", "alla",
+    "zu", "die", "der", "den", "el", "del", "lo", "on",
+];
+
+/// Words of forgetting before a refusal, which then asks ("vergiss nicht die 0171 ...").
+const FORGETTING: &[&str] = &[
+    "forget",
+    "vergiss",
+    "olvides",
+    "oublie",
+    "esquece",
+    "dimenticare",
+];
+
+/// Whether every run that holds `digits` is turned down: a refusal right before it, or with
+/// one article or preposition between ("llama al 912 345 678, no al 912 345 687"). "No" needs
+/// a word between ("no 4471" is a number); a refusal with a mark after it corrects ("no, 555
+/// 1243" asks for them); one after a word of forgetting asks ("vergiss nicht die 0171").
 pub(super) fn turned_down(digits: &str, tokens: &[Token], runs: &[(String, usize)]) -> bool {
     let holding: Vec<usize> = runs
         .iter()
         .filter(|(run, _)| super::evidence::run_holds(run, digits))
         .map(|(_, start)| *start)
         .collect();
+    let refused_at = |at: usize| {
+        let t = &tokens[at];
+        is(REFUSING, &t.folded)
+            && !at
+                .checked_sub(1)
+                .is_some_and(|k| is(FORGETTING, &tokens[k].folded))
+    };
     !holding.is_empty()
         && holding.iter().all(|start| {
             let Some(end) = tokens.iter().position(|t| t.start >= *start) else {
                 return false;
             };
-            tokens[..end]
-                .iter()
-                .rev()
-                .take_while(|t| t.kind == Kind::Word)
-                .take(3)
-                .enumerate()
-                .any(|(back, t)| is(REFUSING, &t.folded) && (t.folded != "no" || back > 0))
+            let direct = end.checked_sub(1).is_some_and(|k| {
+                tokens[k].kind == Kind::Word && tokens[k].folded != "no" && refused_at(k)
+            });
+            let one_between = end.checked_sub(2).is_some_and(|k| {
+                tokens[k].kind == Kind::Word
+                    && refused_at(k)
+                    && tokens[k + 1].kind == Kind::Word
+                    && is(BETWEEN, &tokens[k + 1].folded)
+            });
+            direct || one_between
         })
 }
 
@@ -325,5 +351,16 @@ mod tests {
         // A refusal with a mark after it corrects; "no" right before digits is a number's.
         assert!(!down("call 555 1234, no, 555 1243", "5551243"));
         assert!(!down("order no 4471 please", "4471"));
+        // A refusal of something else, or after forgetting: the digits are wanted.
+        assert!(!down("I do not have 555 1234 saved, call it", "5551234"));
+        assert!(!down(
+            "Non ho il 333 1234567 in rubrica, chiamalo",
+            "3331234567"
+        ));
+        assert!(!down(
+            "Vergiss nicht die 0171 2345678 anzurufen",
+            "01712345678"
+        ));
+        assert!(!down("o número no cartão é 912 345 678", "912345678"));
     }
 }

@@ -565,7 +565,7 @@ const WORDS: &[(&str, &[&str])] = &[
     ("guest", &["invitado", "invitada", "invitados", "huesped", "huespedes", "gast", "gaste",
         "convidado", "convidada", "hospede", "ospite", "ospiti"]),
     ("gym", &["gimnasio", "gimnasios", "fitnessstudio", "fitness", "palestra"]),
-    ("half", &["mitad", "moitie", "halb", "halbe", "halfte", "metade", "meta"]),
+    ("half", &["mitad", "moitie", "halbe", "halfte", "metade", "meta"]),
     ("hard", &["dificil", "dificiles", "difficile", "difficiles", "schwer", "schwierig",
         "schwierige", "schwierigen"]),
     ("health", &["salud", "sante", "gesundheit", "saude", "salute"]),

@@ -289,16 +289,16 @@ impl Field<'_> {
     /// Whether the field's description counts things that are no unit: "number of bottles",
     /// "how many boxes", "nombre de colis" (a measure of them, "2 litres", is no count).
     fn counts_things(&self) -> bool {
+        // "número de cuenta" is an account's number: outside English and German, a count's
+        // noun is plural ("número de botellas", "nombre de colis", "numero di bottiglie").
+        let plural = |w: &str| w.ends_with(['s', 'x', 'i', 'e']);
         self.description.windows(3).any(|w| {
-            matches!(
-                (w[0].as_str(), w[1].as_str()),
-                ("number", "of")
-                    | ("how", "many")
-                    | ("numero", "de" | "di")
-                    | ("nombre", "de")
-                    | ("anzahl", "der")
-            ) && !is_unit(&w[2])
-                && !subjects_of_any(&w[2])
+            let counting = match (w[0].as_str(), w[1].as_str()) {
+                ("number", "of") | ("how", "many") | ("anzahl", "der") => true,
+                ("numero", "de" | "di") | ("nombre", "de") => plural(&w[2]),
+                _ => false,
+            };
+            counting && !is_unit(&w[2]) && !subjects_of_any(&w[2])
         })
     }
 

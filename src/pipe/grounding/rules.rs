@@ -2217,6 +2217,17 @@ mod tests {
             bottles,
             2.0
         ));
+        // "número de cuenta" is an account's number, no count.
+        let account = serde_json::json!({
+            "type": "number",
+            "description": "Cantidad a enviar al número de cuenta"
+        });
+        assert!(number_kept(
+            "envía 50 euros a Marta",
+            "amount",
+            account,
+            50.0
+        ));
         assert!(number_kept(
             "buy the 2 liter milk",
             "quantity",
