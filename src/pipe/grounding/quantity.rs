@@ -298,7 +298,7 @@ impl Field<'_> {
                 ("numero", "de" | "di") | ("nombre", "de") => plural(&w[2]),
                 _ => false,
             };
-            counting && !is_unit(&w[2]) && !subjects_of_any(&w[2])
+            counting && !is_unit(&w[2])
         })
     }
 
@@ -326,26 +326,6 @@ pub fn is_unit(word: &str) -> bool {
     // "sq.ft" is one word of two units' parts.
     word.split('.')
         .any(|part| !readings(part, false).is_empty() || SQUARED.contains(&part) || part == "sq")
-}
-
-/// Whether `word` names a measured subject ("volume", "weight", "distance").
-fn subjects_of_any(word: &str) -> bool {
-    [
-        Length,
-        Mass,
-        Time,
-        Calendar,
-        Data,
-        Bits,
-        Volume,
-        Power,
-        Energy,
-        Percent,
-        Temperature,
-        Money,
-    ]
-    .iter()
-    .any(|dim| subjects(*dim).contains(&word))
 }
 
 /// Durations and calendar spans are one subject.
