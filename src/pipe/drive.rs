@@ -1088,21 +1088,34 @@ impl Driver {
             if held.is_empty() {
                 continue;
             }
-            // Native mode reads calls in the text only for a turn with no call of its own: a
-            // model that called natively meant those calls (and the text may repeat them).
             let native = self.prompt.is_none();
-            let (content, calls) = match native && state.assembly.tool_names().next().is_some() {
-                true => (held.clone(), Vec::new()),
-                false => prompt.parse(&held),
-            };
-            if native && !calls.is_empty() {
+            let (content, mut calls) = prompt.parse(&held);
+            let read = !calls.is_empty();
+            // Native mode reads calls in the text only for a turn with no call of its own: a
+            // model that called natively meant those calls, and text that writes a call out
+            // beside them repeats one. It is no answer either: it does not reach the client.
+            if native && read && state.assembly.tool_names().next().is_some() {
+                tracing::info!(
+                    calls = calls.len(),
+                    "the main model wrote calls as text beside its native calls: the text is dropped"
+                );
+                calls.clear();
+            } else if native && read {
                 self.engine.metrics.text_calls.inc_by(calls.len() as u64);
                 tracing::info!(
                     calls = calls.len(),
                     "the main model wrote its call as text: it is read as a call"
                 );
             }
-            let text = if calls.is_empty() { held } else { content };
+            // The turn's text, as a repair turn shows it back to the model, is what the client
+            // got: a call read out of it is in its calls, not written twice. (What is held is
+            // always the end of what the turn wrote.)
+            if read && state.content.ends_with(held.as_str()) {
+                let kept = state.content.len() - held.len();
+                state.content.truncate(kept);
+                state.content.push_str(&content);
+            }
+            let text = if read { content } else { held };
             state.wrote_text |= !text.trim().is_empty();
             for call in calls {
                 state.assembly.push_call(call);

@@ -222,22 +222,83 @@ async fn switched_off_a_call_written_as_text_stays_text() {
 }
 
 #[tokio::test]
-async fn a_turn_with_a_call_of_its_own_keeps_its_text_as_text() {
-    let text =
+async fn a_call_written_as_text_beside_a_native_call_is_neither_a_second_call_nor_text() {
+    // The 0.5B calls natively and writes the call out as its text too: the native call is
+    // the one meant, and a client never reads a call's JSON as the answer. Prose after the
+    // written call is still the turn's text.
+    let written =
         r#"{"name": "set_reminder", "arguments": {"description": "daily at 9:00: check email"}}"#;
-    let mut message = text_message(text);
-    message["tool_calls"] = json!([support::nl_call(
-        "c1",
-        "set_reminder",
-        "daily at 9:00: check email"
-    )]);
-    let (proxy, _main, translator) =
-        proxy_for(Reply::ok(completion(message, "tool_calls")), "").await;
-    let seen = ask(&proxy, false).await;
-    assert_eq!(seen.calls.len(), 1, "{:?}", seen.calls);
-    assert_eq!(seen.content, text);
-    assert_eq!(translator.chat_requests().len(), 1);
-    assert!(proxy.metrics().contains("plaincall_text_calls_total 0"));
+    for (text, kept) in [
+        (written.to_owned(), ""),
+        (format!("{written}\nDone."), "Done."),
+    ] {
+        let mut message = text_message(&text);
+        message["tool_calls"] = json!([support::nl_call(
+            "c1",
+            "set_reminder",
+            "daily at 9:00: check email"
+        )]);
+        let (proxy, _main, translator) =
+            proxy_for(Reply::ok(completion(message, "tool_calls")), "").await;
+        let seen = ask(&proxy, false).await;
+        assert_eq!(seen.calls.len(), 1, "{:?}", seen.calls);
+        assert_eq!(seen.content.trim(), kept);
+        assert_eq!(translator.chat_requests().len(), 1);
+        assert!(proxy.metrics().contains("plaincall_text_calls_total 0"));
+    }
+}
+
+#[tokio::test]
+async fn a_repair_turn_shows_a_call_read_from_text_as_a_call_only() {
+    // The call written as text fails (the translator finds it is for another tool); the
+    // repair turn shows the model its call and the reason, not its JSON a second time as
+    // the turn's text, which a small model copies into its next answer.
+    // In prompt mode the history shows a call as text: once, not after its own JSON again.
+    let written =
+        r#"{"name": "set_reminder", "arguments": {"description": "the weather in Paris"}}"#;
+    let modes = ["", "[tool_calling]\ndefault = \"prompt\"\n"];
+    for (stream, mode) in [false, true]
+        .into_iter()
+        .flat_map(|s| modes.map(|m| (s, m)))
+    {
+        let main = MockServer::scripted(vec![
+            text_reply(stream, written, 7),
+            text_reply(stream, "I cannot check the weather.", 7),
+        ])
+        .await;
+        let translator = MockServer::start(|_| {
+            translator_reply(r#"{"error": "wrong_tool", "reason": "a weather question"}"#)
+        })
+        .await;
+        let toml = format!("{}{mode}", backend_toml(&translator.url()));
+        let proxy = Proxy::start(&main.url(), &toml).await;
+        let seen = ask(&proxy, stream).await;
+        assert!(seen.calls.is_empty(), "stream={stream}: {:?}", seen.calls);
+        assert_eq!(
+            seen.content, "I cannot check the weather.",
+            "stream={stream}"
+        );
+        let requests = main.chat_requests();
+        assert_eq!(requests.len(), 2, "stream={stream}");
+        let repair = requests[1].json();
+        let assistant = repair["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["role"] == "assistant")
+            .cloned()
+            .unwrap();
+        if mode.is_empty() {
+            assert!(assistant["content"].is_null(), "{assistant}");
+            assert_eq!(
+                assistant["tool_calls"][0]["function"]["name"], "set_reminder",
+                "stream={stream}: {assistant}"
+            );
+        } else {
+            let shown = assistant["content"].as_str().unwrap();
+            assert_eq!(shown.matches("the weather in Paris").count(), 1, "{shown}");
+        }
+    }
 }
 
 #[tokio::test]
