@@ -63,6 +63,9 @@ pub struct Metrics {
     pub turns_cut: Family<WhyLabel, Counter>,
     /// Optional values of translated calls that nothing in the conversation traces, left out.
     pub grounding_dropped: Counter,
+    /// Translated calls none of whose values the conversation holds, turned back as for
+    /// another tool.
+    pub grounding_nothing_said: Counter,
     /// Grounding's decisions by rule and outcome (both from fixed sets of names).
     pub grounding_decisions: Family<GroundingLabel, Counter>,
     /// Values of the main model's calls put in the format their descriptions ask.
@@ -183,6 +186,7 @@ impl Metrics {
             text_calls: Counter::default(),
             turns_cut: Family::default(),
             grounding_dropped: Counter::default(),
+            grounding_nothing_said: Counter::default(),
             grounding_decisions: Family::default(),
             described_format_fixed: Counter::default(),
             clarifications_answered: Family::default(),
@@ -275,6 +279,11 @@ impl Metrics {
             "grounding_dropped",
             "Values of translated calls left out because nothing in the conversation said them",
             self.grounding_dropped.clone(),
+        );
+        r.register(
+            "grounding_nothing_said",
+            "Translated calls to rewritten tools none of whose values the conversation holds, turned back to the main model as not for this request",
+            self.grounding_nothing_said.clone(),
         );
         r.register(
             "grounding_decisions",

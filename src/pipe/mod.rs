@@ -183,6 +183,13 @@ pub struct Said {
     text: Arc<str>,
     /// Where the text holds a tool's result ([`grounding::Evidence::with_tool_results`]).
     tool_results: Vec<std::ops::Range<usize>>,
+    /// What the assistant's earlier turns wrote (their text and their calls' arguments): no
+    /// evidence for a value, but a call's values the user accepted may stand only there
+    /// ("Shall I remind you daily at 9?" "Yes."), so a call is not judged to be for another
+    /// request by its values alone when they do (see `translate::nothing_said`).
+    proposed: Arc<str>,
+    /// The conversation holds parts no words are read from (an image, audio, a file).
+    opaque: bool,
     /// The evidence read, with the day relative dates were read against.
     read: std::sync::Mutex<Option<(jiff::civil::Date, Arc<grounding::Evidence>)>>,
 }
@@ -200,8 +207,28 @@ impl Said {
         Said {
             text: text.into(),
             tool_results,
+            proposed: Arc::from(""),
+            opaque: false,
             read: std::sync::Mutex::default(),
         }
+    }
+
+    /// The same, with what the assistant's earlier turns wrote.
+    fn with_proposed(mut self, proposed: impl Into<Arc<str>>) -> Said {
+        self.proposed = proposed.into();
+        self
+    }
+
+    /// Whether the conversation holds parts no words are read from (an image, audio, a
+    /// file): values may come from them.
+    pub fn opaque(&self) -> bool {
+        self.opaque
+    }
+
+    /// The evidence of what the assistant's earlier turns wrote, when they wrote anything
+    /// (read on each call: it is asked for only when no value of a call was said).
+    pub fn proposed(&self, today: jiff::civil::Date) -> Option<grounding::Evidence> {
+        (!self.proposed.trim().is_empty()).then(|| grounding::Evidence::new(&self.proposed, today))
     }
 
     /// The conversation's text, shared, not copied (what the runaway watch compares
@@ -287,26 +314,46 @@ const EVIDENCE_LIMIT: usize = 32 * 1024;
 /// The text of the conversation's user, tool and system messages, newest first, at most
 /// [`EVIDENCE_LIMIT`] bytes: what the values of a translated call must come from. The
 /// assistant's own turns are not: what the main model wrote is its claim, not the user's.
-/// With it, where the tools' results stand in it.
+/// With it, where the tools' results stand in it, and what the assistant's turns wrote
+/// ([`Said::with_proposed`], as bounded).
 fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
     #[derive(serde::Deserialize)]
     struct Message<'a> {
         role: Option<String>,
         #[serde(borrow)]
         content: Option<&'a serde_json::value::RawValue>,
+        #[serde(borrow)]
+        tool_calls: Option<&'a serde_json::value::RawValue>,
     }
     let mut out = String::new();
     let mut tool_results = Vec::new();
+    let mut proposed = String::new();
+    let mut opaque = false;
     for raw in messages.iter().rev() {
         let Ok(message) = serde_json::from_str::<Message>(raw.get()) else {
             continue;
         };
+        if message.role.as_deref() == Some("assistant") {
+            push_bounded(&mut proposed, &openai::content_text(message.content));
+            let calls: Vec<Value> = message
+                .tool_calls
+                .and_then(|raw| serde_json::from_str(raw.get()).ok())
+                .unwrap_or_default();
+            for call in &calls {
+                if let Some(arguments) = call.pointer("/function/arguments").and_then(Value::as_str)
+                {
+                    push_bounded(&mut proposed, arguments);
+                }
+            }
+            continue;
+        }
         if !matches!(
             message.role.as_deref(),
             Some("user" | "tool" | "system" | "developer")
         ) {
             continue;
         }
+        opaque |= has_opaque_parts(message.content);
         let text = without_client_boilerplate(&openai::content_text(message.content));
         let room = EVIDENCE_LIMIT.saturating_sub(out.len());
         if room == 0 {
@@ -322,7 +369,35 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
         out.push_str(&text[..end]);
         out.push('\n');
     }
-    Said::with_tool_results(out, tool_results)
+    let mut said = Said::with_tool_results(out, tool_results).with_proposed(proposed);
+    said.opaque = opaque;
+    said
+}
+
+/// Whether a message's content holds a part without text (an image, audio, a file).
+fn has_opaque_parts(content: Option<&serde_json::value::RawValue>) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Part<'a> {
+        #[serde(borrow, default)]
+        text: Option<&'a serde_json::value::RawValue>,
+    }
+    content.is_some_and(|raw| {
+        raw.get().starts_with('[')
+            && serde_json::from_str::<Vec<Part>>(raw.get())
+                .is_ok_and(|parts| parts.iter().any(|p| p.text.is_none()))
+    })
+}
+
+/// `text` and a line's end after what `out` holds, as much as [`EVIDENCE_LIMIT`] leaves room for.
+fn push_bounded(out: &mut String, text: &str) {
+    let mut end = text.len().min(EVIDENCE_LIMIT.saturating_sub(out.len()));
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end > 0 {
+        out.push_str(&text[..end]);
+        out.push('\n');
+    }
 }
 
 /// Blocks coding agents add to the user's turn for their model (Claude Code's

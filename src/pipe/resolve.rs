@@ -636,6 +636,7 @@ fn resolved_from(
         },
         Outcome::WrongTool(reason) => {
             let name = &tool.name;
+            let reason = reason.trim_end_matches('.');
             Resolved::Failed {
                 tool_message: format!(
                     "[WRONG TOOL] This request is not for {name}: {reason}. Call the tool that does what the user asked, or answer without a tool; call {name} again only if it is right after all."

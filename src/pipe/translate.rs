@@ -119,6 +119,71 @@ pub struct AttemptRecord {
     pub errors: Vec<String>,
 }
 
+/// A conversation as grounding reads it: its words, the day relative dates are read against,
+/// and the rules in force.
+struct Conversation<'a> {
+    said: &'a Said,
+    day: jiff::civil::Date,
+    rules: grounding::Rules,
+}
+
+/// A translated call to a rewritten tool with at least this many values, none of them said in
+/// the conversation, is for another request (see [`nothing_said`]).
+const NOTHING_SAID_VALUES: usize = 2;
+
+/// Why a translation is no call for this request, when the conversation holds none of its
+/// values: a weak main model reaches for a tool shown as one free-text field ("What is the
+/// weather in Paris?" sent to `set_reminder`), and a translator fills every field with what
+/// it makes up. Only for a rewritten tool (a tool the model saw in full was its own choice),
+/// only with [`NOTHING_SAID_VALUES`] values or more (one value said in other words is no
+/// sign), never where grounding cannot read the conversation (its values are then
+/// unverified, not unsaid, and an image or a file may hold them), never when a text value shares a word with the conversation, and
+/// never when what the assistant's earlier turns wrote holds one
+/// of them (the user may have accepted a call the assistant proposed). `grounded` is the
+/// translation with grounding's decisions, `translated` the same before any value was left out.
+fn nothing_said(
+    tool: &NlTool,
+    grounded: &Translated,
+    translated: &Translated,
+    conversation: &Conversation,
+) -> Option<String> {
+    let decisions = &grounded.grounding;
+    let unsaid = |d: &grounding::Decision| d.rule == grounding::Rule::Unsaid;
+    if !tool.rewritten
+        || conversation.said.opaque()
+        || decisions.len() < NOTHING_SAID_VALUES
+        || !decisions.iter().all(unsaid)
+    {
+        return None;
+    }
+    // Text the translator wrote about what was said, in words of its own ("Search the web
+    // for the latest news on AI regulation" for "search for the latest news about AI
+    // regulation"), ties the call to the request even where no value is traced.
+    let facts = conversation.said.evidence(conversation.day);
+    if translated
+        .calls
+        .iter()
+        .any(|(_, args)| grounding::touches(args, &facts))
+    {
+        return None;
+    }
+    if let Some(proposed) = conversation.said.proposed(conversation.day) {
+        let rules = conversation.rules;
+        let traced = translated.calls.iter().any(|(_, args)| {
+            let report = grounding::ground(&mut args.clone(), &tool.parameters, &proposed, rules);
+            !report.decisions.iter().all(unsaid)
+        });
+        if traced {
+            return None;
+        }
+    }
+    let paths: Vec<&str> = decisions.iter().map(|d| d.path.as_str()).collect();
+    Some(format!(
+        "nothing the conversation says is among its values ({})",
+        paths.join(", ")
+    ))
+}
+
 impl AttemptRecord {
     fn of(reply: super::translator::Reply, judged: &Attempt) -> AttemptRecord {
         AttemptRecord {
@@ -267,6 +332,16 @@ impl Pipe {
         // The conversation alone: the description is the main model's claim about it.
         let facts = conversation.evidence(date.parse().unwrap_or_default());
         let (grounded, missing) = self.ground_calls(tool, &translated, &facts, metrics);
+        let said = Conversation {
+            said: conversation,
+            day: date.parse().unwrap_or_default(),
+            rules: self.rules(),
+        };
+        if let Some(reason) = nothing_said(tool, &grounded, &translated, &said) {
+            metrics.grounding_nothing_said.inc();
+            tracing::info!(tool = %tool.name, grounding = %grounded.grounding_line(), "the conversation holds none of the translated call's values: it is no call for this request");
+            return Outcome::WrongTool(reason);
+        }
         if mode == Grounding::Optional || missing.is_empty() {
             return Outcome::Calls(Arc::new(grounded));
         }

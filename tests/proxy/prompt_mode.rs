@@ -149,7 +149,10 @@ async fn prompt_mode_composes_with_translation() {
     .await;
     let (_, body) = chat(
         &proxy,
-        &request(vec![fixture_tool("set_reminder")], vec![user("remind me")]),
+        &request(
+            vec![fixture_tool("set_reminder")],
+            vec![user("remind me daily at 9 to check email")],
+        ),
     )
     .await;
     let call = &body["choices"][0]["message"]["tool_calls"][0];

@@ -85,6 +85,10 @@ struct Outcome {
     repairs: Vec<Value>,
 }
 
+/// What the user asked: words of the scripted translations (never their time, which the
+/// repair cases ask for).
+const ASKED: &str = "please remind me to check email; research asyncio, then review it";
+
 async fn serve(turns: &[Turn], translator: Vec<Reply>, extra: &str, stream: bool) -> Outcome {
     let replies = turns
         .iter()
@@ -94,7 +98,7 @@ async fn serve(turns: &[Turn], translator: Vec<Reply>, extra: &str, stream: bool
     let translator = MockServer::scripted(translator).await;
     let config = format!("{extra}{}", backend_toml(&translator.url()));
     let proxy = Proxy::start(&main.url(), &config).await;
-    let mut body = json!({"model": "main-model", "messages": [{"role": "user", "content": "please"}],
+    let mut body = json!({"model": "main-model", "messages": [{"role": "user", "content": ASKED}],
         "tools": [fixture_tool("set_reminder"), fixture_tool("spawn_sub_session")]});
     let message = if stream {
         body["stream"] = json!(true);
@@ -342,7 +346,7 @@ async fn two_choices_are_translated_alike_streamed_or_not() {
         })
         .await;
         let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-        let mut body = json!({"model": "main-model", "n": 2, "messages": [{"role": "user", "content": "please"}],
+        let mut body = json!({"model": "main-model", "n": 2, "messages": [{"role": "user", "content": ASKED}],
             "tools": [fixture_tool("set_reminder")]});
         let choices: Vec<(Value, Value)> = if stream {
             body["stream"] = json!(true);

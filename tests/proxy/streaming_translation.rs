@@ -301,7 +301,9 @@ async fn interleaved_calls_are_kept_apart() {
     })
     .await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    let (events, _) = stream_chat(&proxy, &request(vec![fixture_tool("set_reminder")], true)).await;
+    let mut body = request(vec![fixture_tool("set_reminder")], true);
+    body["messages"][0]["content"] = json!("every day at 8: one, and two");
+    let (events, _) = stream_chat(&proxy, &body).await;
     let (streamed, _) = accumulate(&events);
     let args = arguments(&streamed["message"]);
     assert_eq!(args[0]["message"], "One");

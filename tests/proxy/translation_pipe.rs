@@ -11,6 +11,8 @@ use support::{
 };
 
 const EMAIL: &str = "daily at 09:00 to check email";
+/// What the user asked, in words that hold the values of [`email_args`].
+const ASKED: &str = "remind me daily at 9 to check email";
 
 fn email_args() -> Value {
     json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"})
@@ -48,7 +50,7 @@ async fn a_single_nl_call_comes_back_structured() {
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
 
     let tools = vec![fixture_tool("set_reminder"), fixture_tool("get_weather")];
-    let (status, body) = chat(&proxy, &request(tools.clone(), vec![user("remind me")])).await;
+    let (status, body) = chat(&proxy, &request(tools.clone(), vec![user(ASKED)])).await;
     assert_eq!(status, 200, "{body}");
     let choice = &body["choices"][0];
     assert_eq!(choice["finish_reason"], "tool_calls");
@@ -106,7 +108,7 @@ async fn a_single_nl_call_comes_back_structured() {
     // The description, after the user's own latest message (the translator takes values from both).
     assert_eq!(
         asked["messages"][1],
-        json!({"role": "user", "content": format!("User's latest message: remind me\nDescription: {EMAIL}")})
+        json!({"role": "user", "content": format!("User's latest message: {ASKED}\nDescription: {EMAIL}")})
     );
 }
 
@@ -121,7 +123,7 @@ async fn grammar_output_sends_llama_cpp_a_grammar_without_free_whitespace() {
     let config = format!("{}output = \"grammar\"\n", backend_toml(&translator.url()));
     let proxy = Proxy::start(&main.url(), &config).await;
     let tools = vec![fixture_tool("set_reminder")];
-    let (status, body) = chat(&proxy, &request(tools, vec![user("remind me")])).await;
+    let (status, body) = chat(&proxy, &request(tools, vec![user(ASKED)])).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
         args_of(&body["choices"][0]["message"]["tool_calls"][0]),
@@ -183,7 +185,7 @@ async fn two_translations(
     let config = backend.replace("{url}", &translator.url());
     let proxy = Proxy::start(&main.url(), &config).await;
     let mut delivered = Vec::new();
-    for text in ["remind me", "remind me to stretch"] {
+    for text in [ASKED, "remind me daily at 10 to stretch"] {
         let (status, body) = chat(
             &proxy,
             &request(vec![fixture_tool("set_reminder")], vec![user(text)]),
@@ -349,7 +351,10 @@ async fn several_nl_calls_are_translated_concurrently() {
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
     let (_, body) = chat(
         &proxy,
-        &request(vec![fixture_tool("set_reminder")], vec![user("x")]),
+        &request(
+            vec![fixture_tool("set_reminder")],
+            vec![user("every day at 8: one, and two")],
+        ),
     )
     .await;
     let calls = body["choices"][0]["message"]["tool_calls"]

@@ -15,7 +15,7 @@ use support::{
 
 fn request(tools: &[&str]) -> Value {
     let tools: Vec<Value> = tools.iter().map(|t| fixture_tool(t)).collect();
-    json!({"model": "main-model", "messages": [{"role": "user", "content": "remind me"}], "tools": tools})
+    json!({"model": "main-model", "messages": [{"role": "user", "content": "remind me daily at 9 to check email"}], "tools": tools})
 }
 
 /// The translator backend of the tests, with warm-ups on (they are off by default).

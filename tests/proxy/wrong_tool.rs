@@ -148,3 +148,104 @@ async fn a_main_model_that_insists_gets_its_own_call_with_the_full_schema() {
         .get("schedule_type")
         .is_some());
 }
+
+/// What a translator makes up when every field of the tool is foreign to the request.
+const MADE_UP: &str =
+    r#"{"message": "Go outside to play", "schedule_type": "once", "at": "2026-11-26T12:00:00"}"#;
+
+fn asking(user: &str, tool: &str) -> Value {
+    json!({"model": "main-model",
+        "messages": [{"role": "user", "content": user}],
+        "tools": [fixture_tool(tool)]})
+}
+
+#[tokio::test]
+async fn a_translation_of_values_nobody_said_is_caught_as_a_wrong_tool() {
+    // No translator objection here: the values alone show the call is for another request.
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "set_reminder", "the weather")]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(
+            crate::support::text_message("I cannot look up the weather."),
+            "stop",
+        )),
+    ])
+    .await;
+    let translator = MockServer::start(|_| translator_reply(MADE_UP)).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let request = asking("What is the weather in Paris right now?", "set_reminder");
+    let (status, body) = chat(&proxy, &request).await;
+    assert_eq!(status, 200, "{body}");
+    let message = &body["choices"][0]["message"];
+    assert!(message["tool_calls"].is_null(), "{body}");
+    assert_eq!(message["content"], "I cannot look up the weather.");
+    let requests = main.chat_requests();
+    assert_eq!(requests.len(), 2, "one repair turn");
+    let told = last_message(&requests[1].json());
+    assert!(
+        told.starts_with("[WRONG TOOL] This request is not for set_reminder: nothing the conversation says is among its values (message, schedule_type, at)."),
+        "{told}"
+    );
+    assert!(proxy
+        .metrics()
+        .contains("plaincall_grounding_nothing_said_total 1"));
+}
+
+#[tokio::test]
+async fn a_call_with_a_value_said_one_value_or_an_unread_language_goes_out() {
+    // Each must still reach the client: one value said ("go outside to play"), a tool of one
+    // value said in other words ("the French capital"), a request grounding cannot read, a
+    // call the assistant proposed and the user accepted, and one an image may hold.
+    let cases = [
+        ("Remind me to go outside to play.", "set_reminder", MADE_UP),
+        (
+            "How is the sky over the French capital?",
+            "get_weather",
+            r#"{"city": "Paris"}"#,
+        ),
+        ("パリの天気を教えて", "set_reminder", MADE_UP),
+        // Values the user accepted where the assistant proposed them.
+        ("Yes, please.", "set_reminder", MADE_UP),
+        // Values that may come from an image the user sent.
+        ("Set this as a reminder.", "set_reminder", MADE_UP),
+    ];
+    for (user, tool, answer) in cases {
+        let main = MockServer::scripted(vec![Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", tool, "as the user said")]),
+            "tool_calls",
+        ))])
+        .await;
+        let answer = answer.to_owned();
+        let translator = MockServer::start(move |_| translator_reply(&answer)).await;
+        let toml = format!(
+            "{}[translation.tools]\nget_weather = \"nl\"\n",
+            backend_toml(&translator.url())
+        );
+        let proxy = Proxy::start(&main.url(), &toml).await;
+        let mut request = asking(user, tool);
+        if user.starts_with("Yes") {
+            let proposal = json!({"role": "assistant",
+                "content": "Shall I remind you at noon tomorrow to go outside to play?"});
+            request["messages"]
+                .as_array_mut()
+                .unwrap()
+                .insert(0, proposal);
+        }
+        if user.starts_with("Set this") {
+            request["messages"][0]["content"] = json!([
+                {"type": "text", "text": user},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}
+            ]);
+        }
+        let (status, body) = chat(&proxy, &request).await;
+        assert_eq!(status, 200, "{body}");
+        let call = &body["choices"][0]["message"]["tool_calls"][0];
+        assert_eq!(call["function"]["name"], tool, "{user}: {body}");
+        assert_eq!(main.chat_requests().len(), 1, "{user}: no repair turn");
+        assert!(proxy
+            .metrics()
+            .contains("plaincall_grounding_nothing_said_total 0"));
+    }
+}

@@ -77,6 +77,14 @@ pub fn ground(args: &mut Value, schema: &Value, evidence: &Evidence, rules: Rule
     walk.report
 }
 
+/// Whether some string of `args` shares a content word with `evidence` (see
+/// [`text::touches`]): a call whose values are about what the conversation says, said or not.
+pub fn touches(args: &Value, evidence: &Evidence) -> bool {
+    let mut strings = Vec::new();
+    collect_strings(args, &mut strings);
+    strings.iter().any(|s| text::touches(s, evidence))
+}
+
 fn collect_strings(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::String(text) => out.push(text.clone()),

@@ -13,22 +13,35 @@ use super::words::{is, STOPWORDS};
 /// Content words up to which a text must be said word for word.
 const SHORT: usize = 4;
 
-pub fn said(value: &str, evidence: &Evidence) -> bool {
-    let identifier =
-        !value.contains(char::is_whitespace) && value.chars().any(|c| !c.is_alphabetic());
-    if identifier {
-        return false;
-    }
+/// Whether some content word of `value` (by stem, as [`said`] counts them) is a word of the
+/// conversation: text that is about what was said, whether or not it is said.
+pub fn touches(value: &str, evidence: &Evidence) -> bool {
+    content_words(value)
+        .iter()
+        .any(|w| evidence.has_word(w) || evidence.has_form(w))
+}
+
+/// The words of `value` that carry content: three letters or more, no function word.
+fn content_words(value: &str) -> Vec<String> {
     // A function word of the six carries no content ("estou" of "Já estou chegando" for "eu
     // já tô chegando"; "sin" of "veganas sin gluten" is no detail, "gluten" is).
-    let content: Vec<String> = words_of(value)
+    words_of(value)
         .into_iter()
         .filter(|w| {
             w.chars().count() >= 3
                 && !is(STOPWORDS, w)
                 && !super::language::function_word(&super::tokens::fold(w))
         })
-        .collect();
+        .collect()
+}
+
+pub fn said(value: &str, evidence: &Evidence) -> bool {
+    let identifier =
+        !value.contains(char::is_whitespace) && value.chars().any(|c| !c.is_alphabetic());
+    if identifier {
+        return false;
+    }
+    let content = content_words(value);
     // Another form of a word said is that word.
     let found = content
         .iter()
@@ -92,6 +105,32 @@ mod tests {
 
     fn said_in(text: &str, value: &str) -> bool {
         said(value, &Evidence::new(text, jiff::civil::date(2026, 11, 25)))
+    }
+
+    #[test]
+    fn text_about_what_was_said_touches_it_even_when_not_said() {
+        let touches_in = |text: &str, value: &str| {
+            touches(value, &Evidence::new(text, jiff::civil::date(2026, 11, 25)))
+        };
+        // Elaborated: not said (words of its own), but about the request.
+        assert!(touches_in(
+            "search for the latest news about AI regulation and summarize in a file",
+            "Search the web for latest news about AI regulation. Write a concise summary."
+        ));
+        assert!(touches_in(
+            "¿Qué tiempo hace en París?",
+            "Consultar el tiempo"
+        ));
+        // Made up for another request: no content word of the conversation.
+        assert!(!touches_in(
+            "What is the weather in Paris right now?",
+            "Go outside to play"
+        ));
+        // Function words and short words are no content ("the", "for", "to", "in").
+        assert!(!touches_in(
+            "put it in the box for me",
+            "Go to the gym for an hour"
+        ));
     }
 
     #[test]
