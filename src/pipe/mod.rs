@@ -190,6 +190,9 @@ pub struct Said {
     proposed: Arc<str>,
     /// The conversation holds parts no words are read from (an image, audio, a file).
     opaque: bool,
+    /// Where the text holds a system or developer message: instructions, not what the
+    /// conversation is about.
+    instructions: Vec<std::ops::Range<usize>>,
     /// The evidence read, with the day relative dates were read against.
     read: std::sync::Mutex<Option<(jiff::civil::Date, Arc<grounding::Evidence>)>>,
 }
@@ -209,6 +212,7 @@ impl Said {
             tool_results,
             proposed: Arc::from(""),
             opaque: false,
+            instructions: Vec::new(),
             read: std::sync::Mutex::default(),
         }
     }
@@ -223,6 +227,20 @@ impl Said {
     /// file): values may come from them.
     pub fn opaque(&self) -> bool {
         self.opaque
+    }
+
+    /// The evidence of the conversation without its system and developer messages: what it
+    /// is about, not how the assistant is told to work (read on each call: it is asked for
+    /// only when no value of a call was said).
+    pub fn without_instructions(&self, today: jiff::civil::Date) -> grounding::Evidence {
+        let mut text = String::with_capacity(self.text.len());
+        let mut at = 0;
+        for range in &self.instructions {
+            text.push_str(self.text.get(at..range.start).unwrap_or_default());
+            at = range.end;
+        }
+        text.push_str(self.text.get(at..).unwrap_or_default());
+        grounding::Evidence::new(&text, today)
     }
 
     /// The evidence of what the assistant's earlier turns wrote, when they wrote anything
@@ -329,6 +347,7 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
     let mut tool_results = Vec::new();
     let mut proposed = String::new();
     let mut opaque = false;
+    let mut instructions = Vec::new();
     for raw in messages.iter().rev() {
         let Ok(message) = serde_json::from_str::<Message>(raw.get()) else {
             continue;
@@ -363,6 +382,9 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
         while !text.is_char_boundary(end) {
             end -= 1;
         }
+        if matches!(message.role.as_deref(), Some("system" | "developer")) {
+            instructions.push(out.len()..out.len() + end);
+        }
         if message.role.as_deref() == Some("tool") {
             tool_results.push(out.len()..out.len() + end);
         }
@@ -371,6 +393,7 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
     }
     let mut said = Said::with_tool_results(out, tool_results).with_proposed(proposed);
     said.opaque = opaque;
+    said.instructions = instructions;
     said
 }
 

@@ -137,10 +137,11 @@ const NOTHING_SAID_VALUES: usize = 2;
 /// it makes up. Only for a rewritten tool (a tool the model saw in full was its own choice),
 /// only with [`NOTHING_SAID_VALUES`] values or more (one value said in other words is no
 /// sign), never where grounding cannot read the conversation (its values are then
-/// unverified, not unsaid, and an image or a file may hold them), never when a text value shares a word with the conversation, and
-/// never when what the assistant's earlier turns wrote holds one
-/// of them (the user may have accepted a call the assistant proposed). `grounded` is the
-/// translation with grounding's decisions, `translated` the same before any value was left out.
+/// unverified, not unsaid, and an image or a file may hold them), never when a text value
+/// shares a word with what the conversation is about (its system and developer messages
+/// aside), and never when what the assistant's earlier turns wrote holds one of them (the
+/// user may have accepted a call the assistant proposed). `grounded` is the translation with
+/// grounding's decisions, `translated` the same before any value was left out.
 fn nothing_said(
     tool: &NlTool,
     grounded: &Translated,
@@ -158,8 +159,9 @@ fn nothing_said(
     }
     // Text the translator wrote about what was said, in words of its own ("Search the web
     // for the latest news on AI regulation" for "search for the latest news about AI
-    // regulation"), ties the call to the request even where no value is traced.
-    let facts = conversation.said.evidence(conversation.day);
+    // regulation"), ties the call to the request even where no value is traced. Not a word
+    // of the instructions: "Use the tools" in a system prompt is no request for one.
+    let facts = conversation.said.without_instructions(conversation.day);
     if translated
         .calls
         .iter()

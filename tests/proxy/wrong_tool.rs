@@ -175,7 +175,13 @@ async fn a_translation_of_values_nobody_said_is_caught_as_a_wrong_tool() {
     .await;
     let translator = MockServer::start(|_| translator_reply(MADE_UP)).await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    let request = asking("What is the weather in Paris right now?", "set_reminder");
+    let mut request = asking("What is the weather in Paris right now?", "set_reminder");
+    // Words of the instructions are not what the conversation is about.
+    let system = json!({"role": "system", "content": "Suggest some play when the user is bored."});
+    request["messages"]
+        .as_array_mut()
+        .unwrap()
+        .insert(0, system);
     let (status, body) = chat(&proxy, &request).await;
     assert_eq!(status, 200, "{body}");
     let message = &body["choices"][0]["message"];

@@ -122,12 +122,13 @@ class Plaincall:
             pytest.fail("plaincall did not start:\n" + "\n".join(self.lines))
         self.client = OpenAI(base_url=f"http://{self.address}/v1", api_key="unused", timeout=1800, max_retries=0)
 
-    def lines_with(self, *needles: str, timeout: float = 10.0) -> list[str]:
-        """Log lines holding any of `needles`, waiting up to `timeout` s for the first: a line
-        written just before a response can reach this reader's thread just after it."""
+    def lines_with(self, *needles: str, timeout: float = 10.0, since: int = 0) -> list[str]:
+        """Log lines from the `since`-th on holding any of `needles`, waiting up to `timeout` s
+        for the first: a line written just before a response can reach this reader's thread
+        just after it."""
         deadline = time.monotonic() + timeout
         while True:
-            found = [line for line in self.lines if any(n in line for n in needles)]
+            found = [line for line in self.lines[since:] if any(n in line for n in needles)]
             if found or time.monotonic() >= deadline:
                 return found
             time.sleep(0.05)

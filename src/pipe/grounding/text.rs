@@ -13,12 +13,16 @@ use super::words::{is, STOPWORDS};
 /// Content words up to which a text must be said word for word.
 const SHORT: usize = 4;
 
-/// Whether some content word of `value` (by stem, as [`said`] counts them) is a word of the
-/// conversation: text that is about what was said, whether or not it is said.
+/// Whether a third or more of the content words of `value` (by stem, as [`said`] counts
+/// them) are words of the conversation: text that is about what was said, whether or not it
+/// is said. One common word in a long text ("right" of "right now") is not.
 pub fn touches(value: &str, evidence: &Evidence) -> bool {
-    content_words(value)
+    let content = content_words(value);
+    let shared = content
         .iter()
-        .any(|w| evidence.has_word(w) || evidence.has_form(w))
+        .filter(|w| evidence.has_word(w) || evidence.has_form(w))
+        .count();
+    shared > 0 && shared * 3 >= content.len()
 }
 
 /// The words of `value` that carry content: three letters or more, no function word.
@@ -125,6 +129,11 @@ mod tests {
         assert!(!touches_in(
             "What is the weather in Paris right now?",
             "Go outside to play"
+        ));
+        // One common word of a long text made up for another request.
+        assert!(!touches_in(
+            "What is the weather in Paris right now?",
+            "Call the set_reminder tool to set the reminder, or call it again only if it is right after all."
         ));
         // Function words and short words are no content ("the", "for", "to", "in").
         assert!(!touches_in(
