@@ -193,6 +193,9 @@ pub struct Said {
     /// Where the text holds a system or developer message: instructions, not what the
     /// conversation is about.
     instructions: Vec<std::ops::Range<usize>>,
+    /// The user's messages since the assistant last called a tool, newest first, bounded:
+    /// where a translator's question may already be answered.
+    exchange: Arc<str>,
     /// The evidence read, with the day relative dates were read against.
     read: std::sync::Mutex<Option<(jiff::civil::Date, Arc<grounding::Evidence>)>>,
 }
@@ -213,6 +216,7 @@ impl Said {
             proposed: Arc::from(""),
             opaque: false,
             instructions: Vec::new(),
+            exchange: Arc::from(""),
             read: std::sync::Mutex::default(),
         }
     }
@@ -221,6 +225,12 @@ impl Said {
     fn with_proposed(mut self, proposed: impl Into<Arc<str>>) -> Said {
         self.proposed = proposed.into();
         self
+    }
+
+    /// The user's messages since the assistant last called a tool (or a tool answered),
+    /// newest first; empty when grounding reads no conversation.
+    pub fn exchange(&self) -> &str {
+        &self.exchange
     }
 
     /// Whether the conversation holds parts no words are read from (an image, audio, a
@@ -343,58 +353,101 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
         #[serde(borrow)]
         tool_calls: Option<&'a serde_json::value::RawValue>,
     }
-    let mut out = String::new();
-    let mut tool_results = Vec::new();
-    let mut proposed = String::new();
-    let mut opaque = false;
-    let mut instructions = Vec::new();
+    let mut read = Reading {
+        exchange_open: true,
+        ..Reading::default()
+    };
     for raw in messages.iter().rev() {
         let Ok(message) = serde_json::from_str::<Message>(raw.get()) else {
             continue;
         };
-        if message.role.as_deref() == Some("assistant") {
-            push_bounded(&mut proposed, &openai::content_text(message.content));
-            let calls: Vec<Value> = message
-                .tool_calls
-                .and_then(|raw| serde_json::from_str(raw.get()).ok())
-                .unwrap_or_default();
-            for call in &calls {
-                if let Some(arguments) = call.pointer("/function/arguments").and_then(Value::as_str)
-                {
-                    push_bounded(&mut proposed, arguments);
-                }
+        let full = match message.role.as_deref() {
+            Some("assistant") => {
+                read.assistant(message.content, message.tool_calls);
+                false
             }
-            continue;
-        }
-        if !matches!(
-            message.role.as_deref(),
-            Some("user" | "tool" | "system" | "developer")
-        ) {
-            continue;
-        }
-        opaque |= has_opaque_parts(message.content);
-        let text = without_client_boilerplate(&openai::content_text(message.content));
-        let room = EVIDENCE_LIMIT.saturating_sub(out.len());
-        if room == 0 {
+            Some(role @ ("user" | "tool" | "system" | "developer")) => {
+                !read.said(role, message.content)
+            }
+            _ => false,
+        };
+        if full {
             break;
+        }
+    }
+    let mut said =
+        Said::with_tool_results(read.out, read.tool_results).with_proposed(read.proposed);
+    said.opaque = read.opaque;
+    said.instructions = read.instructions;
+    said.exchange = read.exchange.into();
+    said
+}
+
+/// What [`conversation_evidence`] reads, message by message, newest first.
+#[derive(Default)]
+struct Reading {
+    out: String,
+    tool_results: Vec<std::ops::Range<usize>>,
+    instructions: Vec<std::ops::Range<usize>>,
+    proposed: String,
+    exchange: String,
+    /// No assistant call or tool result met yet: a user message is of the exchange.
+    exchange_open: bool,
+    opaque: bool,
+}
+
+impl Reading {
+    /// An assistant turn: its text and its calls' arguments are what it proposed; one that
+    /// called a tool closes the exchange.
+    fn assistant(
+        &mut self,
+        content: Option<&serde_json::value::RawValue>,
+        tool_calls: Option<&serde_json::value::RawValue>,
+    ) {
+        push_bounded(
+            &mut self.proposed,
+            &openai::content_text(content),
+            EVIDENCE_LIMIT,
+        );
+        let calls: Vec<Value> = tool_calls
+            .and_then(|raw| serde_json::from_str(raw.get()).ok())
+            .unwrap_or_default();
+        self.exchange_open &= calls.is_empty();
+        for call in &calls {
+            if let Some(arguments) = call.pointer("/function/arguments").and_then(Value::as_str) {
+                push_bounded(&mut self.proposed, arguments, EVIDENCE_LIMIT);
+            }
+        }
+    }
+
+    /// A user, tool, system or developer message, as evidence; `false` once the evidence
+    /// is full.
+    fn said(&mut self, role: &str, content: Option<&serde_json::value::RawValue>) -> bool {
+        self.opaque |= has_opaque_parts(content);
+        let text = without_client_boilerplate(&openai::content_text(content));
+        match role {
+            "tool" => self.exchange_open = false,
+            "user" if self.exchange_open => push_bounded(&mut self.exchange, &text, EXCHANGE_LIMIT),
+            _ => {}
+        }
+        let room = EVIDENCE_LIMIT.saturating_sub(self.out.len());
+        if room == 0 {
+            return false;
         }
         let mut end = text.len().min(room);
         while !text.is_char_boundary(end) {
             end -= 1;
         }
-        if matches!(message.role.as_deref(), Some("system" | "developer")) {
-            instructions.push(out.len()..out.len() + end);
+        let span = self.out.len()..self.out.len() + end;
+        match role {
+            "system" | "developer" => self.instructions.push(span),
+            "tool" => self.tool_results.push(span),
+            _ => {}
         }
-        if message.role.as_deref() == Some("tool") {
-            tool_results.push(out.len()..out.len() + end);
-        }
-        out.push_str(&text[..end]);
-        out.push('\n');
+        self.out.push_str(&text[..end]);
+        self.out.push('\n');
+        true
     }
-    let mut said = Said::with_tool_results(out, tool_results).with_proposed(proposed);
-    said.opaque = opaque;
-    said.instructions = instructions;
-    said
 }
 
 /// Whether a message's content holds a part without text (an image, audio, a file).
@@ -411,9 +464,12 @@ fn has_opaque_parts(content: Option<&serde_json::value::RawValue>) -> bool {
     })
 }
 
-/// `text` and a line's end after what `out` holds, as much as [`EVIDENCE_LIMIT`] leaves room for.
-fn push_bounded(out: &mut String, text: &str) {
-    let mut end = text.len().min(EVIDENCE_LIMIT.saturating_sub(out.len()));
+/// The most of the user's messages of the exchange [`Said::exchange`] holds.
+const EXCHANGE_LIMIT: usize = 8 * 1024;
+
+/// `text` and a line's end after what `out` holds, as much as `limit` leaves room for.
+fn push_bounded(out: &mut String, text: &str, limit: usize) {
+    let mut end = text.len().min(limit.saturating_sub(out.len()));
     while !text.is_char_boundary(end) {
         end -= 1;
     }

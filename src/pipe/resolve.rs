@@ -223,8 +223,8 @@ struct Asked<'a> {
     question: String,
 }
 
-/// A question for what the user's message already holds (see [`grounding::answered`]) is not
-/// asked: the translation is tried once more, within the budget, with a line pointing out the
+/// A question for what the user's messages of this exchange already hold (see
+/// [`grounding::answered`], [`crate::pipe::Said::exchange`]) is not asked: the translation is tried once more, within the budget, with a line pointing out the
 /// user's words for each field; when that still asks or fails, the main model is asked for
 /// the call directly (where it may be). The question goes back only when the message holds
 /// none of what it asks for, or both of those fail.
@@ -236,7 +236,10 @@ async fn answered_from_words(
     client_headers: &HeaderMap,
 ) -> Outcome {
     let Asked { request, question } = asked;
-    let Some(user) = rewrite.user_message.as_deref() else {
+    // The user's words since the assistant last called a tool: a fact said a message before
+    // the latest ("every Monday at 8" ... "just: water the plants") answers it too.
+    let exchange = Some(rewrite.evidence.exchange()).filter(|e| !e.trim().is_empty());
+    let Some(user) = exchange.or(rewrite.user_message.as_deref()) else {
         return Outcome::Clarification(question);
     };
     let (date, _) = today(&engine.pipe.settings().timezone);

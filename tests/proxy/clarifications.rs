@@ -130,3 +130,68 @@ async fn a_question_about_what_the_user_did_not_say_still_reaches_the_client() {
         .metrics()
         .contains("plaincall_clarifications_answered_total{"));
 }
+
+#[tokio::test]
+async fn a_fact_said_a_message_before_the_latest_answers_the_question_too() {
+    let main = main_model(Reply::ok(completion(text_message("unused"), "stop"))).await;
+    let translator = MockServer::scripted(vec![
+        translator_reply(WHEN),
+        translator_reply(&weekly().to_string()),
+    ])
+    .await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let mut body = request("Just: water the plants. Set it up.");
+    let earlier = [
+        json!({"role": "user", "content": "I need a reminder every Monday at 08:00."}),
+        json!({"role": "assistant", "content": "Sure! What should it say?"}),
+    ];
+    body["messages"]
+        .as_array_mut()
+        .unwrap()
+        .splice(0..0, earlier);
+    let (status, response) = chat(&proxy, &body).await;
+    assert_eq!(status, 200, "{response}");
+    assert_eq!(
+        args_of(&response["choices"][0]["message"]["tool_calls"][0]),
+        weekly()
+    );
+    let again = translator.chat_requests()[1].json()["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        again.ends_with("here: \"I need a reminder every Monday at 08:00.\""),
+        "{again}"
+    );
+}
+
+#[tokio::test]
+async fn a_fact_of_a_request_already_done_does_not_answer_a_new_one() {
+    // The 08:00 was for the reminder set before (a call and its result since): the new
+    // request's question goes back.
+    let main = main_model(Reply::ok(completion(
+        text_message("When should I remind you to water the plants?"),
+        "stop",
+    )))
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(WHEN)]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let mut body = request("Now remind me to water the plants.");
+    let done = json!({"message": "Call the bank", "schedule_type": "weekly", "at": "08:00", "day_of_week": "mon"});
+    let earlier = [
+        json!({"role": "user", "content": "Remind me every Monday at 08:00 to call the bank."}),
+        json!({"role": "assistant", "content": null,
+            "tool_calls": [tool_call("call_0", "set_reminder", &done)]}),
+        json!({"role": "tool", "tool_call_id": "call_0", "content": "Reminder set."}),
+    ];
+    body["messages"]
+        .as_array_mut()
+        .unwrap()
+        .splice(0..0, earlier);
+    let (status, response) = chat(&proxy, &body).await;
+    assert_eq!(status, 200, "{response}");
+    assert!(response["choices"][0]["message"]
+        .get("tool_calls")
+        .is_none());
+    assert_eq!(translator.chat_requests().len(), 1, "not translated again");
+}
