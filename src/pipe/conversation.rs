@@ -118,6 +118,7 @@ pub(crate) fn repair_messages(content: Option<&str>, failed: &[(ToolCall, String
 
 /// What the client reads when repair turns run out.
 pub(crate) fn failure_text(reasons: &[String]) -> String {
+    let reasons: Vec<&str> = reasons.iter().map(|r| r.trim_end_matches('.')).collect();
     format!(
         "I could not complete the tool call: {}.",
         reasons.join("; ")

@@ -484,8 +484,8 @@ fn peek_has_nl_call(
 }
 
 /// A call plaincall must handle: to a tool it handles, and not already valid real arguments
-/// that carry only values the conversation gave (any such call, when `split`: its actions
-/// are looked at).
+/// that carry only values the conversation gave, or, to a rewritten tool under `strict`
+/// grounding, lack no required one (any such call, when `split`: its actions are looked at).
 fn is_nl_call(pipe: &Pipe, rewrite: &Rewrite, name: &str, arguments: &str, split: bool) -> bool {
     rewrite.tools.handled(name).is_some_and(|tool| {
         split
@@ -493,6 +493,10 @@ fn is_nl_call(pipe: &Pipe, rewrite: &Rewrite, name: &str, arguments: &str, split
             || serde_json::from_str(arguments).is_ok_and(|args| {
                 pipe.ground_own(tool, &args, &rewrite.evidence, None)
                     .is_some()
+                    || (tool.rewritten
+                        && !pipe
+                            .strictly_missing(tool, &args, &rewrite.evidence)
+                            .is_empty())
             })
     })
 }
@@ -1093,11 +1097,12 @@ impl Driver {
             let read = !calls.is_empty();
             // Native mode reads calls in the text only for a turn with no call of its own: a
             // model that called natively meant those calls, and text that writes a call out
-            // beside them repeats one. It is no answer either: it does not reach the client.
+            // beside them repeats one. It is no answer either: the written calls do not reach
+            // the client, the prose around them does.
             if native && read && state.assembly.tool_names().next().is_some() {
                 tracing::info!(
                     calls = calls.len(),
-                    "the main model wrote calls as text beside its native calls: the text is dropped"
+                    "the main model wrote calls as text beside its native calls: the written calls are dropped"
                 );
                 calls.clear();
             } else if native && read {

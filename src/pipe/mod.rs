@@ -194,8 +194,9 @@ pub struct Said {
     /// conversation is about.
     instructions: Vec<std::ops::Range<usize>>,
     /// The user's messages since the assistant last called a tool, newest first, bounded:
-    /// where a translator's question may already be answered.
-    exchange: Arc<str>,
+    /// where a translator's question may already be answered. `None` where no conversation
+    /// was read.
+    exchange: Option<Arc<str>>,
     /// The evidence read, with the day relative dates were read against.
     read: std::sync::Mutex<Option<(jiff::civil::Date, Arc<grounding::Evidence>)>>,
 }
@@ -216,7 +217,7 @@ impl Said {
             proposed: Arc::from(""),
             opaque: false,
             instructions: Vec::new(),
-            exchange: Arc::from(""),
+            exchange: None,
             read: std::sync::Mutex::default(),
         }
     }
@@ -228,9 +229,10 @@ impl Said {
     }
 
     /// The user's messages since the assistant last called a tool (or a tool answered),
-    /// newest first; empty when grounding reads no conversation.
-    pub fn exchange(&self) -> &str {
-        &self.exchange
+    /// newest first: empty when none came since; `None` when no conversation was read
+    /// (grounding is off for every tool of the request).
+    pub fn exchange(&self) -> Option<&str> {
+        self.exchange.as_deref()
     }
 
     /// Whether the conversation holds parts no words are read from (an image, audio, a
@@ -379,7 +381,7 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
         Said::with_tool_results(read.out, read.tool_results).with_proposed(read.proposed);
     said.opaque = read.opaque;
     said.instructions = read.instructions;
-    said.exchange = read.exchange.into();
+    said.exchange = Some(read.exchange.into());
     said
 }
 

@@ -237,9 +237,15 @@ async fn answered_from_words(
 ) -> Outcome {
     let Asked { request, question } = asked;
     // The user's words since the assistant last called a tool: a fact said a message before
-    // the latest ("every Monday at 8" ... "just: water the plants") answers it too.
-    let exchange = Some(rewrite.evidence.exchange()).filter(|e| !e.trim().is_empty());
-    let Some(user) = exchange.or(rewrite.user_message.as_deref()) else {
+    // the latest ("every Monday at 8" ... "just: water the plants") answers it too, and one
+    // said before a call that has been made answers nothing. (Where grounding read no
+    // conversation, the latest user message.)
+    let Some(user) = rewrite
+        .evidence
+        .exchange()
+        .or(rewrite.user_message.as_deref())
+        .filter(|u| !u.trim().is_empty())
+    else {
         return Outcome::Clarification(question);
     };
     let (date, _) = today(&engine.pipe.settings().timezone);
@@ -473,6 +479,20 @@ fn own_call(
             Err(_) => return Resolved::Kept(call),
         },
     };
+    // Under `strict` grounding a required value nobody gave is a question, also where the
+    // main model wrote it into a rewritten tool's real arguments itself.
+    let missing = match tool.rewritten {
+        true => engine.pipe.strictly_missing(tool, &args, &rewrite.evidence),
+        false => Vec::new(),
+    };
+    if !missing.is_empty() {
+        let question = crate::pipe::translate::not_said(&missing);
+        return Resolved::Failed {
+            tool_message: format!("[TRANSLATION AMBIGUITY] {question}"),
+            reason: format!("the {} call needs more information: {question}", tool.name),
+            call,
+        };
+    }
     match engine
         .pipe
         .ground_own(tool, &args, &rewrite.evidence, Some(&engine.metrics))

@@ -119,6 +119,15 @@ pub struct AttemptRecord {
     pub errors: Vec<String>,
 }
 
+/// The question for required values the conversation does not hold.
+pub(crate) fn not_said(missing: &[String]) -> String {
+    format!(
+        "The request does not say {}: ask the user for {} rather than guess.",
+        missing.join(", "),
+        if missing.len() == 1 { "it" } else { "them" }
+    )
+}
+
 /// A conversation as grounding reads it: its words, the day relative dates are read against,
 /// and the rules in force.
 struct Conversation<'a> {
@@ -128,20 +137,23 @@ struct Conversation<'a> {
 }
 
 /// A translated call to a rewritten tool with at least this many values, none of them said in
-/// the conversation, is for another request (see [`nothing_said`]).
-const NOTHING_SAID_VALUES: usize = 2;
+/// the conversation, is for another request (see [`nothing_said`]). Two is too few: a value
+/// worked out from what was said ("AAPL" and "NASDAQ" for "What's Apple trading at?", "JFK"
+/// and "LAX" for "from New York to LA") is traced by no rule either.
+const NOTHING_SAID_VALUES: usize = 3;
 
 /// Why a translation is no call for this request, when the conversation holds none of its
 /// values: a weak main model reaches for a tool shown as one free-text field ("What is the
 /// weather in Paris?" sent to `set_reminder`), and a translator fills every field with what
 /// it makes up. Only for a rewritten tool (a tool the model saw in full was its own choice),
-/// only with [`NOTHING_SAID_VALUES`] values or more (one value said in other words is no
-/// sign), never where grounding cannot read the conversation (its values are then
-/// unverified, not unsaid, and an image or a file may hold them), never when a text value
-/// shares a word with what the conversation is about (its system and developer messages
-/// aside), and never when what the assistant's earlier turns wrote holds one of them (the
-/// user may have accepted a call the assistant proposed). `grounded` is the translation with
-/// grounding's decisions, `translated` the same before any value was left out.
+/// only for one call of [`NOTHING_SAID_VALUES`] values or more (its leaves: an object or an
+/// array is no value of its own), never where grounding cannot read the conversation (its
+/// values are then unverified, not unsaid, and an image or a file may hold them), never when
+/// a text value is about what the conversation is about ([`grounding::touches`], its system
+/// and developer messages aside), and never when what the assistant's earlier turns wrote
+/// holds one of them (the user may have accepted a call the assistant proposed). `grounded`
+/// is the translation with grounding's decisions, `translated` the same before any value was
+/// left out.
 fn nothing_said(
     tool: &NlTool,
     grounded: &Translated,
@@ -150,9 +162,15 @@ fn nothing_said(
 ) -> Option<String> {
     let decisions = &grounded.grounding;
     let unsaid = |d: &grounding::Decision| d.rule == grounding::Rule::Unsaid;
+    let leaves: Vec<&str> = decisions
+        .iter()
+        .map(|d| d.path.as_str())
+        .filter(|path| !decisions.iter().any(|d| contains(path, &d.path)))
+        .collect();
     if !tool.rewritten
+        || translated.calls.len() != 1
         || conversation.said.opaque()
-        || decisions.len() < NOTHING_SAID_VALUES
+        || leaves.len() < NOTHING_SAID_VALUES
         || !decisions.iter().all(unsaid)
     {
         return None;
@@ -179,11 +197,18 @@ fn nothing_said(
             return None;
         }
     }
-    let paths: Vec<&str> = decisions.iter().map(|d| d.path.as_str()).collect();
     Some(format!(
         "nothing the conversation says is among its values ({})",
-        paths.join(", ")
+        leaves.join(", ")
     ))
+}
+
+/// Whether the value at report path `outer` holds the one at `inner` ("budget" holds
+/// "budget.min", "tags" holds "tags[0]").
+fn contains(outer: &str, inner: &str) -> bool {
+    inner
+        .strip_prefix(outer)
+        .is_some_and(|rest| rest.starts_with(['.', '[']))
 }
 
 impl AttemptRecord {
@@ -373,11 +398,23 @@ impl Pipe {
         if let Outcome::Clarification(question) = retried {
             return Outcome::Clarification(question);
         }
-        Outcome::Clarification(format!(
-            "The request does not say {}: ask the user for {} rather than guess.",
-            missing.join(", "),
-            if missing.len() == 1 { "it" } else { "them" }
-        ))
+        Outcome::Clarification(not_said(&missing))
+    }
+
+    /// In `strict` grounding, the required values of `args` (a call the main model wrote
+    /// itself) that the conversation does not hold; empty in the other modes.
+    pub(crate) fn strictly_missing(
+        &self,
+        tool: &NlTool,
+        args: &Value,
+        evidence: &Said,
+    ) -> Vec<String> {
+        if self.settings.grounding_for(&tool.name) != Grounding::Strict || !args.is_object() {
+            return Vec::new();
+        }
+        let (date, _) = today(&self.settings.timezone);
+        let facts = evidence.evidence(date.parse().unwrap_or_default());
+        grounding::ground(&mut args.clone(), &tool.parameters, &facts, self.rules()).missing
     }
 
     /// One call the main model made itself, grounded as a translation is: `None` when, in
@@ -406,7 +443,8 @@ impl Pipe {
     /// A valid call the main model wrote itself (to a tool only checked, or real arguments
     /// for a rewritten one), with the optional values nobody said left out, as a translation's
     /// are: `Some` with the new arguments and the paths left out when grounding changes it.
-    /// Its required values stay in every mode: the model's own valid call beats a question.
+    /// Its required values stay: the model's own valid call beats a question (under `strict`,
+    /// a rewritten tool's are asked about first: [`Pipe::strictly_missing`]).
     pub(crate) fn ground_own(
         &self,
         tool: &NlTool,

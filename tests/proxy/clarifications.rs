@@ -195,3 +195,28 @@ async fn a_fact_of_a_request_already_done_does_not_answer_a_new_one() {
         .is_none());
     assert_eq!(translator.chat_requests().len(), 1, "not translated again");
 }
+
+#[tokio::test]
+async fn after_a_tool_s_result_no_earlier_message_answers_the_question() {
+    // The model calls the tool again after its result, with no new user message: the 08:00
+    // the user gave for the call already made is not pointed out for this one.
+    let main = main_model(Reply::ok(completion(
+        text_message("When should I remind you to water the plants?"),
+        "stop",
+    )))
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(WHEN)]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let done = json!({"message": "Call the bank", "schedule_type": "weekly", "at": "08:00", "day_of_week": "mon"});
+    let body = json!({"model": "main-model", "tools": [fixture_tool("set_reminder")], "messages": [
+        {"role": "user", "content": "Remind me every Monday at 08:00 to call the bank."},
+        {"role": "assistant", "content": null,
+            "tool_calls": [tool_call("call_0", "set_reminder", &done)]},
+        {"role": "tool", "tool_call_id": "call_0", "content": "Reminder set."}]});
+    let (status, response) = chat(&proxy, &body).await;
+    assert_eq!(status, 200, "{response}");
+    assert!(response["choices"][0]["message"]
+        .get("tool_calls")
+        .is_none());
+    assert_eq!(translator.chat_requests().len(), 1, "not translated again");
+}

@@ -147,6 +147,45 @@ async fn strict_delivers_a_required_value_the_conversation_gives() {
 }
 
 #[tokio::test]
+async fn strict_asks_where_the_main_model_writes_an_invented_required_value_itself() {
+    // The main model writes the rewritten tool's real arguments, with a passenger nobody
+    // named: under `strict` that is a question too; under `optional` the call goes out.
+    let own = json!({"destination": "Rome", "passenger": "John Smith"});
+    for (mode, asks) in [("strict", true), ("optional", false)] {
+        let main = MockServer::scripted(vec![
+            Reply::ok(completion(
+                calls_message(vec![crate::support::tool_call(
+                    "call_1",
+                    "book_flight",
+                    &own,
+                )]),
+                "tool_calls",
+            )),
+            Reply::ok(completion(text_message("Who is flying?"), "stop")),
+        ])
+        .await;
+        let translator = MockServer::scripted(vec![]).await;
+        let grounding = format!("[translation.grounding_tools]\nbook_flight = \"{mode}\"\n");
+        let proxy = Proxy::start(&main.url(), &settings(&translator, "", &grounding)).await;
+        let mut body = request();
+        body["messages"][0]["content"] = json!("book a flight to Rome");
+        let (status, answer) = chat(&proxy, &body).await;
+        assert_eq!(status, 200, "{answer}");
+        let message = &answer["choices"][0]["message"];
+        if asks {
+            assert_eq!(message["content"], "Who is flying?", "{answer}");
+            let turn = main.chat_requests()[1].json();
+            let told = turn["messages"].as_array().unwrap().last().unwrap()["content"].to_string();
+            assert!(told.contains("does not say passenger"), "{told}");
+        } else {
+            assert_eq!(arguments(&answer), own, "{answer}");
+            assert_eq!(main.chat_requests().len(), 1);
+        }
+        assert!(translator.chat_requests().is_empty());
+    }
+}
+
+#[tokio::test]
 async fn an_unsaid_value_that_breaks_the_schema_is_left_out_not_retried() {
     let ship = json!({"type": "function", "function": {"name": "ship_parcel", "description": "Ship a parcel.",
         "parameters": {"type": "object", "required": ["to", "weight_kg"], "properties": {

@@ -255,3 +255,48 @@ async fn a_call_with_a_value_said_one_value_or_an_unread_language_goes_out() {
             .contains("plaincall_grounding_nothing_said_total 0"));
     }
 }
+
+#[tokio::test]
+async fn values_worked_out_from_what_was_said_go_out() {
+    // Two values no rule traces ("AAPL" for Apple), a list of one ("zucchini" for
+    // courgettes): too few to tell a call for another request from one worked out.
+    let quote = json!({"type": "function", "function": {
+        "name": "get_quote", "description": "A stock's latest price.",
+        "parameters": {"type": "object", "properties": {
+            "symbol": {"type": "string"}, "exchange": {"type": "string"},
+            "fields": {"type": "array", "items": {"type": "string"}}},
+            "required": ["symbol"]}}});
+    let cases = [
+        (
+            "What's Apple trading at?",
+            r#"{"symbol": "AAPL", "exchange": "NASDAQ"}"#,
+        ),
+        (
+            "What's Apple trading at?",
+            r#"{"symbol": "AAPL", "fields": ["zucchini"]}"#,
+        ),
+    ];
+    for (user, answer) in cases {
+        let main = MockServer::scripted(vec![Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "get_quote", "Apple's price")]),
+            "tool_calls",
+        ))])
+        .await;
+        let answer = answer.to_owned();
+        let translator = MockServer::start(move |_| translator_reply(&answer)).await;
+        let toml = format!(
+            "{}[translation.tools]\nget_quote = \"nl\"\n",
+            backend_toml(&translator.url())
+        );
+        let proxy = Proxy::start(&main.url(), &toml).await;
+        let request = json!({"model": "main-model",
+            "messages": [{"role": "user", "content": user}], "tools": [quote.clone()]});
+        let (status, body) = chat(&proxy, &request).await;
+        assert_eq!(status, 200, "{body}");
+        let call = &body["choices"][0]["message"]["tool_calls"][0];
+        assert_eq!(call["function"]["name"], "get_quote", "{body}");
+        assert!(proxy
+            .metrics()
+            .contains("plaincall_grounding_nothing_said_total 0"));
+    }
+}

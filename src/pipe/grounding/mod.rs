@@ -77,7 +77,7 @@ pub fn ground(args: &mut Value, schema: &Value, evidence: &Evidence, rules: Rule
     walk.report
 }
 
-/// Whether some string of `args` shares a content word with `evidence` (see
+/// Whether some string of `args` shares a third of its content words with `evidence` (see
 /// [`text::touches`]): a call whose values are about what the conversation says, said or not.
 pub fn touches(args: &Value, evidence: &Evidence) -> bool {
     let mut strings = Vec::new();
