@@ -44,6 +44,32 @@ async fn main_model(then: Reply) -> MockServer {
     .await
 }
 
+/// Sends `body` to a main model that describes the call without its time and a translator
+/// that asks when: the question must go back (the main model's text, no call, one
+/// translation). Returns the main model's server, to look at the repair turn.
+async fn asked_back(body: &Value) -> MockServer {
+    let main = main_model(Reply::ok(completion(
+        text_message("When should I remind you to water the plants?"),
+        "stop",
+    )))
+    .await;
+    let translator = MockServer::scripted(vec![translator_reply(WHEN)]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (status, response) = chat(&proxy, body).await;
+    assert_eq!(status, 200, "{response}");
+    let message = &response["choices"][0]["message"];
+    assert_eq!(
+        message["content"],
+        "When should I remind you to water the plants?"
+    );
+    assert!(message.get("tool_calls").is_none(), "{response}");
+    assert_eq!(translator.chat_requests().len(), 1, "not translated again");
+    assert!(!proxy
+        .metrics()
+        .contains("plaincall_clarifications_answered_total{"));
+    main
+}
+
 #[tokio::test]
 async fn a_question_the_user_s_words_answer_is_translated_again_with_them_pointed_out() {
     let main = main_model(Reply::ok(completion(text_message("unused"), "stop"))).await;
@@ -105,30 +131,13 @@ async fn a_question_asked_again_after_the_pointer_goes_to_the_direct_ask() {
 
 #[tokio::test]
 async fn a_question_about_what_the_user_did_not_say_still_reaches_the_client() {
-    let main = main_model(Reply::ok(completion(
-        text_message("When should I remind you to water the plants?"),
-        "stop",
-    )))
-    .await;
-    let translator = MockServer::scripted(vec![translator_reply(WHEN)]).await;
-    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    let (status, body) = chat(&proxy, &request("remind me to water the plants")).await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(
-        body["choices"][0]["message"]["content"],
-        "When should I remind you to water the plants?"
-    );
-    assert!(body["choices"][0]["message"].get("tool_calls").is_none());
-    assert_eq!(translator.chat_requests().len(), 1, "not translated again");
+    let main = asked_back(&request("remind me to water the plants")).await;
     let repair = main.chat_requests()[1].json();
     let messages = repair["messages"].as_array().unwrap();
     assert_eq!(
         messages[messages.len() - 1]["content"],
         "[TRANSLATION AMBIGUITY] When should I remind you?"
     );
-    assert!(!proxy
-        .metrics()
-        .contains("plaincall_clarifications_answered_total{"));
 }
 
 #[tokio::test]
@@ -165,58 +174,34 @@ async fn a_fact_said_a_message_before_the_latest_answers_the_question_too() {
     );
 }
 
-#[tokio::test]
-async fn a_fact_of_a_request_already_done_does_not_answer_a_new_one() {
-    // The 08:00 was for the reminder set before (a call and its result since): the new
-    // request's question goes back.
-    let main = main_model(Reply::ok(completion(
-        text_message("When should I remind you to water the plants?"),
-        "stop",
-    )))
-    .await;
-    let translator = MockServer::scripted(vec![translator_reply(WHEN)]).await;
-    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    let mut body = request("Now remind me to water the plants.");
+/// A reminder set before: the user's words for it, the call and its result.
+fn done_before() -> [Value; 3] {
     let done = json!({"message": "Call the bank", "schedule_type": "weekly", "at": "08:00", "day_of_week": "mon"});
-    let earlier = [
+    [
         json!({"role": "user", "content": "Remind me every Monday at 08:00 to call the bank."}),
         json!({"role": "assistant", "content": null,
             "tool_calls": [tool_call("call_0", "set_reminder", &done)]}),
         json!({"role": "tool", "tool_call_id": "call_0", "content": "Reminder set."}),
-    ];
+    ]
+}
+
+#[tokio::test]
+async fn a_fact_of_a_request_already_done_does_not_answer_a_new_one() {
+    // The 08:00 was for the reminder set before (a call and its result since): the new
+    // request's question goes back.
+    let mut body = request("Now remind me to water the plants.");
     body["messages"]
         .as_array_mut()
         .unwrap()
-        .splice(0..0, earlier);
-    let (status, response) = chat(&proxy, &body).await;
-    assert_eq!(status, 200, "{response}");
-    assert!(response["choices"][0]["message"]
-        .get("tool_calls")
-        .is_none());
-    assert_eq!(translator.chat_requests().len(), 1, "not translated again");
+        .splice(0..0, done_before());
+    asked_back(&body).await;
 }
 
 #[tokio::test]
 async fn after_a_tool_s_result_no_earlier_message_answers_the_question() {
     // The model calls the tool again after its result, with no new user message: the 08:00
     // the user gave for the call already made is not pointed out for this one.
-    let main = main_model(Reply::ok(completion(
-        text_message("When should I remind you to water the plants?"),
-        "stop",
-    )))
-    .await;
-    let translator = MockServer::scripted(vec![translator_reply(WHEN)]).await;
-    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    let done = json!({"message": "Call the bank", "schedule_type": "weekly", "at": "08:00", "day_of_week": "mon"});
-    let body = json!({"model": "main-model", "tools": [fixture_tool("set_reminder")], "messages": [
-        {"role": "user", "content": "Remind me every Monday at 08:00 to call the bank."},
-        {"role": "assistant", "content": null,
-            "tool_calls": [tool_call("call_0", "set_reminder", &done)]},
-        {"role": "tool", "tool_call_id": "call_0", "content": "Reminder set."}]});
-    let (status, response) = chat(&proxy, &body).await;
-    assert_eq!(status, 200, "{response}");
-    assert!(response["choices"][0]["message"]
-        .get("tool_calls")
-        .is_none());
-    assert_eq!(translator.chat_requests().len(), 1, "not translated again");
+    let mut body = request("unused");
+    body["messages"] = json!(done_before());
+    asked_back(&body).await;
 }
