@@ -414,7 +414,15 @@ impl Pipe {
         }
         let (date, _) = today(&self.settings.timezone);
         let facts = evidence.evidence(date.parse().unwrap_or_default());
-        grounding::ground(&mut args.clone(), &tool.parameters, &facts, self.rules()).missing
+        let mut candidate = args.clone();
+        let report = grounding::ground(&mut candidate, &tool.parameters, &facts, self.rules());
+        let gone = leave_out(
+            &mut args.clone(),
+            candidate,
+            &report.dropped,
+            &tool.validator,
+        );
+        needed(&report, &gone)
     }
 
     /// One call the main model made itself, grounded as a translation is: `None` when, in
@@ -490,10 +498,10 @@ impl Pipe {
             let gone = leave_out(args, candidate, &report.dropped, &tool.validator);
             count_decisions(metrics, &report.decisions, &gone);
             metrics.grounding_dropped.inc_by(gone.len() as u64);
+            missing.extend(needed(&report, &gone));
             out.grounding
                 .extend(decisions_as_applied(report.decisions, &gone));
             out.ungrounded.extend(gone);
-            missing.extend(report.missing);
         }
         missing.sort();
         missing.dedup();
@@ -800,6 +808,14 @@ fn decisions_as_applied<'a>(
 /// used when valid. Otherwise each goes on its own where the call stays valid without it,
 /// so a value some condition of the schema requires stays (`at` of a daily reminder) and
 /// the invented ones beside it still go (its `day_of_week`).
+/// The values of a call no evidence traces that it cannot go without: the required ones, and
+/// the optional ones whose absence the schema refuses (an `at` that a `then` requires for
+/// `daily`), given the paths `gone` that could be left out.
+fn needed(report: &grounding::Report, gone: &[String]) -> Vec<String> {
+    let kept = report.dropped.iter().filter(|path| !gone.contains(path));
+    report.missing.iter().chain(kept).cloned().collect()
+}
+
 fn leave_out(
     args: &mut Value,
     grounded: Value,

@@ -322,3 +322,40 @@ async fn a_value_of_a_tool_result_s_row_the_user_did_not_pick_is_left_out() {
         );
     }
 }
+
+#[tokio::test]
+async fn strict_asks_for_a_value_only_a_condition_of_the_schema_requires() {
+    // `at` is required for a daily reminder only (an `if`/`then`): nobody said it, and the
+    // call cannot go without it, so under `strict` it is asked for like a required one.
+    let invented = json!({"message": "Water the plants", "schedule_type": "daily", "at": "08:00"});
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call(
+                "call_1",
+                "set_reminder",
+                "water the plants daily",
+            )]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(text_message("At what time?"), "stop")),
+    ])
+    .await;
+    let answer = invented.to_string();
+    let translator = MockServer::start(move |_| translator_reply(&answer)).await;
+    let toml = format!(
+        "{}[translation.grounding_tools]\nset_reminder = \"strict\"\n",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let body = json!({"model": "main-model", "tools": [crate::support::fixture_tool("set_reminder")],
+        "messages": [{"role": "user", "content": "remind me every day to water the plants"}]});
+    let (status, answer) = chat(&proxy, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        answer["choices"][0]["message"]["content"], "At what time?",
+        "{answer}"
+    );
+    let turn = main.chat_requests()[1].json();
+    let told = turn["messages"].as_array().unwrap().last().unwrap()["content"].to_string();
+    assert!(told.contains("does not say at:"), "{told}");
+}

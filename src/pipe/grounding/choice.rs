@@ -139,7 +139,9 @@ pub fn said(
                 || frequency(m, evidence)
                 || sort_order(m, evidence)
         });
+    // A day is chosen by naming it: "every week" speaks of `day_of_week` and chose no day.
     !another_named
+        && weekday_of(member).is_none()
         && ((!shares_said_word(member, members, evidence) && subject_spoken(key, evidence))
             || moved(member, members, evidence))
 }
@@ -499,6 +501,12 @@ fn corrected_after(at: usize, member: &str, members: &[Value], evidence: &Eviden
 
 /// A day of the week (`mon`, `Monday`, `MO`) the text names in any of the six languages.
 fn weekday(member: &str, evidence: &Evidence) -> bool {
+    weekday_of(member).is_some_and(|day| evidence.facts.weekdays.contains(&day))
+}
+
+/// The day a member names: the day's English name or a cut of it ("mon", "tues", "thu"),
+/// not another word.
+fn weekday_of(member: &str) -> Option<jiff::civil::Weekday> {
     use jiff::civil::Weekday::*;
     let member = member.to_lowercase();
     let day = match member.get(..2) {
@@ -509,11 +517,12 @@ fn weekday(member: &str, evidence: &Evidence) -> bool {
         Some("fr") => Friday,
         Some("sa") => Saturday,
         Some("su") => Sunday,
-        _ => return false,
+        _ => return None,
     };
-    let english = format!("{day:?}").to_lowercase();
-    // The member is the day's name or a cut of it ("mon", "tues", "thu"), not another word.
-    english.starts_with(&member) && evidence.facts.weekdays.contains(&day)
+    format!("{day:?}")
+        .to_lowercase()
+        .starts_with(&member)
+        .then_some(day)
 }
 
 /// `member` is a frequency the text says: an adverb ("täglich", "quincenal"), or a period
@@ -1431,6 +1440,27 @@ mod tests {
             "task"
         ));
         assert!(!chosen("search my files", "web_search", kinds, "task"));
+    }
+
+    #[test]
+    fn a_day_is_chosen_by_naming_it_not_by_speaking_of_the_week() {
+        let days = json!(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
+        let text = "Add a task to review my budget every week at 8pm, priority 7.";
+        assert!(!chosen(text, "sun", days.clone(), "day_of_week"));
+        assert!(!chosen(text, "mon", days.clone(), "day_of_week"));
+        assert!(chosen(
+            "review my budget every Sunday at 8pm",
+            "sun",
+            days.clone(),
+            "day_of_week"
+        ));
+        // Members that name no day still follow their subject ("urgent" for a priority).
+        assert!(chosen(
+            "it's urgent, fix the build",
+            "high",
+            json!(["low", "high"]),
+            "urgency"
+        ));
     }
 
     #[test]
