@@ -70,8 +70,11 @@ async fn asked_back(body: &Value) -> MockServer {
     main
 }
 
-#[tokio::test]
-async fn a_question_the_user_s_words_answer_is_translated_again_with_them_pointed_out() {
+/// Sends `body` to a main model that describes the call without its time and a translator
+/// that asks when, then answers once pointed at the user's words: the weekly call must go out
+/// under the main model's id, with no repair turn. Returns the second translator input and
+/// the proxy's metrics.
+async fn answered(body: &Value) -> (String, String) {
     let main = main_model(Reply::ok(completion(text_message("unused"), "stop"))).await;
     let translator = MockServer::scripted(vec![
         translator_reply(WHEN),
@@ -79,9 +82,9 @@ async fn a_question_the_user_s_words_answer_is_translated_again_with_them_pointe
     ])
     .await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    let (status, body) = chat(&proxy, &request(SAID)).await;
-    assert_eq!(status, 200, "{body}");
-    let call = &body["choices"][0]["message"]["tool_calls"][0];
+    let (status, response) = chat(&proxy, body).await;
+    assert_eq!(status, 200, "{response}");
+    let call = &response["choices"][0]["message"]["tool_calls"][0];
     assert_eq!(call["id"], "call_1");
     assert_eq!(args_of(call), weekly());
     assert_eq!(
@@ -95,15 +98,19 @@ async fn a_question_the_user_s_words_answer_is_translated_again_with_them_pointe
         .as_str()
         .unwrap()
         .to_owned();
+    (again, proxy.metrics())
+}
+
+#[tokio::test]
+async fn a_question_the_user_s_words_answer_is_translated_again_with_them_pointed_out() {
+    let (again, metrics) = answered(&request(SAID)).await;
     assert!(
         again.ends_with(
             "\nThe user's message gives at, day_of_week here: \"Every Monday at 08:00\""
         ),
         "{again}"
     );
-    assert!(proxy
-        .metrics()
-        .contains("plaincall_clarifications_answered_total{outcome=\"translated\"} 1"));
+    assert!(metrics.contains("plaincall_clarifications_answered_total{outcome=\"translated\"} 1"));
 }
 
 #[tokio::test]
@@ -142,13 +149,6 @@ async fn a_question_about_what_the_user_did_not_say_still_reaches_the_client() {
 
 #[tokio::test]
 async fn a_fact_said_a_message_before_the_latest_answers_the_question_too() {
-    let main = main_model(Reply::ok(completion(text_message("unused"), "stop"))).await;
-    let translator = MockServer::scripted(vec![
-        translator_reply(WHEN),
-        translator_reply(&weekly().to_string()),
-    ])
-    .await;
-    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
     let mut body = request("Just: water the plants. Set it up.");
     let earlier = [
         json!({"role": "user", "content": "I need a reminder every Monday at 08:00."}),
@@ -158,16 +158,7 @@ async fn a_fact_said_a_message_before_the_latest_answers_the_question_too() {
         .as_array_mut()
         .unwrap()
         .splice(0..0, earlier);
-    let (status, response) = chat(&proxy, &body).await;
-    assert_eq!(status, 200, "{response}");
-    assert_eq!(
-        args_of(&response["choices"][0]["message"]["tool_calls"][0]),
-        weekly()
-    );
-    let again = translator.chat_requests()[1].json()["messages"][1]["content"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (again, _) = answered(&body).await;
     assert!(
         again.ends_with("here: \"I need a reminder every Monday at 08:00.\""),
         "{again}"
