@@ -38,7 +38,7 @@ pub(crate) mod wire;
 pub use config::Config;
 pub use metrics::CLIENT_LABELS;
 pub use server::{serve, AppState, Stopped};
-pub use upstream::UpstreamClient;
+pub use upstream::{Pool, UpstreamClient};
 
 /// The parts of the pipe that fuzz targets, property tests and benchmarks drive directly:
 /// the parsers of model text, the schema derivations and the grounding check.

@@ -101,11 +101,11 @@ const KNOWN_ROUTES: &[&str] = &[
     "embeddings",
 ];
 
-type Pool = hyper_util::client::legacy::Client<HttpsConnector<HttpConnector>, Body>;
+type Http = hyper_util::client::legacy::Client<HttpsConnector<HttpConnector>, Body>;
 
 #[derive(Clone)]
 pub struct UpstreamClient {
-    http: Pool,
+    http: Http,
     /// The configured URL, credentials removed (they go as `basic`).
     base: Url,
     /// [`KNOWN_ROUTES`] under `base`, without a query.
@@ -174,18 +174,39 @@ impl std::fmt::Debug for UpstreamClient {
     }
 }
 
+/// The keep-alive pool of an [`UpstreamClient`]: at most `idle` connections kept for reuse,
+/// each closed once it has been idle for `idle_timeout`. That must stay under the server's own
+/// keep-alive: a request written on a connection the server is closing is lost
+/// ("connection closed before message completed"), and a POST is not retried.
+#[derive(Debug, Clone, Copy)]
+pub struct Pool {
+    pub idle: usize,
+    pub idle_timeout: Duration,
+}
+
+impl Pool {
+    /// The pool for the upstream and the translators: as many idle connections kept as
+    /// requests can be in flight at once, for `upstream.pool_idle_timeout`.
+    pub(crate) fn of(config: &crate::config::Config) -> Pool {
+        Pool {
+            idle: config.server.max_in_flight,
+            idle_timeout: config.upstream.pool_idle_timeout,
+        }
+    }
+}
+
 impl UpstreamClient {
     /// `connect_timeout` bounds establishing the connection; `timeout` the wait from sending
     /// the request to its response headers; `read_timeout` each silence between two chunks
     /// of the response body, on every path (see [`UpstreamClient::next_chunk`]).
-    /// `idle_connections` is how many keep-alive connections the pool keeps for reuse.
+    /// `pool` is what the keep-alive pool keeps for reuse, and for how long.
     pub fn new(
         mut base: Url,
         api_key: Option<Secret>,
         connect_timeout: Duration,
         read_timeout: Duration,
         timeout: Duration,
-        idle_connections: usize,
+        pool: Pool,
     ) -> Result<UpstreamClient, ProxyError> {
         let internal = |what: &str, e: &dyn std::fmt::Display| {
             ProxyError::Internal(format!("building the HTTP client: {what}: {e}"))
@@ -206,10 +227,10 @@ impl UpstreamClient {
             .wrap_connector(tcp);
         let http = hyper_util::client::legacy::Client::builder(TokioExecutor::new())
             .pool_timer(TokioTimer::new())
-            .pool_idle_timeout(Duration::from_secs(60))
+            .pool_idle_timeout(pool.idle_timeout)
             // A bound below the steady concurrency would close and reopen a connection for a
             // share of the requests (at 64 clients and 32 kept: 1 in 13).
-            .pool_max_idle_per_host(idle_connections.max(1))
+            .pool_max_idle_per_host(pool.idle.max(1))
             // A connection keeps its read buffer while idle, grown to what its fastest
             // response needed: with hyper's default (~400 KiB) 500 fast streams left 196 MB
             // of RSS behind them (157 MB at peak with 32 kept); with 16 KiB, 30 MB (39 MB).
@@ -550,7 +571,11 @@ impl OtlpTransport {
     /// Must be called inside the runtime that will carry the exports.
     pub fn new(url: &Url, timeout: Duration) -> Result<OtlpTransport, ProxyError> {
         let key = "telemetry.export_timeout";
-        let client = UpstreamClient::new(url.clone(), None, timeout, timeout, timeout, 1)?
+        let pool = Pool {
+            idle: 1,
+            idle_timeout: timeout,
+        };
+        let client = UpstreamClient::new(url.clone(), None, timeout, timeout, timeout, pool)?
             .with_settings(key, key, key);
         let runtime = tokio::runtime::Handle::try_current().map_err(|e| {
             ProxyError::Internal(format!("the trace exporter needs a runtime: {e}"))

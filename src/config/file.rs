@@ -233,6 +233,11 @@ pub struct UpstreamSection {
     pub timeout: Duration,
     #[serde(with = "humantime_serde")]
     pub read_timeout: Duration,
+    /// How long an upstream (or translator) connection may sit idle in the pool before it is
+    /// closed instead of reused: below the server's own keep-alive, so that plaincall never
+    /// sends on a connection the server is closing.
+    #[serde(with = "humantime_serde")]
+    pub pool_idle_timeout: Duration,
     /// The wire formats the upstream serves itself (`chat`, `responses`, `messages`): requests
     /// of a format it does not serve are converted to Chat Completions.
     #[serde(deserialize_with = "list_or_csv")]
@@ -276,6 +281,8 @@ impl Default for UpstreamSection {
             connect_timeout: Duration::from_secs(5),
             timeout: Duration::from_secs(600),
             read_timeout: Duration::from_secs(300),
+            // llama-server, uvicorn (vLLM) and Node close an idle connection after 5 s.
+            pool_idle_timeout: Duration::from_secs(4),
             formats: vec![WireFormat::Chat],
             keep_params: Vec::new(),
             drop_params: Vec::new(),

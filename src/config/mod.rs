@@ -127,6 +127,8 @@ pub struct UpstreamConfig {
     pub connect_timeout: Duration,
     pub timeout: Duration,
     pub read_timeout: Duration,
+    /// An idle pooled connection (upstream's and translators') is closed after this.
+    pub pool_idle_timeout: Duration,
     /// The formats the upstream serves itself; always holds `Chat`.
     pub formats: Vec<file::WireFormat>,
     /// `keep_params` and `drop_params`: top-level fields converted requests keep, and fields

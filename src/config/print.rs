@@ -27,6 +27,7 @@ impl Config {
                 connect_timeout: self.upstream.connect_timeout,
                 timeout: self.upstream.timeout,
                 read_timeout: self.upstream.read_timeout,
+                pool_idle_timeout: self.upstream.pool_idle_timeout,
                 formats: self.upstream.formats.clone(),
                 keep_params: self.upstream.keep_params.clone(),
                 drop_params: self.upstream.drop_params.clone(),

@@ -106,6 +106,7 @@ fn upstream(raw: &UpstreamSection) -> Result<UpstreamConfig, ConfigError> {
         connect_timeout: positive("upstream.connect_timeout", raw.connect_timeout)?,
         timeout: positive("upstream.timeout", raw.timeout)?,
         read_timeout: positive("upstream.read_timeout", raw.read_timeout)?,
+        pool_idle_timeout: positive("upstream.pool_idle_timeout", raw.pool_idle_timeout)?,
         formats: formats(&raw.formats)?,
         keep_params: params("upstream.keep_params", &raw.keep_params, &[])?,
         drop_params: params("upstream.drop_params", &raw.drop_params, REQUIRED_FIELDS)?,

@@ -34,8 +34,7 @@ impl Engine {
             config.upstream.connect_timeout,
             config.upstream.read_timeout,
             config.upstream.timeout,
-            // Idle connections kept per host: as many as requests can be in flight at once.
-            config.server.max_in_flight,
+            crate::upstream::Pool::of(&config),
         )?;
         let metrics = Metrics::with_configured(config.translation.tools.keys().cloned().collect());
         let shared = Shared::new(

@@ -74,7 +74,7 @@ impl Translator {
                     config.upstream.connect_timeout.min(b.timeout),
                     b.timeout,
                     b.timeout,
-                    config.server.max_in_flight,
+                    crate::upstream::Pool::of(config),
                 )?
                 .with_settings(connect, &setting, &setting),
                 model: Some(b.model.clone()),

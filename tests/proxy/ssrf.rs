@@ -107,7 +107,11 @@ async fn ordinary_paths_keep_their_encoding() {
 
 fn client(base: &str) -> plaincall::UpstreamClient {
     let d = Duration::from_secs(1);
-    plaincall::UpstreamClient::new(Url::parse(base).unwrap(), None, d, d, d, 4).unwrap()
+    let pool = plaincall::Pool {
+        idle: 4,
+        idle_timeout: d,
+    };
+    plaincall::UpstreamClient::new(Url::parse(base).unwrap(), None, d, d, d, pool).unwrap()
 }
 
 proptest! {

@@ -5,6 +5,8 @@
 
 use crate::support;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -199,4 +201,142 @@ async fn a_translator_backend_timeout_names_its_setting() {
         repair.contains("no response headers within 300ms (translation.backends[0].timeout)"),
         "{repair}"
     );
+}
+
+/// A keep-alive HTTP/1.1 server on a raw socket that answers every request with `answer` and
+/// reports each connection's close by its client, so a test can watch plaincall let go of an
+/// idle connection instead of sleeping past a timeout.
+struct KeepAliveServer {
+    url: String,
+    accepted: Arc<AtomicUsize>,
+    closed: Arc<AtomicUsize>,
+}
+
+impl KeepAliveServer {
+    async fn start(answer: Value) -> KeepAliveServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/v1", listener.local_addr().unwrap());
+        let (accepted, closed) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let body = answer.to_string();
+        let (seen, gone) = (accepted.clone(), closed.clone());
+        tokio::spawn(async move {
+            while let Ok((socket, _)) = listener.accept().await {
+                seen.fetch_add(1, Ordering::SeqCst);
+                tokio::spawn(answer_until_closed(socket, body.clone(), gone.clone()));
+            }
+        });
+        KeepAliveServer {
+            url,
+            accepted,
+            closed,
+        }
+    }
+
+    /// Every connection it accepted has been closed by its client.
+    fn all_closed(&self) -> bool {
+        let accepted = self.accepted.load(Ordering::SeqCst);
+        accepted > 0 && self.closed.load(Ordering::SeqCst) == accepted
+    }
+}
+
+async fn answer_until_closed(
+    mut socket: tokio::net::TcpStream,
+    body: String,
+    closed: Arc<AtomicUsize>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut buffer = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        // One request: headers, then `Content-Length` bytes of body.
+        let request_end = loop {
+            if let Some(at) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&buffer[..at]).to_ascii_lowercase();
+                let length: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .map_or(0, |v| v.trim().parse().unwrap());
+                if buffer.len() >= at + 4 + length {
+                    break at + 4 + length;
+                }
+            }
+            match socket.read(&mut chunk).await {
+                Ok(0) | Err(_) => {
+                    closed.fetch_add(1, Ordering::SeqCst);
+                    return;
+                }
+                Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+            }
+        };
+        buffer.drain(..request_end);
+        let response = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        if socket.write_all(response.as_bytes()).await.is_err() {
+            closed.fetch_add(1, Ordering::SeqCst);
+            return;
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_idle_upstream_connection_is_closed_after_pool_idle_timeout() {
+    // llama-server and uvicorn close an idle connection after 5 s; plaincall must let go of
+    // its own first, or a request can go out on a connection the server is closing.
+    let upstream = KeepAliveServer::start(completion(text_message("hello"), "stop")).await;
+    let proxy = Proxy::start(&upstream.url, "pool_idle_timeout = \"150ms\"\n").await;
+    let (status, answer) = post(&proxy, &json!({"model": "m", "messages": []})).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["choices"][0]["message"]["content"], "hello");
+    support::eventually(
+        "plaincall closes its idle upstream connection",
+        async || upstream.all_closed(),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn an_idle_translator_connection_is_closed_after_pool_idle_timeout() {
+    let upstream = MockServer::scripted(vec![Reply::ok(completion(
+        calls_message(vec![nl_call(
+            "c1",
+            "set_reminder",
+            "daily at 9, check email",
+        )]),
+        "tool_calls",
+    ))])
+    .await;
+    let arguments = support::reminder_args().to_string();
+    let translator = KeepAliveServer::start(json!({
+        "id": "chatcmpl-translator", "object": "chat.completion", "created": 1, "model": "translator",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": arguments}, "finish_reason": "stop"}]
+    }))
+    .await;
+    let toml = format!(
+        "pool_idle_timeout = \"150ms\"\n{}",
+        backend_toml(&translator.url)
+    );
+    let proxy = Proxy::start(&upstream.url(), &toml).await;
+    let (status, answer) = post(&proxy, &support::reminder_request(false)).await;
+    assert_eq!(status, 200, "{answer}");
+    let call = support::first_call_arguments(&answer["choices"][0]["message"]);
+    assert_eq!(call, support::reminder_args());
+    support::eventually(
+        "plaincall closes its idle translator connections",
+        async || translator.all_closed(),
+    )
+    .await;
+}
+
+#[test]
+fn the_default_pool_idle_timeout_is_under_common_servers_keep_alive() {
+    let config = plaincall::Config::from_toml("").unwrap();
+    // llama-server (cpp-httplib), uvicorn (vLLM) and Node keep an idle connection 5 s.
+    assert!(config.upstream.pool_idle_timeout < Duration::from_secs(5));
+    let invalid = plaincall::Config::from_toml("[upstream]\npool_idle_timeout = \"0s\"\n");
+    assert!(invalid
+        .unwrap_err()
+        .to_string()
+        .contains("upstream.pool_idle_timeout"));
 }
