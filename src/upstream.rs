@@ -571,9 +571,10 @@ impl OtlpTransport {
     /// Must be called inside the runtime that will carry the exports.
     pub fn new(url: &Url, timeout: Duration) -> Result<OtlpTransport, ProxyError> {
         let key = "telemetry.export_timeout";
+        // Collectors (Phoenix's uvicorn among them) close an idle connection after 5 s.
         let pool = Pool {
             idle: 1,
-            idle_timeout: timeout,
+            idle_timeout: timeout.min(Duration::from_secs(4)),
         };
         let client = UpstreamClient::new(url.clone(), None, timeout, timeout, timeout, pool)?
             .with_settings(key, key, key);
