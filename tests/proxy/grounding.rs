@@ -359,3 +359,47 @@ async fn strict_asks_for_a_value_only_a_condition_of_the_schema_requires() {
     let told = turn["messages"].as_array().unwrap().last().unwrap()["content"].to_string();
     assert!(told.contains("does not say at:"), "{told}");
 }
+
+#[tokio::test]
+async fn strict_delivers_a_member_its_branchs_said_values_work_out() {
+    // Nobody says "api_call", but the URL and the method said are what only that member's
+    // `if`/`then` requires: the call goes out under `strict`. With the URL made up, it is
+    // asked about.
+    let request = "Every 15 minutes, send a GET request to https://status.example.com/health so we can tell whether the service is up.";
+    for (url, delivered) in [
+        ("https://status.example.com/health", true),
+        ("https://example.org/ping", false),
+    ] {
+        let args = json!({"schedule": "*/15 * * * *", "task_type": "api_call",
+            "description": "tell whether the service is up",
+            "execution_data": {"url": url, "method": "GET"}});
+        let main = MockServer::scripted(vec![
+            Reply::ok(completion(
+                calls_message(vec![nl_call("call_1", "add_recurring_task", request)]),
+                "tool_calls",
+            )),
+            Reply::ok(completion(text_message("Which kind of task?"), "stop")),
+        ])
+        .await;
+        let answer = args.to_string();
+        let translator = MockServer::start(move |_| translator_reply(&answer)).await;
+        let toml = format!(
+            "{}[translation.grounding_tools]\nadd_recurring_task = \"strict\"\n",
+            backend_toml(&translator.url())
+        );
+        let proxy = Proxy::start(&main.url(), &toml).await;
+        let body = json!({"model": "main-model",
+            "tools": [crate::support::fixture_tool("add_recurring_task")],
+            "messages": [{"role": "user", "content": request}]});
+        let (status, reply) = chat(&proxy, &body).await;
+        assert_eq!(status, 200, "{reply}");
+        if delivered {
+            assert_eq!(arguments(&reply), args, "{reply}");
+        } else {
+            assert_eq!(
+                reply["choices"][0]["message"]["content"], "Which kind of task?",
+                "{reply}"
+            );
+        }
+    }
+}

@@ -22,6 +22,7 @@
 //! Deterministic and cheap: the evidence is read once per call, each leaf is a few lookups.
 
 mod asked;
+mod branch;
 mod choice;
 mod codes;
 mod counted;
@@ -66,7 +67,7 @@ pub fn ground(args: &mut Value, schema: &Value, evidence: &Evidence, rules: Rule
         narrowed: Vec::new(),
         report: Report::default(),
     };
-    match args {
+    match &mut *args {
         Value::Object(object) => {
             walk.object(object, schema, true, "");
         }
@@ -74,7 +75,9 @@ pub fn ground(args: &mut Value, schema: &Value, evidence: &Evidence, rules: Rule
             walk.value(other, schema, "", true, "");
         }
     }
-    walk.report
+    let mut report = walk.report;
+    branch::derive(args, schema, rules, &mut report);
+    report
 }
 
 /// Whether some string of `args` shares a third of its content words with `evidence` (see

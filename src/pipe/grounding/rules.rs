@@ -36,7 +36,8 @@ pub enum Rule {
     Code,
     /// A phone number, account or code whose digits the text holds with other separators.
     Digits,
-    /// An enum member named, or chosen for a subject the text speaks of.
+    /// An enum member named, chosen for a subject the text speaks of, or a required member
+    /// worked out from the said values only its `if`/`then` branch requires (`branch.rs`).
     Choice,
     /// A boolean whose subject the text affirms or negates.
     Flag,
