@@ -218,17 +218,29 @@ pub(crate) fn nl_description(arguments: &str, field: &str) -> Option<String> {
 
 /// The `content` of a message as text: a string, or the text parts of a content array.
 pub(crate) fn content_text(content: Option<&RawValue>) -> String {
+    content_read(content).0
+}
+
+/// [`content_text`], and whether the content holds a part without text (an image, audio, a
+/// file), from one parse.
+pub(crate) fn content_read(content: Option<&RawValue>) -> (String, bool) {
     let Some(raw) = content else {
-        return String::new();
+        return (String::new(), false);
     };
     match serde_json::from_str::<Value>(raw.get()) {
-        Ok(Value::String(s)) => s,
-        Ok(Value::Array(parts)) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
+        Ok(Value::String(s)) => (s, false),
+        Ok(Value::Array(parts)) => {
+            let texts: Vec<Option<&str>> = parts
+                .iter()
+                .map(|p| p.get("text").and_then(Value::as_str))
+                .collect();
+            let opaque = texts.iter().any(Option::is_none);
+            (
+                texts.into_iter().flatten().collect::<Vec<_>>().join("\n"),
+                opaque,
+            )
+        }
+        _ => (String::new(), false),
     }
 }
 

@@ -222,12 +222,6 @@ impl Said {
         }
     }
 
-    /// The same, with what the assistant's earlier turns wrote.
-    fn with_proposed(mut self, proposed: impl Into<Arc<str>>) -> Said {
-        self.proposed = proposed.into();
-        self
-    }
-
     /// The user's messages since the assistant last called a tool (or a tool answered),
     /// newest first: empty when none came since; `None` when no conversation was read
     /// (grounding is off for every tool of the request).
@@ -345,7 +339,7 @@ const EVIDENCE_LIMIT: usize = 32 * 1024;
 /// [`EVIDENCE_LIMIT`] bytes: what the values of a translated call must come from. The
 /// assistant's own turns are not: what the main model wrote is its claim, not the user's.
 /// With it, where the tools' results stand in it, and what the assistant's turns wrote
-/// ([`Said::with_proposed`], as bounded).
+/// (`Said::proposed`, as bounded).
 fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
     #[derive(serde::Deserialize)]
     struct Message<'a> {
@@ -377,8 +371,8 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
             break;
         }
     }
-    let mut said =
-        Said::with_tool_results(read.out, read.tool_results).with_proposed(read.proposed);
+    let mut said = Said::with_tool_results(read.out, read.tool_results);
+    said.proposed = read.proposed.into();
     said.opaque = read.opaque;
     said.instructions = read.instructions;
     said.exchange = Some(read.exchange.into());
@@ -425,8 +419,9 @@ impl Reading {
     /// A user, tool, system or developer message, as evidence; `false` once the evidence
     /// is full.
     fn said(&mut self, role: &str, content: Option<&serde_json::value::RawValue>) -> bool {
-        self.opaque |= has_opaque_parts(content);
-        let text = without_client_boilerplate(&openai::content_text(content));
+        let (text, opaque) = openai::content_read(content);
+        self.opaque |= opaque;
+        let text = without_client_boilerplate(&text);
         match role {
             "tool" => self.exchange_open = false,
             "user" if self.exchange_open => push_bounded(&mut self.exchange, &text, EXCHANGE_LIMIT),
@@ -450,20 +445,6 @@ impl Reading {
         self.out.push('\n');
         true
     }
-}
-
-/// Whether a message's content holds a part without text (an image, audio, a file).
-fn has_opaque_parts(content: Option<&serde_json::value::RawValue>) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Part<'a> {
-        #[serde(borrow, default)]
-        text: Option<&'a serde_json::value::RawValue>,
-    }
-    content.is_some_and(|raw| {
-        raw.get().starts_with('[')
-            && serde_json::from_str::<Vec<Part>>(raw.get())
-                .is_ok_and(|parts| parts.iter().any(|p| p.text.is_none()))
-    })
 }
 
 /// The most of the user's messages of the exchange [`Said::exchange`] holds.

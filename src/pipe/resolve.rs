@@ -479,35 +479,34 @@ fn own_call(
             Err(_) => return Resolved::Kept(call),
         },
     };
+    let own = engine.pipe.ground_own(tool, &args, &rewrite.evidence);
     // Under `strict` grounding a required value nobody gave is a question, also where the
     // main model wrote it into a rewritten tool's real arguments itself.
-    let missing = match tool.rewritten {
-        true => engine.pipe.strictly_missing(tool, &args, &rewrite.evidence),
-        false => Vec::new(),
-    };
-    if !missing.is_empty() {
-        let question = crate::pipe::translate::not_said(&missing);
-        return Resolved::Failed {
-            tool_message: format!("[TRANSLATION AMBIGUITY] {question}"),
-            reason: format!("the {} call needs more information: {question}", tool.name),
-            call,
-        };
+    if let Some(missing) = own.as_ref().map(|own| own.strictly_missing(tool)) {
+        if !missing.is_empty() {
+            let question = crate::pipe::translate::not_said(missing);
+            return Resolved::Failed {
+                tool_message: format!("[TRANSLATION AMBIGUITY] {question}"),
+                reason: format!("the {} call needs more information: {question}", tool.name),
+                call,
+            };
+        }
     }
-    match engine
-        .pipe
-        .ground_own(tool, &args, &rewrite.evidence, Some(&engine.metrics))
-    {
-        Some((grounded, dropped)) => {
+    if let Some(own) = &own {
+        own.count(&engine.metrics);
+    }
+    match own.filter(|own| !own.gone.is_empty()) {
+        Some(own) => {
             engine
                 .metrics
                 .grounding_dropped
-                .inc_by(dropped.len() as u64);
+                .inc_by(own.gone.len() as u64);
             tracing::info!(
                 tool = %tool.name,
-                left_out_unsaid = %dropped.join(", "),
+                left_out_unsaid = %own.gone.join(", "),
                 "the main model's own call is delivered without values the conversation never gave"
             );
-            call.function.arguments = grounded.to_string();
+            call.function.arguments = own.delivered.to_string();
         }
         // Untouched, a valid call keeps the model's own text.
         None if was_repaired => call.function.arguments = args.to_string(),

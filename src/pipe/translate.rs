@@ -401,30 +401,6 @@ impl Pipe {
         Outcome::Clarification(not_said(&missing))
     }
 
-    /// In `strict` grounding, the required values of `args` (a call the main model wrote
-    /// itself) that the conversation does not hold; empty in the other modes.
-    pub(crate) fn strictly_missing(
-        &self,
-        tool: &NlTool,
-        args: &Value,
-        evidence: &Said,
-    ) -> Vec<String> {
-        if self.settings.grounding_for(&tool.name) != Grounding::Strict || !args.is_object() {
-            return Vec::new();
-        }
-        let (date, _) = today(&self.settings.timezone);
-        let facts = evidence.evidence(date.parse().unwrap_or_default());
-        let mut candidate = args.clone();
-        let report = grounding::ground(&mut candidate, &tool.parameters, &facts, self.rules());
-        let gone = leave_out(
-            &mut args.clone(),
-            candidate,
-            &report.dropped,
-            &tool.validator,
-        );
-        needed(&report, &gone)
-    }
-
     /// One call the main model made itself, grounded as a translation is: `None` when, in
     /// `strict` mode, a required value is one nobody said.
     pub(crate) fn ground_one(
@@ -449,17 +425,16 @@ impl Pipe {
     }
 
     /// A valid call the main model wrote itself (to a tool only checked, or real arguments
-    /// for a rewritten one), with the optional values nobody said left out, as a translation's
-    /// are: `Some` with the new arguments and the paths left out when grounding changes it.
-    /// Its required values stay: the model's own valid call beats a question (under `strict`,
-    /// a rewritten tool's are asked about first: [`Pipe::strictly_missing`]).
+    /// for a rewritten one), grounded once as a translation is: `None` when grounding is off
+    /// for the tool. Its required values stay (the model's own valid call beats a question),
+    /// but under `strict` a rewritten tool's unsaid ones are asked about first
+    /// ([`OwnGrounding::strictly_missing`]).
     pub(crate) fn ground_own(
         &self,
         tool: &NlTool,
         args: &Value,
         evidence: &Said,
-        metrics: Option<&Metrics>,
-    ) -> Option<(Value, Vec<String>)> {
+    ) -> Option<OwnGrounding> {
         if self.settings.grounding_for(&tool.name) == Grounding::Off || !args.is_object() {
             return None;
         }
@@ -469,10 +444,17 @@ impl Pipe {
         let report = grounding::ground(&mut candidate, &tool.parameters, &facts, self.rules());
         let mut delivered = args.clone();
         let gone = leave_out(&mut delivered, candidate, &report.dropped, &tool.validator);
-        if let Some(metrics) = metrics {
-            count_decisions(metrics, &report.decisions, &gone);
-        }
-        (!gone.is_empty()).then_some((delivered, gone))
+        let strict = self.settings.grounding_for(&tool.name) == Grounding::Strict;
+        Some(OwnGrounding {
+            needed: if strict {
+                needed(&report, &gone)
+            } else {
+                Vec::new()
+            },
+            delivered,
+            gone,
+            decisions: report.decisions,
+        })
     }
 
     /// The grounding rules in force (all but those `grounding_rules_off` names).
@@ -772,6 +754,33 @@ impl Pipe {
             weekday,
             timezone: &self.settings.timezone_name,
         })
+    }
+}
+
+/// A call the main model wrote itself, grounded ([`Pipe::ground_own`]).
+pub(crate) struct OwnGrounding {
+    /// The call with the optional values nobody said left out.
+    pub delivered: Value,
+    /// The paths left out.
+    pub gone: Vec<String>,
+    /// Under `strict`, the values it cannot go without that the conversation does not hold.
+    needed: Vec<String>,
+    decisions: Vec<grounding::Decision>,
+}
+
+impl OwnGrounding {
+    /// The unsaid values a call to `tool` cannot go without, when it is rewritten and under
+    /// `strict` grounding: a question, not a call. Empty otherwise.
+    pub(crate) fn strictly_missing(&self, tool: &NlTool) -> &[String] {
+        match tool.rewritten {
+            true => &self.needed,
+            false => &[],
+        }
+    }
+
+    /// Counts its decisions by rule and outcome.
+    pub(crate) fn count(&self, metrics: &Metrics) {
+        count_decisions(metrics, &self.decisions, &self.gone);
     }
 }
 
