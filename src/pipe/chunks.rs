@@ -89,6 +89,45 @@ fn malformed(what: &str, error: impl std::fmt::Display) -> ProxyError {
     ProxyError::UpstreamProtocol(format!("`{what}` is malformed: {error}"))
 }
 
+/// A streamed call fragment with the fields the driver reads typed as a whole call's are
+/// ([`ToolCall`]): `index` a number, `id`, `type` and `function.name` text, `function` an
+/// object (each may be absent or `null`); `arguments` that are not text (an object some
+/// servers send) become their JSON text, as a whole call's do. Anything else is malformed,
+/// never dropped: a streamed call is refused where the same call whole would be.
+fn typed_delta(
+    mut delta: serde_json::Map<String, Value>,
+) -> Result<serde_json::Map<String, Value>, ProxyError> {
+    let bad = |what: &str, kind: &str| {
+        malformed("tool_calls", format!("a call's `{what}` is not {kind}"))
+    };
+    let text_or_null = |v: Option<&Value>| matches!(v, None | Some(Value::Null | Value::String(_)));
+    match delta.get("index") {
+        None | Some(Value::Null) => {}
+        Some(index) if index.is_u64() => {}
+        Some(_) => return Err(bad("index", "a whole number")),
+    }
+    for field in ["id", "type"] {
+        if !text_or_null(delta.get(field)) {
+            return Err(bad(field, "text"));
+        }
+    }
+    match delta.get_mut("function") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(function)) => {
+            if !text_or_null(function.get("name")) {
+                return Err(bad("function.name", "text"));
+            }
+            if let Some(arguments) = function.get_mut("arguments") {
+                if !matches!(arguments, Value::Null | Value::String(_)) {
+                    *arguments = Value::String(arguments.to_string());
+                }
+            }
+        }
+        Some(_) => return Err(bad("function", "an object")),
+    }
+    Ok(delta)
+}
+
 impl Chunk {
     /// A streamed chunk.
     pub(crate) fn streamed(object: RawObject) -> Result<Chunk, ProxyError> {
@@ -161,8 +200,8 @@ impl ChoiceChunk {
                 serde_json::from_str::<Vec<serde_json::Map<String, Value>>>(calls.get())
                     .map_err(|e| malformed("tool_calls", e))?
                     .into_iter()
-                    .map(|delta| CallPiece::Delta(Value::Object(delta)))
-                    .collect()
+                    .map(|delta| typed_delta(delta).map(|d| CallPiece::Delta(Value::Object(d))))
+                    .collect::<Result<_, _>>()?
             }
             _ => Vec::new(),
         };
@@ -356,12 +395,33 @@ mod tests {
                 r#"{"choices":[{"delta":{"tool_calls":["x"]}}]}"#,
                 "tool_calls",
             ),
+            // A call's own fields, as a whole call's are read.
+            (
+                r#"{"choices":[{"delta":{"tool_calls":[{"index":"0","function":{"arguments":"{}"}}]}}]}"#,
+                "tool_calls",
+            ),
+            (
+                r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":5}}]}}]}"#,
+                "tool_calls",
+            ),
+            (
+                r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":7}]}}]}"#,
+                "tool_calls",
+            ),
+            (
+                r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":"f"}]}}]}"#,
+                "tool_calls",
+            ),
         ] {
             let error = error_of(Chunk::streamed(object(text)));
             assert!(error.contains(&format!("`{field}`")), "{text}: {error}");
         }
         for (text, field) in [
             (r#"{"choices":[{"message":"text"}]}"#, "message"),
+            (
+                r#"{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":5}}]}}]}"#,
+                "tool_calls",
+            ),
             (
                 r#"{"choices":[{"message":{"tool_calls":[{"id":"a"}]}}]}"#,
                 "tool_calls",
@@ -374,6 +434,30 @@ mod tests {
             let error = error_of(Chunk::whole(object(text)));
             assert!(error.contains(&format!("`{field}`")), "{text}: {error}");
         }
+    }
+
+    #[test]
+    fn a_streamed_call_s_object_arguments_are_its_text_as_a_whole_call_s_are() {
+        let arguments = r#"{"city":"Paris"}"#;
+        let streamed = Chunk::streamed(object(&format!(
+            r#"{{"choices":[{{"delta":{{"tool_calls":[{{"index":0,"id":"a","function":{{"name":"t","arguments":{arguments}}}}}]}}}}]}}"#
+        )))
+        .unwrap();
+        let whole = Chunk::whole(object(&format!(
+            r#"{{"choices":[{{"message":{{"tool_calls":[{{"id":"a","function":{{"name":"t","arguments":{arguments}}}}}]}}}}]}}"#
+        )))
+        .unwrap();
+        let (CallPiece::Delta(delta), CallPiece::Whole(call)) =
+            (&streamed.choices[0].calls[0], &whole.choices[0].calls[0])
+        else {
+            panic!("a delta and a whole call");
+        };
+        assert_eq!(delta["function"]["arguments"], arguments);
+        assert_eq!(call.function.arguments, arguments);
+        let null = Chunk::streamed(object(
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":null,"id":null,"function":{"name":null,"arguments":null}}]}}]}"#,
+        ));
+        assert!(null.is_ok());
     }
 
     #[test]

@@ -315,6 +315,15 @@ async fn a_malformed_field_before_any_handled_call_is_an_error_too() {
             json!({"index": 0, "delta": {}, "finish_reason": 1}),
             "finish_reason",
         ),
+        // A call's own fields, typed as a whole call's are.
+        (
+            json!({"index": 0, "delta": {"tool_calls": [{"index": "0", "function": {"arguments": "{}"}}]}}),
+            "tool_calls",
+        ),
+        (
+            json!({"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c", "function": {"name": 5}}]}}),
+            "tool_calls",
+        ),
     ] {
         let upstream = MockServer::scripted(vec![Reply::sse(vec![
             chunk(json!({"index": 0, "delta": {"role": "assistant", "content": "Hi"}})),
