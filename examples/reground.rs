@@ -2,14 +2,16 @@
 //! `{"id", "text", "today"?, "tool_results"?, "schema", "arguments"}` (`tool_results`: the
 //! parts of `text` that are tools' results, each as written there), and one line per call
 //! on stdout,
-//! `{"id", "kept", "dropped", "missing", "decisions": [{"path", "rule", "outcome"}]}`
+//! `{"id", "kept", "replaced", "dropped", "missing", "decisions": [{"path", "rule", "outcome"}]}`
+//! (`replaced`: required members the text contradicts, replaced by the one it names where the
+//! call stays valid, before grounding, as a served request has them)
 //! (or `{"id", "error"}`). No model: scripts/bfcl/reground.py feeds it BFCL runs' calls.
 //!
 //!     cargo run --quiet --example reground < calls.jsonl
 
 use std::io::{self, BufRead, Write};
 
-use plaincall::parts::{ground, Evidence, Rules};
+use plaincall::parts::{ground, said_members, Evidence, Rules};
 use serde_json::{json, Value};
 
 fn reground(line: &str) -> Result<Value, (Value, String)> {
@@ -31,14 +33,30 @@ fn reground(line: &str) -> Result<Value, (Value, String)> {
         tool_results.push(at..at + part.len());
     }
     let evidence = Evidence::with_tool_results(text, &tool_results, today);
+    let mut replaced = Vec::new();
+    if let Ok(validator) = jsonschema::validator_for(&input["schema"]) {
+        let mut candidate = args.clone();
+        let paths = said_members(
+            &mut candidate,
+            &input["schema"],
+            &evidence,
+            Rules::default(),
+        );
+        if !paths.is_empty() && validator.is_valid(&candidate) {
+            args = candidate;
+            replaced = paths;
+        }
+    }
     let report = ground(&mut args, &input["schema"], &evidence, Rules::default());
     let decisions: Vec<Value> = report
         .decisions
         .iter()
         .map(|d| json!({"path": d.path, "rule": d.rule.name(), "outcome": d.outcome.name()}))
         .collect();
-    Ok(json!({"id": id, "kept": args, "dropped": report.dropped,
-              "missing": report.missing, "decisions": decisions}))
+    Ok(
+        json!({"id": id, "kept": args, "replaced": replaced, "dropped": report.dropped,
+              "missing": report.missing, "decisions": decisions}),
+    )
 }
 
 fn main() {

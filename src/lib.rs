@@ -43,7 +43,9 @@ pub use upstream::{Pool, UpstreamClient};
 /// The parts of the pipe that fuzz targets, property tests and benchmarks drive directly:
 /// the parsers of model text, the schema derivations and the grounding check.
 pub mod parts {
-    pub use crate::pipe::grounding::{ground, Decision, Evidence, Outcome, Report, Rule, Rules};
+    pub use crate::pipe::grounding::{
+        ground, said_members, Decision, Evidence, Outcome, Report, Rule, Rules,
+    };
     pub use crate::pipe::nl_field;
     pub use crate::pipe::prompt_mode::example_of;
     pub use crate::pipe::prompt_mode::holdback::HoldBack;

@@ -3,7 +3,8 @@
 For the through-plaincall modes of a sample's cases.jsonl, every delivered call goes with the
 case's user text (BFCL's question, the user's messages joined by newlines) and the called
 tool's schema (BFCL's conversion, as the runner sends it) through `cargo run --example
-reground`, and the report says which passed calls the grounding now changes, which of the
+reground`, and the report says which passed calls the grounding now changes, which required members it
+replaces by the one the text names, which of the
 fields the run counted as invented it now leaves out or keeps (and by which rule), and totals.
 
     ~/.cache/plaincall-bfcl/venv/bin/python scripts/bfcl/reground.py docs/bfcl/fifth-sample
@@ -88,7 +89,7 @@ def main() -> None:
         raise SystemExit(f"reground: {len(results)} results for {len(inputs)} calls (rc {out.returncode})\n{out.stderr[-2000:]}")
     errors = [r for r in results.values() if "error" in r]
 
-    changed, invented, asked, verdicts, totals = [], [], [], [], {m: dict.fromkeys(
+    changed, invented, asked, verdicts, replaced, totals = [], [], [], [], [], {m: dict.fromkeys(
         ["rows", "passed", "calls", "calls_changed", "values_dropped", "passed_changed",
          "invented", "invented_left_out", "invented_kept", "asked_passed", "asked_failed",
          "passes_now"], 0) for m in MODES}
@@ -101,6 +102,9 @@ def main() -> None:
         passed_changed = False
         for key, res in mine:
             _, name, arguments = calls[key]
+            for path in res.get("replaced") or []:
+                replaced.append(f"- {r['mode']} `{r['id']}` ({'passed' if r['passed'] else 'failed'}) {name}: "
+                                f"`{path}` `{json.dumps(at(arguments, path))}` -> `{json.dumps(at(res['kept'], path))}`")
             if res["dropped"]:
                 t["calls_changed"] += 1
                 t["values_dropped"] += len(res["dropped"])
@@ -172,6 +176,8 @@ def main() -> None:
         print(f"\n{len(errors)} calls the example could not read: " + "; ".join(f"{e['id']}: {e['error']}" for e in errors))
     print("\n## The checker's verdicts that the new grounding changes\n")
     print("\n".join(verdicts) or "None.")
+    print("\n## Required members the text contradicts, replaced by the one it names\n")
+    print("\n".join(replaced) or "None.")
     print("\n## (a) Passed cases whose delivered call the new grounding changes\n")
     print("\n".join(changed) or "None.")
     print("\n## (b) Invented fields (as the run counted them): left out or kept now\n")

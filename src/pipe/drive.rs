@@ -492,9 +492,7 @@ fn is_nl_call(pipe: &Pipe, rewrite: &Rewrite, name: &str, arguments: &str, split
             || read_call(tool, arguments, &pipe.settings().timezone) != CallForm::Valid
             || serde_json::from_str(arguments).is_ok_and(|args| {
                 pipe.ground_own(tool, &args, &rewrite.evidence)
-                    .is_some_and(|own| {
-                        !own.gone.is_empty() || !own.strictly_missing(tool).is_empty()
-                    })
+                    .is_some_and(|own| own.changed() || !own.strictly_missing(tool).is_empty())
             })
     })
 }

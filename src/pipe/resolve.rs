@@ -11,7 +11,7 @@ use super::call_form::{read_call, translator_input, CallForm};
 use super::described_format::{off_format, OffFormat};
 use super::drive::RESPONSE_LIMIT;
 use super::history::{fanout_id, Remembered};
-use super::translate::{calls_key, today, Outcome, Translated};
+use super::translate::{calls_key, today, Outcome, OwnGrounding, Translated};
 use super::{grounding, repair, validate};
 use super::{NlTool, Rewrite};
 use crate::config::CheckMode;
@@ -495,17 +495,19 @@ fn own_call(
     if let Some(own) = &own {
         own.count(&engine.metrics);
     }
-    match own.filter(|own| !own.gone.is_empty()) {
+    match own.filter(OwnGrounding::changed) {
         Some(own) => {
             engine
                 .metrics
                 .grounding_dropped
                 .inc_by(own.gone.len() as u64);
-            tracing::info!(
-                tool = %tool.name,
-                left_out_unsaid = %own.gone.join(", "),
-                "the main model's own call is delivered without values the conversation never gave"
-            );
+            if !own.gone.is_empty() {
+                tracing::info!(
+                    tool = %tool.name,
+                    left_out_unsaid = %own.gone.join(", "),
+                    "the main model's own call is delivered without values the conversation never gave"
+                );
+            }
             call.function.arguments = own.delivered.to_string();
         }
         // Untouched, a valid call keeps the model's own text.

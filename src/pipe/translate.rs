@@ -440,12 +440,14 @@ impl Pipe {
         }
         let (date, _) = today(&self.settings.timezone);
         let facts = evidence.evidence(date.parse().unwrap_or_default());
-        let mut candidate = args.clone();
-        let report = grounding::ground(&mut candidate, &tool.parameters, &facts, self.rules());
         let mut delivered = args.clone();
+        let replaced = self.members_named(tool, &mut delivered, &facts);
+        let mut candidate = delivered.clone();
+        let report = grounding::ground(&mut candidate, &tool.parameters, &facts, self.rules());
         let gone = leave_out(&mut delivered, candidate, &report.dropped, &tool.validator);
         let strict = self.settings.grounding_for(&tool.name) == Grounding::Strict;
         Some(OwnGrounding {
+            replaced,
             needed: if strict {
                 needed(&report, &gone)
             } else {
@@ -455,6 +457,29 @@ impl Pipe {
             gone,
             decisions: report.decisions,
         })
+    }
+
+    /// `args` with each required enum member the conversation contradicts replaced by the one
+    /// it names ([`grounding::said_members`]), where the call stays valid; the paths replaced.
+    fn members_named(
+        &self,
+        tool: &NlTool,
+        args: &mut Value,
+        facts: &grounding::Evidence,
+    ) -> Vec<String> {
+        let mut candidate = args.clone();
+        let replaced =
+            grounding::said_members(&mut candidate, &tool.parameters, facts, self.rules());
+        if replaced.is_empty() || !validate::errors(&tool.validator, &candidate).is_empty() {
+            return Vec::new();
+        }
+        tracing::info!(
+            tool = %tool.name,
+            replaced = %replaced.join(", "),
+            "a required member the conversation contradicts is replaced by the one it names"
+        );
+        *args = candidate;
+        replaced
     }
 
     /// The grounding rules in force (all but those `grounding_rules_off` names).
@@ -475,6 +500,7 @@ impl Pipe {
         let mut missing = Vec::new();
         out.grounding.clear();
         for (_, args) in &mut out.calls {
+            self.members_named(tool, args, facts);
             let mut candidate = args.clone();
             let report = grounding::ground(&mut candidate, &tool.parameters, facts, self.rules());
             let gone = leave_out(args, candidate, &report.dropped, &tool.validator);
@@ -763,12 +789,19 @@ pub(crate) struct OwnGrounding {
     pub delivered: Value,
     /// The paths left out.
     pub gone: Vec<String>,
+    /// The paths of members replaced by the ones the conversation names.
+    pub replaced: Vec<String>,
     /// Under `strict`, the values it cannot go without that the conversation does not hold.
     needed: Vec<String>,
     decisions: Vec<grounding::Decision>,
 }
 
 impl OwnGrounding {
+    /// Whether grounding changed the call.
+    pub(crate) fn changed(&self) -> bool {
+        !self.gone.is_empty() || !self.replaced.is_empty()
+    }
+
     /// The unsaid values a call to `tool` cannot go without, when it is rewritten and under
     /// `strict` grounding: a question, not a call. Empty otherwise.
     pub(crate) fn strictly_missing(&self, tool: &NlTool) -> &[String] {

@@ -403,3 +403,31 @@ async fn strict_delivers_a_member_its_branchs_said_values_work_out() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_required_member_the_request_contradicts_is_the_one_it_names() {
+    // "every Monday": the translator's `daily` (beside `day_of_week: mon`) is not what was
+    // asked; the request names `weekly`, and the call is valid with it. Translated or the
+    // main model's own call, the client gets the weekly one.
+    let request = "Remind me every Monday at 08:00 to water the plants.";
+    let wrong = json!({"message": "Water the plants", "schedule_type": "daily", "at": "08:00", "day_of_week": "mon"});
+    let mut right = wrong.clone();
+    right["schedule_type"] = json!("weekly");
+    let translated = nl_call("call_1", "set_reminder", request);
+    let own = crate::support::tool_call("call_1", "set_reminder", &wrong);
+    for call in [translated, own] {
+        let main = MockServer::scripted(vec![Reply::ok(completion(
+            calls_message(vec![call]),
+            "tool_calls",
+        ))])
+        .await;
+        let answer = wrong.to_string();
+        let translator = MockServer::start(move |_| translator_reply(&answer)).await;
+        let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+        let body = json!({"model": "main-model", "tools": [crate::support::fixture_tool("set_reminder")],
+            "messages": [{"role": "user", "content": request}]});
+        let (status, reply) = chat(&proxy, &body).await;
+        assert_eq!(status, 200, "{reply}");
+        assert_eq!(arguments(&reply), right, "{reply}");
+    }
+}

@@ -165,9 +165,10 @@ async fn real_arguments_pass_when_valid_and_are_fixed_when_not() {
     assert_eq!(args(&calls[0]), email_args());
     assert!(translator.chat_requests().is_empty());
 
-    // Invalid real arguments (a weekly reminder without its day): translated with the errors.
-    let bad = json!({"message": "Standup", "schedule_type": "weekly", "at": "09:00"});
-    let fixed = json!({"message": "Standup", "schedule_type": "weekly", "at": "09:00", "day_of_week": "mon"});
+    // Invalid real arguments (a weekly reminder without its day, for "remind me daily at 9"):
+    // translated with the errors.
+    let bad = json!({"message": "Check email", "schedule_type": "weekly", "at": "09:00"});
+    let fixed = json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"});
     for stream in [false, true] {
         let reply = call_reply(stream, &bad.to_string(), "tool_calls");
         let main = MockServer::scripted(vec![reply]).await;

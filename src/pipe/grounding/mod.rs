@@ -37,6 +37,7 @@ mod language;
 mod lexicon;
 mod numbers;
 mod quantity;
+mod replace;
 mod rows;
 mod rules;
 mod taken_back;
@@ -50,6 +51,7 @@ use serde_json::Value;
 
 pub use asked::answered;
 pub use evidence::Evidence;
+pub use replace::said_members;
 pub use rules::{Rule, Rules};
 pub use walk::{remove_at, Decision, Outcome, Report};
 

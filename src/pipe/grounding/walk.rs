@@ -314,7 +314,7 @@ impl Walk<'_> {
     }
 }
 
-fn is_traced(rule: Rule) -> bool {
+pub(super) fn is_traced(rule: Rule) -> bool {
     !matches!(
         rule,
         Rule::Unsaid | Rule::Unread | Rule::MapKey | Rule::Piece
@@ -348,7 +348,7 @@ fn described(schema: &Value, key: &str, root: &Value) -> bool {
     !words.is_empty() && words.iter().all(|w| said.contains(w))
 }
 
-fn property_schema<'a>(schema: &'a Value, key: &str, root: &'a Value) -> &'a Value {
+pub(super) fn property_schema<'a>(schema: &'a Value, key: &str, root: &'a Value) -> &'a Value {
     const ANY: &Value = &Value::Null;
     branches(schema, root)
         .into_iter()
@@ -357,7 +357,7 @@ fn property_schema<'a>(schema: &'a Value, key: &str, root: &'a Value) -> &'a Val
 }
 
 /// Keys the schema requires without a condition (`required`, and in `allOf`).
-fn required_keys(schema: &Value, root: &Value) -> HashSet<String> {
+pub(super) fn required_keys(schema: &Value, root: &Value) -> HashSet<String> {
     let schema = resolved(schema, root);
     let mut keys = HashSet::new();
     let mut add = |s: &Value| {
