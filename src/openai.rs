@@ -103,7 +103,6 @@ pub(crate) fn null_raw() -> Box<RawValue> {
     RawValue::NULL.to_owned()
 }
 
-/// One tool call, in a message or assembled from stream deltas.
 /// A request's function tool, read once where plaincall reads it: its name, description and
 /// schema (`{"type": "object", "properties": {}}` when it gives none). The tool itself stays
 /// raw, every other field as it came.
@@ -155,6 +154,8 @@ impl FunctionTool {
     }
 }
 
+/// One tool call, in a message or assembled from stream deltas; fields plaincall does not
+/// read stay in `extra`, in place.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ToolCall {
     #[serde(default)]

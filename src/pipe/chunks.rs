@@ -1,7 +1,9 @@
 //! An upstream turn as the driver reads it: typed chunks, whatever shape the upstream answered
 //! in. A stream's events are chunks as they come; a whole answer is one chunk whose choices
-//! carry their whole message as the delta. Every field the driver reads is typed here, once:
-//! a malformed one is an error, streamed or whole, and everything else stays raw and in place.
+//! carry their whole message as the delta. Every field the driver acts on (`choices`, `index`,
+//! `finish_reason`, `delta` or `message`, `content`, `role`, `tool_calls` and each call's own
+//! fields, `usage`) is typed here, once: a malformed one is an error, streamed or whole, and
+//! everything else stays raw and in place (the span reads `model` where it is text).
 
 use std::collections::VecDeque;
 

@@ -71,8 +71,8 @@ pub(crate) fn append_messages(
 }
 
 /// Serves a rewritten request: its first upstream turn here (a rejection of native tools, an
-/// upstream error and an answer with nothing to handle go back as they are), the rest in the
-/// engine.
+/// upstream error and an answer with nothing to handle go back as they are), the rest by the
+/// [`Driver`] below.
 pub(crate) async fn serve(
     engine: Arc<Engine>,
     mut rewrite: Rewrite,

@@ -9,8 +9,9 @@
 //!
 //! `previous_response_id`: a chat upstream keeps no state, so plaincall keeps the
 //! conversation of each response it served with `store` on (the API's default) in a bounded
-//! in-memory [`Store`], as the client would have sent it; the next turn's history is then
-//! rewritten for the main model like any other.
+//! in-memory [`Store`] (and in Redis, where `[redis]` is set, so that any replica continues it),
+//! as the client would have sent it; the next turn's history is then rewritten for the main
+//! model like any other.
 
 use std::sync::Arc;
 use std::time::Duration;
