@@ -139,7 +139,8 @@ mod waiting {
     use super::*;
     use std::time::Duration;
 
-    #[tokio::test]
+    /// On a paused clock: the wait is watched, not slept through.
+    #[tokio::test(start_paused = true)]
     async fn a_request_waits_for_memory_given_back_then_is_refused_past_the_wait() {
         let budget = MemoryBudget::new(16 * 1024);
         let held = Charge::default();
@@ -154,12 +155,18 @@ mod waiting {
                     .await
             })
         };
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        // Four of its five seconds pass: it is still waiting (refused, it would have ended).
+        tokio::task::yield_now().await;
+        tokio::time::advance(Duration::from_secs(4)).await;
+        assert!(!later.is_finished());
         drop(held);
         assert!(matches!(later.await, Ok(Ok(()))));
+        // Nothing comes back: refused when the wait runs out, not before.
+        let started = tokio::time::Instant::now();
         let refused = budget
             .cover(&Charge::default(), 1024, Duration::from_millis(200))
             .await;
         assert!(matches!(refused, Err(ProxyError::MemoryBudget(_))));
+        assert_eq!(started.elapsed(), Duration::from_millis(200));
     }
 }
