@@ -326,3 +326,96 @@ async fn eval_does_not_follow_a_redirect() {
     );
     assert!(elsewhere.requests().is_empty(), "eval followed a redirect");
 }
+
+/// `/readyz` asks the upstream with the forward path's client: a redirect is not ready, and
+/// the host it names hears nothing.
+#[tokio::test]
+async fn readyz_does_not_follow_a_redirect() {
+    let elsewhere = MockServer::start(|_| Reply::ok(serde_json::json!({"data": []}))).await;
+    let redirecting = redirecting_to(&elsewhere).await;
+    let proxy = Proxy::start(&redirecting.url(), "").await;
+    let response = support::client()
+        .get(proxy.url("/readyz"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 503);
+    assert!(!redirecting.requests().is_empty(), "readyz asked nothing");
+    assert!(
+        elsewhere.requests().is_empty(),
+        "readyz followed a redirect"
+    );
+}
+
+/// `plaincall translate` asks the translator once: a redirect is a failure it reports.
+#[tokio::test]
+async fn translate_does_not_follow_a_redirect() {
+    let elsewhere = MockServer::start(|_| Reply::ok(serde_json::json!({"stolen": true}))).await;
+    let redirecting = redirecting_to(&elsewhere).await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("proxy.toml");
+    std::fs::write(&config, support::backend_toml(&redirecting.url())).unwrap();
+    let mut command = support::plaincall_command();
+    command
+        .arg("translate")
+        .arg("--tool")
+        .arg(format!(
+            "{}/tests/fixtures/tools/set_reminder.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .arg("--config")
+        .arg(&config)
+        .arg("daily at 9 to check email");
+    let (code, stdout, stderr) = support::run_command(command).await;
+    assert_ne!(code, Some(0), "{stdout}\n{stderr}");
+    assert!(
+        !redirecting.requests().is_empty(),
+        "translate asked nothing"
+    );
+    assert!(
+        elsewhere.requests().is_empty(),
+        "translate followed a redirect"
+    );
+}
+
+/// The trace exporter posts spans to the collector: a collector that redirects gets them, the
+/// host it names does not.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_trace_exporter_does_not_follow_a_redirect() {
+    let elsewhere = MockServer::start(|_| Reply::ok(serde_json::json!({}))).await;
+    let collector = redirecting_to(&elsewhere).await;
+    let main =
+        MockServer::start(|_| Reply::ok(support::completion(support::text_message("hi"), "stop")))
+            .await;
+    let served = support::Served::start(&[
+        ("PLAINCALL_UPSTREAM_URL", &main.url()),
+        (
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            &format!("http://{}", collector.addr),
+        ),
+        ("OTEL_BSP_SCHEDULE_DELAY", "50"),
+    ])
+    .await;
+    // Exports go one at a time: once a second has reached the collector, the first is over,
+    // a redirect it might have followed included.
+    for exports in [1, 2] {
+        let response = support::client()
+            .post(served.url("/v1/chat/completions"))
+            .json(
+                &serde_json::json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]}),
+            )
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        support::eventually("the exporter posts to the collector", async || {
+            collector.requests().len() >= exports
+        })
+        .await;
+    }
+    assert!(
+        elsewhere.requests().is_empty(),
+        "the exporter followed a redirect"
+    );
+    served.stop().await;
+}
