@@ -23,7 +23,7 @@ use crate::pipe::assemble::{Assembly, Release};
 use crate::pipe::call_form::{read_call, CallForm};
 use crate::pipe::chunks::{ChoiceChunk, Chunk, Chunks, Piece};
 use crate::pipe::conversation::{Conversation, Next};
-use crate::pipe::engine::{Engine, Served, REJECTION_BODY_LIMIT};
+use crate::pipe::engine::{Engine, Served};
 use crate::pipe::event::{Completion, Event, Events, Part};
 use crate::pipe::fold;
 use crate::pipe::prompt_mode::holdback::HoldBack;
@@ -212,20 +212,7 @@ async fn serve_stream(
     let (response, span) =
         open_stream(&engine, sent.clone(), &rewrite, &headers, Turn::Main).await?;
     if !response.status().is_success() && rewrite.watch_rejection {
-        let status = response.status();
-        let upstream_headers = response.headers().clone();
-        let bytes = engine
-            .upstream
-            .read_limited(response, REJECTION_BODY_LIMIT)
-            .await?;
-        if crate::pipe::prompt_mode::rejects_tools(status.as_u16(), &bytes, &sent) {
-            return Ok(Served::ToolsRejected);
-        }
-        return Ok(Served::AsRead {
-            status,
-            headers: upstream_headers,
-            body: bytes,
-        });
+        return Served::refusal(&engine.upstream, response, &sent).await;
     }
     if !response.status().is_success() || !sse::is_event_stream(response.headers()) {
         // Upstream errors (and a non-streamed answer) reach the client unchanged.
@@ -288,41 +275,60 @@ async fn ask_whole(
     client_headers: &HeaderMap,
     turn: Turn,
 ) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
+    if !folds(engine, rewrite) {
+        return ask_once(engine, bytes, rewrite, client_headers, turn).await;
+    }
     let span = spans::chat(&rewrite.model, "openai", turn);
     let watch = Watch::new(
         &engine.config.translation,
         Arc::clone(rewrite.evidence.text()),
     );
-    let answer = match folds(engine, rewrite) {
-        true => {
-            ask_folded(engine, bytes, rewrite, client_headers, &watch)
-                .instrument(span.clone())
-                .await
-        }
-        false => {
-            let request = engine.upstream.post_turn(
-                "chat/completions",
-                rewrite.query.as_deref(),
-                bytes,
-                client_headers,
-                engine.forward_client_auth(),
-            )?;
-            engine
-                .upstream
-                .send_and_read(request, RESPONSE_LIMIT)
-                .instrument(span.clone())
-                .await
-        }
-    }
-    .inspect_err(|e| engine.metrics.upstream_error(e.code()));
-    match &answer {
-        Ok((status, _, body)) if status.is_success() => spans::record_completion(&span, body),
-        Ok((status, _, _)) => {
-            spans::record_error(&span, status.as_str(), &format!("HTTP {}", status.as_u16()))
-        }
-        Err(error) => spans::record_error(&span, error.code(), &error.detail()),
-    }
+    let answer = ask_folded(engine, bytes, rewrite, client_headers, &watch)
+        .instrument(span.clone())
+        .await
+        .inspect_err(|e| engine.metrics.upstream_error(e.code()));
+    record_answer(&span, &answer);
     answer
+}
+
+/// One whole turn asked as it is, unwatched (the first turn where nothing can run away, the
+/// direct ask): its answer or error recorded on the turn's span and counted.
+pub(crate) async fn ask_once(
+    engine: &Engine,
+    bytes: Bytes,
+    rewrite: &Rewrite,
+    client_headers: &HeaderMap,
+    turn: Turn,
+) -> Result<(StatusCode, HeaderMap, Bytes), ProxyError> {
+    let span = spans::chat(&rewrite.model, "openai", turn);
+    let answer = async {
+        let request = engine.upstream.post_turn(
+            "chat/completions",
+            rewrite.query.as_deref(),
+            bytes,
+            client_headers,
+            engine.forward_client_auth(),
+        )?;
+        engine.upstream.send_and_read(request, RESPONSE_LIMIT).await
+    }
+    .instrument(span.clone())
+    .await
+    .inspect_err(|e| engine.metrics.upstream_error(e.code()));
+    record_answer(&span, &answer);
+    answer
+}
+
+fn record_answer(
+    span: &tracing::Span,
+    answer: &Result<(StatusCode, HeaderMap, Bytes), ProxyError>,
+) {
+    match answer {
+        Ok((status, _, body)) if status.is_success() => spans::record_completion(span, body),
+        Ok((status, _, _)) => {
+            spans::record_error(span, status.as_str(), &format!("HTTP {}", status.as_u16()))
+        }
+        Err(error) => spans::record_error(span, error.code(), &error.detail()),
+    }
 }
 
 /// Whether a turn is watched for runaway descriptions: one that may call a rewritten tool

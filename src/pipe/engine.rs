@@ -90,3 +90,28 @@ pub(crate) enum Served {
 
 /// The most of an upstream error body read to see whether it rejects `tools`.
 pub(crate) const REJECTION_BODY_LIMIT: u64 = 256 * 1024;
+
+impl Served {
+    /// An upstream's error answer to `sent`, read (up to [`REJECTION_BODY_LIMIT`]) to see
+    /// whether it refuses native `tools`: [`Served::ToolsRejected`] then, else the error as
+    /// read, to go back unchanged.
+    pub(crate) async fn refusal(
+        upstream: &UpstreamClient,
+        response: crate::upstream::UpstreamResponse,
+        sent: &[u8],
+    ) -> Result<Served, crate::error::ProxyError> {
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = upstream
+            .read_limited(response, REJECTION_BODY_LIMIT)
+            .await?;
+        if crate::pipe::prompt_mode::rejects_tools(status.as_u16(), &body, sent) {
+            return Ok(Served::ToolsRejected);
+        }
+        Ok(Served::AsRead {
+            status,
+            headers,
+            body,
+        })
+    }
+}

@@ -58,14 +58,7 @@ impl<'a> Spot<'a> {
 fn effective<'a>(schema: &'a Value, root: &'a Value, value: &Value) -> &'a Value {
     let mut schema = schema;
     for _ in 0..MAX_DEPTH {
-        if let Some(target) = schema
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| crate::json::resolve_ref(r, root))
-        {
-            schema = target;
-            continue;
-        }
+        schema = crate::json::resolved(schema, root);
         if value.is_null() {
             return schema;
         }

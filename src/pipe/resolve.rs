@@ -9,7 +9,6 @@ use http::HeaderMap;
 
 use super::call_form::{read_call, translator_input, CallForm};
 use super::described_format::{off_format, OffFormat};
-use super::drive::RESPONSE_LIMIT;
 use super::history::{fanout_id, Remembered};
 use super::translate::{calls_key, today, Outcome, OwnGrounding, Translated};
 use super::{grounding, repair, validate};
@@ -409,34 +408,11 @@ async fn direct_call(
     client_headers: &HeaderMap,
 ) -> Option<serde_json::Value> {
     let bytes = direct_body(engine, rewrite, tool)?;
-    let request = engine
-        .upstream
-        .post_turn(
-            "chat/completions",
-            rewrite.query.as_deref(),
-            bytes,
-            client_headers,
-            engine.forward_client_auth(),
-        )
-        .ok()?;
-    let span = spans::chat(&rewrite.model, "openai", spans::Turn::Direct);
-    let sent = engine
-        .upstream
-        .send_and_read(request, RESPONSE_LIMIT)
-        .instrument(span.clone())
-        .await;
-    let (status, _, answer) = match sent {
-        Ok(answer) => answer,
-        Err(error) => {
-            spans::record_error(&span, error.code(), &error.detail());
-            return None;
-        }
-    };
+    let asked = super::drive::ask_once(engine, bytes, rewrite, client_headers, spans::Turn::Direct);
+    let (status, _, answer) = asked.await.ok()?;
     if !status.is_success() {
-        spans::record_error(&span, status.as_str(), &format!("HTTP {}", status.as_u16()));
         return None;
     }
-    spans::record_completion(&span, &answer);
     let answer: serde_json::Value = serde_json::from_slice(&answer).ok()?;
     let calls = answer
         .pointer("/choices/0/message/tool_calls")?

@@ -14,9 +14,9 @@ use crate::config::CallingMode;
 use crate::error::ProxyError;
 use crate::openai::{self, RawObject};
 use crate::pipe::drive::{self, serde_error};
-use crate::pipe::engine::{Served, REJECTION_BODY_LIMIT};
+use crate::pipe::engine::Served;
 use crate::pipe::event::{ChatChunks, Events};
-use crate::pipe::prompt_mode::{rejects_tools, tools_checked};
+use crate::pipe::prompt_mode::tools_checked;
 use crate::pipe::{Plan, Rewrite};
 use crate::routes::relay::{bytes_response, relay, sse_response};
 use crate::state::AppState;
@@ -230,20 +230,7 @@ async fn forward(
     let response =
         super::send_as_is(state, parts, "chat/completions", model, bytes.clone()).await?;
     if watch_rejection && !response.status().is_success() {
-        let status = response.status();
-        let headers = response.headers().clone();
-        let body = state
-            .upstream
-            .read_limited(response, REJECTION_BODY_LIMIT)
-            .await?;
-        if rejects_tools(status.as_u16(), &body, &bytes) {
-            return Ok(Served::ToolsRejected);
-        }
-        return Ok(Served::AsRead {
-            status,
-            headers,
-            body,
-        });
+        return Served::refusal(&state.upstream, response, &bytes).await;
     }
     Ok(Served::Relay(response))
 }

@@ -514,13 +514,7 @@ fn example_value(schema: &Value, root: &Value, depth: usize, left: &mut usize) -
         return json!({});
     }
     *left -= 1;
-    if let Some(target) = schema
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| crate::json::resolve_ref(r, root))
-    {
-        return example_value(target, root, depth + 1, left);
-    }
+    let schema = crate::json::resolved(schema, root);
     if let Some(value) = schema.get("const") {
         return value.clone();
     }
