@@ -2,7 +2,7 @@
 //! as stream deltas. Calls that plaincall resolves (see [`Resolver::holds`]) are held until
 //! their arguments are complete and resolved concurrently; the others go on as they come.
 //! Calls are released in upstream order with client indices contiguous from 0 across repair
-//! turns. The engine ([`super::drive`]) emits what is released as events, which a stream and
+//! turns. The driver ([`super::drive`]) emits what is released as events, which a stream and
 //! a whole answer render alike, so both get the same calls, ids and order by construction.
 
 use serde_json::Value;

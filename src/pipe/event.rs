@@ -1,6 +1,6 @@
 //! What a streamed answer is made of, as the driver emits it, and its Chat Completions
 //! rendering. The other formats render the same events in `wire/`: nothing downstream of the
-//! engine parses bytes the driver wrote.
+//! driver parses bytes it wrote.
 
 use bytes::Bytes;
 use serde_json::value::RawValue;

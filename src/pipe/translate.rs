@@ -234,7 +234,7 @@ impl Pipe {
     /// Translates `description` for `tool`, grounds the result in `evidence` (what the
     /// conversation said; never the description, the main model's claim about it), and logs one
     /// `info` line saying how it
-    /// went (every call the engine resolves comes here, streamed or not). Never fails: problems
+    /// went (every call the driver resolves comes here, streamed or not). Never fails: problems
     /// become an [`Outcome`].
     pub async fn translate(
         &self,
@@ -761,7 +761,7 @@ impl Pipe {
     }
 
     /// The translator's system prompt for `tool`: constant instructions first, so that an
-    /// engine's prefix cache reuses them across tools.
+    /// server's prefix cache reuses them across tools.
     pub(crate) fn system_prompt(
         &self,
         tool: &NlTool,

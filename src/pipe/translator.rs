@@ -126,7 +126,7 @@ impl Translator {
     }
 
     /// Sends the first healthy backend `system` with an empty request and `max_tokens: 1`:
-    /// an engine with a prompt cache then holds the prompt's prefix (see [`super::warm`]).
+    /// a server with a prompt cache then holds the prompt's prefix (see [`super::warm`]).
     pub(crate) async fn warm(&self, system: &str) -> Result<(), String> {
         let Some(backend) = self.order().into_iter().next() else {
             return Ok(());
@@ -243,7 +243,7 @@ impl Translator {
             )
         };
         match ask(output).await {
-            // A grammar the engine refuses (a feature of the schema its parser lacks) costs
+            // A grammar the server refuses (a feature of the schema its parser lacks) costs
             // one call, not the translation: the schema goes the usual way.
             Err(CallError {
                 refused: true,

@@ -1,13 +1,13 @@
 //! Translator prompts read ahead. While the main model writes its answer, the translator is
 //! sent each rewritten tool's prompt (its instructions, the tool and its schema: everything
-//! but the description) with `max_tokens: 1`, so that an engine that caches prompt prefixes
+//! but the description) with `max_tokens: 1`, so that a server that caches prompt prefixes
 //! (llama-server, vLLM) has read it by the time a call to that tool is translated: on a CPU the
 //! read is most of a cold translation. A prompt warmed or translated in the last
 //! [`WARM_FOR`] is not sent again. Once the main model's turn ends, the warm-ups of tools it
 //! did not call are cancelled, and whatever is left when the request ends.
 //!
-//! One warm-up is sent at a time, process-wide: an engine with one slot reads one prompt at a
-//! time anyway, and a queue of them at the engine would hold a translation up behind prompts
+//! One warm-up is sent at a time, process-wide: a server with one slot reads one prompt at a
+//! time anyway, and a queue of them at the server would hold a translation up behind prompts
 //! nobody asked for, while here a warm-up still waiting is dropped without a trace. Measured
 //! on a 2-core CPU with four rewritten tools, four at once starved the main model.
 //!
@@ -24,8 +24,8 @@ use tracing::Instrument;
 use super::NlTool;
 use crate::pipe::engine::Engine;
 
-/// How long a prompt counts as read: an engine's prompt cache keeps it a while, and reading
-/// it again when it is still there costs the engine one token.
+/// How long a prompt counts as read: a server's prompt cache keeps it a while, and reading
+/// it again when it is still there costs the server one token.
 pub(crate) const WARM_FOR: Duration = Duration::from_secs(300);
 /// The most prompts remembered as read.
 const REMEMBERED: u64 = 4096;

@@ -1,5 +1,5 @@
 //! The crate's layers, read from its `use crate::...` paths: from the bottom, the types and
-//! settings everything shares, the clients plaincall calls, the engine, the wire formats, the
+//! settings everything shares, the clients plaincall calls, the pipe, the wire formats, the
 //! serving layer, the command-line tools. A module may use its own layer or those below,
 //! never one above, and no modules may use each other in a circle. A new module must be
 //! given a layer here.
@@ -30,7 +30,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("clients", &["upstream"]),
-    ("engine", &["pipe"]),
+    ("pipe", &["pipe"]),
     ("wire formats", &["wire"]),
     ("serving", &["auth", "routes", "server", "startup", "state"]),
     ("tools", &["cli", "eval", "explain"]),
@@ -164,7 +164,7 @@ fn sources(dir: &str) -> Vec<(std::path::PathBuf, String)> {
     found
 }
 
-/// The engine and the wire formats are driven by the serving layer and never reach into it:
+/// The pipe and the wire formats are driven by the serving layer and never reach into it:
 /// no file of `src/pipe` or `src/wire` names axum (responses, bodies and extractors are built
 /// above them).
 #[test]
