@@ -94,7 +94,7 @@ fn place(error: &figment::Error, file: Option<&Path>, path: &[&str]) -> Option<S
 }
 
 /// The 1-based line of the key at `path` in a TOML text, or of its nearest table.
-pub(crate) fn line_of(text: &str, path: &[&str]) -> Option<usize> {
+fn line_of(text: &str, path: &[&str]) -> Option<usize> {
     let document = toml_edit::ImDocument::parse(text).ok()?;
     let mut table = document.as_table();
     let mut span = None;

@@ -32,7 +32,7 @@ pub struct AppState {
 pub struct Unserved([std::sync::atomic::AtomicU64; 3]);
 
 /// How long a format stays converted after the upstream's 404 on its own route.
-pub(crate) const UNSERVED_FOR: std::time::Duration = std::time::Duration::from_secs(600);
+const UNSERVED_FOR: std::time::Duration = std::time::Duration::from_secs(600);
 
 fn slot(format: crate::config::WireFormat) -> usize {
     match format {

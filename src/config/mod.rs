@@ -25,7 +25,7 @@ pub(crate) use file::*;
 pub(crate) use validate::parse_base_url;
 
 /// The configuration used when no file is given: every key at its default.
-pub(crate) const EMBEDDED_DEFAULT: &str = "";
+const EMBEDDED_DEFAULT: &str = "";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -345,7 +345,7 @@ impl TranslationConfig {
 /// (a base, `/v1/traces` added); `OTEL_SERVICE_NAME`;
 /// `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`; `OTEL_SDK_DISABLED=true` or
 /// `OTEL_TRACES_EXPORTER=none` turn traces off whatever else says.
-pub(crate) fn apply_otel_env(
+fn apply_otel_env(
     telemetry: &mut TelemetryConfig,
     vars: &[(String, String)],
 ) -> Result<(), ConfigError> {

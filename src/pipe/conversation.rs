@@ -103,7 +103,7 @@ impl Conversation {
 }
 
 /// The messages a repair turn appends: the main model's failed calls and their tool results.
-pub(crate) fn repair_messages(content: Option<&str>, failed: &[(ToolCall, String)]) -> Vec<Value> {
+fn repair_messages(content: Option<&str>, failed: &[(ToolCall, String)]) -> Vec<Value> {
     let calls: Vec<&ToolCall> = failed.iter().map(|(c, _)| c).collect();
     let mut messages = vec![json!({
         "role": "assistant",
@@ -117,7 +117,7 @@ pub(crate) fn repair_messages(content: Option<&str>, failed: &[(ToolCall, String
 }
 
 /// What the client reads when repair turns run out.
-pub(crate) fn failure_text(reasons: &[String]) -> String {
+fn failure_text(reasons: &[String]) -> String {
     let reasons: Vec<&str> = reasons.iter().map(|r| r.trim_end_matches('.')).collect();
     format!(
         "I could not complete the tool call: {}.",

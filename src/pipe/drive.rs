@@ -50,7 +50,7 @@ pub(crate) fn serde_error(error: serde_json::Error) -> ProxyError {
 }
 
 /// Appends `extra` messages to the request's `messages`, as text in prompt mode.
-pub(crate) fn append_messages(
+fn append_messages(
     body: &mut RawObject,
     extra: &[Value],
     prompt_mode: bool,

@@ -89,7 +89,7 @@ pub(crate) enum Served {
 }
 
 /// The most of an upstream error body read to see whether it rejects `tools`.
-pub(crate) const REJECTION_BODY_LIMIT: u64 = 256 * 1024;
+const REJECTION_BODY_LIMIT: u64 = 256 * 1024;
 
 impl Served {
     /// An upstream's error answer to `sent`, read (up to [`REJECTION_BODY_LIMIT`]) to see

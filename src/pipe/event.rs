@@ -56,7 +56,7 @@ pub(crate) enum Part {
 }
 
 /// The parts of one choice of a chat chunk (`delta` text and call deltas, finish reason).
-pub(crate) fn choice_parts(choice: &RawObject, parts: &mut Vec<Part>) {
+fn choice_parts(choice: &RawObject, parts: &mut Vec<Part>) {
     if let Ok(Some(delta)) = openai::get::<RawObject>(choice, "delta") {
         if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
             if !text.is_empty() {

@@ -30,7 +30,7 @@ pub(crate) fn fanout_id(base: &str, position: usize, total: usize) -> String {
 }
 
 /// `(base, position, total)` for a fanned-out id.
-pub(crate) fn split_fanout_id(id: &str) -> Option<(&str, usize, usize)> {
+fn split_fanout_id(id: &str) -> Option<(&str, usize, usize)> {
     let (base, suffix) = id.rsplit_once(FANOUT_SEPARATOR)?;
     let (position, total) = suffix.split_once("of")?;
     let position: usize = position.parse().ok()?;

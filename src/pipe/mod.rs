@@ -890,7 +890,7 @@ pub fn nl_field(parameters: &Value) -> String {
 }
 
 /// The one-field schema. It satisfies OpenAI's strict mode, so `strict: true` keeps working.
-pub(crate) fn nl_parameters(field: &str) -> Value {
+fn nl_parameters(field: &str) -> Value {
     let mut properties = Map::new();
     properties.insert(
         field.into(),

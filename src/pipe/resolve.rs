@@ -71,7 +71,7 @@ pub(crate) enum Resolved {
     },
 }
 
-pub(crate) async fn resolve_call(
+async fn resolve_call(
     engine: &Engine,
     rewrite: &Rewrite,
     mut call: ToolCall,

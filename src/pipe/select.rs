@@ -18,7 +18,7 @@ const CONDITIONAL_KEYWORDS: &[&str] = &[
 ];
 
 /// Why `auto` rewrites a schema, or `None` when it is simple enough for a small model.
-pub(crate) fn complexity_reason(parameters: &Value, t: &ComplexityThresholds) -> Option<String> {
+fn complexity_reason(parameters: &Value, t: &ComplexityThresholds) -> Option<String> {
     let properties = parameters.get("properties").and_then(Value::as_object);
     let count = properties.map_or(0, |p| p.len());
     if t.min_properties > 0 && count >= t.min_properties {

@@ -18,7 +18,7 @@ use super::resolve::{Resolved, Resolver};
 use crate::openai::ToolCall;
 
 /// The most calls one question may add.
-pub(crate) const MAX_ACTIONS: usize = 8;
+const MAX_ACTIONS: usize = 8;
 /// The most of a tool's description shown in the list.
 const DESCRIPTION_SHOWN: usize = 200;
 
@@ -181,7 +181,7 @@ fn answer_schema(names: &[&str]) -> Value {
 
 /// The actions in the translator's answer: known tools, non-empty requests, no repeats, at
 /// most [`MAX_ACTIONS`]. Anything unreadable is no action.
-pub(crate) fn read_answer(text: &str, names: &[&str]) -> Vec<Action> {
+fn read_answer(text: &str, names: &[&str]) -> Vec<Action> {
     let Some(answer) = extract_json(text) else {
         return Vec::new();
     };

@@ -29,7 +29,7 @@ const OPENERS: &[&str] = &[
 
 /// The bytes of a reply's start within which a call names its tool. A model's call opens with
 /// the name (`{"name": ...`, `{"function": {"name": ...`); past this, the text is no call.
-pub(crate) const LOOK: usize = 256;
+const LOOK: usize = 256;
 
 /// Reads the start of a reply's text (white space first is skipped).
 pub(crate) fn opening(text: &str, known: &dyn Fn(&str) -> bool) -> Opening {

@@ -338,7 +338,7 @@ impl Pipe {
     /// (when the call stays valid without them); in `strict` mode, untraced required values
     /// asked back to the translator once, then a question for the main model.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) async fn grounded_in(
+    async fn grounded_in(
         &self,
         tool: &NlTool,
         description: &str,

@@ -24,7 +24,7 @@ const COOLDOWN: Duration = Duration::from_secs(30);
 /// The largest translator reply read.
 const REPLY_LIMIT: u64 = 4 * 1024 * 1024;
 
-pub(crate) struct Backend {
+struct Backend {
     client: UpstreamClient,
     /// `None`: the request's own model (the upstream acting as translator).
     model: Option<String>,

@@ -26,7 +26,7 @@ use crate::pipe::engine::Engine;
 
 /// How long a prompt counts as read: a server's prompt cache keeps it a while, and reading
 /// it again when it is still there costs the server one token.
-pub(crate) const WARM_FOR: Duration = Duration::from_secs(300);
+const WARM_FOR: Duration = Duration::from_secs(300);
 /// The most prompts remembered as read.
 const REMEMBERED: u64 = 4096;
 

@@ -22,7 +22,7 @@ use crate::routes::relay::{bytes_response, relay, sse_response};
 use crate::state::AppState;
 
 /// `x-plaincall-translate: off` turns translation off for one request.
-pub(crate) const TRANSLATE_HEADER: &str = "x-plaincall-translate";
+const TRANSLATE_HEADER: &str = "x-plaincall-translate";
 
 fn switched_off(value: &HeaderValue) -> bool {
     value.to_str().is_ok_and(|v| {

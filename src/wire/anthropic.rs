@@ -295,7 +295,7 @@ impl super::Adapter for Reply {
 }
 
 /// The Messages reply for a chat completion: its first choice.
-pub(crate) fn from_chat(completion: &Value, model: &str) -> Value {
+fn from_chat(completion: &Value, model: &str) -> Value {
     let choice = completion.pointer("/choices/0").unwrap_or(&Value::Null);
     let message = choice.get("message").unwrap_or(&Value::Null);
     let mut content = Vec::new();
@@ -336,7 +336,7 @@ pub(crate) fn from_chat(completion: &Value, model: &str) -> Value {
 /// A call's arguments as the object `tool_use.input` must be. Arguments that are not a JSON
 /// object (a model's broken call to a tool plaincall does not rewrite) are kept under `_raw`
 /// rather than lost.
-pub(crate) fn input_of(arguments: Option<&Value>) -> Value {
+fn input_of(arguments: Option<&Value>) -> Value {
     let text = arguments.and_then(Value::as_str).unwrap_or("{}");
     match serde_json::from_str::<Value>(text) {
         Ok(value @ Value::Object(_)) => value,

@@ -25,9 +25,9 @@ use crate::owner::Owner;
 use crate::shared::{Shared, Space};
 
 /// Conversations remembered for `previous_response_id`, at most this many bytes held.
-pub(crate) const STORE_BYTES: u64 = 64 * 1024 * 1024;
+const STORE_BYTES: u64 = 64 * 1024 * 1024;
 /// How long a stored conversation can be continued.
-pub(crate) const STORE_TTL: Duration = Duration::from_secs(60 * 60);
+const STORE_TTL: Duration = Duration::from_secs(60 * 60);
 /// What an entry costs beside its id and its JSON: the cache's node, the `Arc`, the owner.
 const ENTRY_OVERHEAD: usize = 256;
 
@@ -207,7 +207,7 @@ impl ClientTools {
 }
 
 /// A `custom_tool_call` output item.
-pub(crate) fn freeform_call_item(call_id: &Value, name: &str, input: &str, status: Value) -> Value {
+fn freeform_call_item(call_id: &Value, name: &str, input: &str, status: Value) -> Value {
     let id = format!("ctc_{}", call_id.as_str().unwrap_or_default());
     json!({"type": "custom_tool_call", "id": id, "call_id": call_id, "name": name,
            "input": input, "status": status})
@@ -817,7 +817,7 @@ pub(crate) fn assistant_message(message: &Value) -> Value {
 }
 
 /// The output items of a chat message: its text as a `message` item, then each call.
-pub(crate) fn output_items(message: &Value) -> Vec<Value> {
+fn output_items(message: &Value) -> Vec<Value> {
     let mut items = Vec::new();
     if let Some(text) = message
         .get("content")

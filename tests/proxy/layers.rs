@@ -237,10 +237,10 @@ fn no_function_is_over_80_lines() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// An item declared `pub` is one another file names: the rest are private to their file or
-/// `pub(crate)`. A `pub` type may also be named only by its own file's `pub` items (a field's
-/// or a function's type), which the crate's API (`lib.rs`) reaches; `cli` and `sse` are the
-/// crate's public modules, whose items the binary and others may take.
+/// An item declared `pub`, `pub(crate)` or `pub(super)` is one another file names: the rest are
+/// private to their file. Such a type may also be named only by its own file's visible items (a
+/// field's or a function's type), which the crate's API (`lib.rs`) reaches; `cli` and `sse`
+/// are the crate's public modules, whose items the binary and others may take.
 #[test]
 fn every_pub_item_is_used_outside_its_file() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -276,10 +276,12 @@ fn every_pub_item_is_used_outside_its_file() {
         let mut in_signature = false;
         for line in &lines {
             let code = line.trim_start();
-            if code.starts_with("pub fn ") || code.starts_with("pub async fn ") {
+            let public = visible(code);
+            if public.is_some_and(|rest| rest.starts_with("fn ") || rest.starts_with("async fn ")) {
                 in_signature = true;
             }
-            if in_signature || code.starts_with("pub ") {
+            // A trait impl's associated type is as visible as the trait.
+            if in_signature || public.is_some() || code.starts_with("type ") {
                 surface.push_str(line);
                 surface.push('\n');
             }
@@ -289,7 +291,7 @@ fn every_pub_item_is_used_outside_its_file() {
         }
         for line in &lines {
             let code = line.trim_start();
-            let Some(rest) = code.strip_prefix("pub ") else {
+            let Some(rest) = visible(code) else {
                 continue;
             };
             let rest = rest.strip_prefix("async ").unwrap_or(rest);
@@ -310,10 +312,17 @@ fn every_pub_item_is_used_outside_its_file() {
             let in_surface = surface.lines().filter(|l| named(&name, l)).count() > 1;
             if !elsewhere && !in_surface {
                 wrong.push(format!(
-                    "{relative}: `{name}` is `pub` but used only in its file"
+                    "{relative}: `{name}` is visible outside its file but used only there"
                 ));
             }
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// What follows a visibility that reaches past the file (`pub`, `pub(crate)`, `pub(super)`).
+fn visible(code: &str) -> Option<&str> {
+    ["pub ", "pub(crate) ", "pub(super) "]
+        .iter()
+        .find_map(|prefix| code.strip_prefix(prefix))
 }

@@ -147,7 +147,7 @@ pub(super) fn before(tokens: &[Token], start: usize) -> Option<Label> {
 }
 
 /// The words of a field's name that label what it holds (`order_id`: "order").
-pub(super) fn field_words(key: &str) -> Vec<String> {
+fn field_words(key: &str) -> Vec<String> {
     words_of(key)
         .into_iter()
         .filter(|w| w.chars().count() >= 3 && !is(GENERIC, w) && !is(STOPWORDS, w))

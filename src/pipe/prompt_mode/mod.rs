@@ -35,7 +35,7 @@ pub struct ModeSelector {
 const LOOKUP_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The most models remembered as needing prompt mode.
-pub(crate) const LEARNED_MODELS: u64 = 256;
+const LEARNED_MODELS: u64 = 256;
 
 impl ModeSelector {
     pub fn new(config: ToolCallingConfig) -> ModeSelector {
@@ -136,7 +136,7 @@ impl PromptTools {
     }
 }
 
-pub(crate) fn generated_id() -> String {
+fn generated_id() -> String {
     format!("call_{}", uuid::Uuid::new_v4().simple())
 }
 

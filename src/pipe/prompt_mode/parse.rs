@@ -33,7 +33,7 @@ const TAGS: &[(&str, &str)] = &[
 const MAX_CANDIDATES: usize = 256;
 /// Replies longer than this are text: each candidate may scan to the end, so the work grows
 /// with the length (1.7 s for 1 MiB of crafted input), and no model writes calls that long.
-pub(crate) const MAX_PARSED_BYTES: usize = 256 * 1024;
+const MAX_PARSED_BYTES: usize = 256 * 1024;
 
 pub fn parse_calls(text: &str, known: &dyn Fn(&str) -> bool) -> ParsedReply {
     if text.len() > MAX_PARSED_BYTES {
