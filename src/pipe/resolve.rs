@@ -413,15 +413,20 @@ async fn direct_call(
     if !status.is_success() {
         return None;
     }
-    let answer: serde_json::Value = serde_json::from_slice(&answer).ok()?;
-    let calls = answer
-        .pointer("/choices/0/message/tool_calls")?
-        .as_array()?;
-    let arguments = calls
+    // Read as every turn is (`chunks.rs`): a malformed answer is no call.
+    let answer = super::chunks::Chunk::whole(serde_json::from_slice(&answer).ok()?).ok()?;
+    let arguments = answer
+        .choices
         .iter()
-        .find(|c| c.pointer("/function/name").and_then(|n| n.as_str()) == Some(&tool.name))?
-        .pointer("/function/arguments")?
-        .as_str()?;
+        .find(|c| c.index == 0)?
+        .calls
+        .iter()
+        .find_map(|piece| match piece {
+            super::chunks::CallPiece::Whole(call) if call.function.name == tool.name => {
+                Some(call.function.arguments.as_str())
+            }
+            _ => None,
+        })?;
     let mut args: serde_json::Value = serde_json::from_str(arguments).ok()?;
     // The one-field form again is no call.
     if crate::openai::nl_description(arguments, &tool.field).is_some() {

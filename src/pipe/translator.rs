@@ -296,20 +296,16 @@ impl Translator {
         let response: RawObject = serde_json::from_slice(&bytes)
             .map_err(|e| CallError::unhealthy(format!("the reply is not JSON: {e}")))?;
         backend.learn(&response);
-        let choices: Vec<RawObject> = openai::get(&response, "choices")
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        let message: Option<RawObject> = choices
-            .first()
-            .and_then(|c| openai::get(c, "message").ok().flatten());
-        let cut_off = choices
-            .first()
-            .and_then(|c| openai::get::<String>(c, "finish_reason").ok().flatten())
-            .is_some_and(|reason| reason == "length");
-        let text = message
-            .as_ref()
-            .map(|m| openai::content_text(m.get("content").map(AsRef::as_ref)))
+        // Read as every turn is (`chunks.rs`): a malformed field is said, not read as none.
+        let answer = super::chunks::Chunk::whole(response).map_err(|e| CallError {
+            message: e.detail(),
+            unhealthy: false,
+            refused: false,
+        })?;
+        let first = answer.choices.iter().find(|c| c.index == 0);
+        let cut_off = first.is_some_and(|c| c.finish_reason.as_deref() == Some("length"));
+        let text = first
+            .map(|c| openai::content_text(c.delta.get("content").map(AsRef::as_ref)))
             .unwrap_or_default();
         spans::record_completion(&span, &bytes);
         spans::record_exchange(&span, messages, Some(&text));

@@ -75,6 +75,32 @@ async fn the_main_model_s_own_call_is_delivered_when_translation_fails() {
 }
 
 #[tokio::test]
+async fn a_direct_call_whose_arguments_come_as_an_object_is_read_as_a_first_turn_s_is() {
+    // Some servers send `arguments` as an object: the direct ask reads its answer as every
+    // turn is read, where that is the object's text.
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "set_reminder", ASKED)]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(
+            calls_message(vec![json!({"id": "call_direct", "type": "function",
+                "function": {"name": "set_reminder", "arguments": own_call()}})]),
+            "tool_calls",
+        )),
+    ])
+    .await;
+    let translator = MockServer::scripted(garbage_translator()).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (status, body) = chat(&proxy, &request(false)).await;
+    assert_eq!(status, 200, "{body}");
+    let call = &body["choices"][0]["message"]["tool_calls"][0];
+    let args: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(args, own_call());
+}
+
+#[tokio::test]
 async fn the_direct_ask_keeps_the_client_s_lower_limit_under_its_own_name() {
     for (key, asked, sent) in [
         ("max_completion_tokens", 200, 200),

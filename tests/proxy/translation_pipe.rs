@@ -846,6 +846,27 @@ async fn garbage_from_the_translator_ends_as_assistant_text() {
 }
 
 #[tokio::test]
+async fn a_translator_answer_with_a_malformed_field_says_which() {
+    // The content is a good translation, but `finish_reason` is not text: read as every turn
+    // is, the answer is malformed, not a call nor "no content".
+    let answer = json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"});
+    let translator = MockServer::start(move |_| {
+        Reply::ok(json!({"id": "t", "object": "chat.completion", "created": 1, "model": "translator",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": answer.to_string()},
+                "finish_reason": 7}]}))
+    })
+    .await;
+    let (status, body) = without_repair_turns(&translator, "").await;
+    assert_eq!(status, 200, "{body}");
+    let content = body["choices"][0]["message"]["content"].as_str().unwrap();
+    assert!(
+        content.contains("`finish_reason` is malformed"),
+        "{content}"
+    );
+    assert!(body["choices"][0]["message"].get("tool_calls").is_none());
+}
+
+#[tokio::test]
 async fn an_answer_cut_off_at_max_tokens_is_not_retried() {
     // A looping model: it fills max_tokens, and would fill them again on a retry.
     let translator = MockServer::start(|_| {
