@@ -409,12 +409,30 @@ async fn a_required_member_the_request_contradicts_is_the_one_it_names() {
     // "every Monday": the translator's `daily` (beside `day_of_week: mon`) is not what was
     // asked; the request names `weekly`, and the call is valid with it. Translated or the
     // main model's own call, the client gets the weekly one.
-    let request = "Remind me every Monday at 08:00 to water the plants.";
-    let wrong = json!({"message": "Water the plants", "schedule_type": "daily", "at": "08:00", "day_of_week": "mon"});
-    let mut right = wrong.clone();
-    right["schedule_type"] = json!("weekly");
+    // "tomorrow at half past six", no recurrence: `once`, not the translator's `daily`.
+    for (request, wrong, member) in [
+        (
+            "Remind me every Monday at 08:00 to water the plants.",
+            json!({"message": "Water the plants", "schedule_type": "daily", "at": "08:00", "day_of_week": "mon"}),
+            "weekly",
+        ),
+        (
+            "remind me tomorrow at half past six in the evening to pick up the dry cleaning",
+            json!({"message": "Pick up the dry cleaning", "schedule_type": "daily", "at": "18:30"}),
+            "once",
+        ),
+    ] {
+        let mut right = wrong.clone();
+        right["schedule_type"] = json!(member);
+        a_member_replaced(request, &wrong, &right).await;
+    }
+}
+
+/// `request`, with the translator's (and then the main model's own) `wrong` call: the client
+/// gets `right`.
+async fn a_member_replaced(request: &str, wrong: &Value, right: &Value) {
     let translated = nl_call("call_1", "set_reminder", request);
-    let own = crate::support::tool_call("call_1", "set_reminder", &wrong);
+    let own = crate::support::tool_call("call_1", "set_reminder", wrong);
     for call in [translated, own] {
         let main = MockServer::scripted(vec![Reply::ok(completion(
             calls_message(vec![call]),
@@ -428,6 +446,6 @@ async fn a_required_member_the_request_contradicts_is_the_one_it_names() {
             "messages": [{"role": "user", "content": request}]});
         let (status, reply) = chat(&proxy, &body).await;
         assert_eq!(status, 200, "{reply}");
-        assert_eq!(arguments(&reply), right, "{reply}");
+        assert_eq!(&arguments(&reply), right, "{reply}");
     }
 }

@@ -123,7 +123,16 @@ pub fn said(
     if let Some(end) = tier_end(member, members, evidence) {
         return end;
     }
+    // "once a month" names no one-time member: it is a count per period.
+    if is(ONE_TIME, &member.to_lowercase())
+        && FREQUENCIES
+            .iter()
+            .any(|(names, _, _)| frequency(names[0], evidence))
+    {
+        return false;
+    }
     if frequency(member, evidence)
+        || once(member, evidence)
         || (!is_frequency && (named(member, evidence) || weekday(member, evidence)))
         || sort_order(member, evidence)
     {
@@ -137,6 +146,7 @@ pub fn said(
             evidence.written(m)
                 || named(m, evidence)
                 || frequency(m, evidence)
+                || once(m, evidence)
                 || sort_order(m, evidence)
         });
     // A day is chosen by naming it: "every week" speaks of `day_of_week` and chose no day.
@@ -594,6 +604,28 @@ fn frequency(member: &str, evidence: &Evidence) -> bool {
         // Fifteen days are a fortnight as people say it.
         said.is_some_and(|said| (said - days).abs() <= days * 0.1)
     })
+}
+
+/// Members for a thing done one time.
+const ONE_TIME: &[&str] = &[
+    "once", "one_time", "onetime", "one-time", "single", "one_off", "oneoff", "one-off",
+];
+
+/// `member` is a one-time one and the text gives a day (a date, "tomorrow", a weekday) with
+/// no word of recurrence ("every", "each", "cada", an adverb such as "daily" or "täglich"):
+/// "remind me tomorrow at half past six" is `once`; "every Monday" and "starting tomorrow,
+/// daily" are not, nor is a time without a day ("at 9" says nothing of how often).
+fn once(member: &str, evidence: &Evidence) -> bool {
+    is(ONE_TIME, &member.to_lowercase())
+        && (!evidence.facts.dates.is_empty() || !evidence.facts.weekdays.is_empty())
+        && !words_at(evidence).iter().any(|(_, word)| {
+            is(EVERY, word)
+                || FREQUENCIES.iter().any(|(_, adverbs, _)| is(adverbs, word))
+                // "once a month", "twice a week", "zweimal pro Woche": a count of times.
+                || is(ONCE, word)
+                || is(TIMES, word)
+                || is(&["twice", "thrice", "zweimal", "dreimal"], word)
+        })
 }
 
 /// Units of time below a day an interval is said in ("every 15 minutes", "every 3600
@@ -1182,6 +1214,35 @@ mod tests {
         assert!(!kind("every day at 9", "interval"));
         assert!(!kind("on Monday at 14:00", "weekly"));
         assert!(!kind("every Monday at 14:00", "daily"));
+    }
+
+    #[test]
+    fn a_day_without_a_recurrence_is_once() {
+        let members = json!(["once", "daily", "weekly", "monthly"]);
+        let kind =
+            |text: &str, member: &str| chosen(text, member, members.clone(), "schedule_type");
+        for text in [
+            "remind me tomorrow at half past six in the evening to pick up the dry cleaning",
+            "Remind me on Tuesday, December 1st at 7:30 pm to call Mum",
+            "Recuérdame mañana a las ocho que llame a mamá",
+            "Erinnere mich am Freitag um 17 Uhr an die Bank",
+        ] {
+            assert!(kind(text, "once"), "{text}");
+            assert!(!kind(text, "daily") && !kind(text, "weekly"), "{text}");
+        }
+        // Recurring, or no day at all: not once.
+        for text in [
+            "every Monday at 8, remind me to water the plants",
+            "starting tomorrow, remind me daily at 9 to stretch",
+            "todos los días a partir de mañana a las 9",
+            "remind me at 9 to call John",
+            "remind me to call John",
+            "once a month, on the 1st, remind me to pay the rent",
+            "twice a week, on Monday and Thursday, remind me to run",
+            "tres veces por semana, el lunes, recuérdame correr",
+        ] {
+            assert!(!kind(text, "once"), "{text}");
+        }
     }
 
     #[test]
