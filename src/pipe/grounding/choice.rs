@@ -326,7 +326,9 @@ fn named(member: &str, evidence: &Evidence) -> bool {
     }
     // None said only to be turned down ("sem banho" names no `banho_e_tosa`).
     !meaning.is_empty()
-        && meaning.iter().all(|w| said_word(w, evidence))
+        && meaning
+            .iter()
+            .all(|w| said_word(w, evidence) || agent_said(w, evidence))
         && (meaning.len() < 2 || !meaning.iter().any(|w| turned_down(w, evidence)))
 }
 
@@ -604,6 +606,15 @@ fn frequency(member: &str, evidence: &Evidence) -> bool {
         // Fifteen days are a fortnight as people say it.
         said.is_some_and(|said| (said - days).abs() <= days * 0.1)
     })
+}
+
+/// An English agent noun said by its verb: "remind me" for `reminder`, "print it" for
+/// `printer`. Only where the verb has five letters or more: "time" says no `timer`, "work"
+/// no `worker`.
+fn agent_said(word: &str, evidence: &Evidence) -> bool {
+    word.strip_suffix("er")
+        .filter(|verb| verb.chars().count() >= 5)
+        .is_some_and(|verb| evidence.has_word(verb))
 }
 
 /// Members for a thing done one time.
@@ -1214,6 +1225,18 @@ mod tests {
         assert!(!kind("every day at 9", "interval"));
         assert!(!kind("on Monday at 14:00", "weekly"));
         assert!(!kind("every Monday at 14:00", "daily"));
+    }
+
+    #[test]
+    fn an_agent_noun_is_said_by_its_verb() {
+        let members = json!(["reminder", "agent_task", "api_call", "timer", "worker"]);
+        let kind = |text: &str, member: &str| chosen(text, member, members.clone(), "task_type");
+        assert!(kind("every weekday at 7:45 remind me to take my vitamins", "reminder"));
+        assert!(kind("Recordatorio: remind me at 9", "reminder"));
+        // A short verb is too common a word to name its noun.
+        assert!(!kind("what time is it in Tokyo", "timer"));
+        assert!(!kind("I work from home on Fridays", "worker"));
+        assert!(!kind("send a GET request to the status page", "reminder"));
     }
 
     #[test]
