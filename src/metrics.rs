@@ -287,7 +287,7 @@ impl Metrics {
         );
         r.register(
             "grounding_decisions",
-            "Grounding's decisions on the values of calls, by the rule that decided and the outcome (kept, left_out, missing, unverified)",
+            "Grounding's decisions on the values of calls, by the rule that decided and the outcome (kept, left_out, missing, unverified, replaced)",
             self.grounding_decisions.clone(),
         );
         r.register(

@@ -158,9 +158,13 @@ impl FunctionTool {
 /// read stay in `extra`, in place.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ToolCall {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub id: String,
-    #[serde(rename = "type", default = "function_type")]
+    #[serde(
+        rename = "type",
+        default = "function_type",
+        deserialize_with = "type_or_function"
+    )]
     pub kind: String,
     pub function: FunctionCall,
     #[serde(flatten)]
@@ -169,7 +173,7 @@ pub struct ToolCall {
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct FunctionCall {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub name: String,
     /// Always text on the wire; some servers send an object or `null`, which is normalised.
     #[serde(default, deserialize_with = "arguments_text")]
@@ -180,6 +184,17 @@ pub struct FunctionCall {
 
 fn function_type() -> String {
     "function".to_owned()
+}
+
+/// `null` read as the field's default, as a streamed call's fragment reads it.
+fn null_as_default<'de, D: Deserializer<'de>, T: Default + Deserialize<'de>>(
+    deserializer: D,
+) -> Result<T, D::Error> {
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+fn type_or_function<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    Ok(Option::<String>::deserialize(deserializer)?.unwrap_or_else(function_type))
 }
 
 fn arguments_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {

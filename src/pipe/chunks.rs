@@ -463,6 +463,19 @@ mod tests {
     }
 
     #[test]
+    fn a_whole_call_s_null_fields_are_absent_as_a_delta_s_are() {
+        let whole = Chunk::whole(object(
+            r#"{"choices":[{"message":{"tool_calls":[{"id":null,"type":null,"function":{"name":"t","arguments":null}}]}}]}"#,
+        ))
+        .unwrap();
+        let CallPiece::Whole(call) = &whole.choices[0].calls[0] else {
+            panic!("a whole call");
+        };
+        assert_eq!((call.id.as_str(), call.kind.as_str()), ("", "function"));
+        assert_eq!(call.function.arguments, "");
+    }
+
+    #[test]
     fn absent_and_null_fields_are_absent_not_malformed() {
         let chunk = Chunk::streamed(object(
             r#"{"choices":[{"delta":{"content":null,"tool_calls":null},"finish_reason":null,

@@ -443,8 +443,8 @@ async fn direct_call(
 }
 
 /// A valid call the main model wrote itself (`repaired`: its arguments after the unambiguous
-/// fixes): delivered as it is, less the optional values nobody said (see
-/// [`crate::pipe::Pipe::ground_own`]).
+/// fixes): delivered as it is, less the optional values nobody said and with a required
+/// member the conversation contradicts replaced (see [`crate::pipe::Pipe::ground_own`]).
 fn own_call(
     engine: &Engine,
     rewrite: &Rewrite,
@@ -482,6 +482,13 @@ fn own_call(
                 .metrics
                 .grounding_dropped
                 .inc_by(own.gone.len() as u64);
+            if !own.replaced.is_empty() {
+                tracing::info!(
+                    tool = %tool.name,
+                    replaced = %own.replaced.join(", "),
+                    "the main model's own call: a required member the conversation contradicts is replaced by the one it names"
+                );
+            }
             if !own.gone.is_empty() {
                 tracing::info!(
                     tool = %tool.name,

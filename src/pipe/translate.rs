@@ -426,8 +426,9 @@ impl Pipe {
 
     /// A valid call the main model wrote itself (to a tool only checked, or real arguments
     /// for a rewritten one), grounded once as a translation is: `None` when grounding is off
-    /// for the tool. Its required values stay (the model's own valid call beats a question),
-    /// but under `strict` a rewritten tool's unsaid ones are asked about first
+    /// for the tool. Its required values stay (the model's own valid call beats a question; a
+    /// required member the conversation contradicts is replaced, as a translation's is), but
+    /// under `strict` a rewritten tool's unsaid ones are asked about first
     /// ([`OwnGrounding::strictly_missing`]).
     pub(crate) fn ground_own(
         &self,
@@ -443,7 +444,8 @@ impl Pipe {
         let mut delivered = args.clone();
         let replaced = self.members_named(tool, &mut delivered, &facts);
         let mut candidate = delivered.clone();
-        let report = grounding::ground(&mut candidate, &tool.parameters, &facts, self.rules());
+        let mut report = grounding::ground(&mut candidate, &tool.parameters, &facts, self.rules());
+        mark_replaced(&mut report.decisions, &replaced);
         let gone = leave_out(&mut delivered, candidate, &report.dropped, &tool.validator);
         let strict = self.settings.grounding_for(&tool.name) == Grounding::Strict;
         Some(OwnGrounding {
@@ -473,11 +475,6 @@ impl Pipe {
         if replaced.is_empty() || !validate::errors(&tool.validator, &candidate).is_empty() {
             return Vec::new();
         }
-        tracing::info!(
-            tool = %tool.name,
-            replaced = %replaced.join(", "),
-            "a required member the conversation contradicts is replaced by the one it names"
-        );
         *args = candidate;
         replaced
     }
@@ -500,9 +497,18 @@ impl Pipe {
         let mut missing = Vec::new();
         out.grounding.clear();
         for (_, args) in &mut out.calls {
-            self.members_named(tool, args, facts);
+            let replaced = self.members_named(tool, args, facts);
+            if !replaced.is_empty() {
+                tracing::info!(
+                    tool = %tool.name,
+                    replaced = %replaced.join(", "),
+                    "a required member the conversation contradicts is replaced by the one it names"
+                );
+            }
             let mut candidate = args.clone();
-            let report = grounding::ground(&mut candidate, &tool.parameters, facts, self.rules());
+            let mut report =
+                grounding::ground(&mut candidate, &tool.parameters, facts, self.rules());
+            mark_replaced(&mut report.decisions, &replaced);
             let gone = leave_out(args, candidate, &report.dropped, &tool.validator);
             count_decisions(metrics, &report.decisions, &gone);
             metrics.grounding_dropped.inc_by(gone.len() as u64);
@@ -814,6 +820,15 @@ impl OwnGrounding {
     /// Counts its decisions by rule and outcome.
     pub(crate) fn count(&self, metrics: &Metrics) {
         count_decisions(metrics, &self.decisions, &self.gone);
+    }
+}
+
+/// The decisions on the `replaced` paths say so.
+fn mark_replaced(decisions: &mut [grounding::Decision], replaced: &[String]) {
+    for decision in decisions.iter_mut() {
+        if replaced.contains(&decision.path) {
+            decision.outcome = grounding::Outcome::Replaced;
+        }
     }
 }
 

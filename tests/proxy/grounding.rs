@@ -447,5 +447,10 @@ async fn a_member_replaced(request: &str, wrong: &Value, right: &Value) {
         let (status, reply) = chat(&proxy, &body).await;
         assert_eq!(status, 200, "{reply}");
         assert_eq!(&arguments(&reply), right, "{reply}");
+        let metrics = proxy.metrics();
+        assert!(
+            metrics.contains(r#"outcome="replaced""#),
+            "the replacement is counted: {metrics}"
+        );
     }
 }

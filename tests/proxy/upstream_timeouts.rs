@@ -297,6 +297,20 @@ async fn an_idle_upstream_connection_is_closed_after_pool_idle_timeout() {
 }
 
 #[tokio::test]
+async fn a_pooled_connection_is_reused_within_pool_idle_timeout() {
+    // The other half of the timeout: before it runs out, the next request takes the same
+    // connection (so the close above is the timeout's, not a pool that keeps nothing).
+    let upstream = KeepAliveServer::start(completion(text_message("hello"), "stop")).await;
+    let proxy = Proxy::start(&upstream.url, "pool_idle_timeout = \"60s\"\n").await;
+    for _ in 0..3 {
+        let (status, answer) = post(&proxy, &json!({"model": "m", "messages": []})).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    assert_eq!(upstream.accepted.load(Ordering::SeqCst), 1);
+    assert_eq!(upstream.closed.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
 async fn an_idle_translator_connection_is_closed_after_pool_idle_timeout() {
     let upstream = MockServer::scripted(vec![Reply::ok(completion(
         calls_message(vec![nl_call(

@@ -64,25 +64,23 @@ fn evidenced(
     let (mine, others): (Vec<&Value>, Vec<&Value>) = conditions
         .iter()
         .partition(|c| keys_on(c, key, member, root));
-    let Some(branch) = mine.first() else {
+    if mine.is_empty() {
         return false;
-    };
+    }
+    let then = |c: &&Value| c.get("then").cloned().unwrap_or(Value::Null);
+    let otherwise = |c: &&Value| c.get("else").cloned().unwrap_or(Value::Null);
     let mut own = Vec::new();
-    required_paths(
-        branch.get("then").unwrap_or(&Value::Null),
-        "",
-        root,
-        &mut own,
-    );
+    for branch in &mine {
+        required_paths(&then(branch), "", root, &mut own);
+    }
     let mut elsewhere = Vec::new();
     required_paths(root, "", root, &mut elsewhere);
-    for other in others {
-        required_paths(
-            other.get("then").unwrap_or(&Value::Null),
-            "",
-            root,
-            &mut elsewhere,
-        );
+    for condition in &others {
+        required_paths(&then(condition), "", root, &mut elsewhere);
+    }
+    // What an `else` requires is required where the member is not this one.
+    for condition in mine.iter().chain(others.iter()) {
+        required_paths(&otherwise(condition), "", root, &mut elsewhere);
     }
     own.retain(|path| !elsewhere.contains(path));
     let leaves: Vec<&String> = own
@@ -114,16 +112,35 @@ fn keys_on(condition: &Value, key: &str, member: &Value, root: &Value) -> bool {
     else {
         return false;
     };
-    test.get("const") == Some(member)
-        || test
-            .get("enum")
-            .and_then(Value::as_array)
-            .is_some_and(|e| e.as_slice() == std::slice::from_ref(member))
+    // An `if` that tests more than this member is not keyed on it alone.
+    let alone = condition
+        .get("if")
+        .and_then(Value::as_object)
+        .is_some_and(|test| {
+            test.keys().all(|k| k == "properties" || k == "required")
+                && test
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|p| p.len() == 1)
+        });
+    alone
+        && (test.get("const") == Some(member)
+            || test
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|e| e.as_slice() == std::slice::from_ref(member)))
 }
 
+/// How deep [`required_paths`] reads: a schema that requires itself (`next` of a `$ref`'d
+/// node) is a client's to send, and must not recurse without end.
+const MOST_DEPTH: usize = 6;
+
 /// The paths `schema` requires (`required`, and inside each required property's own schema),
-/// prefixed with `at`.
+/// prefixed with `at`, down to [`MOST_DEPTH`].
 fn required_paths(schema: &Value, at: &str, root: &Value, out: &mut Vec<String>) {
+    if at.matches('.').count() >= MOST_DEPTH {
+        return;
+    }
     let schema = resolved(schema, root);
     let properties = schema.get("properties").and_then(Value::as_object);
     for key in schema
@@ -236,6 +253,27 @@ mod tests {
         let call = json!({"schedule": "0 * * * *", "task_type": "api_call",
             "execution_data": {"url": "https://status.example.com/health", "method": "POST"}});
         assert!(missing(text, call, &recurring_task()).contains(&"task_type".to_owned()));
+    }
+
+    #[test]
+    fn a_schema_that_requires_itself_is_read_to_a_depth() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"kind": {"type": "string", "enum": ["list", "leaf"]},
+                "node": {"$ref": "#/$defs/Node"}},
+            "required": ["kind", "node"],
+            "allOf": [{"if": {"properties": {"kind": {"const": "list"}}},
+                "then": {"required": ["node"]}}],
+            "$defs": {"Node": {"type": ["object", "null"], "required": ["next"],
+                "properties": {"next": {"$ref": "#/$defs/Node"}}}}
+        });
+        let call = json!({"kind": "list", "node": {"next": null}});
+        let found = missing(
+            "I would like you to build the thing we talked about, please.",
+            call,
+            &schema,
+        );
+        assert!(found.contains(&"kind".to_owned()), "{found:?}");
     }
 
     #[test]

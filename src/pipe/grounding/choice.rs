@@ -132,7 +132,7 @@ pub fn said(
         return false;
     }
     if frequency(member, evidence)
-        || once(member, evidence)
+        || once(member, members, evidence)
         || (!is_frequency && (named(member, evidence) || weekday(member, evidence)))
         || sort_order(member, evidence)
     {
@@ -146,7 +146,7 @@ pub fn said(
             evidence.written(m)
                 || named(m, evidence)
                 || frequency(m, evidence)
-                || once(m, evidence)
+                || once(m, members, evidence)
                 || sort_order(m, evidence)
         });
     // A day is chosen by naming it: "every week" speaks of `day_of_week` and chose no day.
@@ -608,28 +608,98 @@ fn frequency(member: &str, evidence: &Evidence) -> bool {
     })
 }
 
-/// An English agent noun said by its verb: "remind me" for `reminder`, "print it" for
-/// `printer`. Only where the verb has five letters or more: "time" says no `timer`, "work"
-/// no `worker`.
+/// An English agent noun said by its verb with an object after it: "remind me" for
+/// `reminder`, "print it" for `printer`. Only where the verb has five letters or more ("time"
+/// says no `timer`), and never by an adjective or a noun: "too bright" names no `brighter`,
+/// "it contains" no `container`.
 fn agent_said(word: &str, evidence: &Evidence) -> bool {
-    word.strip_suffix("er")
+    const OBJECTS: &[&str] = &["me", "us", "him", "her", "them", "it", "you"];
+    let Some(verb) = word
+        .strip_suffix("er")
         .filter(|verb| verb.chars().count() >= 5)
-        .is_some_and(|verb| evidence.has_word(verb))
+    else {
+        return false;
+    };
+    let words = evidence.folded_words();
+    words.iter().enumerate().any(|(k, w)| {
+        (w == verb || stem(w) == verb) && words.get(k + 1).is_some_and(|next| is(OBJECTS, next))
+    })
 }
 
-/// Members for a thing done one time.
+/// Members for a thing done one time ("single" is also a room, a ticket: not here).
 const ONE_TIME: &[&str] = &[
-    "once", "one_time", "onetime", "one-time", "single", "one_off", "oneoff", "one-off",
+    "once", "one_time", "onetime", "one-time", "one_off", "oneoff", "one-off",
 ];
 
-/// `member` is a one-time one and the text gives a day (a date, "tomorrow", a weekday) with
-/// no word of recurrence ("every", "each", "cada", an adverb such as "daily" or "täglich"):
-/// "remind me tomorrow at half past six" is `once`; "every Monday" and "starting tomorrow,
-/// daily" are not, nor is a time without a day ("at 9" says nothing of how often).
-fn once(member: &str, evidence: &Evidence) -> bool {
+/// Words of a habit or a span of days: "weekdays", "wochentags", "the weekend".
+const HABITUAL: &[&str] = &[
+    "weekday",
+    "weekdays",
+    "weekend",
+    "weekends",
+    "workday",
+    "workdays",
+    "werktags",
+    "wochentags",
+    "wochenende",
+    "wochenenden",
+    "feriados",
+    "laborables",
+    "ouvres",
+    "feriali",
+];
+
+/// Words between the ends of a span of days: "to", "through", "a", "au", "bis", "al".
+const SPAN: &[&str] = &[
+    "to", "through", "thru", "till", "until", "a", "au", "bis", "al", "ao", "ate",
+];
+
+/// Articles that make a weekday a habit in Spanish, French and Italian: "los lunes", "le
+/// lundi", "il lunedì".
+const HABIT_ARTICLES: &[&str] = &["los", "las", "le", "il", "la"];
+
+/// `member` is a one-time one of an enum that also has a frequency (`daily`, `weekly`, ...),
+/// and the text gives a day other than today (a date, "tomorrow", a weekday: a system prompt
+/// that gives today's date says nothing of when) with no word of recurrence: no "every",
+/// "each", "cada", no adverb such as "daily" or "täglich", no count of times ("once a month"),
+/// no weekday as a habit ("on Mondays", "montags", "los lunes", "le lundi") and no span of
+/// days ("Monday to Friday", "weekdays"). "Remind me tomorrow at half past six" is `once`; a
+/// time without a day ("at 9") says nothing of how often.
+fn once(member: &str, members: &[Value], evidence: &Evidence) -> bool {
+    let recurring = |m: &str| {
+        m.eq_ignore_ascii_case("interval")
+            || FREQUENCIES
+                .iter()
+                .any(|(names, _, _)| names.contains(&m.to_lowercase().as_str()))
+    };
+    let facts = &evidence.facts;
+    // Today's weekday named ("Today is Wednesday") reads as next week's too: not another day.
+    let today = evidence.today;
+    let next_week = today.checked_add(jiff::Span::new().days(7)).ok();
+    let todays_weekday = facts.weekdays.contains(&today.weekday());
+    let another_day = facts
+        .dates
+        .iter()
+        .any(|d| *d != today && !(todays_weekday && Some(*d) == next_week))
+        || facts.weekdays.iter().any(|w| *w != today.weekday());
+    let words = evidence.folded_words();
+    let weekday = |w: &String| super::dates::is_weekday(w);
+    let habit = words.iter().enumerate().any(|(k, word)| {
+        is(HABITUAL, word)
+            || word
+                .strip_suffix('s')
+                .is_some_and(|one| one.chars().count() >= 5 && super::dates::is_weekday(one))
+            || (weekday(word) && k > 0 && is(HABIT_ARTICLES, &words[k - 1]))
+            // A span: "Monday to Friday", "de lunes a viernes", "von Montag bis Freitag".
+            || (weekday(word)
+                && words.get(k + 1).is_some_and(|w| is(SPAN, w))
+                && words.get(k + 2).is_some_and(weekday))
+    });
     is(ONE_TIME, &member.to_lowercase())
-        && (!evidence.facts.dates.is_empty() || !evidence.facts.weekdays.is_empty())
-        && !words_at(evidence).iter().any(|(_, word)| {
+        && members.iter().filter_map(Value::as_str).any(recurring)
+        && another_day
+        && !habit
+        && !words.iter().any(|word| {
             is(EVERY, word)
                 || FREQUENCIES.iter().any(|(_, adverbs, _)| is(adverbs, word))
                 // "once a month", "twice a week", "zweimal pro Woche": a count of times.
@@ -1228,15 +1298,64 @@ mod tests {
     }
 
     #[test]
+    fn once_needs_a_frequency_beside_it_and_a_day_other_than_today() {
+        // A room or a ticket: "single" is no one-time member, and an enum without a frequency
+        // has no "once" to choose by a day.
+        assert!(!chosen(
+            "a ticket to Lyon for tomorrow, please",
+            "single",
+            json!(["single", "return", "daily"]),
+            "fare"
+        ));
+        assert!(!chosen(
+            "book it for tomorrow",
+            "once",
+            json!(["once", "never"]),
+            "mode"
+        ));
+        // Today's date (a system prompt gives it) is no day said.
+        let members = json!(["once", "daily"]);
+        assert!(!chosen(
+            "Today is Wednesday, November 25, 2026. Remind me to call John.",
+            "once",
+            members.clone(),
+            "kind"
+        ));
+        assert!(chosen(
+            "Today is Wednesday, November 25, 2026. Remind me on Friday to call John.",
+            "once",
+            members,
+            "kind"
+        ));
+    }
+
+    #[test]
     fn an_agent_noun_is_said_by_its_verb() {
         let members = json!(["reminder", "agent_task", "api_call", "timer", "worker"]);
         let kind = |text: &str, member: &str| chosen(text, member, members.clone(), "task_type");
-        assert!(kind("every weekday at 7:45 remind me to take my vitamins", "reminder"));
+        assert!(kind(
+            "every weekday at 7:45 remind me to take my vitamins",
+            "reminder"
+        ));
         assert!(kind("Recordatorio: remind me at 9", "reminder"));
         // A short verb is too common a word to name its noun.
         assert!(!kind("what time is it in Tokyo", "timer"));
         assert!(!kind("I work from home on Fridays", "worker"));
         assert!(!kind("send a GET request to the status page", "reminder"));
+        let light = json!(["dimmer", "brighter"]);
+        assert!(!chosen(
+            "it's too bright in here",
+            "brighter",
+            light,
+            "level"
+        ));
+        let kinds = json!(["container", "vm"]);
+        assert!(!chosen(
+            "the box contains two cables",
+            "container",
+            kinds,
+            "target"
+        ));
     }
 
     #[test]
@@ -1263,6 +1382,12 @@ mod tests {
             "once a month, on the 1st, remind me to pay the rent",
             "twice a week, on Monday and Thursday, remind me to run",
             "tres veces por semana, el lunes, recuérdame correr",
+            "on Mondays at 9, remind me to stretch",
+            "recuérdame los lunes a las nueve que estire",
+            "rappelle-moi le lundi à 9 heures de m'étirer",
+            "erinnere mich montags um 9 ans Dehnen",
+            "from Monday to Friday at 7, remind me to take my vitamins",
+            "on weekdays at 7 remind me to take my vitamins",
         ] {
             assert!(!kind(text, "once"), "{text}");
         }

@@ -4,35 +4,43 @@
 //! same enum (`weekly`, by "every Monday"). Leaving it would deliver a call the user did not
 //! ask for (optional grounding keeps a required value), asking would ask for what was said.
 //!
-//! Only a required value, only when no rule traces it, only when the rules trace exactly one
-//! other member, and never a member another field of the call already holds (two fields of
-//! one enum, one said). The caller keeps the replacement only when the call stays valid.
+//! Only a value grounding reports missing (required, traced by no rule, not kept unverified
+//! for a language it cannot read, not worked out from its branch: see [`super::ground`]), only
+//! when the rules trace exactly one other member by what the conversation says (not by being
+//! the schema's `default`, `const` or `null`), and never a member another field of the call
+//! already holds or has just been given (two fields of one enum, one said). The caller keeps
+//! the replacement only when the call stays valid.
 
 use serde_json::{Map, Value};
 
 use super::evidence::Evidence;
-use super::rules::{trace, Leaf, Rules};
-use super::walk::{is_traced, property_schema, required_keys};
+use super::rules::{trace, Leaf, Rule, Rules};
+use super::walk::{is_traced, property_schema};
 use crate::json::resolved;
 
-/// Replaces in `args` each required enum member no rule traces by the one other member the
-/// conversation names; returns the paths replaced.
+/// Replaces in `args` each required enum member grounding finds missing by the one other
+/// member the conversation names; returns the paths replaced.
 pub fn said_members(
     args: &mut Value,
     schema: &Value,
     evidence: &Evidence,
     rules: Rules,
 ) -> Vec<String> {
+    let missing = super::ground(&mut args.clone(), schema, evidence, rules).missing;
+    if missing.is_empty() {
+        return Vec::new();
+    }
     let mut taken = Vec::new();
     collect_leaves(args, &mut taken);
+    let mut reading = Reading {
+        evidence,
+        rules,
+        root: schema,
+        taken,
+        missing: &missing,
+    };
     let mut replaced = Vec::new();
     if let Value::Object(object) = args {
-        let reading = Reading {
-            evidence,
-            rules,
-            root: schema,
-            taken: &taken,
-        };
         reading.object(object, schema, "", &mut replaced);
     }
     replaced
@@ -42,23 +50,21 @@ struct Reading<'a> {
     evidence: &'a Evidence,
     rules: Rules,
     root: &'a Value,
-    /// Every leaf value of the call, as the translator wrote it.
-    taken: &'a [Value],
+    /// Every leaf value of the call: as the translator wrote it, then as replaced.
+    taken: Vec<Value>,
+    /// The paths grounding reports missing.
+    missing: &'a [String],
 }
 
 impl Reading<'_> {
     fn object(
-        &self,
+        &mut self,
         object: &mut Map<String, Value>,
         schema: &Value,
         path: &str,
         replaced: &mut Vec<String>,
     ) {
-        let required = required_keys(schema, self.root);
         for (key, value) in object.iter_mut() {
-            if !required.contains(key) {
-                continue;
-            }
             let field = property_schema(schema, key, self.root);
             let at = if path.is_empty() {
                 key.clone()
@@ -67,8 +73,9 @@ impl Reading<'_> {
             };
             match value {
                 Value::Object(inner) => self.object(inner, field, &at, replaced),
-                Value::String(_) | Value::Number(_) => {
+                Value::String(_) | Value::Number(_) if self.missing.contains(&at) => {
                     if let Some(member) = self.named_instead(value, field, key) {
+                        self.taken.push(member.clone());
                         *value = member;
                         replaced.push(at);
                     }
@@ -78,27 +85,25 @@ impl Reading<'_> {
         }
     }
 
-    /// The one member of `field`'s enum the conversation names, where `value` is untraced
-    /// and no other field of the call holds that member.
+    /// The one member of `field`'s enum the conversation names, where no field of the call
+    /// holds it.
     fn named_instead(&self, value: &Value, field: &Value, key: &str) -> Option<Value> {
         let field = resolved(field, self.root);
         let members = field.get("enum").and_then(Value::as_array)?;
-        let traced = |v: &Value| {
+        let named = |v: &Value| {
             let leaf = Leaf {
                 value: v,
                 schema: field,
                 key,
             };
-            is_traced(trace(&leaf, self.evidence, self.rules))
+            let rule = trace(&leaf, self.evidence, self.rules);
+            is_traced(rule) && rule != Rule::Schema
         };
-        if traced(value) {
-            return None;
-        }
-        let mut named = members
+        let mut others = members
             .iter()
-            .filter(|m| *m != value && !self.taken.contains(m) && traced(m));
-        let first = named.next()?;
-        named.next().is_none().then(|| first.clone())
+            .filter(|m| *m != value && !self.taken.contains(m) && named(m));
+        let first = others.next()?;
+        others.next().is_none().then(|| first.clone())
     }
 }
 
@@ -185,6 +190,22 @@ mod tests {
     }
 
     #[test]
+    fn a_member_the_schema_alone_traces_is_no_replacement() {
+        // `null` and the schema's default are traced by the schema, not by the conversation.
+        let schema = json!({
+            "type": "object",
+            "properties": {"unit": {"type": ["string", "null"], "enum": ["metric", "imperial", null], "default": "metric"}},
+            "required": ["unit"]
+        });
+        let (args, paths) = replaced(
+            "What's the weather in Oslo?",
+            json!({"unit": "imperial"}),
+            &schema,
+        );
+        assert!(paths.is_empty(), "{args}");
+    }
+
+    #[test]
     fn a_member_another_field_holds_is_not_taken_twice() {
         let schema = json!({
             "type": "object",
@@ -198,5 +219,9 @@ mod tests {
         let call = json!({"from": "kelvin", "to": "fahrenheit"});
         let (args, paths) = replaced("Convert 30 degrees to fahrenheit.", call, &schema);
         assert!(paths.is_empty(), "{args}");
+        // Neither holds it: the first is given it, the second not the same one again.
+        let call = json!({"from": "kelvin", "to": "celsius"});
+        let (args, paths) = replaced("Convert 30 degrees to fahrenheit.", call, &schema);
+        assert!(paths.len() <= 1 && args["from"] != args["to"], "{args}");
     }
 }

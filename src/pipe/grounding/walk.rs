@@ -22,6 +22,9 @@ pub enum Outcome {
     Missing,
     /// Untraced where grounding cannot read the conversation: delivered, logged.
     Unverified,
+    /// A required member the conversation contradicts, replaced by the one it names (see
+    /// [`super::said_members`]).
+    Replaced,
 }
 
 impl Outcome {
@@ -31,6 +34,7 @@ impl Outcome {
             Outcome::LeftOut => "left_out",
             Outcome::Missing => "missing",
             Outcome::Unverified => "unverified",
+            Outcome::Replaced => "replaced",
         }
     }
 }
@@ -134,7 +138,7 @@ impl Walk<'_> {
         match outcome {
             Outcome::LeftOut => self.report.dropped.push(path.to_owned()),
             Outcome::Missing => self.report.missing.push(path.to_owned()),
-            Outcome::Kept | Outcome::Unverified => {}
+            Outcome::Kept | Outcome::Unverified | Outcome::Replaced => {}
         }
     }
 
@@ -357,7 +361,7 @@ pub(super) fn property_schema<'a>(schema: &'a Value, key: &str, root: &'a Value)
 }
 
 /// Keys the schema requires without a condition (`required`, and in `allOf`).
-pub(super) fn required_keys(schema: &Value, root: &Value) -> HashSet<String> {
+fn required_keys(schema: &Value, root: &Value) -> HashSet<String> {
     let schema = resolved(schema, root);
     let mut keys = HashSet::new();
     let mut add = |s: &Value| {
