@@ -6,7 +6,8 @@
 //! configured zone's) or to the layout its description spells ('DD/MM/YYYY'), and a string
 //! that breaks its `pattern` only by separators written without them (`+44 20 7946 0958` to
 //! `+442079460958`). A field that is no object, given as an object of itself alone (`{"lock":
-//! {"lock": "front_door"}}`, as small models write), is unwrapped. Each repair is named, so it
+//! {"lock": "front_door"}}`, as small models write), is unwrapped; one value where the schema
+//! takes only a list (`"metrics": "temperature"`) becomes a list of it. Each repair is named, so it
 //! can be logged; nothing else is touched.
 //! Strict schemas as pydantic writes them are read through: `Optional[X]` as
 //! `anyOf: [X, {"type": "null"}]`, nested models as `$ref` into `$defs`.
@@ -82,6 +83,11 @@ fn repair_at(value: &mut Value, schema: &Value, spot: &Spot, done: &mut Vec<Stri
         return;
     }
     let schema = effective(schema, spot.root, value);
+    // One value where only a list is taken ("metrics": "temperature"): a list of it.
+    if only_an_array(schema) && !value.is_array() && !value.is_null() {
+        done.push(format!("{} {value} -> [{value}]", at(&spot.path)));
+        *value = Value::Array(vec![value.take()]);
+    }
     let fixed = match value {
         Value::String(text) => string(text, schema, spot.tz).map(Value::String),
         _ => None,
@@ -101,6 +107,17 @@ fn repair_at(value: &mut Value, schema: &Value, spot: &Spot, done: &mut Vec<Stri
             }
         }
         _ => {}
+    }
+}
+
+/// Whether `schema` takes an array and nothing else.
+fn only_an_array(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(types)) => {
+            types.iter().all(|t| t == "array" || t == "null") && types.iter().any(|t| t == "array")
+        }
+        _ => false,
     }
 }
 
@@ -337,6 +354,23 @@ mod tests {
         );
         assert_eq!(done.len(), 7, "{done:?}");
         assert!(done.iter().any(|d| d.contains("`extra`")), "{done:?}");
+    }
+
+    #[test]
+    fn one_value_where_only_a_list_is_taken_becomes_a_list_of_it() {
+        let schema = json!({"type": "object", "properties": {
+            "metrics": {"type": "array", "items": {"type": "string", "enum": ["temperature", "humidity"]}},
+            "ids": {"type": "array", "items": {"type": "integer"}},
+            "either": {"type": ["array", "string"]},
+            "maybe": {"type": ["array", "null"], "items": {"type": "string"}}}});
+        let mut value = json!({"metrics": "Temperature", "ids": "7", "either": "x", "maybe": null});
+        let done = repair(&mut value, &schema, &TimeZone::UTC);
+        // Wrapped, then its item repaired as any item is; a string the schema takes stays one.
+        assert_eq!(
+            value,
+            json!({"metrics": ["temperature"], "ids": [7], "either": "x", "maybe": null}),
+            "{done:?}"
+        );
     }
 
     #[test]
