@@ -206,6 +206,38 @@ mod tests {
     }
 
     #[test]
+    fn a_member_kept_unverified_or_worked_out_from_its_branch_is_not_replaced() {
+        // A conversation grounding cannot read: the member is kept unverified, not missing.
+        let call = json!({"message": "Llamar a Juan", "schedule_type": "weekly", "at": "09:00"});
+        let (_, paths) = replaced(
+            "Хочу напоминание daily: позвонить Ивану, пожалуйста.",
+            call,
+            &reminder(),
+        );
+        assert!(paths.is_empty());
+        // Worked out from its branch (a URL and a method said): "remind" names `reminder`, but
+        // `api_call` is what the request's values need.
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "task_type": {"type": "string", "enum": ["reminder", "api_call"]},
+                "url": {"type": "string"}, "method": {"type": "string", "enum": ["GET", "POST"]}
+            },
+            "required": ["task_type"],
+            "allOf": [{"if": {"properties": {"task_type": {"const": "api_call"}}},
+                "then": {"required": ["url", "method"]}}]
+        });
+        let call = json!({"task_type": "api_call", "url": "https://status.example.com/health", "method": "GET"});
+        let text =
+            "Send a GET request to https://status.example.com/health and remind me if it's down.";
+        let (args, paths) = replaced(text, call, &schema);
+        assert!(
+            paths.is_empty() && args["task_type"] == "api_call",
+            "{args}"
+        );
+    }
+
+    #[test]
     fn a_member_another_field_holds_is_not_taken_twice() {
         let schema = json!({
             "type": "object",
