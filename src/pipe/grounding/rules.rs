@@ -242,7 +242,7 @@ fn traced(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
     if let Some(rule) = on(Rule::Schema, &|| {
         schema.get("default") == Some(value)
             || schema.get("const") == Some(value)
-            || mapped(value, schema, evidence)
+            || mapped(value, key, schema, evidence)
             || filled_template(value, schema, evidence)
     }) {
         return Some(rule);
@@ -690,7 +690,7 @@ fn fills(template: &str, value: &str, evidence: &Evidence) -> bool {
 /// The value stands in the description as a word of its own, and a content word right after
 /// it ("3 for Chonburi", "3: Chonburi", "3 (Chonburi)") or before it ("Chonburi = 3") is
 /// said.
-fn mapped(value: &Value, schema: &Value, evidence: &Evidence) -> bool {
+fn mapped(value: &Value, key: &str, schema: &Value, evidence: &Evidence) -> bool {
     let text = match value {
         Value::Number(n) => n.to_string(),
         Value::String(s) if !s.trim().is_empty() && s.len() <= 40 => s.trim().to_owned(),
@@ -713,18 +713,40 @@ fn mapped(value: &Value, schema: &Value, evidence: &Evidence) -> bool {
         .filter(|(_, t)| t.folded == wanted)
         .map(|(i, _)| i)
         .collect();
+    // Words that name the field itself, not one of its values: the key's, and those the
+    // description says before its first number or mapped value ("the type of service
+    // offered. For instance, 1 for cleaning service"). Said, they do not pick a value.
+    let first = at.first().copied().unwrap_or(0).min(
+        tokens
+            .iter()
+            .position(|t| t.kind == Kind::Number)
+            .unwrap_or(tokens.len()),
+    );
+    // In "Chonburi = 3" the first value's label comes before it.
+    let lead = match first.checked_sub(1).map(|j| tokens[j].lower.as_str()) {
+        Some("=") => first.saturating_sub(2),
+        _ => first,
+    };
+    let mut generic = words_of(key);
+    generic.extend(
+        tokens[..lead]
+            .iter()
+            .filter(|t| content(t))
+            .map(|t| t.folded.clone()),
+    );
+    let naming = |t: &&super::tokens::Token| content(t) && !generic.contains(&t.folded);
     at.into_iter().any(|i| {
         // The words naming it: after it up to the next mark, or the word just before it.
         let after = tokens[i + 1..]
             .iter()
             .take_while(|t| !matches!(t.lower.as_str(), "," | ";" | "." | ")"))
             .take(4)
-            .filter(|t| content(t));
+            .filter(naming);
         let before = i
             .checked_sub(2)
             .and_then(|j| tokens.get(j))
             .filter(|_| tokens.get(i - 1).is_some_and(|t| t.lower == "="))
-            .filter(|t| content(t));
+            .filter(naming);
         // "de la moins chère (basic) à la plus chère (premium)": the two words before the
         // parenthesis, said in a row ("la moins chère"), and one of them a content word.
         let named_before = i >= 2 && tokens[i - 1].lower == "(" && {
@@ -1756,6 +1778,7 @@ mod tests {
         let said = |text: &str, member: &str| {
             mapped(
                 &serde_json::json!(member),
+                "formule",
                 &schema,
                 &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
             )
@@ -1764,6 +1787,37 @@ mod tests {
         assert!(!said("je prends la formule la moins chère", "premium"));
         assert!(said("la plus chère, s'il te plaît", "premium"));
         assert!(!said("une formule pas trop chère", "basic"));
+    }
+
+    #[test]
+    fn a_code_mapped_by_a_word_that_names_the_field_is_not_said() {
+        let service = serde_json::json!({"type": "integer", "description":
+            "The unique identifier representing the type of service offered. For instance, 1 for cleaning service, 3 for massage, 24 for disinfectant cleaning."});
+        let province = serde_json::json!({"type": "integer", "description":
+            "The unique identifier of the province, such as 1 for Bangkok, 2 for Chiang Mai, and 3 for Phuket."});
+        let said = |text: &str, key: &str, schema: &Value, code: i64| {
+            mapped(
+                &serde_json::json!(code),
+                key,
+                schema,
+                &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
+            )
+        };
+        let request = "Looking for a service provider Ekthai, Bangkok 22/3/2024 time 11.00 a.m.";
+        // "service" names the field (its key, its lead), not the cleaning service.
+        assert!(!said(request, "service_id", &service, 1));
+        assert!(said(request, "province_id", &province, 1));
+        assert!(!said(request, "province_id", &province, 2));
+        assert!(said(
+            "I need a cleaning service on Friday",
+            "service_id",
+            &service,
+            1
+        ));
+        assert!(said("book a massage", "service_id", &service, 3));
+        assert!(!said("book a massage", "service_id", &service, 24));
+        // The province named by a word the lead also uses is still its own value.
+        assert!(said("somewhere in Chiang Mai", "province_id", &province, 2));
     }
 
     #[test]
