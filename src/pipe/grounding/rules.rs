@@ -336,7 +336,9 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     if is_code(text) {
         return on(Rule::Code, &|| code_said(text, evidence));
     }
-    on(Rule::Text, &|| text::said(text, evidence))
+    on(Rule::Text, &|| {
+        !text::names_the_field(text, leaf.key) && text::said(text, evidence)
+    })
 }
 
 /// A value that is a date or a time of day, traced as one (`Some` of how); `None` for any

@@ -7,7 +7,7 @@
 //! "notes.txt", "/etc/passwd" for anything).
 
 use super::evidence::Evidence;
-use super::tokens::words_of;
+use super::tokens::{stem, words_of};
 use super::words::{is, STOPWORDS};
 
 /// Content words up to which a text must be said word for word.
@@ -37,6 +37,16 @@ fn content_words(value: &str) -> Vec<String> {
                 && !super::language::function_word(&super::tokens::fold(w))
         })
         .collect()
+}
+
+/// Whether every content word of `value` is a word of the field's own name: a placeholder
+/// that names the field ("Any Theater" for `theater_name`, "the project" for
+/// `projectName`), not a value the user gave, even when the user said the word ("at
+/// theaters"). Said as it is, such a value is still traced (rule `verbatim` comes first).
+pub fn names_the_field(value: &str, key: &str) -> bool {
+    let key: Vec<String> = words_of(key).iter().map(|w| stem(w)).collect();
+    let content = content_words(value);
+    !content.is_empty() && !key.is_empty() && content.iter().all(|w| key.contains(&stem(w)))
 }
 
 pub fn said(value: &str, evidence: &Evidence) -> bool {
@@ -109,6 +119,18 @@ mod tests {
 
     fn said_in(text: &str, value: &str) -> bool {
         said(value, &Evidence::new(text, jiff::civil::date(2026, 11, 25)))
+    }
+
+    #[test]
+    fn a_placeholder_that_names_the_field_is_no_value() {
+        assert!(names_the_field("Any Theater", "theater_name"));
+        assert!(names_the_field("Theaters", "theater_name"));
+        assert!(names_the_field("the project", "projectName"));
+        // A word of its own is a value.
+        assert!(!names_the_field("Roxy Theater", "theater_name"));
+        assert!(!names_the_field("Mexico City", "city"));
+        assert!(!names_the_field("the quarterly report", "title"));
+        assert!(!names_the_field("", "title"));
     }
 
     #[test]
