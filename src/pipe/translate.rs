@@ -151,7 +151,9 @@ const NOTHING_SAID_VALUES: usize = 3;
 /// values are then unverified, not unsaid, and an image or a file may hold them), never when
 /// a text value is about what the conversation is about ([`grounding::touches`], its system
 /// and developer messages aside), and never when what the assistant's earlier turns wrote
-/// holds one of them (the user may have accepted a call the assistant proposed). `grounded`
+/// holds one of them (the user may have accepted a call the assistant proposed). The same
+/// for a call whose two or more required values are all unsaid ([`required_unsaid`]) when the
+/// conversation names nothing the tool acts on ([`grounding::names_tool`]). `grounded`
 /// is the translation with grounding's decisions, `translated` the same before any value was
 /// left out.
 fn nothing_said(
@@ -171,7 +173,6 @@ fn nothing_said(
         || translated.calls.len() != 1
         || conversation.said.opaque()
         || leaves.len() < NOTHING_SAID_VALUES
-        || !decisions.iter().all(unsaid)
     {
         return None;
     }
@@ -180,6 +181,11 @@ fn nothing_said(
     // regulation"), ties the call to the request even where no value is traced. Not a word
     // of the instructions: "Use the tools" in a system prompt is no request for one.
     let facts = conversation.said.without_instructions(conversation.day);
+    let required = required_unsaid(&tool.parameters, decisions);
+    let none_required = required.len() >= 2 && !grounding::names_tool(&tool.name, &facts);
+    if !decisions.iter().all(unsaid) && !none_required {
+        return None;
+    }
     if translated
         .calls
         .iter()
@@ -197,10 +203,37 @@ fn nothing_said(
             return None;
         }
     }
+    if decisions.iter().all(unsaid) {
+        return Some(format!(
+            "nothing the conversation says is among its values ({})",
+            leaves.join(", ")
+        ));
+    }
     Some(format!(
-        "nothing the conversation says is among its values ({})",
-        leaves.join(", ")
+        "the conversation gives none of what it requires ({}) and does not name what it acts on",
+        required.join(", ")
     ))
+}
+
+/// The schema's required properties when the call holds every one and grounding traced none
+/// of them (with two or more, a call for another request: a hotel search sent to a flight
+/// tool, its airports and dates made up, only the count of rooms said); empty otherwise.
+fn required_unsaid<'a>(schema: &'a Value, decisions: &[grounding::Decision]) -> Vec<&'a str> {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let unsaid = |name: &&str| {
+        decisions
+            .iter()
+            .any(|d| d.path == *name && d.rule == grounding::Rule::Unsaid)
+    };
+    if required.iter().all(unsaid) {
+        required
+    } else {
+        Vec::new()
+    }
 }
 
 /// Whether the value at report path `outer` holds the one at `inner` ("budget" holds

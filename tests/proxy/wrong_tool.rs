@@ -300,3 +300,86 @@ async fn values_worked_out_from_what_was_said_go_out() {
             .contains("plaincall_grounding_nothing_said_total 0"));
     }
 }
+
+fn flight_search() -> Value {
+    json!({"type": "function", "function": {
+        "name": "Flights_4_SearchRoundtripFlights",
+        "description": "Search for roundtrip flights between two airports.",
+        "parameters": {"type": "object", "properties": {
+            "origin_airport": {"type": "string"},
+            "destination_airport": {"type": "string"},
+            "departure_date": {"type": "string", "description": "YYYY-MM-DD"},
+            "number_of_tickets": {"type": "integer"},
+            "seating_class": {"type": "string", "enum": ["Economy", "Business"], "default": "Economy"}},
+            "required": ["origin_airport", "destination_airport", "departure_date"]}}})
+}
+
+/// The main model's call to the flight tool, translated into `answer`, for `user`: whether it
+/// reached the client, and what the main model was told when it did not.
+async fn flight_call(user: &str, answer: &str) -> (bool, Option<String>, String) {
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call(
+                "call_1",
+                "Flights_4_SearchRoundtripFlights",
+                "three tickets",
+            )]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(
+            crate::support::text_message("Which city are you flying from?"),
+            "stop",
+        )),
+    ])
+    .await;
+    let answer = answer.to_owned();
+    let translator = MockServer::start(move |_| translator_reply(&answer)).await;
+    let toml = format!(
+        "{}[translation.tools]\nFlights_4_SearchRoundtripFlights = \"nl\"\n",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let request = json!({"model": "main-model",
+        "messages": [{"role": "user", "content": user}], "tools": [flight_search()]});
+    let (status, body) = chat(&proxy, &request).await;
+    assert_eq!(status, 200, "{body}");
+    let delivered = !body["choices"][0]["message"]["tool_calls"].is_null();
+    let requests = main.chat_requests();
+    let told = (requests.len() > 1).then(|| last_message(&requests[1].json()));
+    (delivered, told, proxy.metrics())
+}
+
+#[tokio::test]
+async fn a_call_whose_required_values_nobody_said_for_a_tool_nobody_named_is_caught() {
+    // Only the count is said ("three hotel rooms"); the airports and the date are made up,
+    // and nothing of the request is about flights.
+    let (delivered, told, metrics) = flight_call(
+        "My friends and I would like help finding three hotel rooms in Philadelphia please.",
+        r#"{"origin_airport": "PHL", "destination_airport": "JFK", "departure_date": "2026-12-01", "number_of_tickets": 3}"#,
+    )
+    .await;
+    assert!(!delivered);
+    let told = told.expect("a repair turn");
+    assert!(
+        told.starts_with("[WRONG TOOL] This request is not for Flights_4_SearchRoundtripFlights: the conversation gives none of what it requires (origin_airport, destination_airport, departure_date)"),
+        "{told}"
+    );
+    assert!(metrics.contains("plaincall_grounding_nothing_said_total 1"));
+}
+
+#[tokio::test]
+async fn a_call_for_a_named_tool_or_with_a_required_value_said_goes_out() {
+    let made_up = r#"{"origin_airport": "JFK", "destination_airport": "LAX", "departure_date": "2026-12-01", "number_of_tickets": 3}"#;
+    // The airports worked out from the cities, the date made up: the request names flights.
+    let (delivered, told, metrics) =
+        flight_call("Find three seats on flights from New York to LA.", made_up).await;
+    assert!(delivered, "{told:?}");
+    assert!(metrics.contains("plaincall_grounding_nothing_said_total 0"));
+    // One required value said (the airport code) ties the call to the request.
+    let (delivered, told, _) = flight_call(
+        "Three of us go from JFK to the coast, what is there?",
+        made_up,
+    )
+    .await;
+    assert!(delivered, "{told:?}");
+}

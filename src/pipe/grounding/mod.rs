@@ -90,6 +90,49 @@ pub fn touches(args: &Value, evidence: &Evidence) -> bool {
     strings.iter().any(|s| text::touches(s, evidence))
 }
 
+/// Verbs tool names share whatever they act on: saying one names no tool.
+const ACTIONS: &[&str] = &[
+    "add",
+    "book",
+    "buy",
+    "calculate",
+    "check",
+    "create",
+    "delete",
+    "do",
+    "fetch",
+    "find",
+    "get",
+    "list",
+    "lookup",
+    "look",
+    "make",
+    "post",
+    "put",
+    "query",
+    "remove",
+    "reserve",
+    "retrieve",
+    "run",
+    "search",
+    "send",
+    "set",
+    "show",
+    "update",
+];
+
+/// Whether the conversation names what a tool acts on: a word of its name, three letters or
+/// more and no common action, said in any form ("flights" of
+/// `Flights_4_SearchRoundtripFlights`). "Search for gardens" names no flight tool.
+pub fn names_tool(name: &str, evidence: &Evidence) -> bool {
+    tokens::words_of(name).iter().any(|word| {
+        word.chars().count() >= 3
+            && word.chars().all(char::is_alphabetic)
+            && !words::is(ACTIONS, word)
+            && (evidence.has_word(word) || evidence.has_form(word))
+    })
+}
+
 fn collect_strings(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::String(text) => out.push(text.clone()),
@@ -103,6 +146,24 @@ fn collect_strings(value: &Value, out: &mut Vec<String>) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_tool_is_named_by_what_it_acts_on() {
+        let named = |text: &str, tool: &str| names_tool(tool, &Evidence::new(text, today()));
+        let flights = "Flights_4_SearchRoundtripFlights";
+        assert!(named("Find flights from New York to LA", flights));
+        assert!(named("I need a flight to Rome", flights));
+        assert!(named("a return trip, roundtrip please", flights));
+        // Its action alone names no tool; nor does a word that merely contains one.
+        assert!(!named("Search for free entry gardens in London", flights));
+        assert!(!named(
+            "help me find three hotel rooms in Philadelphia",
+            flights
+        ));
+        assert!(!named("a short trip to London", flights));
+        assert!(named("add a reminder to call Ana", "set_reminder"));
+        assert!(!named("set the thermostat to 20", "set_reminder"));
+    }
 
     fn today() -> jiff::civil::Date {
         jiff::civil::date(2026, 11, 25) // a Wednesday
