@@ -376,28 +376,30 @@ fn check(path: Option<&Path>) -> ExitCode {
 }
 
 async fn health(url: &str) -> ExitCode {
-    let client = match crate::upstream::one_off_client(std::time::Duration::from_secs(3)) {
-        Ok(client) => client,
-        Err(_) => return ExitCode::FAILURE,
+    let Ok(parsed) = url::Url::parse(url) else {
+        eprintln!("unhealthy: `{url}` is no URL (--url sets the address to check)");
+        return ExitCode::FAILURE;
     };
-    let shown = url::Url::parse(url).map_or_else(|_| url.to_owned(), |u| shown_url(&u));
-    match client.get(url).send().await {
-        Ok(response) if response.status().is_success() => ExitCode::SUCCESS,
-        Ok(response) => {
-            eprintln!(
-                "unhealthy: {shown} answered HTTP {}",
-                response.status().as_u16()
-            );
+    let shown = shown_url(&parsed);
+    let timeout = std::time::Duration::from_secs(3);
+    let answer = match crate::upstream::UpstreamClient::one_off(parsed, None, timeout) {
+        Ok(client) => client.exchange_once("", None, 1 << 20).await,
+        Err(error) => Err(error),
+    };
+    match answer {
+        Ok((status, _)) if status.is_success() => ExitCode::SUCCESS,
+        Ok((status, _)) => {
+            eprintln!("unhealthy: {shown} answered HTTP {}", status.as_u16());
+            ExitCode::FAILURE
+        }
+        Err(crate::error::ProxyError::UpstreamRedirect { status, .. }) => {
+            eprintln!("unhealthy: {shown} answered HTTP {status} (a redirect, not followed)");
             ExitCode::FAILURE
         }
         Err(error) => {
-            let cause = if error.is_timeout() {
-                "no answer within 3s".to_owned()
-            } else {
-                crate::error::root_cause(&error.without_url())
-            };
             eprintln!(
-                "unhealthy: cannot reach {shown}: {cause} (is `plaincall serve` running there? --url sets the address to check)"
+                "unhealthy: cannot reach {shown}: {} (is `plaincall serve` running there? --url sets the address to check)",
+                crate::startup::unanswered(&error)
             );
             ExitCode::FAILURE
         }
@@ -711,13 +713,9 @@ fn explain(path: Option<&Path>, files: &[PathBuf], json: bool) -> ExitCode {
 /// Stops `eval` before its cases when the upstream or a translator is not there: a table of
 /// zeros and a report would only measure the missing server.
 async fn eval_preflight(config: &Config) -> Result<(), ExitCode> {
-    let client = crate::startup::probe_client().map_err(|error| {
-        eprintln!("plaincall: {error}");
-        ExitCode::FAILURE
-    })?;
     let mut missing = false;
     for target in crate::startup::targets(config) {
-        match crate::startup::probe(&client, &target).await {
+        match crate::startup::probe(&target).await {
             crate::startup::Probe::Reachable => {}
             crate::startup::Probe::Doubtful(message) => eprintln!("plaincall: warning: {message}"),
             crate::startup::Probe::Unreachable(message) => {

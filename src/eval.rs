@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::config::{Config, Secret};
+use crate::config::Config;
 use crate::server::{self, AppState};
+use crate::upstream::UpstreamClient;
 
 /// One case: the format of the shared `cases.jsonl`, plus an optional `user` message.
 #[derive(Debug, Clone, Deserialize)]
@@ -151,31 +152,26 @@ pub(crate) async fn run(
     let serving = tokio::spawn(server::serve(listener, state.clone(), async move {
         let _ = stopped.await;
     }));
-    let client = crate::upstream::one_off_client(timeout).map_err(|e| e.to_string())?;
+    // The pipe adds the upstream's key itself; the direct run must send it.
+    let direct = UpstreamClient::one_off(
+        state.config.upstream.base_url.clone(),
+        state.config.upstream.api_key.clone(),
+        timeout,
+    )
+    .map_err(|e| e.to_string())?;
+    let through = url::Url::parse(&format!("http://{address}/v1/")).map_err(|e| e.to_string())?;
+    let through = UpstreamClient::one_off(through, None, timeout).map_err(|e| e.to_string())?;
     let validators = validators(&tools);
-    let direct = state
-        .config
-        .upstream
-        .base_url
-        .join("chat/completions")
-        .map_err(|e| e.to_string())?;
-    let through = format!("http://{address}/v1/chat/completions");
-    let api_key = state.config.upstream.api_key.as_ref();
     let mut outcomes = Vec::new();
     for (index, case) in cases.iter().enumerate() {
-        let body = case_body(model, &tools, case).to_string();
+        let body = bytes::Bytes::from(case_body(model, &tools, case).to_string());
         for mode in [Mode::Direct, Mode::Plaincall] {
-            let request = match mode {
-                Mode::Direct => client.post(direct.as_str()),
-                Mode::Plaincall => client.post(through.as_str()),
+            let client = match mode {
+                Mode::Direct => &direct,
+                Mode::Plaincall => &through,
             };
-            let request = request
-                .header(reqwest::header::CONTENT_TYPE, "application/json")
-                .body(body.clone());
-            // The pipe adds the upstream's key itself; the direct run must send it.
-            let key = if mode == Mode::Direct { api_key } else { None };
             let started = Instant::now();
-            let reply = send(request, key).await;
+            let reply = send(client, body.clone()).await;
             let outcome = judge(index, case, mode, reply, started.elapsed(), &validators);
             progress(&outcome);
             outcomes.push(outcome);
@@ -215,21 +211,16 @@ fn case_body(model: &str, tools: &[Value], case: &Case) -> Value {
     })
 }
 
-/// The reply's JSON body, or why there is none (without the URL, which may carry a password).
-async fn send(
-    mut request: reqwest::RequestBuilder,
-    api_key: Option<&Secret>,
-) -> Result<Value, String> {
-    if let Some(key) = api_key {
-        request = request.bearer_auth(key.expose());
-    }
-    match request.send().await {
-        Ok(response) => match response.bytes().await {
-            Ok(bytes) => serde_json::from_slice::<Value>(&bytes).map_err(|e| e.to_string()),
-            Err(error) => Err(error.without_url().to_string()),
-        },
-        Err(error) => Err(error.without_url().to_string()),
-    }
+/// What `eval` reads of one answer at most.
+const REPLY_LIMIT: u64 = 16 << 20;
+
+/// The reply's JSON body, or why there is none (the error names no credentials).
+async fn send(client: &UpstreamClient, body: bytes::Bytes) -> Result<Value, String> {
+    let (_, bytes) = client
+        .exchange_once("chat/completions", Some(body), REPLY_LIMIT)
+        .await
+        .map_err(|e| e.to_string())?;
+    serde_json::from_slice::<Value>(&bytes).map_err(|e| e.to_string())
 }
 
 fn judge(

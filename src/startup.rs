@@ -9,7 +9,8 @@ use std::time::Duration;
 use url::Url;
 
 use crate::config::{calling_mode_name, missing_v1_warning, redacted, Config, Secret, WireFormat};
-use crate::error::{root_cause, shown_url};
+use crate::error::{shown_url, ProxyError};
+use crate::upstream::UpstreamClient;
 
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
 
@@ -94,56 +95,67 @@ pub(crate) enum Probe {
     Unreachable(String),
 }
 
+/// What a probe reads of an answer at most: it looks at the status only.
+const PROBE_READ_LIMIT: u64 = 1 << 20;
+
 /// `GET {url}models`: any answer but a 3xx, 401, 403, 404 or 5xx means an OpenAI-compatible
 /// server is there; those are doubtful (a warning naming the setting), no answer is unreachable.
-pub(crate) async fn probe(client: &reqwest::Client, target: &Target) -> Probe {
-    let Ok(url) = target.url.join("models") else {
-        return Probe::Doubtful(format!("{}: cannot build the probe URL", target.role));
-    };
-    let mut request = client.get(url.clone()).timeout(PROBE_TIMEOUT);
-    if let Some(key) = &target.api_key {
-        request = request.bearer_auth(key.expose());
-    }
-    let shown = shown_url(&url);
-    match request.send().await {
+pub(crate) async fn probe(target: &Target) -> Probe {
+    let shown = target
+        .url
+        .join("models")
+        .map_or_else(|_| shown_url(&target.url), |url| shown_url(&url));
+    let client =
+        match UpstreamClient::one_off(target.url.clone(), target.api_key.clone(), PROBE_TIMEOUT) {
+            Ok(client) => client,
+            Err(error) => return Probe::Doubtful(format!("{}: {error}", target.role)),
+        };
+    let status = match client.exchange_once("models", None, PROBE_READ_LIMIT).await {
+        Ok((status, _)) => status.as_u16(),
         // Not followed: requests would refuse it too (it would carry the key elsewhere).
-        Ok(response) if response.status().is_redirection() => Probe::Doubtful(format!(
-            "the {} answered {} (a redirect) to GET {shown}; plaincall follows no redirect: set {} to the final URL",
-            target.role,
-            response.status().as_u16(),
-            target.setting
-        )),
-        Ok(response) if response.status().as_u16() == 404 => Probe::Doubtful(format!(
-            "the {} answered 404 to GET {shown}: is the path right? set {}",
-            target.role, target.setting
-        )),
-        Ok(response) if matches!(response.status().as_u16(), 401 | 403) => {
-            Probe::Doubtful(format!(
-                "the {} answered {} to GET {shown}: fine if clients send their own key; otherwise set its api_key",
-                target.role,
-                response.status().as_u16()
-            ))
-        }
-        Ok(response) if response.status().is_server_error() => Probe::Doubtful(format!(
-            "the {} answered {} to GET {shown}",
-            target.role,
-            response.status().as_u16()
-        )),
-        Ok(_) => Probe::Reachable,
-        Err(error) => {
-            let cause = if error.is_timeout() {
-                format!(
-                    "no answer within {}",
-                    humantime::format_duration(PROBE_TIMEOUT)
-                )
-            } else {
-                root_cause(&error.without_url())
-            };
-            Probe::Unreachable(format!(
-                "cannot reach the {} at {shown}: {cause}; start it, or set {}",
+        Err(ProxyError::UpstreamRedirect { status, .. }) => {
+            return Probe::Doubtful(format!(
+                "the {} answered {status} (a redirect) to GET {shown}; plaincall follows no redirect: set {} to the final URL",
                 target.role, target.setting
             ))
         }
+        Err(error) => {
+            return Probe::Unreachable(format!(
+                "cannot reach the {} at {shown}: {}; start it, or set {}",
+                target.role,
+                unanswered(&error),
+                target.setting
+            ))
+        }
+    };
+    match status {
+        404 => Probe::Doubtful(format!(
+            "the {} answered 404 to GET {shown}: is the path right? set {}",
+            target.role, target.setting
+        )),
+        401 | 403 => Probe::Doubtful(format!(
+            "the {} answered {status} to GET {shown}: fine if clients send their own key; otherwise set its api_key",
+            target.role
+        )),
+        500.. => Probe::Doubtful(format!(
+            "the {} answered {status} to GET {shown}",
+            target.role
+        )),
+        _ => Probe::Reachable,
+    }
+}
+
+/// Why a one-off request got no answer, without its URL (said by the caller).
+pub(crate) fn unanswered(error: &ProxyError) -> String {
+    match error {
+        ProxyError::UpstreamTimeout { after, .. } => {
+            format!("no answer within {}", humantime::format_duration(*after))
+        }
+        ProxyError::UpstreamUnreachable(message) => message
+            .split_once(": ")
+            .map_or(message.as_str(), |(_, cause)| cause)
+            .to_owned(),
+        other => other.to_string(),
     }
 }
 
@@ -152,11 +164,8 @@ pub(crate) async fn probe_and_log(config: &Config) {
     for warning in url_warnings(config) {
         tracing::warn!("{warning}");
     }
-    let Ok(client) = probe_client() else {
-        return;
-    };
     for target in targets(config) {
-        match probe(&client, &target).await {
+        match probe(&target).await {
             Probe::Reachable => {
                 tracing::info!(url = %redacted(&target.url), "{} reachable", target.role)
             }
@@ -173,10 +182,14 @@ pub(crate) async fn probe_and_log(config: &Config) {
 /// logged; nothing answering is not a finding (requests will learn it from their own 404).
 pub(crate) async fn unserved_formats(config: &Config) -> Vec<WireFormat> {
     let mut unserved = Vec::new();
-    let Ok(client) = probe_client() else {
+    let upstream = &config.upstream;
+    let Ok(client) = UpstreamClient::one_off(
+        upstream.base_url.clone(),
+        upstream.api_key.clone(),
+        PROBE_TIMEOUT,
+    ) else {
         return unserved;
     };
-    let upstream = &config.upstream;
     for (format, route) in [
         (WireFormat::Responses, "responses"),
         (WireFormat::Messages, "messages"),
@@ -187,15 +200,15 @@ pub(crate) async fn unserved_formats(config: &Config) -> Vec<WireFormat> {
         let Ok(url) = upstream.base_url.join(route) else {
             continue;
         };
-        let mut request = client
-            .post(url.clone())
-            .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .body("{}");
-        if let Some(key) = &upstream.api_key {
-            request = request.bearer_auth(key.expose());
-        }
         let shown = shown_url(&url);
-        match request.send().await.map(|r| r.status().as_u16()) {
+        let answer = client
+            .exchange_once(
+                route,
+                Some(bytes::Bytes::from_static(b"{}")),
+                PROBE_READ_LIMIT,
+            )
+            .await;
+        match answer.map(|(status, _)| status.as_u16()) {
             Ok(status @ (404 | 405)) => {
                 tracing::warn!(
                     "the upstream answered {status} to POST {shown}: /v1/{route} requests are converted to Chat Completions, though upstream.formats names \"{route}\""
@@ -208,7 +221,7 @@ pub(crate) async fn unserved_formats(config: &Config) -> Vec<WireFormat> {
             ),
             Err(error) => tracing::debug!(
                 "no answer from POST {shown} at start-up: {}",
-                root_cause(&error.without_url())
+                unanswered(&error)
             ),
         }
     }
@@ -224,8 +237,4 @@ pub(crate) fn url_warnings(config: &Config) -> Vec<String> {
             missing_v1_warning(&t.url, setting)
         })
         .collect()
-}
-
-pub(crate) fn probe_client() -> Result<reqwest::Client, reqwest::Error> {
-    crate::upstream::one_off_client(PROBE_TIMEOUT)
 }

@@ -4,9 +4,10 @@
 //! reqwest, since on the forward path reqwest parsed each request's URL twice and ran a
 //! redirect layer plaincall does not use (about 4% of the CPU a forwarded request costs,
 //! `docs/measurements.md`). The one-off requests (the start-up probes, `plaincall health`,
-//! `plaincall eval`) use [`one_off_client`]. Both follow no redirect (one would carry the key
-//! and the conversation to the host it names), read no proxy from the environment, and have
-//! explicit timeouts.
+//! `plaincall eval`) use the same type ([`UpstreamClient::one_off`]), so every client follows
+//! no redirect (one would carry the key and the conversation to the host it names), reads no
+//! proxy from the environment, verifies against the platform's roots, and has explicit
+//! timeouts.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -608,15 +609,53 @@ impl opentelemetry_http::HttpClient for OtlpTransport {
     }
 }
 
-/// The client for a one-off request: no redirect followed, no proxy from the environment,
-/// `timeout` for the whole exchange and at most that for connecting.
-pub(crate) fn one_off_client(timeout: Duration) -> Result<reqwest::Client, reqwest::Error> {
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .no_proxy()
-        .connect_timeout(timeout)
-        .timeout(timeout)
-        .build()
+impl UpstreamClient {
+    /// A client for one-off requests below `base` (the start-up probes, `plaincall health`,
+    /// `plaincall eval`): the one policy of every client here, with `timeout` for connecting,
+    /// for the response headers and for each silence in the body, and at most one connection
+    /// kept, for a second.
+    pub(crate) fn one_off(
+        base: Url,
+        api_key: Option<Secret>,
+        timeout: Duration,
+    ) -> Result<UpstreamClient, ProxyError> {
+        let pool = Pool {
+            idle: 1,
+            idle_timeout: Duration::from_secs(1),
+        };
+        UpstreamClient::new(base, api_key, timeout, timeout, timeout, pool)
+    }
+
+    /// One request to `route` below the base (`""` for the base itself): a `POST` of `json`
+    /// when given, else a `GET`, read whole up to `limit` bytes: its status and body. A
+    /// redirect is [`ProxyError::UpstreamRedirect`], never followed.
+    pub(crate) async fn exchange_once(
+        &self,
+        route: &str,
+        json: Option<Bytes>,
+        limit: u64,
+    ) -> Result<(StatusCode, Bytes), ProxyError> {
+        let url = self
+            .base
+            .join(route)
+            .map_err(|e| ProxyError::Internal(format!("the URL for `{route}`: {e}")))?;
+        let uri = Uri::try_from(url.as_str()).map_err(|e| {
+            ProxyError::Internal(format!("the URL `{}`: {e}", crate::error::shown_url(&url)))
+        })?;
+        let request = match json {
+            Some(body) => {
+                let mut headers = HeaderMap::new();
+                headers.insert(
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/json"),
+                );
+                self.post_whole(uri, &headers, false, body)
+            }
+            None => self.request(Method::GET, uri, &HeaderMap::new(), false),
+        };
+        let (status, _, body) = self.send_and_read(request, limit).await?;
+        Ok((status, body))
+    }
 }
 
 /// A message's `Content-Length` (a client's request or an upstream's response), when it has a

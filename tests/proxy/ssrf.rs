@@ -233,7 +233,7 @@ async fn redirecting_to(elsewhere: &MockServer) -> MockServer {
     .await
 }
 
-/// The start-up probes use the one-off client: a redirect is reported, never followed, for
+/// The start-up probes use the same client type: a redirect is reported, never followed, for
 /// the upstream and for each translator.
 #[tokio::test]
 async fn the_start_up_probe_does_not_follow_a_redirect() {
