@@ -161,6 +161,21 @@ impl Chunk {
         })
     }
 
+    /// What the other formats read of the chunk: its first choice's text, call pieces and
+    /// finish reason, then its usage.
+    pub(crate) fn parts(&self) -> Vec<Part> {
+        let mut parts = Vec::new();
+        if let Some(first) = self.choices.iter().find(|c| c.index == 0) {
+            if let Some(text) = first.content.as_ref().filter(|t| !t.is_empty()) {
+                parts.push(Part::Text(text.clone()));
+            }
+            parts.extend(first.calls.iter().zip(0..).map(|(call, at)| call.part(at)));
+            parts.extend(first.finish_reason.clone().map(Part::Finish));
+        }
+        parts.extend(self.usage.clone().map(Part::Usage));
+        parts
+    }
+
     /// The usage, as plaincall sums it; one it cannot read counts as none.
     pub(crate) fn typed_usage(&self) -> Option<Usage> {
         self.usage
@@ -319,6 +334,35 @@ mod tests {
 
     fn object(text: &str) -> RawObject {
         serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_chunk_comes_apart_into_its_first_choices_parts() {
+        let chunk = object(
+            r#"{"id":"c","choices":[{"index":1,"delta":{"content":"other"}},
+            {"index":0,"delta":{"content":"Hi","tool_calls":[
+              {"index":0,"id":"call_a","type":"function","function":{"name":"f","arguments":"{"}},
+              {"index":0,"function":{"arguments":"}"}}]},"finish_reason":"tool_calls"}],
+            "usage":{"completion_tokens":3}}"#,
+        );
+        assert_eq!(
+            Chunk::streamed(chunk).unwrap().parts(),
+            vec![
+                Part::Text("Hi".into()),
+                Part::CallBegun {
+                    index: 0,
+                    id: "call_a".into(),
+                    name: "f".into(),
+                    arguments: "{".into()
+                },
+                Part::CallArguments {
+                    index: 0,
+                    arguments: "}".into()
+                },
+                Part::Finish("tool_calls".into()),
+                Part::Usage(serde_json::json!({"completion_tokens": 3})),
+            ]
+        );
     }
 
     fn error_of(result: Result<Chunk, ProxyError>) -> String {

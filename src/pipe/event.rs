@@ -55,25 +55,6 @@ pub(crate) enum Part {
     Usage(Value),
 }
 
-/// The parts of one choice of a chat chunk (`delta` text and call deltas, finish reason).
-fn choice_parts(choice: &RawObject, parts: &mut Vec<Part>) {
-    if let Ok(Some(delta)) = openai::get::<RawObject>(choice, "delta") {
-        if let Ok(Some(text)) = openai::get::<String>(&delta, "content") {
-            if !text.is_empty() {
-                parts.push(Part::Text(text));
-            }
-        }
-        let calls: Vec<Value> = openai::get(&delta, "tool_calls")
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        parts.extend(calls.iter().map(call_part));
-    }
-    if let Ok(Some(reason)) = openai::get::<String>(choice, "finish_reason") {
-        parts.push(Part::Finish(reason));
-    }
-}
-
 /// A call delta as a client accumulates it: the one with an id or a name begins a call.
 pub(crate) fn call_part(delta: &Value) -> Part {
     let index = delta.get("index").and_then(Value::as_u64).unwrap_or(0);
@@ -93,27 +74,6 @@ pub(crate) fn call_part(delta: &Value) -> Part {
             arguments,
         },
     }
-}
-
-/// The parts of a whole chat chunk: its first choice's, then its usage.
-pub(crate) fn chunk_parts(chunk: &RawObject) -> Vec<Part> {
-    let mut parts = Vec::new();
-    let choices: Vec<RawObject> = openai::get(chunk, "choices")
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-    if let Some(first) = choices
-        .iter()
-        .find(|c| openai::get::<u64>(c, "index").ok().flatten().unwrap_or(0) == 0)
-    {
-        choice_parts(first, &mut parts);
-    }
-    if let Ok(Some(usage)) = openai::get::<Value>(chunk, "usage") {
-        if usage.is_object() {
-            parts.push(Part::Usage(usage));
-        }
-    }
-    parts
 }
 
 /// The events of one streamed answer, as the driver sends them.
@@ -362,35 +322,6 @@ mod tests {
 
     fn object(text: &str) -> RawObject {
         serde_json::from_str(text).unwrap()
-    }
-
-    #[test]
-    fn a_chunk_comes_apart_into_its_first_choices_parts() {
-        let chunk = object(
-            r#"{"id":"c","choices":[{"index":1,"delta":{"content":"other"}},
-            {"index":0,"delta":{"content":"Hi","tool_calls":[
-              {"index":0,"id":"call_a","type":"function","function":{"name":"f","arguments":"{"}},
-              {"index":0,"function":{"arguments":"}"}}]},"finish_reason":"tool_calls"}],
-            "usage":{"completion_tokens":3}}"#,
-        );
-        assert_eq!(
-            chunk_parts(&chunk),
-            vec![
-                Part::Text("Hi".into()),
-                Part::CallBegun {
-                    index: 0,
-                    id: "call_a".into(),
-                    name: "f".into(),
-                    arguments: "{".into()
-                },
-                Part::CallArguments {
-                    index: 0,
-                    arguments: "}".into()
-                },
-                Part::Finish("tool_calls".into()),
-                Part::Usage(json!({"completion_tokens": 3})),
-            ]
-        );
     }
 
     #[test]

@@ -216,11 +216,10 @@ mod tests {
 
     fn passed(chunk: &str) -> Vec<Event> {
         let chunk: crate::openai::RawObject = serde_json::from_str(chunk).unwrap();
-        let parts = crate::pipe::event::chunk_parts(&chunk);
-        let mut envelope = chunk;
-        envelope.shift_remove("choices");
+        let chunk = crate::pipe::chunks::Chunk::streamed(chunk).unwrap();
+        let parts = chunk.parts();
         vec![
-            Event::Envelope(envelope),
+            Event::Envelope(chunk.envelope),
             Event::Passed {
                 frame: Bytes::new(),
                 parts,

@@ -442,14 +442,18 @@ fn upstream_event(event: sse::Event, out: &mut VecDeque<Event>) {
     if event.event.as_deref() == Some("error") || chunk.contains_key("error") {
         return out.push_back(Event::UpstreamError(event.data));
     }
-    let parts = crate::pipe::event::chunk_parts(&chunk);
-    let mut envelope = chunk;
-    envelope.shift_remove("choices");
-    out.push_back(Event::Envelope(envelope));
-    out.push_back(Event::Passed {
-        frame: Bytes::new(),
-        parts,
-    });
+    // Read as the driver reads a chunk: a malformed field is an error here too.
+    match crate::pipe::chunks::Chunk::streamed(chunk) {
+        Ok(chunk) => {
+            let parts = chunk.parts();
+            out.push_back(Event::Envelope(chunk.envelope));
+            out.push_back(Event::Passed {
+                frame: Bytes::new(),
+                parts,
+            });
+        }
+        Err(error) => out.push_back(Event::Error(error)),
+    }
 }
 
 /// The message a client of another format reads for an event that ends a stream in error.

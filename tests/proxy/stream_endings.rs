@@ -350,3 +350,35 @@ async fn a_malformed_field_before_any_handled_call_is_an_error_too() {
         );
     }
 }
+
+/// A stream forwarded as it came for another format's client (nothing to translate) is read
+/// as the driver reads one: a malformed field is an error event in the client's format, never
+/// read as absent.
+#[tokio::test]
+async fn a_malformed_field_in_a_forwarded_stream_is_an_error_in_the_clients_format() {
+    let chunk =
+        |choice: Value| json!({"id": "s", "object": "chat.completion.chunk", "choices": [choice]});
+    let upstream = MockServer::scripted(vec![Reply::sse(vec![
+        chunk(json!({"index": 0, "delta": {"role": "assistant", "content": "Hi"}})),
+        chunk(json!({"index": 0, "delta": {}, "finish_reason": 1})),
+    ])])
+    .await;
+    let proxy = Proxy::start(&upstream.url(), "").await;
+    let body = json!({"model": "m", "max_tokens": 50, "stream": true,
+        "messages": [{"role": "user", "content": "x"}]});
+    let response = client()
+        .post(proxy.url("/v1/messages"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let raw = tokio::time::timeout(Duration::from_secs(5), response.text())
+        .await
+        .expect("the stream ends")
+        .unwrap();
+    assert!(raw.contains("\"text\":\"Hi\""), "{raw}");
+    assert!(raw.contains("event: error\n"), "{raw}");
+    assert!(raw.contains("`finish_reason` is malformed"), "{raw}");
+    assert!(!raw.contains("message_stop"), "{raw}");
+}
