@@ -219,11 +219,7 @@ fn nothing_said(
 /// of them (with two or more, a call for another request: a hotel search sent to a flight
 /// tool, its airports and dates made up, only the count of rooms said); empty otherwise.
 fn required_unsaid<'a>(schema: &'a Value, decisions: &[grounding::Decision]) -> Vec<&'a str> {
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|names| names.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let required = crate::json::required(schema);
     let unsaid = |name: &&str| {
         decisions
             .iter()
