@@ -466,6 +466,16 @@ fn spoken_digits(tokens: &[Token], facts: &Facts) -> Vec<String> {
 /// below 100 (its longest reading: "trente-quatre" is 34), or a digit's own word, which also
 /// reads the words a number reader takes for articles ("uno", "um", "eins").
 fn digit_group(tokens: &[Token], facts: &Facts, i: usize) -> Option<(String, usize)> {
+    // "double five" is 55, "triple oh" 000.
+    let times = match tokens.get(i).map(|t| t.folded.as_str()) {
+        Some("double") => 2,
+        Some("triple") => 3,
+        _ => 0,
+    };
+    if times > 0 {
+        let (digit, next) = digit_group(tokens, facts, i + 1)?;
+        return (digit.len() == 1).then(|| (digit.repeat(times), next));
+    }
     // A zero said is a digit of its own: "zero zero quattro" is 004, which a number reader
     // reads as 4.
     if tokens
@@ -618,6 +628,15 @@ mod tests {
             today,
         );
         assert!(e.has_spoken_digits("55520188"));
+        let e = Evidence::new(
+            "their number is oh two oh, seven nine four six, double five one two",
+            today,
+        );
+        assert!(e.has_spoken_digits("02079465512"));
+        assert!(!e.has_spoken_digits("0207946512"));
+        // "Double" before no single digit says none.
+        let e = Evidence::new("a double room for two nights, three adults", today);
+        assert!(e.spoken_digits.is_empty(), "{:?}", e.spoken_digits);
         let e = Evidence::new("liga pro meu pai: onze, nove nove oito, três meia", today);
         assert!(e.has_spoken_digits("1199836"));
         // "Oh" alone is no digit run.

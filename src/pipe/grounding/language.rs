@@ -262,10 +262,17 @@ fn only_unread_marks(line: &str, scores: &[(&'static str, usize)]) -> bool {
                 .any(|(_, list)| list.contains(&folded))
                 || w.chars().any(|c| is_latin(c) && !read_letter(c)))
     });
+    // On three words or more, the letters must show one of the six to outweigh the other
+    // language's word: a guess they barely hold ("Ébressz fel holnap fél hétkor" reads as
+    // Spanish at 0.02) shows nothing, and grounding may only strip what it can read. Two
+    // words ("ok pagalo") are too few for letters to show anything either way.
     marked
-        && detector()
-            .detect_lang(line)
-            .is_some_and(|lang| !READ.iter().any(|code| whatlang_of(code) == Some(lang)))
+        && detector().detect(line).is_none_or(|info| {
+            (words.len() >= 3 && info.confidence() < 0.1)
+                || !READ
+                    .iter()
+                    .any(|code| whatlang_of(code) == Some(info.lang()))
+        })
 }
 
 /// Whether a line in Latin letters is in a language the six are not, by its function-word
@@ -635,6 +642,10 @@ mod tests {
         assert!(of("Sätt termostaten på tjugoett grader.").unread);
         assert!(of("Sortér boligerne efter pris, billigste først.").unread);
         assert!(!of("Rename the Łódź folder").unread);
+        // Letters that barely guess one of the six do not outweigh another language's word;
+        // two words are too few to tell either way.
+        assert!(of("Ébressz fel holnap fél hétkor").unread);
+        assert!(!of("ok pagalo").unread);
         assert!(!of("Sortiere nach Preis, billigste zuerst.").unread);
         assert!(!of("Trie par prix, le moins cher d'abord.").unread);
         // Words another language shares with the six count for the six: "para" is also

@@ -401,7 +401,7 @@ fn words_in(
 }
 
 /// A word or a run of separators, as `text2num` reads a text: words keep their inner hyphens
-/// and apostrophes ("vingt-deux"), and the pieces put together are the text again.
+/// ("vingt-deux"), and the pieces put together are the text again.
 struct Piece<'a> {
     text: &'a str,
     lowercase: Cow<'a, str>,
@@ -476,7 +476,9 @@ fn pieces(text: &str) -> Vec<Piece<'_>> {
         }
     };
     for (at, c) in text.char_indices() {
-        let word_char = c.is_alphanumeric() || (in_word && (c == '-' || c == '\''));
+        // No number word holds an apostrophe: one after an elided article ends the article
+        // ("l'otto", "dell'una", "l'onze").
+        let word_char = c.is_alphanumeric() || (in_word && c == '-');
         if word_char != in_word {
             push(start, at);
             start = at;
@@ -498,6 +500,15 @@ mod tests {
     fn numbers(text: &str) -> Vec<f64> {
         let facts = super::super::facts::read_for_test(text);
         facts.number_spans.iter().map(|s| s.value).collect()
+    }
+
+    #[test]
+    fn a_number_after_an_elided_article() {
+        assert_eq!(numbers("la riunione è l'otto gennaio"), [8.0]);
+        assert_eq!(numbers("ci vediamo l'undici dicembre"), [11.0]);
+        assert_eq!(numbers("c'est l'onze novembre"), [11.0]);
+        // An apostrophe that elides nothing reads no number.
+        assert!(numbers("don't forget the o'clock meeting").is_empty());
     }
 
     #[test]

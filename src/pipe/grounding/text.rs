@@ -100,7 +100,10 @@ fn added_clause(value: &str, evidence: &Evidence) -> bool {
         added |= content.len() >= 2 && !content.iter().any(|w| evidence.has_word(w));
         clause.clear();
     };
-    for piece in value.split_inclusive(['.', ';', '!', '?', ',', ':', '\n']) {
+    // A dash between words sets a clause apart as a comma does ("Dîner chez Claire –
+    // apporter le vin"); a hyphen inside a word ("e-mail") does not.
+    let value = value.replace(" - ", " – ");
+    for piece in value.split_inclusive(['.', ';', '!', '?', ',', ':', '\n', '–', '—']) {
         for word in words_of(piece) {
             if evidence.joins(&word) {
                 close(&mut clause);
@@ -267,6 +270,20 @@ mod tests {
         assert!(!said_in(
             "tell my boss I will miss the meeting tomorrow",
             "I will miss the meeting tomorrow because my train was cancelled."
+        ));
+        // A dash sets a clause apart; a hyphen inside a word does not.
+        let event = "crée un événement 'dîner chez Claire et Paul' samedi soir";
+        assert!(!said_in(
+            event,
+            "Dîner chez Claire et Paul – apporter le vin"
+        ));
+        assert!(!said_in(
+            event,
+            "Dîner chez Claire et Paul - apporter le vin"
+        ));
+        assert!(said_in(
+            "send an e-mail to the team about the quarterly budget review",
+            "E-mail the team: quarterly budget review"
         ));
     }
 }
