@@ -1,5 +1,6 @@
 //! Rows of a tool result the user picked. A tool result that lists things (a JSON array of
-//! two objects or more: orders, accounts, repositories; a line of rows between "|"; in a
+//! two objects or more: orders, accounts, repositories; of two names or more: branches,
+//! buckets, subject lines; a line of rows between "|"; in a
 //! `tool` message, a list on one line: "basic $5/mo, plus $10/mo, pro $20/mo") holds a value
 //! of each row, and the user asks about one of them: by a word only that row holds ("Ich
 //! will den Wasserkocher zurückschicken", "quanto devo a Marco?"), by a number only it holds
@@ -442,7 +443,8 @@ fn json_starts_line(before: &str) -> bool {
         || (before.ends_with(':') && before.len() <= 24 && !before.contains(['{', '[', '"']))
 }
 
-/// Every array of two objects or more in `value`, as tables of folded scalars.
+/// Every array of two objects or more in `value`, and every array of two strings or more,
+/// as tables of folded scalars.
 fn collect_tables(value: &Value, tables: &mut Vec<Table>) {
     match value {
         Value::Array(items) => {
@@ -461,6 +463,26 @@ fn collect_tables(value: &Value, tables: &mut Vec<Table>) {
                                 .map(|(k, v)| format!("{k} {v}"))
                                 .collect::<Vec<_>>()
                                 .join("; "),
+                        })
+                        .collect(),
+                    picked: Vec::new(),
+                });
+            }
+            // A list of two names or more (branches, buckets, subject lines): a row each.
+            let names: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+            if names.len() >= 2 && names.len() == items.len() {
+                tables.push(Table {
+                    rows: names
+                        .iter()
+                        .map(|name| {
+                            let whole = fold(name.trim());
+                            let file = fold(name.trim().rsplit('/').next().unwrap_or_default());
+                            Row {
+                                compact: compact(&whole),
+                                values: vec![whole, file],
+                                numbers: Vec::new(),
+                                text: (*name).to_owned(),
+                            }
                         })
                         .collect(),
                     picked: Vec::new(),
@@ -669,6 +691,31 @@ mod tests {
     }
 
     #[test]
+    fn a_list_of_names_is_a_row_each() {
+        let branches = "User: branches?\nTool: {\"branches\": [\"main\", \"release/2.4\", \"hotfix/2.3.1\"]}\nUser: deploy the hotfix one";
+        assert!(refused_after_tool(branches, "Tool:", json!("release/2.4")));
+        assert!(!refused_after_tool(
+            branches,
+            "Tool:",
+            json!("hotfix/2.3.1")
+        ));
+        let subjects = "User: tre idee?\nTool: [\"Aggiornamento progetto\", \"Novità di dicembre\", \"Riepilogo settimanale\"]\nUser: la terza va bene";
+        assert!(refused_after_tool(
+            subjects,
+            "Tool:",
+            json!("Novità di dicembre")
+        ));
+        assert!(!refused_after_tool(
+            subjects,
+            "Tool:",
+            json!("Riepilogo settimanale")
+        ));
+        // No row picked: every name stays evidence.
+        let open = "User: branches?\nTool: [\"main\", \"release/2.4\"]\nUser: which is newer?";
+        assert!(!refused_after_tool(open, "Tool:", json!("release/2.4")));
+    }
+
+    #[test]
     fn a_row_by_a_day_said_as_an_ordinal_and_a_value_of_several_words() {
         let bookings = "User: my bookings?\nTool: Ref QX7-22K9, Hotel Aurora, Dec 10-12; Ref QX7-22L4, Hotel Mistral, Dec 18-20\nUser: cancel the one on the 18th";
         assert!(refused_after_tool(bookings, "Tool:", json!("QX7-22K9")));
@@ -813,9 +860,9 @@ mod tests {
         let both =
             "[{\"name\":\"Project Alpha\"},{\"name\":\"Project Beta\"}]\nfirst, open the project";
         assert!(!refused(both, json!("Project Beta")));
-        // One row is no choice; nor is a list of plain values.
+        // One row is no choice; one name is none either.
         assert!(!refused("[{\"id\":\"A1\"}]\nthe first one", json!("A1")));
-        assert!(!refused("[\"A1\",\"B2\"]\nthe first one", json!("B2")));
+        assert!(!refused("[\"A1\"]\nthe first one", json!("A1")));
         // A value the user also said stays said.
         let text = "[{\"id\":\"A1\",\"city\":\"Lyon\"},{\"id\":\"B2\",\"city\":\"Nice\"}]\nthe one in Nice, not A1";
         assert!(!refused(text, json!("A1")));

@@ -374,6 +374,14 @@ const MINUTE_LINKS: &[(&[&str], bool)] = &[
     (&["vor"], true),
     (&["para", "as"], true),
     (&["para", "a"], true),
+    // Spoken Brazilian: "quinze pras sete", "dez pra uma".
+    (&["pras"], true),
+    (&["pra", "as"], true),
+    (&["pra", "a"], true),
+    (&["pra"], true),
+    // Latin American Spanish: "veinte para las ocho", "diez para la una".
+    (&["para", "las"], true),
+    (&["para", "la"], true),
 ];
 
 /// Named hours of the six languages.
@@ -1255,6 +1263,15 @@ mod tests {
             [(5, 0), (9, 0), (17, 0), (21, 0)]
         );
         assert_eq!(times("this evening at 7"), [(19, 0)]);
+    }
+
+    #[test]
+    fn minutes_counted_back_from_the_hour_as_spoken() {
+        assert!(times("me acorda quinze pras sete").contains(&(6, 45)));
+        assert!(times("dez pras oito").contains(&(7, 50)));
+        assert!(times("despiértame veinte para las ocho").contains(&(7, 40)));
+        // "Para las ocho" alone is eight, not a count back.
+        assert!(!times("reserva para las ocho, somos veinte").contains(&(7, 40)));
     }
 
     #[test]
