@@ -471,6 +471,9 @@ fn said_at(member: &str, evidence: &Evidence) -> Vec<usize> {
 const REFUSALS: &[&str] = &[
     "not", "no", "dont", "never", "nicht", "kein", "keine", "keinen", "pas", "non", "nao", "nunca",
     "jamais", "nie", "mai", "nem",
+    // "nada de azúcar", "niente zucchero", "aucun supplément", "nenhuma cebola".
+    "nada", "ninguno", "ninguna", "ningun", "niente", "nessun", "nessuno", "nessuna", "aucun",
+    "aucune", "rien", "nenhum", "nenhuma",
 ];
 
 /// "without" in the six: it turns down a part of a member of several words ("sem banho").
@@ -1069,6 +1072,25 @@ mod tests {
             &members,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    #[test]
+    fn a_member_turned_down_by_a_word_for_none() {
+        let sweetener = json!(["none", "sugar", "caramel", "stevia"]);
+        let text = "un café con leche de avena, nada de azúcar pero sí un chorrito de caramelo";
+        assert!(turned_down(text, "sugar", sweetener.clone()));
+        assert!(!turned_down(text, "caramel", sweetener.clone()));
+        assert!(turned_down(
+            "un cappuccino, niente zucchero",
+            "sugar",
+            sweetener.clone()
+        ));
+        // "Nothing else" past a mark turns down nothing after it.
+        assert!(!turned_down(
+            "no quiero nada más, solo azúcar",
+            "sugar",
+            sweetener
+        ));
     }
 
     #[test]

@@ -469,6 +469,7 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     read_compact(tokens, &mut found);
     read_month_names(tokens, today, facts, &mut found);
     read_nth_weekday_of_month(tokens, today, &mut found);
+    read_day_of_next_month(tokens, today, facts, &mut found);
     for at in bare_days(tokens) {
         if let Some(day) = at.and_then(|at| day_at(tokens, at, facts, true)) {
             push_day_of_month(&mut found, today, day);
@@ -783,6 +784,63 @@ fn days_of_a_month_said_before(tokens: &[Token], facts: &Facts) -> Vec<(i64, i64
         }
     }
     out
+}
+
+/// "Next month", folded token by token, in the six languages ("mes que viene", "mois
+/// prochain", "nächsten Monats", "mês que vem", "mese prossimo").
+const NEXT_MONTH: &[&[&str]] = &[
+    &["next", "month"],
+    &["mes", "que", "viene"],
+    &["proximo", "mes"],
+    &["mes", "proximo"],
+    &["mes", "siguiente"],
+    &["mois", "prochain"],
+    &["prochain", "mois"],
+    &["nachsten", "monats"],
+    &["nachsten", "monat"],
+    &["kommenden", "monats"],
+    &["mes", "que", "vem"],
+    &["mese", "prossimo"],
+    &["prossimo", "mese"],
+];
+
+/// A day of next month: a day said a few words before "next month" ("the first of next
+/// month", "el primer día del mes que viene", "le 5 du mois prochain", "am Ersten des
+/// nächsten Monats", "il primo del mese prossimo").
+fn read_day_of_next_month(tokens: &[Token], today: Date, facts: &Facts, found: &mut Vec<Date>) {
+    for at in 0..tokens.len() {
+        if !NEXT_MONTH.iter().any(|words| phrase_at(tokens, at, words)) {
+            continue;
+        }
+        // Only "of", an article or a word for "day" between: "the first meeting is next
+        // month" says no day.
+        let linking = |t: &Token| {
+            OF_MONTH.contains(&t.folded.as_str())
+                || ["the", "day", "dia", "jour", "tag", "giorno"].contains(&t.folded.as_str())
+        };
+        let from = (0..at)
+            .rev()
+            .take_while(|j| linking(&tokens[*j]))
+            .last()
+            .unwrap_or(at);
+        let day = from.checked_sub(1).and_then(|j| {
+            day_at(tokens, j, facts, false).or_else(|| {
+                FIRST_OR_LAST
+                    .iter()
+                    .any(|(w, first)| *first && tokens[j].folded == *w)
+                    .then_some(1)
+            })
+        });
+        let next = today
+            .first_of_month()
+            .checked_add(1.months())
+            .ok()
+            .zip(day)
+            .and_then(|(month, day)| {
+                Date::new(month.year(), month.month(), i8::try_from(day).ok()?).ok()
+            });
+        found.extend(next);
+    }
 }
 
 /// A day of the month said alone: its next coming, today included.
@@ -1849,6 +1907,24 @@ mod tests {
         assert!(dates("por la mañana").is_empty());
         assert!(dates("3 days ago").is_empty());
         assert!(dates("na segunda vez").is_empty());
+    }
+
+    #[test]
+    fn a_day_of_next_month() {
+        // Read against Wednesday 2026-11-25: next month is December.
+        for text in [
+            "pay the rent on the first of next month",
+            "el primer día del mes que viene",
+            "am Ersten des nächsten Monats",
+            "il primo del mese prossimo",
+        ] {
+            assert!(dates(text).contains(&date(2026, 12, 1)), "{text}");
+        }
+        assert!(dates("le 5 du mois prochain").contains(&date(2026, 12, 5)));
+        assert!(dates("no dia 10 do mês que vem").contains(&date(2026, 12, 10)));
+        // Next month with no day of its own, or an ordinal of something else.
+        assert!(!dates("the first meeting is next month").contains(&date(2026, 12, 1)));
+        assert!(!dates("see you next month").contains(&date(2026, 12, 1)));
     }
 
     #[test]
