@@ -291,6 +291,9 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     {
         return None;
     }
+    if rules.on(Rule::Verbatim) && identifier_turned_down(text, evidence) {
+        return None;
+    }
     let verbatim = || written_as_is(text, all_digits, evidence);
     if let Some(rule) = on(Rule::Verbatim, &verbatim) {
         return Some(rule);
@@ -416,6 +419,45 @@ fn written_as_is(text: &str, all_digits: bool, evidence: &Evidence) -> bool {
                     .is_some_and(|rest| rest.contains('.') && evidence.written(rest))
             })
     }
+}
+
+/// An identifier (one word with a digit or a mark: "mdupont84", "release-2.4") written only
+/// right after a refusal: "m.dupont84, pas mdupont84", "nicht build-17" (the rules of
+/// [`labels::turned_down`]: "no" needs a word between, a mark after the refusal corrects).
+fn identifier_turned_down(text: &str, evidence: &Evidence) -> bool {
+    let identifier = !text.contains(char::is_whitespace)
+        && text.chars().any(char::is_alphabetic)
+        && text.chars().any(|c| !c.is_alphabetic());
+    if !identifier || text.len() < 3 {
+        return false;
+    }
+    let haystack = &evidence.text;
+    let bounded = |at: usize| {
+        let before = haystack[..at].chars().next_back();
+        let after = haystack[at + text.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    };
+    let tokens = &evidence.tokens;
+    // The refusal starts its clause ("..., not release-2.4", "..., pas mdupont84"): after a
+    // verb it negates the action, not the value ("ne supprime pas build-17").
+    let clause_starts = |r: usize| {
+        r == 0
+            || tokens[r - 1].kind == Kind::Punct
+            || ["but", "pero", "mais", "aber", "ma", "mas"].contains(&tokens[r - 1].folded.as_str())
+    };
+    let written: Vec<usize> = haystack
+        .match_indices(text)
+        .map(|(at, _)| at)
+        .filter(|at| bounded(*at))
+        .collect();
+    !written.is_empty()
+        && written.iter().all(|&at| {
+            let Some(k) = tokens.iter().position(|t| t.start >= at) else {
+                return false;
+            };
+            labels::turned_down(text, tokens, &[(text.to_owned(), at)])
+                && (1..=2).any(|back| k.checked_sub(back).is_some_and(clause_starts))
+        })
 }
 
 /// Named by a part: a time zone by its city, a media type by its subtype.
@@ -1789,6 +1831,27 @@ mod tests {
         assert!(!said("je prends la formule la moins chère", "premium"));
         assert!(said("la plus chère, s'il te plaît", "premium"));
         assert!(!said("une formule pas trop chère", "basic"));
+    }
+
+    #[test]
+    fn an_identifier_written_only_after_a_refusal_is_not_said() {
+        let down = |text: &str, value: &str| {
+            identifier_turned_down(value, &Evidence::new(text, jiff::civil::date(2026, 11, 25)))
+        };
+        let text = "mon identifiant c'est m.dupont84, pas mdupont84 ça c'est mon frère";
+        assert!(down(text, "mdupont84"));
+        assert!(!down(text, "m.dupont84"));
+        assert!(down(
+            "use the staging branch, not release-2.4",
+            "release-2.4"
+        ));
+        assert!(!down("use release-2.4, not the staging one", "release-2.4"));
+        // A refusal of the action, or one written again as wanted, turns nothing down.
+        assert!(!down("ne supprime pas build-17 stp", "build-17"));
+        assert!(!down(
+            "not v2-beta, well, actually v2-beta is fine",
+            "v2-beta"
+        ));
     }
 
     #[test]
