@@ -793,7 +793,7 @@ pub(super) const PHRASES: &[(&[&str], f64)] = &[
 pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     let mut out = Vec::new();
     read_numbers(tokens, facts, &mut out);
-    read_words(tokens, &mut out);
+    read_words(tokens, facts, &mut out);
     half_dozens(tokens, &mut out);
     let mut compounds = two_unit_compounds(&out);
     compounds.extend(hours_and_minutes(tokens, facts, &out));
@@ -855,7 +855,7 @@ fn read_numbers(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
 }
 
 /// The quantities said with no digits: halves, an article for one, and duration phrases.
-fn read_words(tokens: &[Token], out: &mut Vec<Quantity>) {
+fn read_words(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
     for (i, token) in tokens.iter().enumerate() {
         if let Some((_, value)) = HALVES.iter().find(|(word, _)| *word == token.folded) {
             read_after(tokens, i, i + 1, *value, false, out);
@@ -870,19 +870,22 @@ fn read_words(tokens: &[Token], out: &mut Vec<Quantity>) {
         } else if HALF.contains(&token.folded.as_str()) {
             read_after(tokens, i, i + 1, 0.5, false, out);
         }
-        // "en hora y media": a spelled-out unit of time with no number or article before it
-        // and "and a half" after it is one and a half of it.
+        // "en hora y media", "litro y medio": a spelled-out unit of time, mass, volume or
+        // data with no number or article before it and "and a half" after it is one and a
+        // half of it.
+        // A number said in words before it ("dos litros y medio") is the unit's own.
         let bare = i == 0
             || tokens
                 .get(i - 1)
-                .is_some_and(|t| t.kind != Kind::Number && !ARTICLES.contains(&t.folded.as_str()));
+                .is_some_and(|t| t.kind != Kind::Number && !ARTICLES.contains(&t.folded.as_str()))
+                && !facts.number_spans.iter().any(|s| s.end == i);
         if bare
             && token.kind == Kind::Word
             && token.folded.chars().count() >= 3
             && matches_any(tokens, i + 1, AND_A_HALF) > 0
             && readings(&token.folded, false)
                 .iter()
-                .any(|(dim, _)| matches!(dim, Time | Calendar))
+                .any(|(dim, _)| matches!(dim, Time | Calendar | Mass | Volume | Data))
         {
             let before = out.len();
             read_after(tokens, i, i, 1.0, false, out);
@@ -1583,6 +1586,21 @@ mod tests {
             1500.0,
             "un litro y medio de agua"
         ));
+        // With no article: "litro y medio", "chilo e mezzo".
+        assert!(field(
+            &["water", "ml"],
+            &[],
+            1500.0,
+            "hoy me bebí litro y medio de agua"
+        ));
+        assert!(field(
+            &["weight", "g"],
+            &[],
+            1500.0,
+            "chilo e mezzo di pane"
+        ));
+        // A unit with its own number before it is that number's.
+        assert!(!field(&["water", "ml"], &[], 1500.0, "dos litros y medio"));
         assert!(!field(&["weight", "g"], &[], 1.0, "a t-shirt"));
     }
 
