@@ -158,7 +158,16 @@ pub fn trace(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Rule {
 }
 
 fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
-    let rule = traced(leaf, evidence, rules)?;
+    let Some(rule) = traced(leaf, evidence, rules) else {
+        // Said where the correction stands, once what it took back is gone: the words taken
+        // back may mislead a rule ("customer number 4471093, no wait, 4471098": the field's
+        // label stood before the digits taken back, not before the ones asked for).
+        return evidence
+            .taken_back
+            .as_ref()
+            .filter(|back| !back.cancels)
+            .and_then(|back| traced(leaf, &back.without, rules));
+    };
     // A value said only where the user took it back, with another of its kind said instead
     // ("al catalán... no, mejor al portugués"), was not asked for.
     if let Some(back) = &evidence.taken_back {
@@ -219,13 +228,19 @@ fn kind_said(leaf: &Leaf, correction: &Evidence, taken: &Evidence) -> bool {
                 !facts.codes.is_empty()
             } else {
                 // An identifier for another: "@pepe_grillo88... no espera, el nuevo es
-                // @pepegrillo_mx".
-                identifier_like(text)
+                // @pepegrillo_mx"; digits for others ("4471093, no wait, 4471098").
+                let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+                (identifier_like(text)
                     && correction.tokens.iter().any(|t| {
                         t.kind == super::tokens::Kind::Word
                             && identifier_like(&t.lower)
                             && !t.lower.eq_ignore_ascii_case(text)
-                    })
+                    }))
+                    || (digits.len() >= 4
+                        && correction
+                            .digit_runs
+                            .iter()
+                            .any(|(run, _)| run.len() >= 4 && *run != digits))
             }
         }
         _ => false,
@@ -1625,6 +1640,29 @@ mod tests {
 
     fn number_kept(text: &str, key: &str, schema: serde_json::Value, value: f64) -> bool {
         value_kept(text, key, schema, serde_json::json!(value))
+    }
+
+    #[test]
+    fn digits_corrected_under_the_field_s_label() {
+        let kept = |text: &str, value: &str| {
+            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 28));
+            let json = serde_json::json!(value);
+            let schema = serde_json::json!({"type": "string"});
+            let leaf = Leaf {
+                value: &json,
+                key: "customer_number",
+                schema: &schema,
+            };
+            first(&leaf, &evidence, Rules::default()).is_some()
+        };
+        let text = "my customer number is 4471093, no wait, 4471098";
+        assert!(kept(text, "4471098"));
+        assert!(!kept(text, "4471093"));
+        // A correction of something else leaves the digits said.
+        assert!(kept(
+            "my customer number is 4471093, no wait, call me instead",
+            "4471093"
+        ));
     }
 
     #[test]
