@@ -395,7 +395,7 @@ impl Pipe {
         };
         if let Some(reason) = nothing_said(tool, &grounded, &translated, &said) {
             metrics.grounding_nothing_said.inc();
-            tracing::info!(tool = %tool.name, grounding = %grounded.grounding_line(), "the conversation holds none of the translated call's values: it is no call for this request");
+            tracing::info!(tool = %tool.name, grounding = %grounded.grounding_line(), %reason, "the translated call is for another request");
             return Outcome::WrongTool(reason);
         }
         if mode == Grounding::Optional || missing.is_empty() {
