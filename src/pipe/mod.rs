@@ -197,6 +197,9 @@ pub struct Said {
     /// where a translator's question may already be answered. `None` where no conversation
     /// was read.
     exchange: Option<Arc<str>>,
+    /// The names of the tools the request offers that plaincall handles: a call judged for
+    /// another request needs another of them named (see `translate::nothing_said`).
+    offered: Vec<String>,
     /// The evidence read, with the day relative dates were read against.
     read: std::sync::Mutex<Option<(jiff::civil::Date, Arc<grounding::Evidence>)>>,
 }
@@ -218,8 +221,20 @@ impl Said {
             opaque: false,
             instructions: Vec::new(),
             exchange: None,
+            offered: Vec::new(),
             read: std::sync::Mutex::default(),
         }
+    }
+
+    /// The same conversation, for a request that offers the tools `names`.
+    pub fn offering(mut self, names: impl Iterator<Item = String>) -> Said {
+        self.offered = names.collect();
+        self
+    }
+
+    /// The tools the request offers that plaincall handles, by name.
+    pub fn offered(&self) -> &[String] {
+        &self.offered
     }
 
     /// The user's messages since the assistant last called a tool (or a tool answered),
@@ -729,7 +744,9 @@ impl Pipe {
             .chain(set.checked.keys())
             .any(|name| self.settings.grounding_for(name) != crate::config::Grounding::Off);
         match messages {
-            Some(messages) if grounded => conversation_evidence(messages),
+            Some(messages) if grounded => {
+                conversation_evidence(messages).offering(set.handled_names().map(str::to_owned))
+            }
             _ => Said::default(),
         }
     }

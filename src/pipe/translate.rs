@@ -153,7 +153,8 @@ const NOTHING_SAID_VALUES: usize = 3;
 /// and developer messages aside), and never when what the assistant's earlier turns wrote
 /// holds one of them (the user may have accepted a call the assistant proposed). The same
 /// for a call whose two or more required values are all unsaid ([`required_unsaid`]) when the
-/// conversation names nothing the tool acts on ([`grounding::names_tool`]). `grounded`
+/// conversation names nothing the tool acts on and does name another tool the request offers
+/// ([`grounding::names_tool`]). `grounded`
 /// is the translation with grounding's decisions, `translated` the same before any value was
 /// left out.
 fn nothing_said(
@@ -182,7 +183,15 @@ fn nothing_said(
     // of the instructions: "Use the tools" in a system prompt is no request for one.
     let facts = conversation.said.without_instructions(conversation.day);
     let required = required_unsaid(&tool.parameters, decisions);
-    let none_required = required.len() >= 2 && !grounding::names_tool(&tool.name, &facts);
+    // Worked-out values are traced by no rule ("JFK" for "from New York"): only where the
+    // request names another offered tool and nothing of this one is it for another request.
+    let another_named = conversation
+        .said
+        .offered()
+        .iter()
+        .any(|other| *other != tool.name && grounding::names_tool(other, &facts));
+    let none_required =
+        required.len() >= 2 && another_named && !grounding::names_tool(&tool.name, &facts);
     if !decisions.iter().all(unsaid) && !none_required {
         return None;
     }
@@ -210,7 +219,7 @@ fn nothing_said(
         ));
     }
     Some(format!(
-        "the conversation gives none of what it requires ({}) and does not name what it acts on",
+        "the conversation gives none of what it requires ({}) and names another tool's subject, not its own",
         required.join(", ")
     ))
 }

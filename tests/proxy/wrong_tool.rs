@@ -314,9 +314,27 @@ fn flight_search() -> Value {
             "required": ["origin_airport", "destination_airport", "departure_date"]}}})
 }
 
-/// The main model's call to the flight tool, translated into `answer`, for `user`: whether it
-/// reached the client, and what the main model was told when it did not.
+fn hotel_search() -> Value {
+    json!({"type": "function", "function": {
+        "name": "Hotels_4_SearchHotel",
+        "description": "Search for hotels in a city.",
+        "parameters": {"type": "object", "properties": {
+            "location": {"type": "string"}, "number_of_rooms": {"type": "integer"}},
+            "required": ["location"]}}})
+}
+
+/// The main model's call to the flight tool, translated into `answer`, for `user`, with the
+/// hotel tool offered too: whether it reached the client, what the main model was told when
+/// it did not, and the metrics.
 async fn flight_call(user: &str, answer: &str) -> (bool, Option<String>, String) {
+    flight_call_offering(user, answer, vec![flight_search(), hotel_search()]).await
+}
+
+async fn flight_call_offering(
+    user: &str,
+    answer: &str,
+    tools: Vec<Value>,
+) -> (bool, Option<String>, String) {
     let main = MockServer::scripted(vec![
         Reply::ok(completion(
             calls_message(vec![nl_call(
@@ -340,7 +358,7 @@ async fn flight_call(user: &str, answer: &str) -> (bool, Option<String>, String)
     );
     let proxy = Proxy::start(&main.url(), &toml).await;
     let request = json!({"model": "main-model",
-        "messages": [{"role": "user", "content": user}], "tools": [flight_search()]});
+        "messages": [{"role": "user", "content": user}], "tools": tools});
     let (status, body) = chat(&proxy, &request).await;
     assert_eq!(status, 200, "{body}");
     let delivered = !body["choices"][0]["message"]["tool_calls"].is_null();
@@ -361,7 +379,7 @@ async fn a_call_whose_required_values_nobody_said_for_a_tool_nobody_named_is_cau
     assert!(!delivered);
     let told = told.expect("a repair turn");
     assert!(
-        told.starts_with("[WRONG TOOL] This request is not for Flights_4_SearchRoundtripFlights: the conversation gives none of what it requires (origin_airport, destination_airport, departure_date)"),
+        told.starts_with("[WRONG TOOL] This request is not for Flights_4_SearchRoundtripFlights: the conversation gives none of what it requires (origin_airport, destination_airport, departure_date) and names another tool's subject"),
         "{told}"
     );
     assert!(metrics.contains("plaincall_grounding_nothing_said_total 1"));
@@ -375,11 +393,30 @@ async fn a_call_for_a_named_tool_or_with_a_required_value_said_goes_out() {
         flight_call("Find three seats on flights from New York to LA.", made_up).await;
     assert!(delivered, "{told:?}");
     assert!(metrics.contains("plaincall_grounding_nothing_said_total 0"));
+    // Nothing named at all ("plane tickets"), in English or another language: the airports
+    // are worked out, not made up.
+    for user in [
+        "Find three plane tickets from New York to LA.",
+        "Busca tres billetes de avión de Nueva York a Los Ángeles.",
+    ] {
+        let (delivered, told, metrics) = flight_call(user, made_up).await;
+        assert!(delivered, "{user}: {told:?}");
+        assert!(metrics.contains("plaincall_grounding_nothing_said_total 0"));
+    }
+    // The hotel request with no other tool offered: nothing tells it is for another.
+    let (delivered, told, _) = flight_call_offering(
+        "My friends and I would like help finding three hotel rooms in Philadelphia please.",
+        made_up,
+        vec![flight_search()],
+    )
+    .await;
+    assert!(delivered, "{told:?}");
     // One required value said (the airport code) ties the call to the request.
-    let (delivered, told, _) = flight_call(
+    let (delivered, told, metrics) = flight_call(
         "Three of us go from JFK to the coast, what is there?",
         made_up,
     )
     .await;
     assert!(delivered, "{told:?}");
+    assert!(metrics.contains("plaincall_grounding_nothing_said_total 0"));
 }

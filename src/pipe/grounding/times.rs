@@ -1025,14 +1025,24 @@ fn prefixed_at(tokens: &[Token], facts: &Facts, at: usize) -> Option<Reading> {
         if !(1..=30).contains(&minutes) {
             return None;
         }
-        if let Some((back, end)) = longest_at(tokens, end, MINUTE_LINKS) {
+        let in_words = facts
+            .number_spans
+            .iter()
+            .any(|s| s.start == at && s.in_words);
+        if let Some((back, link_end)) = longest_at(tokens, end, MINUTE_LINKS) {
+            // "para"/"pra" also mean "for": only minutes in words, in fives, and not right
+            // after another "para" ("mesa para 4 para las 9" is a party of 4 at nine).
+            let spoken = tokens
+                .get(end)
+                .is_some_and(|t| matches!(t.folded.as_str(), "para" | "pra" | "pras"));
+            let end = link_end;
+            let for_before = at >= 1 && is_one_of(&tokens[at - 1], &["para", "pra", "for", "por"]);
+            if spoken && (!in_words || minutes % 5 != 0 || for_before) {
+                return None;
+            }
             (if back { -minutes } else { minutes }, end)
         } else {
             // "ten to eight", in words only: "9 to 5", "from ten to eight" are ranges.
-            let in_words = facts
-                .number_spans
-                .iter()
-                .any(|s| s.start == at && s.in_words);
             let range = at >= 1 && is_one_of(&tokens[at - 1], &["from", "between"]);
             if !(phrase_at(tokens, end, &["to"])
                 && in_words
@@ -1270,8 +1280,13 @@ mod tests {
         assert!(times("me acorda quinze pras sete").contains(&(6, 45)));
         assert!(times("dez pras oito").contains(&(7, 50)));
         assert!(times("despiértame veinte para las ocho").contains(&(7, 40)));
-        // "Para las ocho" alone is eight, not a count back.
+        // "Para las ocho" alone is eight, not a count back; nor is a party before it.
         assert!(!times("reserva para las ocho, somos veinte").contains(&(7, 40)));
+        let party = times("Reserva una mesa para 4 para las 9 de la noche");
+        assert!(party.contains(&(21, 0)), "{party:?}");
+        assert!(!party.contains(&(20, 56)), "{party:?}");
+        assert!(!times("mesa para dos para las nueve").contains(&(8, 58)));
+        assert!(!times("mesa pra 4 pra 20h").iter().any(|(_, m)| *m != 0));
     }
 
     #[test]
