@@ -1,6 +1,6 @@
 //! Rows of a tool result the user picked. A tool result that lists things (a JSON array of
-//! two objects or more: orders, accounts, repositories; of two names or more: branches,
-//! buckets, subject lines; a line of rows between "|"; in a
+//! two objects or more: orders, accounts, repositories; in a tool's result, of two names or
+//! more: branches, buckets, subject lines; a line of rows between "|"; in a
 //! `tool` message, a list on one line: "basic $5/mo, plus $10/mo, pro $20/mo") holds a value
 //! of each row, and the user asks about one of them: by a word only that row holds ("Ich
 //! will den Wasserkocher zurückschicken", "quanto devo a Marco?"), by a number only it holds
@@ -41,6 +41,12 @@ const MIDDLE: &[&str] = &[
     "mittlere",
     "meio",
     "mezzo",
+];
+
+/// Words for "one" after an ordinal that picks a row ("the first one", "el primero", "celui
+/// du milieu").
+const ONE: &[&str] = &[
+    "one", "uno", "una", "celui", "celle", "quello", "quella", "eins",
 ];
 
 /// Articles before an ordinal that picks a row.
@@ -216,7 +222,7 @@ fn tables_of(
         let line = &rest[..line_end];
         if let Some((value, from, end)) = json_at(line, rest) {
             let before = tables.len();
-            collect_tables(&value, &mut tables);
+            collect_tables(&value, in_tool_result(at), &mut tables);
             if tables.len() > before {
                 inside.push(at + from..at + end);
             }
@@ -443,14 +449,16 @@ fn json_starts_line(before: &str) -> bool {
         || (before.ends_with(':') && before.len() <= 24 && !before.contains(['{', '[', '"']))
 }
 
-/// Every array of two objects or more in `value`, and every array of two strings or more,
-/// as tables of folded scalars.
-fn collect_tables(value: &Value, tables: &mut Vec<Table>) {
+/// Every array of two objects or more in `value`, as tables of folded scalars; with `names`
+/// (a tool's result), every array of two strings or more too, unless it stands in another
+/// table's row (a row's `attendees` are no choice the user makes).
+fn collect_tables(value: &Value, names: bool, tables: &mut Vec<Table>) {
     match value {
         Value::Array(items) => {
             let objects: Vec<&serde_json::Map<String, Value>> =
                 items.iter().filter_map(Value::as_object).collect();
-            if objects.len() >= 2 && objects.len() == items.len() {
+            let rows = objects.len() >= 2 && objects.len() == items.len();
+            if rows {
                 tables.push(Table {
                     rows: objects
                         .iter()
@@ -469,10 +477,10 @@ fn collect_tables(value: &Value, tables: &mut Vec<Table>) {
                 });
             }
             // A list of two names or more (branches, buckets, subject lines): a row each.
-            let names: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
-            if names.len() >= 2 && names.len() == items.len() {
+            let strings: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+            if names && strings.len() >= 2 && strings.len() == items.len() {
                 tables.push(Table {
-                    rows: names
+                    rows: strings
                         .iter()
                         .map(|name| {
                             let whole = fold(name.trim());
@@ -489,12 +497,12 @@ fn collect_tables(value: &Value, tables: &mut Vec<Table>) {
                 });
             }
             for item in items {
-                collect_tables(item, tables);
+                collect_tables(item, names && !rows, tables);
             }
         }
         Value::Object(map) => {
             for item in map.values() {
-                collect_tables(item, tables);
+                collect_tables(item, names, tables);
             }
         }
         _ => {}
@@ -627,8 +635,15 @@ fn pick_by_place(table: &[Row], words: &[String], picked: &mut [bool]) {
             picked[rows / 2] = true;
         }
     }
-    for pair in words.windows(2) {
+    for (i, pair) in words.windows(2).enumerate() {
         if !is(ARTICLES, &pair[0]) {
+            continue;
+        }
+        // The ordinal names a row ("the first one", "la terza va bene", "el último"), not
+        // another thing's place ("the last sync", "la primera vez").
+        if words.get(i + 2).is_some_and(|next| {
+            !is(ONE, next) && !is(STOPWORDS, next) && !super::language::function_word(next)
+        }) {
             continue;
         }
         let place = PLACES
@@ -699,7 +714,7 @@ mod tests {
             "Tool:",
             json!("hotfix/2.3.1")
         ));
-        let subjects = "User: tre idee?\nTool: [\"Aggiornamento progetto\", \"Novità di dicembre\", \"Riepilogo settimanale\"]\nUser: la terza va bene";
+        let subjects = "User: tre idee?\nTool: [\"Aggiornamento progetto\", \"Novità di dicembre\", \"Riepilogo settimanale\"]\nUser: mi piace la terza";
         assert!(refused_after_tool(
             subjects,
             "Tool:",
@@ -713,6 +728,16 @@ mod tests {
         // No row picked: every name stays evidence.
         let open = "User: branches?\nTool: [\"main\", \"release/2.4\"]\nUser: which is newer?";
         assert!(!refused_after_tool(open, "Tool:", json!("release/2.4")));
+        // An ordinal of another thing picks no name ("the last sync"); names in a row of
+        // another table are no choice; nor is a list the user wrote.
+        let people = "User: who came?\nTool: {\"attendees\": [\"ana@corp.com\", \"bob@corp.com\", \"cy@corp.com\"]}\nUser: invite the same people as the last sync, Friday at 10";
+        assert!(!refused_after_tool(people, "Tool:", json!("ana@corp.com")));
+        let meetings = "User: meetings?\nTool: [{\"title\": \"Sync\", \"attendees\": [\"ana\", \"bob\"]}, {\"title\": \"Review\", \"attendees\": [\"cy\", \"dan\"]}]\nUser: move the review, keep ana posted";
+        assert!(!refused_after_tool(meetings, "Tool:", json!("ana")));
+        assert!(!refused(
+            "Tags: [\"urgent\", \"billing\", \"q3\"]\nit's urgent, the first one",
+            json!("billing")
+        ));
     }
 
     #[test]
@@ -860,9 +885,9 @@ mod tests {
         let both =
             "[{\"name\":\"Project Alpha\"},{\"name\":\"Project Beta\"}]\nfirst, open the project";
         assert!(!refused(both, json!("Project Beta")));
-        // One row is no choice; one name is none either.
+        // One row is no choice; nor is a list of plain values outside a tool's result.
         assert!(!refused("[{\"id\":\"A1\"}]\nthe first one", json!("A1")));
-        assert!(!refused("[\"A1\"]\nthe first one", json!("A1")));
+        assert!(!refused("[\"A1\",\"B2\"]\nthe first one", json!("B2")));
         // A value the user also said stays said.
         let text = "[{\"id\":\"A1\",\"city\":\"Lyon\"},{\"id\":\"B2\",\"city\":\"Nice\"}]\nthe one in Nice, not A1";
         assert!(!refused(text, json!("A1")));
