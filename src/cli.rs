@@ -383,12 +383,12 @@ async fn health(url: &str) -> ExitCode {
     let shown = shown_url(&parsed);
     let timeout = std::time::Duration::from_secs(3);
     let answer = match crate::upstream::UpstreamClient::one_off(parsed, None, timeout) {
-        Ok(client) => client.exchange_once("", None, 1 << 20).await,
+        Ok(client) => client.status_once("", None).await,
         Err(error) => Err(error),
     };
     match answer {
-        Ok((status, _)) if status.is_success() => ExitCode::SUCCESS,
-        Ok((status, _)) => {
+        Ok(status) if status.is_success() => ExitCode::SUCCESS,
+        Ok(status) => {
             eprintln!("unhealthy: {shown} answered HTTP {}", status.as_u16());
             ExitCode::FAILURE
         }

@@ -158,9 +158,9 @@ pub(crate) async fn run(
         state.config.upstream.api_key.clone(),
         timeout,
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| e.detail())?;
     let through = url::Url::parse(&format!("http://{address}/v1/")).map_err(|e| e.to_string())?;
-    let through = UpstreamClient::one_off(through, None, timeout).map_err(|e| e.to_string())?;
+    let through = UpstreamClient::one_off(through, None, timeout).map_err(|e| e.detail())?;
     let validators = validators(&tools);
     let mut outcomes = Vec::new();
     for (index, case) in cases.iter().enumerate() {
@@ -219,7 +219,7 @@ async fn send(client: &UpstreamClient, body: bytes::Bytes) -> Result<Value, Stri
     let (_, bytes) = client
         .exchange_once("chat/completions", Some(body), REPLY_LIMIT)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.detail())?;
     serde_json::from_slice::<Value>(&bytes).map_err(|e| e.to_string())
 }
 

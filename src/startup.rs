@@ -95,9 +95,6 @@ pub(crate) enum Probe {
     Unreachable(String),
 }
 
-/// What a probe reads of an answer at most: it looks at the status only.
-const PROBE_READ_LIMIT: u64 = 1 << 20;
-
 /// `GET {url}models`: any answer but a 3xx, 401, 403, 404 or 5xx means an OpenAI-compatible
 /// server is there; those are doubtful (a warning naming the setting), no answer is unreachable.
 pub(crate) async fn probe(target: &Target) -> Probe {
@@ -108,10 +105,10 @@ pub(crate) async fn probe(target: &Target) -> Probe {
     let client =
         match UpstreamClient::one_off(target.url.clone(), target.api_key.clone(), PROBE_TIMEOUT) {
             Ok(client) => client,
-            Err(error) => return Probe::Doubtful(format!("{}: {error}", target.role)),
+            Err(error) => return Probe::Doubtful(format!("{}: {}", target.role, error.detail())),
         };
-    let status = match client.exchange_once("models", None, PROBE_READ_LIMIT).await {
-        Ok((status, _)) => status.as_u16(),
+    let status = match client.status_once("models", None).await {
+        Ok(status) => status.as_u16(),
         // Not followed: requests would refuse it too (it would carry the key elsewhere).
         Err(ProxyError::UpstreamRedirect { status, .. }) => {
             return Probe::Doubtful(format!(
@@ -129,6 +126,10 @@ pub(crate) async fn probe(target: &Target) -> Probe {
         }
     };
     match status {
+        300..=399 => Probe::Doubtful(format!(
+            "the {} answered {status} to GET {shown}; plaincall follows no redirect: set {} to the final URL",
+            target.role, target.setting
+        )),
         404 => Probe::Doubtful(format!(
             "the {} answered 404 to GET {shown}: is the path right? set {}",
             target.role, target.setting
@@ -155,7 +156,7 @@ pub(crate) fn unanswered(error: &ProxyError) -> String {
             .split_once(": ")
             .map_or(message.as_str(), |(_, cause)| cause)
             .to_owned(),
-        other => other.to_string(),
+        other => other.detail(),
     }
 }
 
@@ -202,13 +203,9 @@ pub(crate) async fn unserved_formats(config: &Config) -> Vec<WireFormat> {
         };
         let shown = shown_url(&url);
         let answer = client
-            .exchange_once(
-                route,
-                Some(bytes::Bytes::from_static(b"{}")),
-                PROBE_READ_LIMIT,
-            )
+            .status_once(route, Some(bytes::Bytes::from_static(b"{}")))
             .await;
-        match answer.map(|(status, _)| status.as_u16()) {
+        match answer.map(|status| status.as_u16()) {
             Ok(status @ (404 | 405)) => {
                 tracing::warn!(
                     "the upstream answered {status} to POST {shown}: /v1/{route} requests are converted to Chat Completions, though upstream.formats names \"{route}\""

@@ -635,6 +635,36 @@ impl UpstreamClient {
         json: Option<Bytes>,
         limit: u64,
     ) -> Result<(StatusCode, Bytes), ProxyError> {
+        let response = self.send(self.one_off_request(route, json)?).await?;
+        let status = response.status();
+        Ok((status, self.read_limited(response, limit).await?))
+    }
+
+    /// The status of one request to `route`, as [`Self::exchange_once`] sends it; the body
+    /// is not read (a probe needs the status only, however large the answer).
+    pub(crate) async fn status_once(
+        &self,
+        route: &str,
+        json: Option<Bytes>,
+    ) -> Result<StatusCode, ProxyError> {
+        Ok(self
+            .send(self.one_off_request(route, json)?)
+            .await?
+            .status())
+    }
+
+    fn one_off_request(
+        &self,
+        route: &str,
+        json: Option<Bytes>,
+    ) -> Result<UpstreamRequest, ProxyError> {
+        // Below the base only: a route is plaincall's own constant, never a client's, but an
+        // absolute one would still leave the configured host.
+        if route.contains("://") || route.starts_with('/') {
+            return Err(ProxyError::Internal(format!(
+                "`{route}` is no route below the base"
+            )));
+        }
         let url = self
             .base
             .join(route)
@@ -653,8 +683,7 @@ impl UpstreamClient {
             }
             None => self.request(Method::GET, uri, &HeaderMap::new(), false),
         };
-        let (status, _, body) = self.send_and_read(request, limit).await?;
-        Ok((status, body))
+        Ok(request)
     }
 }
 

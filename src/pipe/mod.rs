@@ -227,7 +227,7 @@ impl Said {
     }
 
     /// The same conversation, for a request that offers the tools `names`.
-    pub fn offering(mut self, names: impl Iterator<Item = String>) -> Said {
+    fn offering(mut self, names: impl Iterator<Item = String>) -> Said {
         self.offered = names.collect();
         self
     }

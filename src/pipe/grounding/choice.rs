@@ -402,7 +402,7 @@ pub(super) fn refused(member: &str, members: &[Value], evidence: &Evidence) -> b
     let turning = evidence
         .tokens
         .iter()
-        .any(|t| is(REFUSALS, &t.folded) || is(CORRECTING, &t.folded));
+        .any(|t| is(REFUSALS, &t.folded) || is(NONE_OF, &t.folded) || is(CORRECTING, &t.folded));
     if !turning {
         return false;
     }
@@ -471,7 +471,12 @@ fn said_at(member: &str, evidence: &Evidence) -> Vec<usize> {
 const REFUSALS: &[&str] = &[
     "not", "no", "dont", "never", "nicht", "kein", "keine", "keinen", "pas", "non", "nao", "nunca",
     "jamais", "nie", "mai", "nem",
-    // "nada de azúcar", "niente zucchero", "aucun supplément", "nenhuma cebola".
+];
+
+/// Words for none, which turn down the member right after them or after "de"/"di" ("nada de
+/// azúcar", "niente zucchero", "aucun supplément", "nenhuma cebola"), never one after
+/// "but" ("rien que du caramel", "nada más que azúcar").
+const NONE_OF: &[&str] = &[
     "nada", "ninguno", "ninguna", "ningun", "niente", "nessun", "nessuno", "nessuna", "aucun",
     "aucune", "rien", "nenhum", "nenhuma",
 ];
@@ -483,6 +488,15 @@ const WITHOUT: &[&str] = &["without", "sin", "sans", "ohne", "sem", "senza"];
 /// before the member is Portuguese "in the" as often ("paga no pix"): it refuses with a word
 /// between ("no la doble").
 fn negated_before(at: usize, evidence: &Evidence) -> bool {
+    let tokens = &evidence.tokens;
+    let none_of = |w: usize| {
+        is(NONE_OF, &tokens[w].folded)
+            && (w + 1 == at
+                || (w + 2 == at && matches!(tokens[w + 1].folded.as_str(), "de" | "di" | "d")))
+    };
+    if (at.saturating_sub(2)..at).any(none_of) {
+        return true;
+    }
     evidence.tokens[..at]
         .iter()
         .rev()
@@ -1085,9 +1099,19 @@ mod tests {
             "sugar",
             sweetener.clone()
         ));
-        // "Nothing else" past a mark turns down nothing after it.
+        // "Nothing else" past a mark turns down nothing after it, nor does "nothing but".
         assert!(!turned_down(
             "no quiero nada más, solo azúcar",
+            "sugar",
+            sweetener.clone()
+        ));
+        assert!(!turned_down(
+            "rien que du caramel",
+            "caramel",
+            sweetener.clone()
+        ));
+        assert!(!turned_down(
+            "no le pongas nada más que azúcar",
             "sugar",
             sweetener
         ));

@@ -473,6 +473,13 @@ fn digit_group(tokens: &[Token], facts: &Facts, i: usize) -> Option<(String, usi
         _ => 0,
     };
     if times > 0 {
+        // One digit after it, never another "double": no recursion to follow.
+        if tokens
+            .get(i + 1)
+            .is_some_and(|t| matches!(t.folded.as_str(), "double" | "triple"))
+        {
+            return None;
+        }
         let (digit, next) = digit_group(tokens, facts, i + 1)?;
         return (digit.len() == 1).then(|| (digit.repeat(times), next));
     }
@@ -634,7 +641,9 @@ mod tests {
         );
         assert!(e.has_spoken_digits("02079465512"));
         assert!(!e.has_spoken_digits("0207946512"));
-        // "Double" before no single digit says none.
+        // "Double" before no single digit says none; a run of them reads nothing.
+        let e = Evidence::new(&"double ".repeat(5000), today);
+        assert!(e.spoken_digits.is_empty());
         let e = Evidence::new("a double room for two nights, three adults", today);
         assert!(e.spoken_digits.is_empty(), "{:?}", e.spoken_digits);
         let e = Evidence::new("liga pro meu pai: onze, nove nove oito, três meia", today);

@@ -205,6 +205,12 @@ pub(super) fn another_thing_s(
 /// Words that turn down the digits after them: "no al 912 345 687", "not 555 1243".
 const REFUSING: &[&str] = &["no", "not", "nicht", "non", "nao", "pas", "never", "nunca"];
 
+/// Whether `token` is a word that turns down what follows it (not "no", which needs a word
+/// between: "no 4471" is a number).
+pub(super) fn refuses(token: &Token) -> bool {
+    token.kind == Kind::Word && token.folded != "no" && is(REFUSING, &token.folded)
+}
+
 /// Words that may stand between a refusal and its digits: an article or a preposition ("no
 /// al", "not to", "pas au", "non al", "não o").
 const BETWEEN: &[&str] = &[

@@ -254,21 +254,30 @@ fn only_unread_marks(line: &str, scores: &[(&'static str, usize)]) -> bool {
     }
     // Words as written: "var" of "/var/log" is no Swedish "var".
     let lists = lists();
-    let marked = words.iter().any(|w| {
+    let function_word = |w: &&str| {
         let folded = super::tokens::fold(w);
         w.chars().all(char::is_alphabetic)
-            && (lists.words[READ.len()..]
+            && lists.words[READ.len()..]
                 .iter()
                 .any(|(_, list)| list.contains(&folded))
-                || w.chars().any(|c| is_latin(c) && !read_letter(c)))
+    };
+    // A letter none of the six writes marks a word, not a name inside the line ("Remind
+    // Paweł tomorrow morning").
+    let marked = words.iter().enumerate().any(|(i, w)| {
+        function_word(w)
+            || (w.chars().all(char::is_alphabetic)
+                && w.chars().any(|c| is_latin(c) && !read_letter(c))
+                && (i == 0 || w.chars().next().is_some_and(char::is_lowercase)))
     });
-    // On three words or more, the letters must show one of the six to outweigh the other
-    // language's word: a guess they barely hold ("Ébressz fel holnap fél hétkor" reads as
-    // Spanish at 0.02) shows nothing, and grounding may only strip what it can read. Two
+    // On three words or more, the letters must show one of the six to outweigh another
+    // language's function word: a guess they barely hold ("Ébressz fel holnap fél hétkor"
+    // reads as Spanish at 0.02) shows nothing, and grounding may only strip what it can
+    // read. Not a letter alone, which a name has ("Remind Paweł tomorrow morning"); two
     // words ("ok pagalo") are too few for letters to show anything either way.
+    let by_word = words.len() >= 3 && words.iter().any(function_word);
     marked
         && detector().detect(line).is_none_or(|info| {
-            (words.len() >= 3 && info.confidence() < 0.1)
+            (by_word && info.confidence() < 0.1)
                 || !READ
                     .iter()
                     .any(|code| whatlang_of(code) == Some(info.lang()))
@@ -646,6 +655,7 @@ mod tests {
         // two words are too few to tell either way.
         assert!(of("Ébressz fel holnap fél hétkor").unread);
         assert!(!of("ok pagalo").unread);
+        assert!(!of("Remind Paweł tomorrow morning").unread);
         assert!(!of("Sortiere nach Preis, billigste zuerst.").unread);
         assert!(!of("Trie par prix, le moins cher d'abord.").unread);
         // Words another language shares with the six count for the six: "para" is also

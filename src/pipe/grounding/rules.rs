@@ -287,28 +287,12 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     if let Some(comparison) = Comparison::of(text) {
         return on(Rule::Choice, &|| comparison.said(evidence));
     }
-    // A member named only to be turned down was not chosen ("not the express one").
-    if let Some(members) = leaf.schema.get("enum").and_then(Value::as_array) {
-        if rules.on(Rule::Choice) && choice::refused(text, members, evidence) {
-            return None;
-        }
+    if turned_down(text, leaf, evidence, rules) {
+        return None;
     }
     let digits: String = text.chars().filter(char::is_ascii_digit).collect();
     let letters_and_digits = text.chars().filter(|c| c.is_alphanumeric()).count();
     let all_digits = !digits.is_empty() && digits.len() == text.len();
-    // Digits said under another thing's label ("Kundennummer ist 7734 0092" for an order
-    // number) are that thing's.
-    let mostly_digits = digits.len() >= 4 && digits.len() * 10 >= letters_and_digits * 6;
-    if mostly_digits
-        && rules.on(Rule::Digits)
-        && (labels::another_thing_s(&digits, leaf.key, &evidence.tokens, &evidence.digit_runs)
-            || labels::turned_down(&digits, &evidence.tokens, &evidence.digit_runs))
-    {
-        return None;
-    }
-    if rules.on(Rule::Verbatim) && identifier_turned_down(text, evidence) {
-        return None;
-    }
     let verbatim = || written_as_is(text, all_digits, evidence);
     if let Some(rule) = on(Rule::Verbatim, &verbatim) {
         return Some(rule);
@@ -436,6 +420,25 @@ fn written_as_is(text: &str, all_digits: bool, evidence: &Evidence) -> bool {
     }
 }
 
+/// Whether the text names the value only to turn it down or as another thing's: a member
+/// refused ("not the express one"), digits under another thing's label ("Kundennummer ist
+/// 7734 0092" for an order number) or refused, an identifier refused.
+fn turned_down(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
+    if let Some(members) = leaf.schema.get("enum").and_then(Value::as_array) {
+        if rules.on(Rule::Choice) && choice::refused(text, members, evidence) {
+            return true;
+        }
+    }
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    let letters_and_digits = text.chars().filter(|c| c.is_alphanumeric()).count();
+    let mostly_digits = digits.len() >= 4 && digits.len() * 10 >= letters_and_digits * 6;
+    (mostly_digits
+        && rules.on(Rule::Digits)
+        && (labels::another_thing_s(&digits, leaf.key, &evidence.tokens, &evidence.digit_runs)
+            || labels::turned_down(&digits, &evidence.tokens, &evidence.digit_runs)))
+        || (rules.on(Rule::Verbatim) && identifier_turned_down(text, evidence))
+}
+
 /// An identifier (one word with a digit or a mark: "mdupont84", "release-2.4") written only
 /// right after a refusal: "m.dupont84, pas mdupont84", "nicht build-17" (the rules of
 /// [`labels::turned_down`]: "no" needs a word between, a mark after the refusal corrects).
@@ -454,11 +457,21 @@ fn identifier_turned_down(text: &str, evidence: &Evidence) -> bool {
     };
     let tokens = &evidence.tokens;
     // The refusal starts its clause ("..., not release-2.4", "..., pas mdupont84"): after a
-    // verb it negates the action, not the value ("ne supprime pas build-17").
+    // verb it negates the action, not the value ("ne supprime pas build-17", "je n'ai pas
+    // build-17"). An apostrophe ends no clause.
     let clause_starts = |r: usize| {
         r == 0
-            || tokens[r - 1].kind == Kind::Punct
+            || matches!(
+                tokens[r - 1].lower.as_str(),
+                "," | ";" | "." | "!" | ":" | "(" | "–" | "—" | "-"
+            )
             || ["but", "pero", "mais", "aber", "ma", "mas"].contains(&tokens[r - 1].folded.as_str())
+    };
+    // A question contrasts, it does not choose ("pass on main, not on fix-42?").
+    let in_question = |at: usize| {
+        haystack[at..]
+            .find(['?', '.', '!', '\n'])
+            .is_some_and(|end| haystack[at + end..].starts_with('?'))
     };
     let written: Vec<usize> = haystack
         .match_indices(text)
@@ -470,8 +483,16 @@ fn identifier_turned_down(text: &str, evidence: &Evidence) -> bool {
             let Some(k) = tokens.iter().position(|t| t.start >= at) else {
                 return false;
             };
-            labels::turned_down(text, tokens, &[(text.to_owned(), at)])
-                && (1..=2).any(|back| k.checked_sub(back).is_some_and(clause_starts))
+            // Where the refusal stands: right before, or with one article or preposition
+            // between (as `labels::turned_down` reads it).
+            let refusal = if k >= 1 && labels::refuses(&tokens[k - 1]) {
+                k - 1
+            } else {
+                k.saturating_sub(2)
+            };
+            !in_question(at)
+                && labels::turned_down(text, tokens, &[(text.to_owned(), at)])
+                && clause_starts(refusal)
         })
 }
 
@@ -786,11 +807,13 @@ fn mapped(value: &Value, key: &str, schema: &Value, evidence: &Evidence) -> bool
         Some("=") => first.saturating_sub(2),
         _ => first,
     };
+    // A lead word the values' labels use again is a value's ("Seat class: economy, business
+    // or first. 1 = economy, 2 = business").
     let mut generic = words_of(key);
     generic.extend(
         tokens[..lead]
             .iter()
-            .filter(|t| content(t))
+            .filter(|t| content(t) && !tokens[lead..].iter().any(|u| u.folded == t.folded))
             .map(|t| t.folded.clone()),
     );
     let naming = |t: &&super::tokens::Token| content(t) && !generic.contains(&t.folded);
@@ -1921,6 +1944,11 @@ mod tests {
         assert!(!said("book a massage", "service_id", &service, 24));
         // The province named by a word the lead also uses is still its own value.
         assert!(said("somewhere in Chiang Mai", "province_id", &province, 2));
+        // Values the lead lists before their codes are values, not the field's name.
+        let class = serde_json::json!({"type": "integer", "description":
+            "Seat class: economy, business or first. 1 = economy, 2 = business, 3 = first"});
+        assert!(said("business class please", "seat_class", &class, 2));
+        assert!(!said("business class please", "seat_class", &class, 1));
     }
 
     #[test]
