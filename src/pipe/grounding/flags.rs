@@ -110,6 +110,11 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
                 })
         })
     };
+    // A subject the user says either way suits them says neither way ("I don't mind if it
+    // has a garage or not", "peu importe le parking").
+    if (0..words.len()).any(|i| named(words[i]) && indifferent(&words, i)) {
+        return false;
+    }
     // A subject the user took back afterwards ("abonne-moi à la newsletter... enfin non,
     // laisse tomber") says neither way.
     let mentioned = |i: usize| named(words[i]) && !retracted_after(&words[i + 1..]);
@@ -124,6 +129,51 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
     }
     (0..words.len())
         .any(|i| mentioned(i) && negated_in_clause(evidence, word_at[i], &turning) != flag)
+}
+
+/// "Or not" after a subject, in the six languages, folded.
+const OR_NOT: &[[&str; 2]] = &[
+    ["or", "not"],
+    ["o", "no"],
+    ["ou", "pas"],
+    ["ou", "non"],
+    ["oder", "nicht"],
+    ["ou", "nao"],
+    ["o", "meno"],
+];
+
+/// Words of indifference before a subject: "don't mind", "doesn't matter", "whether",
+/// "me da igual", "no me importa", "peu importe", "egal ob", "tanto faz", "non importa".
+const EITHER_WAY: &[&str] = &[
+    "whether",
+    "igual",
+    "importa",
+    "importe",
+    "egal",
+    "faz",
+    "indifferent",
+    "indiferente",
+    "indifferente",
+];
+
+/// Words of indifference only after a negation: "don't mind", "doesn't matter", "no
+/// matter", "don't care" (never "I mind the noise").
+const NEGATED_EITHER_WAY: &[&str] = &["mind", "matter", "care"];
+
+/// Whether the subject at word `i` is said either way: "or not" within three words after
+/// it, or a word of indifference within five before it in the same words.
+fn indifferent(words: &[&str], i: usize) -> bool {
+    let after = &words[i + 1..words.len().min(i + 5)];
+    after
+        .windows(2)
+        .any(|pair| OR_NOT.iter().any(|or_not| pair == or_not))
+        || (i.saturating_sub(REACH)..i).any(|j| {
+            is(EITHER_WAY, words[j])
+                || (is(NEGATED_EITHER_WAY, words[j])
+                    && words[j.saturating_sub(2)..j]
+                        .iter()
+                        .any(|w| is(super::words::NEGATIONS, w)))
+        })
 }
 
 /// The words of a flag's subject: its name's, less generic and turning words, and a short
@@ -579,6 +629,23 @@ mod tests {
             value,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    #[test]
+    fn a_subject_said_either_way_says_neither() {
+        let either = "2 bedrooms, and I don't mind if it has a garage or not";
+        assert!(!flag(either, "has_garage", false));
+        assert!(!flag(either, "has_garage", true));
+        assert!(!flag("me da igual si tiene garaje", "has_garage", true));
+        assert!(!flag("egal ob mit Balkon", "has_balcony", true));
+        // A want said plainly, or a negation with no alternative, still says it.
+        assert!(flag("it must have a garage", "has_garage", true));
+        assert!(flag("no garage needed", "has_garage", false));
+        assert!(flag(
+            "I mind the noise, so no pets please",
+            "pets_allowed",
+            false
+        ));
     }
 
     #[test]
