@@ -59,18 +59,7 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
     if subject_words.iter().all(|w| is(ENABLED, w)) && switched(evidence) == Some(flag) {
         return true;
     }
-    // The name's own turning word, said, negates the subject: "toll roads avoided", "evitar
-    // peajes".
-    let turning: Vec<String> = words_of(key)
-        .into_iter()
-        .filter(|w| inverted && is(INVERTING, w) && w.chars().count() > 3)
-        .flat_map(|w| {
-            let mut forms: Vec<String> =
-                lexicon::translations(&w).iter().map(|t| stem(t)).collect();
-            forms.push(stem(&w));
-            forms
-        })
-        .collect();
+    let turning = turning_forms(key, inverted);
     let subject: Vec<String> = subject_words.iter().map(|w| stem(w)).collect();
     let about_order = subject.iter().any(|w| {
         ["depend", "previou", "wait", "sequential", "order"]
@@ -129,6 +118,21 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
     }
     (0..words.len())
         .any(|i| mentioned(i) && negated_in_clause(evidence, word_at[i], &turning) != flag)
+}
+
+/// The name's own turning word and its translations, by stem: said, it negates the subject
+/// ("toll roads avoided", "evitar peajes").
+fn turning_forms(key: &str, inverted: bool) -> Vec<String> {
+    words_of(key)
+        .into_iter()
+        .filter(|w| inverted && is(INVERTING, w) && w.chars().count() > 3)
+        .flat_map(|w| {
+            let mut forms: Vec<String> =
+                lexicon::translations(&w).iter().map(|t| stem(t)).collect();
+            forms.push(stem(&w));
+            forms
+        })
+        .collect()
 }
 
 /// "Or not" after a subject, in the six languages, folded.
