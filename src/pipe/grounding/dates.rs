@@ -983,9 +983,29 @@ fn read_relative(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
                 found.extend(shift(today, *how));
                 i += words.len();
             }
-            None => i += 1,
+            None => {
+                found.extend(holiday_compound(&tokens[i].folded).and_then(|day| shift(today, day)));
+                i += 1;
+            }
         }
     }
+}
+
+/// German holidays that lead the compounds of their own evening ("Silvesterparty",
+/// "Heiligabendessen"): a word that begins with one and goes on for three letters or more.
+/// Not Christmas or New Year's, whose compounds name a season ("Weihnachtsmarkt",
+/// "Neujahrsempfang"); German only, where words compound ("Natalia" is no "natal").
+const HOLIDAY_LEADS: &[(&str, Shift)] = &[
+    ("silvester", Shift::Fixed(12, 31)),
+    ("heiligabend", Shift::Fixed(12, 24)),
+];
+
+fn holiday_compound(word: &str) -> Option<Shift> {
+    HOLIDAY_LEADS.iter().find_map(|(lead, day)| {
+        word.strip_prefix(lead)
+            .is_some_and(|rest| rest.chars().count() >= 3)
+            .then_some(*day)
+    })
 }
 
 /// A whole number of 1 or more starting at token `at`, in digits or words, or an article
@@ -1907,6 +1927,19 @@ mod tests {
         assert!(dates("por la mañana").is_empty());
         assert!(dates("3 days ago").is_empty());
         assert!(dates("na segunda vez").is_empty());
+    }
+
+    #[test]
+    fn a_holiday_leading_a_german_compound() {
+        assert!(dates("Silvesterparty bei Tom").contains(&date(2026, 12, 31)));
+        assert!(dates("Heiligabendessen bei Oma").contains(&date(2026, 12, 24)));
+        // A season's compound names no day.
+        assert!(!dates("zum Weihnachtsmarkt").contains(&date(2026, 12, 25)));
+        // A name or a word that only begins like one says no day.
+        assert!(dates("ruf Natalia an").is_empty());
+        assert!(dates("Silvestre llega mañana")
+            .iter()
+            .all(|d| d.month() != 12 || d.day() != 31));
     }
 
     #[test]

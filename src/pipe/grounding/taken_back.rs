@@ -10,8 +10,9 @@
 use super::tokens::{Kind, Token};
 use super::words::is;
 
-/// Refusals that stand alone as an answer ("no,", "ah non,", "nee,").
-const REFUSED: &[&str] = &["no", "non", "nee", "nein", "nao", "nope", "nah"];
+/// Refusals that stand alone as an answer ("no,", "ah non,", "nee,", "ach ne,": German "ne"
+/// stands alone only so; French "ne" never does, a verb follows it).
+const REFUSED: &[&str] = &["no", "non", "nee", "ne", "nein", "nao", "nope", "nah"];
 
 /// Words after a refusal that keep it an answer: "no espera,", "non attends,", "nein warte,".
 const WAIT: &[&str] = &[
@@ -254,6 +255,12 @@ mod tests {
             taken_back("a mediodía no que no estoy, mejor por la tarde").as_deref(),
             Some("a mediodía no que no estoy,")
         );
+        assert_eq!(
+            taken_back("meine Kundennummer ist 4471093, ach ne, 4471098").as_deref(),
+            Some("meine Kundennummer ist 4471093,")
+        );
+        // French "ne" is no refusal of its own.
+        assert_eq!(taken_back("je ne sais pas, 4471093 je crois"), None);
         // Only its own line.
         assert_eq!(
             taken_back("pay in euros\nsend it to Canada... no, to Belgium").as_deref(),
