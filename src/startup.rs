@@ -110,12 +110,7 @@ pub(crate) async fn probe(target: &Target) -> Probe {
     let status = match client.status_once("models", None).await {
         Ok(status) => status.as_u16(),
         // Not followed: requests would refuse it too (it would carry the key elsewhere).
-        Err(ProxyError::UpstreamRedirect { status, .. }) => {
-            return Probe::Doubtful(format!(
-                "the {} answered {status} (a redirect) to GET {shown}; plaincall follows no redirect: set {} to the final URL",
-                target.role, target.setting
-            ))
-        }
+        Err(ProxyError::UpstreamRedirect { status, .. }) => status,
         Err(error) => {
             return Probe::Unreachable(format!(
                 "cannot reach the {} at {shown}: {}; start it, or set {}",
@@ -127,7 +122,7 @@ pub(crate) async fn probe(target: &Target) -> Probe {
     };
     match status {
         300..=399 => Probe::Doubtful(format!(
-            "the {} answered {status} to GET {shown}; plaincall follows no redirect: set {} to the final URL",
+            "the {} answered {status} (a redirect) to GET {shown}; plaincall follows no redirect: set {} to the final URL",
             target.role, target.setting
         )),
         404 => Probe::Doubtful(format!(

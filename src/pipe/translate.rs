@@ -183,16 +183,19 @@ fn nothing_said(
     // of the instructions: "Use the tools" in a system prompt is no request for one.
     let facts = conversation.said.without_instructions(conversation.day);
     let required = required_unsaid(&tool.parameters, decisions);
+    let nothing = decisions.iter().all(unsaid);
     // Worked-out values are traced by no rule ("JFK" for "from New York"): only where the
     // request names another offered tool and nothing of this one is it for another request.
-    let another_named = conversation
-        .said
-        .offered()
-        .iter()
-        .any(|other| *other != tool.name && grounding::names_tool(other, &facts));
-    let none_required =
-        required.len() >= 2 && another_named && !grounding::names_tool(&tool.name, &facts);
-    if !decisions.iter().all(unsaid) && !none_required {
+    let none_required = || {
+        required.len() >= 2
+            && conversation
+                .said
+                .offered()
+                .iter()
+                .any(|other| *other != tool.name && grounding::names_tool(other, &facts))
+            && !grounding::names_tool(&tool.name, &facts)
+    };
+    if !nothing && !none_required() {
         return None;
     }
     if translated
@@ -212,7 +215,7 @@ fn nothing_said(
             return None;
         }
     }
-    if decisions.iter().all(unsaid) {
+    if nothing {
         return Some(format!(
             "nothing the conversation says is among its values ({})",
             leaves.join(", ")
