@@ -470,7 +470,8 @@ fn said_at(member: &str, evidence: &Evidence) -> Vec<usize> {
 /// which a member may mean ("sin nada de leche" is `none`).
 const REFUSALS: &[&str] = &[
     "not", "no", "dont", "never", "nicht", "kein", "keine", "keinen", "pas", "non", "nao", "nunca",
-    "jamais", "nie", "mai", "nem",
+    "jamais", "nie", "mai", "nem", // Leaving out: "skip the bedroom", "sauf la chambre".
+    "skip", "except", "excepto", "salvo", "sauf", "ausser", "tranne", "exceto",
 ];
 
 /// Words for none, which turn down the member right after them or after "de"/"di" ("nada de
@@ -1114,6 +1115,25 @@ mod tests {
             "no le pongas nada más que azúcar",
             "sugar",
             sweetener
+        ));
+    }
+
+    #[test]
+    fn a_member_left_out() {
+        let rooms = json!(["kitchen", "living_room", "bedroom", "bathroom"]);
+        let text = "tell the roomba to do the kitchen only, skip the bedroom the baby's napping";
+        assert!(turned_down(text, "bedroom", rooms.clone()));
+        assert!(!turned_down(text, "kitchen", rooms.clone()));
+        assert!(turned_down(
+            "passe partout sauf la cuisine",
+            "cuisine",
+            json!(["cuisine", "chambre"])
+        ));
+        // Leaving out something else turns down no member.
+        assert!(!turned_down(
+            "skip the rugs and do the bedroom",
+            "bedroom",
+            rooms
         ));
     }
 

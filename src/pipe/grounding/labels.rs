@@ -231,7 +231,8 @@ const FORGETTING: &[&str] = &[
 /// Whether every run that holds `digits` is turned down: a refusal right before it, or with
 /// one article or preposition between ("llama al 912 345 678, no al 912 345 687"). "No" needs
 /// a word between ("no 4471" is a number); a refusal with a mark after it corrects ("no, 555
-/// 1243" asks for them); one after a word of forgetting asks ("vergiss nicht die 0171").
+/// 1243" asks for them), and so does one after a lead-in ("euh non 4512"); one after a word
+/// of forgetting asks ("vergiss nicht die 0171").
 pub(super) fn turned_down(digits: &str, tokens: &[Token], runs: &[(String, usize)]) -> bool {
     let holding: Vec<usize> = runs
         .iter()
@@ -240,10 +241,12 @@ pub(super) fn turned_down(digits: &str, tokens: &[Token], runs: &[(String, usize
         .collect();
     let refused_at = |at: usize| {
         let t = &tokens[at];
+        // After a lead-in the refusal answers, correcting: "4521, euh non 4512".
         is(REFUSING, &t.folded)
-            && !at
-                .checked_sub(1)
-                .is_some_and(|k| is(FORGETTING, &tokens[k].folded))
+            && !at.checked_sub(1).is_some_and(|k| {
+                is(FORGETTING, &tokens[k].folded)
+                    || is(super::taken_back::LEAD_INS, &tokens[k].folded)
+            })
     };
     !holding.is_empty()
         && holding.iter().all(|start| {
@@ -357,6 +360,12 @@ mod tests {
         // A refusal with a mark after it corrects; "no" right before digits is a number's.
         assert!(!down("call 555 1234, no, 555 1243", "5551243"));
         assert!(!down("order no 4471 please", "4471"));
+        // After a lead-in a refusal answers, correcting; without one it turns down.
+        assert!(!down(
+            "mon IBAN finit par 4521, euh non 4512 pardon",
+            "4512"
+        ));
+        assert!(down("mon IBAN finit par 4521, pas 4512", "4512"));
         // A refusal of something else, or after forgetting: the digits are wanted.
         assert!(!down("I do not have 555 1234 saved, call it", "5551234"));
         assert!(!down(

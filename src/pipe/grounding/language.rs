@@ -379,14 +379,24 @@ fn only_shared(line: &str, code: &str) -> bool {
         })
 }
 
-/// How many distinct words of `line` are function words of `code` and of none of the six.
+/// Sounds every language writes, which some lists hold as another's function words ("ah"
+/// is Catalan's): they tell no language.
+const INTERJECTIONS: &[&str] = &["ah", "oh", "eh", "uh", "ha", "ay", "ok", "hm", "hmm"];
+
+/// How many distinct words of `line` are function words of `code` and of none of the six
+/// ("ah no fa un freddo cane" holds one of Catalan's, "fa").
 fn own_words(line: &str, code: &str) -> usize {
     let Some((_, list)) = lists().words.iter().find(|(c, _)| *c == code) else {
         return 0;
     };
     let mut words: Vec<String> = tokenize(line)
         .into_iter()
-        .filter(|t| t.kind == Kind::Word && list.contains(&t.folded) && !function_word(&t.folded))
+        .filter(|t| {
+            t.kind == Kind::Word
+                && list.contains(&t.folded)
+                && !function_word(&t.folded)
+                && !INTERJECTIONS.contains(&t.folded.as_str())
+        })
         .map(|t| t.folded)
         .collect();
     words.sort();
@@ -593,6 +603,11 @@ mod tests {
             ("Il file pesa 800 MB, caricalo sul drive.", "it"),
             // "um" is German and Portuguese too: the letters tell.
             ("cria um lembrete 'ligar pra vó'", "pt"),
+            // Catalan "ah" and "fa": "ah" is every language's.
+            (
+                "prenota il tavolo all'aperto... ah no fa un freddo cane, dentro",
+                "it",
+            ),
             (
                 "Réserve une table pour quatre personnes demain à vingt heures",
                 "fr",

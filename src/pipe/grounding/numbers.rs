@@ -64,6 +64,7 @@ pub fn read(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) 
     if context.languages.may_be("de") {
         read_halves_of(tokens, facts);
     }
+    read_both(tokens, facts);
     // A number or an hour before "minus" makes it a subtraction or a time ("otto meno
     // dieci" is 7:50, "huit heures moins dix"), not a sign.
     let ends: Vec<usize> = facts.number_spans.iter().map(|s| s.end).collect();
@@ -101,6 +102,27 @@ fn read_halves_of(tokens: &[Token], facts: &mut Facts) {
                 start: i,
                 end: i + 1,
                 value,
+                ordinal: false,
+                in_words: true,
+            });
+        }
+    }
+}
+
+/// Words that count two of what they name, which `text2num` does not read: "both kids",
+/// "die beiden Kinder", "ambos hijos", "entrambi i figli" (folded).
+const BOTH: &[&str] = &[
+    "both", "ambos", "ambas", "beide", "beiden", "ambedue", "entrambi", "entrambe",
+];
+
+/// Two for each word of [`BOTH`].
+fn read_both(tokens: &[Token], facts: &mut Facts) {
+    for (i, token) in tokens.iter().enumerate() {
+        if token.kind == Kind::Word && BOTH.contains(&token.folded.as_str()) {
+            facts.number_spans.push(NumberSpan {
+                start: i,
+                end: i + 1,
+                value: 2.0,
                 ordinal: false,
                 in_words: true,
             });
@@ -747,6 +769,14 @@ mod tests {
             }
         }
         assert!(found > 500, "{found}");
+    }
+
+    #[test]
+    fn both_counts_two() {
+        assert_eq!(numbers("for both kids"), [2.0]);
+        assert_eq!(numbers("die beiden Kinder"), [2.0]);
+        assert_eq!(numbers("entrambi i figli"), [2.0]);
+        assert!(numbers("the bother of it").is_empty());
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::facts::{close, Role};
 use super::lexicon;
 use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
-use super::words::{is, STOPWORDS};
+use super::words::{is, ASIDES, STOPWORDS};
 use super::{choice, counted, flags, labels, language, text};
 use crate::config::GroundingRule;
 
@@ -955,8 +955,13 @@ fn clause_after(evidence: &Evidence, from: usize, n: usize) -> Vec<&str> {
 fn words_before(evidence: &Evidence, start: usize, n: usize) -> Vec<&str> {
     evidence.tokens[start.saturating_sub(n)..start]
         .iter()
-        .filter(|t| t.kind == Kind::Word)
-        .map(|t| t.folded.as_str())
+        .filter_map(|t| match (t.kind, t.lower.as_str()) {
+            (Kind::Word, _) => Some(t.folded.as_str()),
+            // Signs read as their words: "me + 3 coworkers", "Anna & 2 friends".
+            (_, "+") => Some("plus"),
+            (_, "&") => Some("and"),
+            _ => None,
+        })
         .collect()
 }
 
@@ -1107,6 +1112,7 @@ fn counted_noun(end: usize, evidence: &Evidence) -> Option<&str> {
             t.kind == Kind::Word
                 && t.folded.chars().count() >= 3
                 && !is(STOPWORDS, &t.folded)
+                && !is(ASIDES, &t.folded)
                 && !language::function_word(&t.folded)
                 && !quantity::is_unit(&t.folded)
         })
@@ -1153,7 +1159,10 @@ fn noun_fits(
             .is_some_and(|t| ARTICLES.contains(&t.folded.as_str()));
     let after = end + usize::from(german_ordinal);
     let counted = evidence.tokens.get(after).filter(|t| {
-        t.kind == Kind::Word && !is(STOPWORDS, &t.folded) && !language::function_word(&t.folded)
+        t.kind == Kind::Word
+            && !is(STOPWORDS, &t.folded)
+            && !is(ASIDES, &t.folded)
+            && !language::function_word(&t.folded)
     });
     let noun = counted?;
     // A field that takes a measure takes no count of a thing: "zum 80. Geburtstag" is no
@@ -2285,7 +2294,43 @@ mod tests {
             int.clone(),
             4.0
         ));
-        assert!(!number_kept("table for my 4 friends", "guests", int, 5.0));
+        assert!(!number_kept(
+            "table for my 4 friends",
+            "guests",
+            int.clone(),
+            5.0
+        ));
+        // A plus sign joins as "plus" does; "both" counts two.
+        let plus = "need a table for me + 3 coworkers tmrw night";
+        assert!(number_kept(plus, "party_size", int.clone(), 4.0));
+        assert!(!number_kept(plus, "party_size", int.clone(), 3.0));
+        let both = "Tisch für meine Frau, mich und die beiden Kids";
+        assert!(number_kept(both, "party_size", int.clone(), 4.0));
+        assert!(!number_kept(both, "party_size", int.clone(), 2.0));
+        assert!(!number_kept("delete both files", "count", int, 3.0));
+    }
+
+    #[test]
+    fn a_courtesy_after_a_number_is_nothing_it_counts() {
+        let celsius =
+            serde_json::json!({"type": "number", "description": "Target temperature in Celsius"});
+        for text in [
+            "set the thermostat to 21 pls its freezing in here",
+            "pon el aire a 21 porfa",
+            "mets le chauffage à 21 stp",
+        ] {
+            assert!(
+                number_kept(text, "target_temp_c", celsius.clone(), 21.0),
+                "{text}"
+            );
+        }
+        // A noun after it still counts something else.
+        assert!(!number_kept(
+            "set the thermostat for 21 coworkers",
+            "target_temp_c",
+            celsius,
+            21.0
+        ));
     }
 
     #[test]

@@ -20,7 +20,7 @@ const WAIT: &[&str] = &[
 ];
 
 /// Words before a refusal that keep it standing alone ("ah non", "enfin non", "ay no").
-const LEAD_INS: &[&str] = &[
+pub(super) const LEAD_INS: &[&str] = &[
     "ah", "oh", "ay", "enfin", "bueno", "wait", "eh", "ach", "ahh", "euh", "uh", "um", "hmm", "ehm",
 ];
 
@@ -41,6 +41,29 @@ const AFTER_A_MARK: &[&str] = &[
     "anzi",
     "invece",
 ];
+
+/// Two words that say "actually" ("en fait", "en realidad", "na verdade", "in realtà"):
+/// after a refusal or a mark, they correct.
+const IN_FACT: &[[&str; 2]] = &[
+    ["en", "fait"],
+    ["en", "realidad"],
+    ["na", "verdade"],
+    ["in", "realta"],
+];
+
+/// Whether the tokens at `at` say [`IN_FACT`].
+fn in_fact_at(tokens: &[Token], at: usize) -> bool {
+    IN_FACT.iter().any(|pair| {
+        pair.iter()
+            .enumerate()
+            .all(|(k, w)| tokens.get(at + k).is_some_and(|t| t.folded == *w))
+    })
+}
+
+/// Words after a refusal that say what the value is instead ("no it's", "non c'est", "nee
+/// ist"): the refusal answers (folded; "c" of "c'est"). Not Spanish "no es", Portuguese "não
+/// é" or Italian "non è", which negate ("el lunes, no es el martes").
+const RESTATING: &[&str] = &["its", "it", "c", "ist", "was"];
 
 /// Words that correct what came before after a mark and an "or" (", ou melhor, 15h", ", o
 /// mejor el martes"): alone after a mark, some compare instead (", instead of Monday", ",
@@ -131,11 +154,20 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
             || (next_is(i + 1, WAIT) && punct(i + 2))
             || (next_is(i + 1, &["scratch"]) && next_is(i + 2, &["that"]))
             || (next_is(i + 1, CORRECTING) && !next_is(i + 2, COMPARING))
+            || in_fact_at(tokens, i + 1)
             || next_is(i + 1, &["doch"]);
+        let led_in = i > 0 && is(LEAD_INS, &tokens[i - 1].folded);
+        let after_mark_led_in = led_in && i >= 2 && punct(i - 2);
+        // After a mark (and a lead-in), the value again or said to be ("4521, euh non 4512",
+        // "18h, ah non c'est 18h30"); "... ah no fa freddo, dentro": a mark, a lead-in and
+        // the refusal answer whatever follows.
+        let restated = (punct(i.wrapping_sub(1)) || after_mark_led_in)
+            && (tokens.get(i + 1).is_some_and(|t| t.kind == Kind::Number)
+                || next_is(i + 1, RESTATING));
         let alone = is(REFUSED, word)
-            && answer_ends
+            && (answer_ends || restated || after_mark_led_in)
             && i > 0
-            && (punct(i - 1) || is(LEAD_INS, &tokens[i - 1].folded));
+            && (punct(i - 1) || led_in);
         let after_mark = |at: usize| at > 0 && punct(at - 1);
         // "no, mejor": the correcting word is the refusal's, which took back already (a
         // refusal standing alone, with a mark or a lead-in before it).
@@ -150,7 +182,7 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
         // lunes", ", rather than the window") or advises (", better add 2 cokes").
         let alone_after_mark = after_mark(i) && !next_is(i + 1, COMPARING);
         let correcting = !refusal_before
-            && ((is(AFTER_A_MARK, word) && alone_after_mark)
+            && (((is(AFTER_A_MARK, word) || in_fact_at(tokens, i)) && alone_after_mark)
                 || (is(CORRECTING, word) && after_or)
                 || (is(CORRECTING, word) && !is(ADVISING, word) && alone_after_mark));
         if !(alone || correcting) {
@@ -259,6 +291,32 @@ mod tests {
             taken_back("meine Kundennummer ist 4471093, ach ne, 4471098").as_deref(),
             Some("meine Kundennummer ist 4471093,")
         );
+        // A refusal answers before the value again, before "it's"/"c'est", before "en
+        // fait", or after a mark and a lead-in, whatever follows.
+        assert_eq!(
+            taken_back("cours de yoga à 18h, ah non c'est 18h30 cette semaine").as_deref(),
+            Some("cours de yoga à 18h,")
+        );
+        assert_eq!(
+            taken_back("mon IBAN finit par 4521, euh non 4512 pardon").as_deref(),
+            Some("mon IBAN finit par 4521,")
+        );
+        assert_eq!(
+            taken_back("envoie 50 francs suisses... non en fait en euros").as_deref(),
+            Some("envoie 50 francs suisses...")
+        );
+        assert_eq!(
+            taken_back("prenota il tavolo all'aperto... ah no fa un freddo cane, dentro")
+                .as_deref(),
+            Some("prenota il tavolo all'aperto...")
+        );
+        assert_eq!(
+            taken_back("le rouge, en fait le bleu").as_deref(),
+            Some("le rouge,")
+        );
+        // Spanish "no es" negates; "oh no" with no mark before it exclaims.
+        assert!(taken_back("reserva el lunes, no es el martes").is_none());
+        assert!(taken_back("the printer oh no it jammed again").is_none());
         // French "ne" is no refusal of its own.
         assert_eq!(taken_back("je ne sais pas, 4471093 je crois"), None);
         // Only its own line.

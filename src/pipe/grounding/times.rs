@@ -102,6 +102,11 @@ const BEFORE: &[&[&str]] = &[
     &["antes", "das"],
     &["a", "partir", "das"],
     &["pelas"],
+    &["para", "as"],
+    &["para", "a"],
+    &["pras"],
+    &["pra", "as"],
+    &["pra", "a"],
     &["da"],
     &["das"],
     // Italian
@@ -1287,6 +1292,21 @@ mod tests {
         assert!(!party.contains(&(20, 56)), "{party:?}");
         assert!(!times("mesa para dos para las nueve").contains(&(8, 58)));
         assert!(!times("mesa pra 4 pra 20h").iter().any(|(_, m)| *m != 0));
+    }
+
+    #[test]
+    fn portuguese_for_the_hour() {
+        // "pras 9 da noite", "para as 9": the hour asked for.
+        assert!(times("reserva pras 9 da noite no japonês").contains(&(21, 0)));
+        assert!(times("reserva para as 9 da noite").contains(&(21, 0)));
+        // A count back keeps its own reading; a party before it is no hour.
+        let back = times("me acorda quinze pras sete");
+        assert!(
+            back.contains(&(6, 45)) && !back.contains(&(7, 0)),
+            "{back:?}"
+        );
+        assert!(!times("mesa pra 4 pras 8 da noite").contains(&(4, 0)));
+        assert!(!times("mesa para as 4 pessoas").contains(&(16, 0)));
     }
 
     #[test]

@@ -22,6 +22,19 @@ pub const STOPWORDS: &[&str] = &[
     "nella", "sono",
 ];
 
+/// Words that may follow a number without being what it counts: courtesies, fillers and
+/// the day it is for ("set it to 21 pls", "pon 22 porfa", "mets 19 stp", "4 tomorrow").
+pub const ASIDES: &[&str] = &[
+    // English
+    "pls", "plz", "please", "thx", "thanks", "ty", "ok", "okay", "lol", "asap", "btw", "tho", "now",
+    "today", "tonight", "tomorrow", "tmrw", "tmr", // Spanish
+    "porfa", "porfis", "gracias", "hoy", "manana", "ya", // French
+    "stp", "svp", "merci", "demain", "ce", "soir", // German
+    "bitte", "danke", "heute", "morgen", "gleich", // Portuguese
+    "pfv", "obrigado", "obrigada", "valeu", "hoje", "amanha", // Italian
+    "grazie", "pf", "oggi", "domani", "stasera",
+];
+
 /// Words that negate what follows: "without SSL", "sin azúcar", "ohne Bestätigung".
 pub const NEGATIONS: &[&str] = &[
     "no",
