@@ -1119,6 +1119,18 @@ mod tests {
     }
 
     #[test]
+    fn a_member_in_the_user_s_own_word() {
+        let doneness = json!(["rare", "medium_rare", "medium", "well_done"]);
+        let text = "l'entrecôte je la veux saignante";
+        assert!(chosen(text, "rare", doneness.clone(), "doneness"));
+        assert!(!chosen(text, "well_done", doneness, "doneness"));
+        let dough = json!(["classic", "wholewheat", "gluten_free"]);
+        let text = "la pizza la voglio con impasto integrale";
+        assert!(chosen(text, "wholewheat", dough.clone(), "dough"));
+        assert!(!chosen(text, "classic", dough, "dough"));
+    }
+
+    #[test]
     fn a_member_left_out() {
         let rooms = json!(["kitchen", "living_room", "bedroom", "bathroom"]);
         let text = "tell the roomba to do the kitchen only, skip the bedroom the baby's napping";

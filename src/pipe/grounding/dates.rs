@@ -265,6 +265,25 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     (&["epifania"], Shift::Fixed(1, 6)),
     (&["ferragosto"], Shift::Fixed(8, 15)),
     (&["immacolata"], Shift::Fixed(12, 8)),
+    // The day after Christmas, Epiphany and All Saints, where the six keep them.
+    (&["boxing", "day"], Shift::Fixed(12, 26)),
+    (&["st", "stephen", "'", "s", "day"], Shift::Fixed(12, 26)),
+    (&["santo", "stefano"], Shift::Fixed(12, 26)),
+    (&["san", "esteban"], Shift::Fixed(12, 26)),
+    (&["stephanstag"], Shift::Fixed(12, 26)),
+    (&["zweiter", "weihnachtstag"], Shift::Fixed(12, 26)),
+    (&["zweiten", "weihnachtstag"], Shift::Fixed(12, 26)),
+    (&["zweiten", "weihnachtsfeiertag"], Shift::Fixed(12, 26)),
+    (&["zweiter", "weihnachtsfeiertag"], Shift::Fixed(12, 26)),
+    (&["epiphany"], Shift::Fixed(1, 6)),
+    (&["befana"], Shift::Fixed(1, 6)),
+    (&["dreikonigstag"], Shift::Fixed(1, 6)),
+    (&["dia", "de", "reis"], Shift::Fixed(1, 6)),
+    (&["all", "saints", "'", "day"], Shift::Fixed(11, 1)),
+    (&["todos", "los", "santos"], Shift::Fixed(11, 1)),
+    (&["toussaint"], Shift::Fixed(11, 1)),
+    (&["allerheiligen"], Shift::Fixed(11, 1)),
+    (&["ognissanti"], Shift::Fixed(11, 1)),
     // The weekend, in the six languages ("le week-end prochain" is read with [`NEXT`]).
     (&["weekend"], Shift::Weekend),
     (&["week", "-", "end"], Shift::Weekend),
@@ -1619,6 +1638,20 @@ mod tests {
         assert!(has("move it to Christmas Eve", 2026, 12, 24));
         assert!(has("am Nikolaustag", 2026, 12, 6));
         assert!(has("per il giorno dell'Immacolata", 2026, 12, 8));
+        assert!(has(
+            "ricordami di chiamare la zia a Santo Stefano",
+            2026,
+            12,
+            26
+        ));
+        assert!(has("am zweiten Weihnachtstag", 2026, 12, 26));
+        assert!(!has(
+            "ricordami di chiamare la zia a Santo Stefano",
+            2026,
+            12,
+            25
+        ));
+        assert!(has("dopo la Befana", 2027, 1, 6));
         assert!(has("a fine mese", 2026, 11, 30));
         assert!(has("by the end of the month", 2026, 11, 30));
         // A weekday said beside "next week" is next week's (today is a Wednesday).

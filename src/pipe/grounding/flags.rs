@@ -88,7 +88,7 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
         return false;
     }
     // A word names the subject, or a part of it does ("Kindersitz" for `child_seat`).
-    let named = |word: &str| {
+    let named_directly = |word: &str| {
         evidence.word_and_parts(word).into_iter().any(|word| {
             let word_stem = stem(word);
             subject.iter().any(|s| cognate(s, &word_stem))
@@ -99,14 +99,18 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
                 })
         })
     };
+    // Or what follows its undoing prefix does, which turns it ("unsubscribe" for
+    // `subscribed`, "desactivar" for `active`).
+    let undone_at = |i: usize| !named_directly(words[i]) && undone(words[i]).any(&named_directly);
+    let named_at = |i: usize| named_directly(words[i]) || undone_at(i);
     // A subject the user says either way suits them says neither way ("I don't mind if it
     // has a garage or not", "peu importe le parking").
-    if (0..words.len()).any(|i| named(words[i]) && indifferent(&words, i)) {
+    if (0..words.len()).any(|i| named_at(i) && indifferent(&words, i)) {
         return false;
     }
     // A subject the user took back afterwards ("abonne-moi à la newsletter... enfin non,
     // laisse tomber") says neither way.
-    let mentioned = |i: usize| named(words[i]) && !retracted_after(&words[i + 1..]);
+    let mentioned = |i: usize| named_at(i) && !retracted_after(&words[i + 1..]);
     // A state written after the subject ("motion detection off") says it, whatever stands
     // before.
     let states: Vec<bool> = (0..words.len())
@@ -116,8 +120,25 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
     if !states.is_empty() {
         return states.contains(&flag);
     }
-    (0..words.len())
-        .any(|i| mentioned(i) && negated_in_clause(evidence, word_at[i], &turning) != flag)
+    // A negation before an undone subject turns it back ("don't unsubscribe me").
+    (0..words.len()).any(|i| {
+        mentioned(i) && (negated_in_clause(evidence, word_at[i], &turning) != undone_at(i)) != flag
+    })
+}
+
+/// Prefixes that undo what the rest of a word names, in the six languages (folded):
+/// "unsubscribe", "disconnect", "deactivate", "desuscribir", "désabonner", "desligar",
+/// "disattivare". German "ab-" is left out: it undoes little ("abholen" fetches).
+const UNDOING: &[&str] = &["un", "dis", "de", "des"];
+
+/// What may follow an undoing prefix of `word`, five letters or more ("subscribe" of
+/// "unsubscribe", "abonne" and "sabonne" of "desabonne"; "tail" of "detail" is too short to
+/// name anything).
+fn undone(word: &str) -> impl Iterator<Item = &str> {
+    UNDOING
+        .iter()
+        .filter_map(move |p| word.strip_prefix(p))
+        .filter(|rest| rest.chars().count() >= 5)
 }
 
 /// The name's own turning word and its translations, by stem: said, it negates the subject
@@ -633,6 +654,22 @@ mod tests {
             value,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    #[test]
+    fn an_undoing_prefix_turns_the_subject() {
+        for text in [
+            "unsubscribe me from the newsletter",
+            "désabonne-moi de la newsletter",
+        ] {
+            assert!(flag(text, "subscribed", false), "{text}");
+            assert!(!flag(text, "subscribed", true), "{text}");
+        }
+        assert!(flag("disconnect the printer", "connected", false));
+        // A negation before it turns it back; a word that holds the subject is no prefix's.
+        assert!(flag("don't unsubscribe me", "subscribed", true));
+        assert!(flag("subscribe me to the newsletter", "subscribed", true));
+        assert!(!flag("show the details", "tailored", false));
     }
 
     #[test]

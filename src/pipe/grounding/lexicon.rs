@@ -925,6 +925,8 @@ const WORDS: &[(&str, &[&str])] = &[
     ("rating", &["calificacion", "valoracion", "puntuacion", "note", "evaluation", "bewertung",
         "bewertungen", "avaliacao", "classificacao", "nota", "valutazione", "voto"]),
     ("ratio", &["proporcion", "verhaltnis", "proporcao", "proporzione"]),
+    // Doneness, where one word says it: "saignante", "al sangue", "blutig".
+    ("rare", &["saignant", "saignante", "saignants", "sangue", "blutig"]),
     ("read", &["leer", "leido", "leida", "lire", "lue", "lesen", "gelesen", "ler", "lido",
         "lida", "leggere", "letto", "letta", "lectura", "lecture", "lese", "leitura", "lettura"]),
     ("real", &["reales", "reel", "reelle", "echt", "wirklich", "reais", "reale", "reali"]),
@@ -1323,6 +1325,8 @@ const WORDS: &[(&str, &[&str])] = &[
     ("wheelchair", &["ruedas", "roulant", "rollstuhl", "rollstuhlgerecht", "cadeirante",
         "rodas", "carrozzina", "rotelle"]),
     ("wifi", &["wlan", "internet"]),
+    ("wholewheat", &["integral", "integrales", "integrale", "integrali", "complet", "complete",
+        "vollkorn"]),
 ];
 
 /// Abbreviations that enums use for a word of [`WORDS`]: each has that word's list.

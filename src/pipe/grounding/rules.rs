@@ -13,7 +13,7 @@ use super::lexicon;
 use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, ASIDES, STOPWORDS};
-use super::{choice, counted, flags, labels, language, text};
+use super::{airports, choice, counted, flags, labels, language, text};
 use crate::config::GroundingRule;
 
 /// A rule that decided a value, or why none did.
@@ -336,7 +336,9 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
         return None;
     }
     if is_code(text) {
-        return on(Rule::Code, &|| code_said(text, evidence));
+        return on(Rule::Code, &|| {
+            code_said(text, evidence) || airport_said(text, leaf, evidence)
+        });
     }
     on(Rule::Text, &|| {
         !text::names_the_field(text, leaf.key) && text::said(text, evidence)
@@ -1528,6 +1530,23 @@ fn code_said(text: &str, evidence: &Evidence) -> bool {
     }
 }
 
+/// A field about an airport takes the code of an airport or a city the conversation names
+/// ("Chicago O'Hare" is ORD).
+fn airport_said(text: &str, leaf: &Leaf, evidence: &Evidence) -> bool {
+    let description = leaf
+        .schema
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let words: Vec<String> = words_of(leaf.key)
+        .into_iter()
+        .chain(words_of(description))
+        .collect();
+    text.len() == 3
+        && airports::about_an_airport(&words)
+        && airports::said(text, airports::end_of(&words), evidence)
+}
+
 /// Not traced, but perhaps said where grounding cannot read: the conversation holds another
 /// language or script, or the value is free text in another of the six languages than the
 /// conversation's (a translator writes "Call mom" for "llamar a mamá").
@@ -2308,6 +2327,20 @@ mod tests {
         assert!(number_kept(both, "party_size", int.clone(), 4.0));
         assert!(!number_kept(both, "party_size", int.clone(), 2.0));
         assert!(!number_kept("delete both files", "count", int, 3.0));
+    }
+
+    #[test]
+    fn money_as_spoken() {
+        let euros = serde_json::json!({"type": "number", "description": "Montant en euros"});
+        let text = "vire deux cents balles à Julien pour sa part du loyer";
+        assert!(number_kept(text, "amount_eur", euros.clone(), 200.0));
+        // Balls counted are no money.
+        assert!(!number_kept(
+            "achète deux cents ballons",
+            "amount_eur",
+            euros,
+            200.0
+        ));
     }
 
     #[test]

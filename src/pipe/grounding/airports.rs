@@ -1,0 +1,545 @@
+//! Airports by their IATA codes, for a field about an airport ("IATA airport code", "Codice
+//! IATA origine"): a code is said where the conversation names its airport ("O'Hare",
+//! "Fiumicino") or its city in one of the six languages ("München", "Chicago"). A city with
+//! several airports says each of them, unless one of them is named by its own name: "Chicago
+//! O'Hare" says ORD and no MDW. The largest airports only; a code written as itself is
+//! traced as written, and an airport not listed is left unsaid, as before. A field of one
+//! end of a trip (origin, destination) takes no place said only as the other end's: "de
+//! Madrid a Buenos Aires" says no MAD for the destination.
+
+use std::sync::OnceLock;
+
+use super::evidence::Evidence;
+use super::tokens::{tokenize, Kind, Token};
+
+/// (code, its city's key in [`CITIES`], the airport's own names), folded.
+#[rustfmt::skip]
+const AIRPORTS: &[(&str, &str, &[&str])] = &[
+    // The Americas
+    ("ATL", "atlanta", &["hartsfield", "hartsfield-jackson"]),
+    ("LAX", "los angeles", &[]),
+    ("ORD", "chicago", &["o'hare", "ohare"]),
+    ("MDW", "chicago", &["midway"]),
+    ("DFW", "dallas", &["dallas fort worth", "dallas/fort worth"]),
+    ("DAL", "dallas", &["love field"]),
+    ("DEN", "denver", &[]),
+    ("JFK", "new york", &["kennedy", "john f. kennedy"]),
+    ("LGA", "new york", &["laguardia", "la guardia"]),
+    ("EWR", "new york", &["newark"]),
+    ("SFO", "san francisco", &[]),
+    ("SEA", "seattle", &["sea-tac", "seatac"]),
+    ("LAS", "las vegas", &["harry reid"]),
+    ("MCO", "orlando", &[]),
+    ("MIA", "miami", &[]),
+    ("FLL", "fort lauderdale", &[]),
+    ("BOS", "boston", &["logan"]),
+    ("IAH", "houston", &["bush intercontinental", "george bush"]),
+    ("HOU", "houston", &["hobby"]),
+    ("PHX", "phoenix", &["sky harbor"]),
+    ("IAD", "washington", &["dulles"]),
+    ("DCA", "washington", &["reagan", "reagan national"]),
+    ("MSP", "minneapolis", &[]),
+    ("DTW", "detroit", &[]),
+    ("PHL", "philadelphia", &[]),
+    ("CLT", "charlotte", &[]),
+    ("SAN", "san diego", &[]),
+    ("AUS", "austin", &[]),
+    ("YYZ", "toronto", &["pearson"]),
+    ("YVR", "vancouver", &[]),
+    ("YUL", "montreal", &["trudeau"]),
+    ("MEX", "mexico city", &["benito juarez"]),
+    ("CUN", "cancun", &[]),
+    ("GRU", "sao paulo", &["guarulhos"]),
+    ("CGH", "sao paulo", &["congonhas"]),
+    ("GIG", "rio de janeiro", &["galeao"]),
+    ("SDU", "rio de janeiro", &["santos dumont"]),
+    ("EZE", "buenos aires", &["ezeiza"]),
+    ("AEP", "buenos aires", &["aeroparque", "jorge newbery"]),
+    ("BOG", "bogota", &["el dorado"]),
+    ("LIM", "lima", &["jorge chavez"]),
+    ("SCL", "santiago", &[]),
+    // Europe
+    ("LHR", "london", &["heathrow"]),
+    ("LGW", "london", &["gatwick"]),
+    ("STN", "london", &["stansted"]),
+    ("LTN", "london", &["luton"]),
+    ("LCY", "london", &["london city"]),
+    ("CDG", "paris", &["charles de gaulle", "charles-de-gaulle", "roissy"]),
+    ("ORY", "paris", &["orly"]),
+    ("FRA", "frankfurt", &[]),
+    ("MUC", "munich", &["franz josef strauss"]),
+    ("BER", "berlin", &["brandenburg"]),
+    ("HAM", "hamburg", &[]),
+    ("DUS", "dusseldorf", &[]),
+    ("CGN", "cologne", &["koln/bonn", "cologne/bonn"]),
+    ("STR", "stuttgart", &[]),
+    ("AMS", "amsterdam", &["schiphol"]),
+    ("MAD", "madrid", &["barajas"]),
+    ("BCN", "barcelona", &["el prat"]),
+    ("PMI", "palma", &["son sant joan"]),
+    ("AGP", "malaga", &[]),
+    ("SVQ", "seville", &[]),
+    ("VLC", "valencia", &[]),
+    ("BIO", "bilbao", &[]),
+    ("LIS", "lisbon", &["humberto delgado"]),
+    ("OPO", "porto", &["francisco sa carneiro"]),
+    ("FAO", "faro", &[]),
+    ("FCO", "rome", &["fiumicino", "leonardo da vinci"]),
+    ("CIA", "rome", &["ciampino"]),
+    ("MXP", "milan", &["malpensa"]),
+    ("LIN", "milan", &["linate"]),
+    ("BGY", "bergamo", &["orio al serio"]),
+    ("VCE", "venice", &["marco polo"]),
+    ("NAP", "naples", &["capodichino"]),
+    ("FLR", "florence", &["peretola"]),
+    ("CTA", "catania", &["fontanarossa"]),
+    ("PMO", "palermo", &["punta raisi", "falcone borsellino"]),
+    ("BLQ", "bologna", &[]),
+    ("TRN", "turin", &["caselle"]),
+    ("ZRH", "zurich", &["kloten"]),
+    ("GVA", "geneva", &[]),
+    ("VIE", "vienna", &["schwechat"]),
+    ("BRU", "brussels", &["zaventem"]),
+    ("CPH", "copenhagen", &["kastrup"]),
+    ("ARN", "stockholm", &["arlanda"]),
+    ("OSL", "oslo", &["gardermoen"]),
+    ("HEL", "helsinki", &["vantaa"]),
+    ("DUB", "dublin", &[]),
+    ("EDI", "edinburgh", &[]),
+    ("MAN", "manchester", &[]),
+    ("ATH", "athens", &[]),
+    ("IST", "istanbul", &[]),
+    ("SAW", "istanbul", &["sabiha gokcen"]),
+    ("PRG", "prague", &[]),
+    ("WAW", "warsaw", &["chopin"]),
+    ("BUD", "budapest", &[]),
+    ("SVO", "moscow", &["sheremetyevo"]),
+    ("DME", "moscow", &["domodedovo"]),
+    ("LYS", "lyon", &["saint-exupery"]),
+    ("MRS", "marseille", &[]),
+    ("TLS", "toulouse", &[]),
+    // Asia, Africa, Oceania
+    ("DXB", "dubai", &[]),
+    ("DOH", "doha", &["hamad"]),
+    ("AUH", "abu dhabi", &[]),
+    ("HND", "tokyo", &["haneda"]),
+    ("NRT", "tokyo", &["narita"]),
+    ("KIX", "osaka", &["kansai"]),
+    ("ICN", "seoul", &["incheon"]),
+    ("GMP", "seoul", &["gimpo"]),
+    ("PEK", "beijing", &["beijing capital"]),
+    ("PKX", "beijing", &["daxing"]),
+    ("PVG", "shanghai", &["pudong"]),
+    ("SHA", "shanghai", &["hongqiao"]),
+    ("HKG", "hong kong", &[]),
+    ("SIN", "singapore", &["changi"]),
+    ("BKK", "bangkok", &["suvarnabhumi"]),
+    ("DMK", "bangkok", &["don mueang"]),
+    ("KUL", "kuala lumpur", &[]),
+    ("CGK", "jakarta", &["soekarno-hatta", "soekarno hatta"]),
+    ("DEL", "delhi", &["indira gandhi"]),
+    ("BOM", "mumbai", &["chhatrapati shivaji"]),
+    ("SYD", "sydney", &["kingsford smith"]),
+    ("MEL", "melbourne", &["tullamarine"]),
+    ("BNE", "brisbane", &[]),
+    ("PER", "perth", &[]),
+    ("AKL", "auckland", &[]),
+    ("JNB", "johannesburg", &["o.r. tambo", "or tambo"]),
+    ("CPT", "cape town", &[]),
+    ("CAI", "cairo", &[]),
+    ("CMN", "casablanca", &["mohammed v"]),
+    ("TLV", "tel aviv", &["ben gurion"]),
+    // Codes of a city's airports together, said by the city.
+    ("NYC", "new york", &[]),
+    ("CHI", "chicago", &[]),
+    ("WAS", "washington", &[]),
+    ("YTO", "toronto", &[]),
+    ("YMQ", "montreal", &[]),
+    ("SAO", "sao paulo", &[]),
+    ("RIO", "rio de janeiro", &[]),
+    ("BUE", "buenos aires", &[]),
+    ("LON", "london", &[]),
+    ("PAR", "paris", &[]),
+    ("MIL", "milan", &[]),
+    ("ROM", "rome", &[]),
+    ("STO", "stockholm", &[]),
+    ("MOW", "moscow", &[]),
+    ("TYO", "tokyo", &[]),
+    ("OSA", "osaka", &[]),
+    ("SEL", "seoul", &[]),
+    ("BJS", "beijing", &[]),
+];
+
+/// Cities by their names in the six languages (folded), the key first. A city whose name is
+/// also a common word ("Nice") is left out.
+#[rustfmt::skip]
+const CITIES: &[(&str, &[&str])] = &[
+    ("los angeles", &["l.a"]),
+    ("new york", &["nyc", "nueva york", "nova iorque", "nova york"]),
+    ("washington", &["washington dc", "washington d.c"]),
+    ("mexico city", &["ciudad de mexico", "cdmx", "cidade do mexico", "citta del messico",
+        "mexico-stadt", "mexico df"]),
+    ("sao paulo", &["san pablo"]),
+    ("rio de janeiro", &["rio"]),
+    ("montreal", &[]),
+    ("london", &["londres", "londra"]),
+    ("paris", &["parigi"]),
+    ("munich", &["munchen", "munique", "monaco di baviera"]),
+    ("cologne", &["koln", "colonia"]),
+    ("dusseldorf", &[]),
+    ("lisbon", &["lisboa", "lisbonne", "lissabon", "lisbona"]),
+    ("rome", &["roma", "rom"]),
+    ("milan", &["milano", "mailand", "milao"]),
+    ("venice", &["venezia", "venecia", "venise", "venedig", "veneza"]),
+    ("naples", &["napoli", "napoles", "neapel"]),
+    ("florence", &["firenze", "florencia", "florenz", "florenca"]),
+    ("turin", &["torino", "turim"]),
+    ("seville", &["sevilla", "sevilha", "siviglia"]),
+    ("geneva", &["geneve", "ginebra", "genf", "ginevra", "genebra"]),
+    ("zurich", &["zurigo", "zurique"]),
+    ("vienna", &["wien", "viena", "vienne"]),
+    ("brussels", &["bruselas", "bruxelles", "brussel", "bruxelas"]),
+    ("copenhagen", &["copenhague", "kopenhagen", "copenaghen", "copenhaga"]),
+    ("stockholm", &["estocolmo", "stoccolma"]),
+    ("athens", &["atenas", "athenes", "athen", "atene"]),
+    ("istanbul", &["estambul", "istambul"]),
+    ("prague", &["praga", "prag"]),
+    ("warsaw", &["varsovia", "varsovie", "warschau", "varsavia"]),
+    ("moscow", &["moscu", "moscou", "moskau", "moscovo", "mosca"]),
+    ("edinburgh", &["edimburgo", "edimbourg"]),
+    ("marseille", &["marsella", "marsiglia", "marselha", "marseilles"]),
+    ("lyon", &["lione"]),
+    ("tokyo", &["tokio", "toquio"]),
+    ("seoul", &["seul"]),
+    ("beijing", &["pekin", "peking", "pequim", "pechino"]),
+    ("singapore", &["singapur", "singapour", "singapura"]),
+    ("cairo", &["el cairo", "le caire", "kairo"]),
+    ("cape town", &["ciudad del cabo", "le cap", "kapstadt", "cidade do cabo", "citta del capo"]),
+];
+
+/// Words of a field about an airport.
+const ABOUT: &[&str] = &[
+    "airport",
+    "airports",
+    "iata",
+    "aeropuerto",
+    "aeroport",
+    "flughafen",
+    "aeroporto",
+];
+
+/// Whether a field's folded name and description words speak of an airport.
+pub fn about_an_airport(words: &[String]) -> bool {
+    words.iter().any(|w| ABOUT.contains(&w.as_str()))
+}
+
+/// One end of a trip.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum End {
+    From,
+    To,
+}
+
+/// Words of a field about the start of a trip, and about its end (folded; German compounds
+/// by their start: "Zielflughafen", "Abflughafen").
+const FIELD_FROM: &[&str] = &[
+    "origin",
+    "from",
+    "departure",
+    "depart",
+    "departing",
+    "source",
+    "origen",
+    "salida",
+    "partida",
+    "origem",
+    "abflug",
+    "start",
+    "partenza",
+    "provenienza",
+];
+const FIELD_TO: &[&str] = &[
+    "destination",
+    "to",
+    "arrival",
+    "arriving",
+    "destino",
+    "llegada",
+    "arrivee",
+    "ziel",
+    "chegada",
+    "arrivo",
+    "destinazione",
+];
+
+/// The end of a trip a field's folded name and description words are about, if one alone.
+pub fn end_of(words: &[String]) -> Option<End> {
+    let has = |list: &[&str]| {
+        words.iter().any(|w| {
+            list.iter()
+                .any(|l| w == l || (l.len() >= 4 && w.starts_with(l)))
+        })
+    };
+    match (has(FIELD_FROM), has(FIELD_TO)) {
+        (true, false) => Some(End::From),
+        (false, true) => Some(End::To),
+        _ => None,
+    }
+}
+
+/// Words before a place that make it the start of a trip, or its end (folded).
+const SAID_FROM: &[&str] = &[
+    "from", "de", "desde", "depuis", "von", "ab", "da", "dal", "dalla", "do",
+];
+const SAID_TO: &[&str] = &[
+    "to", "a", "para", "pra", "hacia", "vers", "nach", "zum", "per", "verso", "al", "ao", "au",
+    "en",
+];
+
+/// The end of a trip the words right before token `at` make the place there (one article
+/// may stand between: "para o Porto").
+fn said_as(tokens: &[Token], at: usize) -> Option<End> {
+    let word = |i: usize| {
+        tokens
+            .get(i)
+            .filter(|t| t.kind == Kind::Word)
+            .map(|t| t.folded.as_str())
+    };
+    let articles = ["o", "a", "the", "el", "la", "le", "il", "lo"];
+    let before = at.checked_sub(1).and_then(word)?;
+    let before = if articles.contains(&before) {
+        at.checked_sub(2)
+            .and_then(word)
+            .filter(|w| SAID_FROM.contains(w) || SAID_TO.contains(w))
+            .unwrap_or(before)
+    } else {
+        before
+    };
+    if SAID_FROM.contains(&before) {
+        Some(End::From)
+    } else if SAID_TO.contains(&before) {
+        Some(End::To)
+    } else {
+        None
+    }
+}
+
+/// A name as folded tokens.
+struct Name {
+    words: Vec<String>,
+    /// The airport it names (its index in [`AIRPORTS`]), or the city's key.
+    names: Named,
+}
+
+enum Named {
+    Airport(usize),
+    City(&'static str),
+}
+
+fn names() -> &'static [Name] {
+    static NAMES: OnceLock<Vec<Name>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let words = |phrase: &str| -> Vec<String> {
+            tokenize(phrase)
+                .into_iter()
+                .map(|t| key(&t).to_owned())
+                .collect()
+        };
+        let mut out = Vec::new();
+        for (i, (_, _, own)) in AIRPORTS.iter().enumerate() {
+            for phrase in *own {
+                out.push(Name {
+                    words: words(phrase),
+                    names: Named::Airport(i),
+                });
+            }
+        }
+        let mut cities: Vec<&'static str> = AIRPORTS.iter().map(|(_, city, _)| *city).collect();
+        cities.sort_unstable();
+        cities.dedup();
+        for city in cities {
+            let other = CITIES
+                .iter()
+                .find(|(key, _)| *key == city)
+                .map_or(&[][..], |(_, names)| *names);
+            for phrase in std::iter::once(&city).chain(other) {
+                out.push(Name {
+                    words: words(phrase),
+                    names: Named::City(city),
+                });
+            }
+        }
+        // Longest first: "london city" before "london".
+        out.sort_by_key(|n| std::cmp::Reverse(n.words.len()));
+        out
+    })
+}
+
+/// A token as names are keyed: folded, either apostrophe as "'".
+fn key(token: &Token) -> &str {
+    if token.folded == "’" {
+        "'"
+    } else {
+        &token.folded
+    }
+}
+
+/// Whether the conversation names the airport of `code` (upper case), or its city and none
+/// of the city's airports by its own name; for a field about one `end` of a trip, not only
+/// as the other end.
+pub fn said(code: &str, end: Option<End>, evidence: &Evidence) -> bool {
+    let Some(at) = AIRPORTS.iter().position(|(c, _, _)| *c == code) else {
+        return false;
+    };
+    let city = AIRPORTS[at].1;
+    let (airports, cities) = read(&evidence.tokens);
+    let other_end = |said: &Option<End>| end.is_some() && said.is_some() && *said != end;
+    let named: Vec<&Option<End>> = airports
+        .iter()
+        .filter(|(a, _)| *a == at)
+        .map(|(_, e)| e)
+        .collect();
+    let by_city: Vec<&Option<End>> = cities
+        .iter()
+        .filter(|(c, _)| *c == city)
+        .map(|(_, e)| e)
+        .collect();
+    let city_airport_named = airports.iter().any(|(a, _)| AIRPORTS[*a].1 == city);
+    let mentions = if named.is_empty() && !city_airport_named {
+        by_city
+    } else {
+        named
+    };
+    mentions.iter().any(|said| !other_end(said))
+}
+
+/// The airports named by their own names, and the cities named, in `tokens`, each with the
+/// end of a trip the words before it make it.
+#[allow(clippy::type_complexity)]
+fn read(tokens: &[Token]) -> (Vec<(usize, Option<End>)>, Vec<(&'static str, Option<End>)>) {
+    let names = names();
+    let mut airports = Vec::new();
+    let mut cities = Vec::new();
+    // Where the last city named ends, and the end of the trip it is.
+    let mut city_just_before: Option<(usize, Option<End>)> = None;
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i].kind != Kind::Word {
+            i += 1;
+            continue;
+        }
+        let found = names.iter().find(|n| {
+            n.words
+                .iter()
+                .enumerate()
+                .all(|(k, w)| tokens.get(i + k).is_some_and(|t| key(t) == w))
+        });
+        match found {
+            Some(name) => {
+                // "Chicago O'Hare": an airport right after its city is where the city is.
+                let end = said_as(tokens, i).or_else(|| {
+                    city_just_before
+                        .filter(|(city_end, _)| *city_end == i)
+                        .and_then(|(_, end)| end)
+                });
+                let after = i + name.words.len();
+                match name.names {
+                    Named::Airport(a) => airports.push((a, end)),
+                    Named::City(c) => {
+                        cities.push((c, end));
+                        city_just_before = Some((after, end));
+                    }
+                }
+                i = after;
+            }
+            None => i += 1,
+        }
+    }
+    (airports, cities)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn said_in(text: &str, code: &str) -> bool {
+        said(
+            code,
+            None,
+            &Evidence::new(text, jiff::civil::date(2026, 12, 5)),
+        )
+    }
+
+    fn said_as_end(text: &str, code: &str, end: End) -> bool {
+        said(
+            code,
+            Some(end),
+            &Evidence::new(text, jiff::civil::date(2026, 12, 5)),
+        )
+    }
+
+    #[test]
+    fn one_end_of_a_trip_is_not_the_other() {
+        let text = "búscame vuelos de Madrid a Buenos Aires pa febrero";
+        assert!(said_as_end(text, "MAD", End::From));
+        assert!(!said_as_end(text, "MAD", End::To));
+        assert!(said_as_end(text, "EZE", End::To));
+        assert!(!said_as_end(text, "EZE", End::From));
+        let text = "voo de Lisboa para o Porto na sexta";
+        assert!(said_as_end(text, "OPO", End::To));
+        assert!(!said_as_end(text, "OPO", End::From));
+        assert!(said_as_end(
+            "flights from chicago o'hare to denver",
+            "ORD",
+            End::From
+        ));
+        assert!(!said_as_end(
+            "flights from chicago o'hare to denver",
+            "ORD",
+            End::To
+        ));
+        // A place said with no end fits either.
+        assert!(said_as_end("Munich flights on Monday", "MUC", End::To));
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(end_of(&words(&["destination", "airport"])), Some(End::To));
+        assert_eq!(
+            end_of(&words(&["iata", "code", "des", "zielflughafens"])),
+            Some(End::To)
+        );
+        assert_eq!(
+            end_of(&words(&["codigo", "iata", "de", "origem"])),
+            Some(End::From)
+        );
+        assert_eq!(end_of(&words(&["airport", "code"])), None);
+    }
+
+    #[test]
+    fn an_airport_by_its_name_or_its_city() {
+        assert!(said_in(
+            "find me flights from chicago o'hare to denver",
+            "ORD"
+        ));
+        assert!(said_in(
+            "find me flights from chicago o'hare to denver",
+            "DEN"
+        ));
+        // Its city's other airport is not the one named.
+        assert!(!said_in(
+            "find me flights from chicago o'hare to denver",
+            "MDW"
+        ));
+        assert!(said_in("such mir einen Flug nach München am Montag", "MUC"));
+        assert!(said_in("volo da Roma Fiumicino a Catania giovedì", "FCO"));
+        assert!(!said_in("volo da Roma Fiumicino a Catania giovedì", "CIA"));
+        assert!(said_in("volo da Roma Fiumicino a Catania giovedì", "CTA"));
+        // A city with several airports says each, and the code of them all.
+        assert!(said_in("a flight to London on Monday", "LON"));
+        assert!(said_in("a flight to London on Monday", "LHR"));
+        assert!(said_in("a flight to London on Monday", "LGW"));
+        // Another city, or a name inside a word, says nothing.
+        assert!(!said_in("a flight to London on Monday", "CDG"));
+        assert!(!said_in("vuelo a Lima el martes", "SCL"));
+        assert!(!said_in("the romantic getaway", "FCO"));
+        assert!(!said_in("a flight to Paris", "XXX"));
+    }
+}
