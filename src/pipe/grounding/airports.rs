@@ -3,7 +3,9 @@
 //! "Fiumicino") or its city in one of the six languages ("München", "Chicago"). A city with
 //! several airports says each of them, unless one of them is named by its own name: "Chicago
 //! O'Hare" says ORD and no MDW. The largest airports only; a code written as itself is
-//! traced as written, and an airport not listed is left unsaid, as before. A field of one
+//! traced as written, and an airport not listed is left unsaid, as before. A city names an
+//! airport only in a conversation about flying ("three hotel rooms in Philadelphia" says no
+//! PHL); an airport's own name always does. A field of one
 //! end of a trip (origin, destination) takes no place said only as the other end's: "de
 //! Madrid a Buenos Aires" says no MAD for the destination.
 
@@ -405,12 +407,42 @@ pub fn said(code: &str, end: Option<End>, evidence: &Evidence) -> bool {
         .map(|(_, e)| e)
         .collect();
     let city_airport_named = airports.iter().any(|(a, _)| AIRPORTS[*a].1 == city);
-    let mentions = if named.is_empty() && !city_airport_named {
+    let mentions = if named.is_empty() && !city_airport_named && about_flying(evidence) {
         by_city
     } else {
         named
     };
     mentions.iter().any(|said| !other_end(said))
+}
+
+/// Words of flying in the six languages (folded), as written.
+#[rustfmt::skip]
+const FLYING: &[&str] = &[
+    "fly", "flew", "flown", "flies", "flying", "plane", "planes", "vuelo", "vuelos", "volar",
+    "vuela", "avion", "aviones", "vol", "vols", "voler", "avions", "flug", "fluge", "flugs",
+    "fliegen", "fliege", "fliegt", "flieger", "voo", "voos", "voar", "aviao", "avioes", "volo",
+    "voli", "volare", "aereo", "aerei",
+];
+
+/// Starts of words of flying ("flights", "airports", "Flughafen", "aeroporti").
+const FLYING_STEMS: &[&str] = &[
+    "flight",
+    "airport",
+    "airline",
+    "airplane",
+    "aeropuerto",
+    "aeroport",
+    "flughafen",
+    "aeroporto",
+];
+
+/// Whether the conversation speaks of flying.
+fn about_flying(evidence: &Evidence) -> bool {
+    evidence.tokens.iter().any(|t| {
+        t.kind == Kind::Word
+            && (FLYING.contains(&t.folded.as_str())
+                || FLYING_STEMS.iter().any(|s| t.folded.starts_with(s)))
+    })
 }
 
 /// The airports named by their own names, and the cities named, in `tokens`, each with the
@@ -541,5 +573,11 @@ mod tests {
         assert!(!said_in("vuelo a Lima el martes", "SCL"));
         assert!(!said_in("the romantic getaway", "FCO"));
         assert!(!said_in("a flight to Paris", "XXX"));
+        // A city names an airport only where the conversation is about flying.
+        assert!(!said_in("three hotel rooms in Philadelphia please", "PHL"));
+        assert!(said_in("fly me to Philadelphia", "PHL"));
+        assert!(said_in("flying to Philadelphia tomorrow", "PHL"));
+        assert!(!said_in("a planet named Philadelphia", "PHL"));
+        assert!(said_in("a hotel near Heathrow", "LHR"));
     }
 }
