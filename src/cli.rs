@@ -382,7 +382,8 @@ async fn health(url: &str) -> ExitCode {
     };
     let shown = shown_url(&parsed);
     let timeout = std::time::Duration::from_secs(3);
-    let answer = match crate::upstream::UpstreamClient::one_off(parsed, None, timeout) {
+    let bound = "plaincall health's fixed bound";
+    let answer = match crate::upstream::UpstreamClient::one_off(parsed, None, timeout, bound) {
         Ok(client) => client.status_once("", None).await,
         Err(error) => Err(error),
     };

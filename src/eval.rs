@@ -153,14 +153,17 @@ pub(crate) async fn run(
         let _ = stopped.await;
     }));
     // The pipe adds the upstream's key itself; the direct run must send it.
+    // Both runs wait `upstream.timeout` for each step of an answer, plaincall's own included.
+    let bound = "upstream.timeout, each step of an answer in plaincall eval";
     let direct = UpstreamClient::one_off(
         state.config.upstream.base_url.clone(),
         state.config.upstream.api_key.clone(),
         timeout,
+        bound,
     )
     .map_err(|e| e.detail())?;
     let through = url::Url::parse(&format!("http://{address}/v1/")).map_err(|e| e.to_string())?;
-    let through = UpstreamClient::one_off(through, None, timeout).map_err(|e| e.detail())?;
+    let through = UpstreamClient::one_off(through, None, timeout, bound).map_err(|e| e.detail())?;
     let validators = validators(&tools);
     let mut outcomes = Vec::new();
     for (index, case) in cases.iter().enumerate() {

@@ -13,6 +13,8 @@ use crate::error::{shown_url, ProxyError};
 use crate::upstream::UpstreamClient;
 
 const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
+/// What a probe's timeout error names as its limit.
+const PROBE_BOUND: &str = "the start-up probe's fixed bound";
 
 /// The one line `serve` logs once listening: where it listens, where requests go, who
 /// translates and how tools are asked for. Fields, so that JSON logs keep them apart.
@@ -102,11 +104,15 @@ pub(crate) async fn probe(target: &Target) -> Probe {
         .url
         .join("models")
         .map_or_else(|_| shown_url(&target.url), |url| shown_url(&url));
-    let client =
-        match UpstreamClient::one_off(target.url.clone(), target.api_key.clone(), PROBE_TIMEOUT) {
-            Ok(client) => client,
-            Err(error) => return Probe::Doubtful(format!("{}: {}", target.role, error.detail())),
-        };
+    let client = match UpstreamClient::one_off(
+        target.url.clone(),
+        target.api_key.clone(),
+        PROBE_TIMEOUT,
+        PROBE_BOUND,
+    ) {
+        Ok(client) => client,
+        Err(error) => return Probe::Doubtful(format!("{}: {}", target.role, error.detail())),
+    };
     let status = match client.status_once("models", None).await {
         Ok(status) => status.as_u16(),
         // Not followed: requests would refuse it too (it would carry the key elsewhere).
@@ -183,6 +189,7 @@ pub(crate) async fn unserved_formats(config: &Config) -> Vec<WireFormat> {
         upstream.base_url.clone(),
         upstream.api_key.clone(),
         PROBE_TIMEOUT,
+        PROBE_BOUND,
     ) else {
         return unserved;
     };

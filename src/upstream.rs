@@ -613,17 +613,21 @@ impl UpstreamClient {
     /// A client for one-off requests below `base` (the start-up probes, `plaincall health`,
     /// `plaincall eval`): the one policy of every client here, with `timeout` for connecting,
     /// for the response headers and for each silence in the body, and at most one connection
-    /// kept, for a second.
+    /// kept, for a second. A timeout error names `bound`, where that one limit comes from.
     pub(crate) fn one_off(
         base: Url,
         api_key: Option<Secret>,
         timeout: Duration,
+        bound: &str,
     ) -> Result<UpstreamClient, ProxyError> {
         let pool = Pool {
             idle: 1,
             idle_timeout: Duration::from_secs(1),
         };
-        UpstreamClient::new(base, api_key, timeout, timeout, timeout, pool)
+        Ok(
+            UpstreamClient::new(base, api_key, timeout, timeout, timeout, pool)?
+                .with_settings(bound, bound, bound),
+        )
     }
 
     /// One request to `route` below the base (`""` for the base itself): a `POST` of `json`

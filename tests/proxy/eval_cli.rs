@@ -5,6 +5,7 @@
 use crate::support;
 
 use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{json, Value};
 use support::{completion, text_message, translator_reply, MockServer, Reply};
@@ -181,4 +182,69 @@ async fn eval_reports_direct_against_plaincall() {
         svg.starts_with("<svg") && svg.matches("<rect").count() >= 11,
         "{svg}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_eval_timeout_names_the_setting_it_waited_on() {
+    // Headers at once, then a body that falls silent for longer than `upstream.timeout`: both
+    // runs wait that one setting for each step, so both name it, never a setting they did not
+    // use (`upstream.read_timeout`).
+    let upstream = MockServer::start(|_| {
+        Reply::Trickle(vec![
+            (Duration::ZERO, "{\"id\": \"x\",".into()),
+            (Duration::from_secs(3), "\"choices\": []}".into()),
+        ])
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("proxy.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[upstream]\nurl = \"{}\"\ntimeout = \"300ms\"\nread_timeout = \"2s\"\n",
+            upstream.url()
+        ),
+    )
+    .unwrap();
+    let cases = dir.path().join("cases.jsonl");
+    std::fs::write(
+        &cases,
+        "{\"tool\": \"set_reminder\", \"description\": \"daily at 09:00 to check email\"}\n",
+    )
+    .unwrap();
+    let json_out = dir.path().join("results.json");
+    let manifest = env!("CARGO_MANIFEST_DIR");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_plaincall"));
+    for (key, _) in std::env::vars().filter(|(k, _)| k.starts_with("PLAINCALL_")) {
+        command.env_remove(key);
+    }
+    command
+        .args([
+            "eval",
+            "--tools",
+            &format!("{manifest}/tests/fixtures/tools"),
+        ])
+        .arg("--cases")
+        .arg(&cases)
+        .args(["--model", "scripted", "--config"])
+        .arg(&config)
+        .arg("--json")
+        .arg(&json_out);
+    let output = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_out).unwrap()).unwrap();
+    let outcomes = results["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 2);
+    for outcome in outcomes {
+        let error = outcome["error"].as_str().unwrap_or_default();
+        assert!(error.contains("upstream.timeout"), "{outcome}");
+        assert!(!error.contains("read_timeout"), "{outcome}");
+    }
 }
