@@ -20,7 +20,7 @@ use jiff::ToSpan;
 
 use super::facts::{Context, Facts, Role};
 use super::tokens::{Kind, Token};
-use super::words::is;
+use super::words::{is, ASIDES, STOPWORDS};
 
 /// Month names and abbreviations of the six languages, folded.
 const MONTHS: &[(&str, i8)] = &[
@@ -740,10 +740,22 @@ fn bare_days(tokens: &[Token]) -> impl Iterator<Item = Option<usize>> + '_ {
         }
         let before = tokens[i - 1].folded.as_str();
         // "for the 15 of us" counts people: after "for the", the day ends its clause or
-        // comes before its time.
-        let ends = tokens
-            .get(i + 1)
-            .is_none_or(|t| t.kind == Kind::Punct || AT_TIME.contains(&t.folded.as_str()));
+        // comes before its time; written as a rank, it may go on with a function word ("on
+        // the 18th and back"), never with a noun it ranks ("for the 3rd floor").
+        let rank = ["st", "nd", "rd", "th"].iter().any(|s| {
+            tokens[i]
+                .lower
+                .strip_suffix(s)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        });
+        let ends = tokens.get(i + 1).is_none_or(|t| {
+            t.kind == Kind::Punct
+                || AT_TIME.contains(&t.folded.as_str())
+                || (rank
+                    && (is(STOPWORDS, &t.folded)
+                        || is(ASIDES, &t.folded)
+                        || super::language::function_word(&t.folded)))
+        });
         let for_the = i >= 2
             && ends
             && FOR_THE
@@ -1616,6 +1628,20 @@ mod tests {
 
     fn has(text: &str, y: i16, m: i8, d: i8) -> bool {
         dates(text).contains(&date(y, m, d))
+    }
+
+    #[test]
+    fn a_day_written_as_a_rank_goes_on_with_a_function_word() {
+        assert!(has(
+            "flying out on the 28th and back on the 30th",
+            2026,
+            11,
+            28
+        ));
+        assert!(has("on the 28th please", 2026, 11, 28));
+        // Never with a noun it ranks, nor a count after "for the".
+        assert!(!has("book it for the 3rd floor room", 2026, 12, 3));
+        assert!(!has("a table for the 15 of us", 2026, 12, 15));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::lexicon;
 use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, ASIDES, STOPWORDS};
-use super::{airports, choice, counted, flags, labels, language, text};
+use super::{airports, choice, counted, flags, labels, language, legs, text};
 use crate::config::GroundingRule;
 
 /// A rule that decided a value, or why none did.
@@ -168,6 +168,9 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
             .filter(|back| !back.cancels)
             .and_then(|back| traced(leaf, &back.without, rules));
     };
+    if said_only_for_the_other_leg(leaf, evidence, rules) {
+        return None;
+    }
     // A value said only where the user took it back, with another of its kind said instead
     // ("al catalán... no, mejor al portugués"), was not asked for.
     if let Some(back) = &evidence.taken_back {
@@ -179,6 +182,36 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         }
     }
     Some(rule)
+}
+
+/// A day for one leg of a trip said only for the other: "on the 18th and back on the 27th"
+/// gives no outbound 27th and no return on the 18th ([`legs`]). A day said in neither leg
+/// alone ("returning a week later") is left to the whole conversation.
+fn said_only_for_the_other_leg(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
+    let Some(text) = leaf.value.as_str().filter(|t| date_of(t).is_some()) else {
+        return false;
+    };
+    let description = leaf
+        .schema
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let words: Vec<String> = words_of(leaf.key)
+        .into_iter()
+        .chain(words_of(description))
+        .collect();
+    let Some(leg) = legs::of_field(&words) else {
+        return false;
+    };
+    let Some((back, out)) = legs::split(evidence) else {
+        return false;
+    };
+    let said_in = |part: &Evidence| day_or_time(text, leaf, part, rules).flatten().is_some();
+    let (own, other) = match leg {
+        legs::Leg::Out => (&out, &back),
+        legs::Leg::Back => (&back, &out),
+    };
+    said_in(other) && !said_in(own)
 }
 
 /// Whether the words of a correction say a value of `leaf`'s kind other than its own: a day,
@@ -1691,6 +1724,53 @@ mod tests {
 
     fn number_kept(text: &str, key: &str, schema: serde_json::Value, value: f64) -> bool {
         value_kept(text, key, schema, serde_json::json!(value))
+    }
+
+    #[test]
+    fn a_day_for_one_leg_of_a_trip_is_no_day_for_the_other() {
+        // Today is 2026-11-25.
+        let date = serde_json::json!({"type": "string", "format": "date"});
+        let text = "flying out to austin on the 28th and back on the 30th";
+        assert!(string_kept(
+            text,
+            "departure_date",
+            date.clone(),
+            "2026-11-28"
+        ));
+        assert!(!string_kept(
+            text,
+            "departure_date",
+            date.clone(),
+            "2026-11-30"
+        ));
+        assert!(string_kept(text, "return_date", date.clone(), "2026-11-30"));
+        assert!(!string_kept(
+            text,
+            "return_date",
+            date.clone(),
+            "2026-11-28"
+        ));
+        let text = "vuelo a Lima el viernes 27 y vuelta el domingo 29";
+        assert!(!string_kept(
+            text,
+            "fecha_vuelta",
+            date.clone(),
+            "2026-11-27"
+        ));
+        assert!(string_kept(
+            text,
+            "fecha_vuelta",
+            date.clone(),
+            "2026-11-29"
+        ));
+        // A field of no leg, or a day said in neither leg alone, is left to the whole text.
+        assert!(string_kept(text, "date", date.clone(), "2026-11-27"));
+        assert!(string_kept(
+            "fly to Rome on the 28th and back on the 30th",
+            "travel_date",
+            date,
+            "2026-11-30"
+        ));
     }
 
     #[test]

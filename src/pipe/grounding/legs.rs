@@ -1,0 +1,152 @@
+//! The legs of a trip: a field about the outbound leg (`departure_date`, "Hinfahrt") takes
+//! no day said only for the way back ("on the 18th and back on the 27th" gives no outbound
+//! 27th), and a field about the way back none said only for the outbound leg. The way back
+//! is each clause that starts with a word of returning ("back", "vuelta", "zurück", "retour",
+//! "volta", "ritorno") and runs to the clause's end; the rest is the outbound leg.
+
+use super::evidence::Evidence;
+use super::tokens::{Kind, Token};
+
+/// One leg of a trip.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Leg {
+    Out,
+    Back,
+}
+
+/// Words of a field about the outbound leg, and about the way back (folded).
+#[rustfmt::skip]
+const FIELD_OUT: &[&str] = &[
+    "departure", "departing", "outbound", "depart", "ida", "salida", "aller", "hinflug",
+    "hinfahrt", "hinreise", "partida", "andata", "partenza",
+];
+#[rustfmt::skip]
+const FIELD_BACK: &[&str] = &[
+    "return", "returning", "inbound", "back", "vuelta", "regreso", "retour", "ruckflug",
+    "ruckfahrt", "ruckreise", "volta", "regresso", "ritorno",
+];
+
+/// The leg a field's folded name and description words are about, if one alone.
+pub fn of_field(words: &[String]) -> Option<Leg> {
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    match (has(FIELD_OUT), has(FIELD_BACK)) {
+        (true, false) => Some(Leg::Out),
+        (false, true) => Some(Leg::Back),
+        _ => None,
+    }
+}
+
+/// Words that start the way back in the six languages (folded).
+const RETURNING: &[&str] = &[
+    "back",
+    "return",
+    "returning",
+    "vuelta",
+    "volver",
+    "regreso",
+    "regresar",
+    "retour",
+    "revenir",
+    "rentrer",
+    "zuruck",
+    "ruckfahrt",
+    "ruckflug",
+    "ruckreise",
+    "volta",
+    "voltar",
+    "regresso",
+    "ritorno",
+    "tornare",
+    "rientro",
+];
+
+/// Marks that end a clause.
+const CLAUSE_ENDS: &[&str] = &[".", ";", "!", "?", ","];
+
+/// The byte ranges of `text` that speak of the way back: from each word of [`RETURNING`] to
+/// its clause's end (a mark or a line's end).
+fn way_back(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i].kind == Kind::Word && RETURNING.contains(&tokens[i].folded.as_str()) {
+            let start = tokens[i].start;
+            let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+            let end = tokens[i + 1..]
+                .iter()
+                .find(|t| t.start >= line_end || CLAUSE_ENDS.contains(&t.lower.as_str()))
+                .map_or(line_end, |t| t.start.min(line_end));
+            out.push(start..end);
+            i = tokens.partition_point(|t| t.start < end);
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The conversation split into its legs: the evidence of the way back and of the rest, or
+/// `None` where it says no way back.
+pub fn split(evidence: &Evidence) -> Option<(Evidence, Evidence)> {
+    let text = &evidence.text;
+    let back = way_back(text, &evidence.tokens);
+    if back.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut back_text = String::new();
+    let mut at = 0;
+    for range in &back {
+        out.push_str(&text[at..range.start]);
+        back_text.push_str(&text[range.clone()]);
+        back_text.push_str(". ");
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    Some((
+        Evidence::new(&back_text, evidence.today),
+        Evidence::new(&out, evidence.today),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn legs(text: &str) -> Option<(String, String)> {
+        let evidence = Evidence::new(text, jiff::civil::date(2026, 12, 5));
+        split(&evidence).map(|(back, out)| (back.text, out.text))
+    }
+
+    #[test]
+    fn the_way_back_runs_to_its_clause_s_end() {
+        let pair = |back: &str, out: &str| Some((back.to_owned(), out.to_owned()));
+        assert_eq!(
+            legs("flying out to austin on the 18th and back on the 27th. just book the outbound"),
+            pair(
+                "back on the 27th. ",
+                "flying out to austin on the 18th and . just book the outbound"
+            )
+        );
+        assert_eq!(
+            legs("vuelo a Lima el martes 8 y vuelta el domingo 20"),
+            pair("vuelta el domingo 20. ", "vuelo a Lima el martes 8 y ")
+        );
+        assert!(legs("a one-way flight to Lima on Tuesday").is_none());
+    }
+
+    #[test]
+    fn a_field_s_leg() {
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(of_field(&words(&["departure", "date"])), Some(Leg::Out));
+        assert_eq!(of_field(&words(&["return", "date"])), Some(Leg::Back));
+        assert_eq!(
+            of_field(&words(&["fecha", "de", "vuelta"])),
+            Some(Leg::Back)
+        );
+        assert_eq!(of_field(&words(&["hinfahrt"])), Some(Leg::Out));
+        assert_eq!(of_field(&words(&["ruckfahrt"])), Some(Leg::Back));
+        assert_eq!(of_field(&words(&["date"])), None);
+        assert_eq!(of_field(&words(&["hinweis"])), None);
+    }
+}
