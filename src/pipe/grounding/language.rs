@@ -30,6 +30,9 @@ const OTHERS: [&str; 12] = [
 /// neither Portuguese nor Spanish writes ("unha", "polo", "mañá", "venres").
 #[rustfmt::skip]
 const MORE_WORDS: &[(&str, &[&str])] = &[
+    // English fillers the list lacks that another language's list holds ("like" is
+    // Norwegian "equal").
+    ("en", &["like", "gonna", "wanna", "pls", "plz"]),
     ("gl", &[
         "unha", "unhas", "cunha", "cunhas", "dunha", "nunha", "polo", "pola", "polos", "polas",
         "coa", "coas", "dende", "moi", "xa", "tamen", "mina", "minas", "tua", "sua", "mana",
@@ -396,6 +399,8 @@ fn own_words(line: &str, code: &str) -> usize {
                 && list.contains(&t.folded)
                 && !function_word(&t.folded)
                 && !INTERJECTIONS.contains(&t.folded.as_str())
+                // A unit is every language's ("min" is Norwegian "my" too).
+                && !super::quantity::is_unit(&t.folded)
         })
         .map(|t| t.folded)
         .collect();
@@ -603,7 +608,9 @@ mod tests {
             ("Il file pesa 800 MB, caricalo sul drive.", "it"),
             // "um" is German and Portuguese too: the letters tell.
             ("cria um lembrete 'ligar pra vó'", "pt"),
-            // Catalan "ah" and "fa": "ah" is every language's.
+            // Catalan "ah" and "fa": "ah" is every language's. Norwegian "like" and
+            // "min": "like" is English too, "min" a unit.
+            ("log a 10 mile bike ride for me, took like 45 min", "en"),
             (
                 "prenota il tavolo all'aperto... ah no fa un freddo cane, dentro",
                 "it",

@@ -220,7 +220,8 @@ fn said_only_for_the_other_leg(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
 fn kind_said(leaf: &Leaf, correction: &Evidence, taken: &Evidence) -> bool {
     let facts = &correction.facts;
     match leaf.value {
-        Value::Number(_) => !facts.number_spans.is_empty(),
+        // A quantity with no number of its own too: "2 litros... bueno no, litro y medio".
+        Value::Number(_) => !facts.number_spans.is_empty() || !facts.quantities.is_empty(),
         Value::String(text) => {
             if let Some(members) = leaf.schema.get("enum").and_then(Value::as_array) {
                 return members.iter().any(|member| {
@@ -962,11 +963,32 @@ const AGE_AFTER: &[&str] = &[
     "years", "year", "yo", "anos", "ans", "jahre", "jahren", "anni", "and", "und", "y", "e", "et",
 ];
 
+/// Verbs of having an age in Spanish, French, Portuguese and Italian (folded).
+const HAVING: &[&str] = &[
+    "tiene", "tienen", "tengo", "tienes", "ont", "ai", "as", "avons", "avez", "tem", "tenho",
+    "temos", "ha", "hanno", "ho", "hai", "abbiamo",
+];
+/// Words of years after an age.
+const YEARS: &[&str] = &["anos", "ans", "anni", "years", "jahre"];
+/// Words joining two ages.
+const AND: &[&str] = &["and", "y", "et", "e", "und"];
+
 /// Whether the number that ends before token `end`, after the words `before` it, is an age:
 /// after a cue ([`AGE_CUES`]) and before nothing but its unit, a mark or a joining word ("I
 /// am 2 minutes away" is no age).
 fn said_as_age(before: &[&str], end: usize, evidence: &Evidence) -> bool {
-    AGE_CUES.iter().any(|cue| before.ends_with(cue))
+    let after = clause_after(evidence, end, 4);
+    // "ils ont 7 et 9 ans", "tiene 8 años", "ha 12 anni": a verb of having before, and the
+    // years right after it or after a second age.
+    let having = before.last().is_some_and(|w| HAVING.contains(w));
+    let years_next = after.first().is_some_and(|w| YEARS.contains(w));
+    let second_age = matches!(after.as_slice(), [and, years, ..] if AND.contains(and) && YEARS.contains(years))
+        && evidence
+            .tokens
+            .get(end + 1)
+            .is_some_and(|t| t.kind == Kind::Number);
+    let had = having && (years_next || second_age);
+    had || AGE_CUES.iter().any(|cue| before.ends_with(cue))
         && evidence
             .tokens
             .get(end)
@@ -1014,7 +1036,12 @@ fn label_fits(
 ) -> bool {
     // A head count ("on est 10 pour le match") counts people: no pizzas, no amount of money.
     let before = words_before(evidence, start, 3);
-    if counted::head_count(&before) {
+    // "the 5 of us", "los 4 de nosotros", "noi 3"... "di noi": a head count too.
+    let of_us = matches!(
+        clause_after(evidence, end, 2).as_slice(),
+        ["of", "us"] | ["de", "nosotros" | "nosotras" | "nos"] | ["di", "noi"]
+    );
+    if counted::head_count(&before) || of_us {
         return counted::counts_people(name, description);
     }
     // "ich bin 34", "cumple 60": an age, for a field about one.
@@ -1724,6 +1751,21 @@ mod tests {
 
     fn number_kept(text: &str, key: &str, schema: serde_json::Value, value: f64) -> bool {
         value_kept(text, key, schema, serde_json::json!(value))
+    }
+
+    #[test]
+    fn a_head_count_and_ages_count_no_rooms_or_children() {
+        let int = serde_json::json!({"type": "integer"});
+        let rooms = "book 2 rooms at the hilton downtown for the 5 of us";
+        assert!(number_kept(rooms, "rooms", int.clone(), 2.0));
+        assert!(!number_kept(rooms, "rooms", int.clone(), 5.0));
+        assert!(number_kept(rooms, "guests", int.clone(), 5.0));
+        let kids = "inscris mes 2 gamins au centre aéré, ils ont 7 et 9 ans";
+        assert!(number_kept(kids, "number_of_children", int.clone(), 2.0));
+        assert!(!number_kept(kids, "number_of_children", int.clone(), 7.0));
+        assert!(number_kept("mi hijo tiene 8 años", "age", int.clone(), 8.0));
+        // A verb of having before a count of things is no age.
+        assert!(number_kept("tengo 3 perros", "dogs", int, 3.0));
     }
 
     #[test]
