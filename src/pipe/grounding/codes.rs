@@ -672,6 +672,11 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
                 facts
                     .codes
                     .extend(name.codes.iter().map(|c| (*c).to_owned()));
+                if !name.codes.is_empty() {
+                    facts
+                        .code_names
+                        .push((i, name.codes.iter().map(|c| (*c).to_owned()).collect()));
+                }
                 facts
                     .regions
                     .extend(name.regions.iter().map(|c| (*c).to_owned()));

@@ -67,6 +67,9 @@ pub struct Facts {
     /// Upper-case ISO codes named in words or symbols (rule `code`): "GB" and "GBR" from
     /// "Reino Unido", "GBP" from "British pounds" or "£", "DE" and "de" for "German".
     pub codes: HashSet<String>,
+    /// Where each code was named by a name (not written as itself): the token its name starts
+    /// at, and the codes it gives.
+    pub code_names: Vec<(usize, Vec<String>)>,
     /// Countries named as countries ("Brazil", "brasileño", "pt-BR"), alpha-2: the region of a
     /// locale, where a language's name gives its country only when no other is named
     /// ("Portuguese, the Brazilian one" is `pt-BR`, no `pt-PT`).

@@ -473,6 +473,47 @@ fn turned_down(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bo
         && (labels::another_thing_s(&digits, leaf.key, &evidence.tokens, &evidence.digit_runs)
             || labels::turned_down(&digits, &evidence.tokens, &evidence.digit_runs)))
         || (rules.on(Rule::Verbatim) && identifier_turned_down(text, evidence))
+        || (rules.on(Rule::Code) && is_code(text) && code_turned_down(text, evidence))
+}
+
+/// Words that turn down a code named right after them, or after one preposition: "en catalán,
+/// no en castellano", "not in euros", "pas en dollars", "nicht in Franken", "não em reais".
+/// "no" only with a preposition between: Portuguese "no Brasil" is "in Brazil".
+const CODE_REFUSALS: &[&str] = &["no", "not", "pas", "nicht", "nao", "non", "never", "nunca"];
+const CODE_PREPOSITIONS: &[&str] = &[
+    "en", "in", "a", "al", "au", "em", "auf", "to", "into", "the", "pro", "pra", "para", "nach",
+    "per", "el", "la", "le", "o", "os",
+];
+
+/// A code named only right after a refusal ("pon los subtítulos en catalán, no en castellano"
+/// is no `es`), and never written as itself.
+fn code_turned_down(text: &str, evidence: &Evidence) -> bool {
+    let tokens = &evidence.tokens;
+    let named: Vec<usize> = evidence
+        .facts
+        .code_names
+        .iter()
+        .filter(|(_, codes)| codes.iter().any(|c| c.eq_ignore_ascii_case(text)))
+        .map(|(at, _)| *at)
+        .collect();
+    let refused = |at: usize| {
+        let word = |i: usize| tokens.get(i).filter(|t| t.kind == Kind::Word);
+        let refusal =
+            |i: usize| word(i).is_some_and(|t| CODE_REFUSALS.contains(&t.folded.as_str()));
+        at.checked_sub(1)
+            .is_some_and(|i| refusal(i) && tokens[i].folded != "no")
+            || (at
+                .checked_sub(1)
+                .and_then(word)
+                .is_some_and(|t| CODE_PREPOSITIONS.contains(&t.folded.as_str()))
+                && at.checked_sub(2).is_some_and(refusal))
+    };
+    let written = tokens.iter().any(|t| {
+        t.kind == Kind::Word
+            && t.lower.eq_ignore_ascii_case(text)
+            && evidence.text.get(t.start..t.end).is_some_and(|w| w == text)
+    });
+    !named.is_empty() && named.iter().all(|at| refused(*at)) && !written
 }
 
 /// An identifier (one word with a digit or a mark: "mdupont84", "release-2.4") written only
@@ -1751,6 +1792,40 @@ mod tests {
 
     fn number_kept(text: &str, key: &str, schema: serde_json::Value, value: f64) -> bool {
         value_kept(text, key, schema, serde_json::json!(value))
+    }
+
+    #[test]
+    fn a_code_named_only_to_be_turned_down() {
+        let language = serde_json::json!({"type": "string", "pattern": "^[a-z]{2}$"});
+        let text = "pon los subtítulos en catalán, no en castellano";
+        assert!(string_kept(
+            text,
+            "subtitle_language",
+            language.clone(),
+            "ca"
+        ));
+        assert!(!string_kept(text, "subtitle_language", language, "es"));
+        let country = serde_json::json!({"type": "string", "pattern": "^[A-Z]{2}$"});
+        assert!(!string_kept(
+            "manda pro Japão, não pro Brasil",
+            "country",
+            country.clone(),
+            "BR"
+        ));
+        // Portuguese "no" is "in the"; a refusal with a mark after it answers.
+        assert!(string_kept(
+            "o voo sai no Brasil amanhã",
+            "country",
+            country.clone(),
+            "BR"
+        ));
+        let currency = serde_json::json!({"type": "string", "pattern": "^[A-Z]{3}$"});
+        assert!(string_kept(
+            "no, in euros please",
+            "currency",
+            currency,
+            "EUR"
+        ));
     }
 
     #[test]
