@@ -11,6 +11,7 @@
 
 use std::sync::OnceLock;
 
+use super::codes::key;
 use super::evidence::Evidence;
 use super::tokens::{tokenize, Kind, Token};
 
@@ -375,15 +376,6 @@ fn names() -> &'static [Name] {
         out.sort_by_key(|n| std::cmp::Reverse(n.words.len()));
         out
     })
-}
-
-/// A token as names are keyed: folded, either apostrophe as "'".
-fn key(token: &Token) -> &str {
-    if token.folded == "’" {
-        "'"
-    } else {
-        &token.folded
-    }
 }
 
 /// Whether the conversation names the airport of `code` (upper case), or its city and none

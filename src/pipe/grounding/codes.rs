@@ -629,7 +629,7 @@ fn forms(phrase: &str) -> Vec<String> {
 }
 
 /// A token as names are keyed: folded, either apostrophe as "'".
-fn key(token: &Token) -> &str {
+pub(super) fn key(token: &Token) -> &str {
     if token.folded == "’" {
         "'"
     } else {

@@ -191,15 +191,7 @@ fn said_only_for_the_other_leg(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
     let Some(text) = leaf.value.as_str().filter(|t| date_of(t).is_some()) else {
         return false;
     };
-    let description = leaf
-        .schema
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let words: Vec<String> = words_of(leaf.key)
-        .into_iter()
-        .chain(words_of(description))
-        .collect();
+    let words = field_words(leaf);
     let Some(leg) = legs::of_field(&words) else {
         return false;
     };
@@ -1631,18 +1623,23 @@ fn code_said(text: &str, evidence: &Evidence) -> bool {
     }
 }
 
-/// A field about an airport takes the code of an airport or a city the conversation names
-/// ("Chicago O'Hare" is ORD).
-fn airport_said(text: &str, leaf: &Leaf, evidence: &Evidence) -> bool {
+/// The words of a field's name and of its description, folded.
+fn field_words(leaf: &Leaf) -> Vec<String> {
     let description = leaf
         .schema
         .get("description")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let words: Vec<String> = words_of(leaf.key)
+    words_of(leaf.key)
         .into_iter()
         .chain(words_of(description))
-        .collect();
+        .collect()
+}
+
+/// A field about an airport takes the code of an airport or a city the conversation names
+/// ("Chicago O'Hare" is ORD).
+fn airport_said(text: &str, leaf: &Leaf, evidence: &Evidence) -> bool {
+    let words = field_words(leaf);
     text.len() == 3
         && airports::about_an_airport(&words)
         && airports::said(text, airports::end_of(&words), evidence)
