@@ -247,7 +247,6 @@ pub enum End {
 /// by their start: "Zielflughafen", "Abflughafen").
 const FIELD_FROM: &[&str] = &[
     "origin",
-    "from",
     "departure",
     "depart",
     "departing",
@@ -263,7 +262,6 @@ const FIELD_FROM: &[&str] = &[
 ];
 const FIELD_TO: &[&str] = &[
     "destination",
-    "to",
     "arrival",
     "arriving",
     "destino",
@@ -275,8 +273,18 @@ const FIELD_TO: &[&str] = &[
     "destinazione",
 ];
 
-/// The end of a trip a field's folded name and description words are about, if one alone.
-pub fn end_of(words: &[String]) -> Option<End> {
+/// The end of a trip a field is about, if one alone: by "from" or "to" in its name
+/// (`from_airport`), else by its name's and description's other words (`key_words` and
+/// `words`, folded). "to" in a description is too common to tell ("the airport to fly from").
+pub fn end_of(key_words: &[String], words: &[String]) -> Option<End> {
+    match (
+        key_words.iter().any(|w| w == "from"),
+        key_words.iter().any(|w| w == "to"),
+    ) {
+        (true, false) => return Some(End::From),
+        (false, true) => return Some(End::To),
+        _ => {}
+    }
     let has = |list: &[&str]| {
         words.iter().any(|w| {
             list.iter()
@@ -293,23 +301,79 @@ pub fn end_of(words: &[String]) -> Option<End> {
 /// Words before a place that make it the start of a trip, or its end (folded).
 const SAID_FROM: &[&str] = &[
     "from", "de", "desde", "depuis", "von", "ab", "da", "dal", "dalla", "do",
+    // Where one is: "I'm in Madrid, find flights to Rome", "vivo en Madrid".
+    "in", "en", "em", "im",
 ];
 const SAID_TO: &[&str] = &[
     "to", "a", "para", "pra", "hacia", "vers", "nach", "zum", "per", "verso", "al", "ao", "au",
-    "en",
+];
+
+/// Words of an airport before "de"/"of" and its city: "al aeropuerto de Madrid" is where the
+/// preposition before them says.
+const AIRPORT_WORDS: &[&str] = &[
+    "airport",
+    "aeropuerto",
+    "aeroport",
+    "aeroporto",
+    "flughafen",
+];
+
+/// Words before a place, within three, that make it no end of the trip: a stop on the way
+/// ("a stopover in Frankfurt", "con escala en Madrid", "via Dubai").
+const STOPS: &[&str] = &[
+    "stopover",
+    "layover",
+    "via",
+    "escala",
+    "scalo",
+    "zwischenstopp",
+    "umsteigen",
+    "connecting",
+];
+
+/// Refusals right before a place: "but not Heathrow", "pas Orly", "nicht Tegel".
+const REFUSALS: &[&str] = &["not", "pas", "nicht", "nao", "non"];
+
+/// City names that are also common words or first names ("porto" is Italian "I bring", "lima"
+/// a file, "Orlando" a name): they name the city only after a word of the trip's ends.
+const AMBIGUOUS: &[&str] = &[
+    "porto",
+    "lima",
+    "faro",
+    "palma",
+    "orlando",
+    "austin",
+    "charlotte",
+    "phoenix",
+    "santiago",
+    "rio",
+    "valencia",
+    "bologna",
 ];
 
 /// The end of a trip the words right before token `at` make the place there (one article
 /// may stand between: "para o Porto").
-fn said_as(tokens: &[Token], at: usize) -> Option<End> {
+fn said_as(tokens: &[Token], at: usize, english: bool) -> Option<End> {
     let word = |i: usize| {
         tokens
             .get(i)
             .filter(|t| t.kind == Kind::Word)
             .map(|t| t.folded.as_str())
     };
+    // "al aeropuerto de Madrid": past the airport's words to the preposition before them.
+    let at = match (
+        at.checked_sub(1).and_then(word),
+        at.checked_sub(2).and_then(word),
+    ) {
+        (Some("de" | "of" | "di" | "do" | "da"), Some(w)) if AIRPORT_WORDS.contains(&w) => at - 2,
+        _ => at,
+    };
     let articles = ["o", "a", "the", "el", "la", "le", "il", "lo"];
     let before = at.checked_sub(1).and_then(word)?;
+    // English "a" is an article ("a Chicago to Denver flight").
+    if english && before == "a" {
+        return None;
+    }
     let before = if articles.contains(&before) {
         at.checked_sub(2)
             .and_then(word)
@@ -386,7 +450,14 @@ pub fn said(code: &str, end: Option<End>, evidence: &Evidence) -> bool {
         return false;
     };
     let city = AIRPORTS[at].1;
-    let (airports, cities) = read(&evidence.tokens);
+    let Read {
+        airports,
+        cities,
+        refused,
+    } = read(evidence);
+    if refused.contains(&at) {
+        return false;
+    }
     let other_end = |said: &Option<End>| end.is_some() && said.is_some() && *said != end;
     let named: Vec<&Option<End>> = airports
         .iter()
@@ -437,13 +508,23 @@ fn about_flying(evidence: &Evidence) -> bool {
     })
 }
 
-/// The airports named by their own names, and the cities named, in `tokens`, each with the
-/// end of a trip the words before it make it.
-#[allow(clippy::type_complexity)]
-fn read(tokens: &[Token]) -> (Vec<(usize, Option<End>)>, Vec<(&'static str, Option<End>)>) {
+/// What [`read`] found: airports named by their own names and cities named, each with the
+/// end of the trip the words before it make it, and airports named only to be turned down.
+struct Read {
+    airports: Vec<(usize, Option<End>)>,
+    cities: Vec<(&'static str, Option<End>)>,
+    refused: Vec<usize>,
+}
+
+/// The airports and cities the conversation names (see [`Read`]).
+fn read(evidence: &Evidence) -> Read {
+    let tokens = &evidence.tokens;
+    // English "a" is an article, not "to".
+    let english = evidence.languages.main == Some("en");
     let names = names();
     let mut airports = Vec::new();
     let mut cities = Vec::new();
+    let mut refused = Vec::new();
     // Where the last city named ends, and the end of the trip it is.
     let mut city_just_before: Option<(usize, Option<End>)> = None;
     let mut i = 0;
@@ -459,14 +540,25 @@ fn read(tokens: &[Token]) -> (Vec<(usize, Option<End>)>, Vec<(&'static str, Opti
                 .all(|(k, w)| tokens.get(i + k).is_some_and(|t| key(t) == w))
         });
         match found {
-            Some(name) => {
+            Some(name) if !no_end(tokens, i, name) => {
                 // "Chicago O'Hare": an airport right after its city is where the city is.
-                let end = said_as(tokens, i).or_else(|| {
+                let end = said_as(tokens, i, english).or_else(|| {
                     city_just_before
                         .filter(|(city_end, _)| *city_end == i)
                         .and_then(|(_, end)| end)
                 });
                 let after = i + name.words.len();
+                // "a Chicago to Denver flight": a place right before "to" is where it starts.
+                let end = end.or_else(|| {
+                    tokens
+                        .get(after)
+                        .filter(|t| {
+                            t.kind == Kind::Word
+                                && SAID_TO.contains(&t.folded.as_str())
+                                && !(english && t.folded == "a")
+                        })
+                        .map(|_| End::From)
+                });
                 match name.names {
                     Named::Airport(a) => airports.push((a, end)),
                     Named::City(c) => {
@@ -476,10 +568,49 @@ fn read(tokens: &[Token]) -> (Vec<(usize, Option<End>)>, Vec<(&'static str, Opti
                 }
                 i = after;
             }
+            Some(name) => {
+                if let Named::Airport(a) = name.names {
+                    if refused_before(tokens, i) {
+                        refused.push(a);
+                    }
+                }
+                i += name.words.len();
+            }
             None => i += 1,
         }
     }
-    (airports, cities)
+    Read {
+        airports,
+        cities,
+        refused,
+    }
+}
+
+/// A refusal right before token `at`: "but not Heathrow".
+fn refused_before(tokens: &[Token], at: usize) -> bool {
+    at.checked_sub(1)
+        .and_then(|i| tokens.get(i))
+        .is_some_and(|t| t.kind == Kind::Word && REFUSALS.contains(&t.folded.as_str()))
+}
+
+/// Whether the place named at token `at` is no end of the trip: turned down right before
+/// ("not Heathrow"), a stop on the way ("a stopover in Frankfurt"), or an ambiguous name
+/// ([`AMBIGUOUS`]) with no word of the trip's ends before it.
+fn no_end(tokens: &[Token], at: usize, name: &Name) -> bool {
+    let words: Vec<&str> = tokens[..at]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct)
+        .filter(|t| t.kind == Kind::Word)
+        .take(3)
+        .map(|t| t.folded.as_str())
+        .collect();
+    let refused = refused_before(tokens, at);
+    let stop = words.iter().any(|w| STOPS.contains(w));
+    let ambiguous = name.words.len() == 1
+        && AMBIGUOUS.contains(&name.words[0].as_str())
+        && said_as(tokens, at, false).is_none();
+    refused || stop || ambiguous
 }
 
 #[cfg(test)]
@@ -525,16 +656,63 @@ mod tests {
         // A place said with no end fits either.
         assert!(said_as_end("Munich flights on Monday", "MUC", End::To));
         let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(end_of(&words(&["destination", "airport"])), Some(End::To));
+        let none: Vec<String> = Vec::new();
         assert_eq!(
-            end_of(&words(&["iata", "code", "des", "zielflughafens"])),
+            end_of(&none, &words(&["destination", "airport"])),
             Some(End::To)
         );
         assert_eq!(
-            end_of(&words(&["codigo", "iata", "de", "origem"])),
+            end_of(&none, &words(&["iata", "code", "des", "zielflughafens"])),
+            Some(End::To)
+        );
+        assert_eq!(
+            end_of(&none, &words(&["codigo", "iata", "de", "origem"])),
             Some(End::From)
         );
-        assert_eq!(end_of(&words(&["airport", "code"])), None);
+        assert_eq!(end_of(&none, &words(&["airport", "code"])), None);
+        // "to" in a description says nothing; in the name it does.
+        let described = [
+            "iata",
+            "code",
+            "of",
+            "the",
+            "departure",
+            "airport",
+            "to",
+            "fly",
+            "from",
+        ];
+        assert_eq!(end_of(&none, &words(&described)), Some(End::From));
+        assert_eq!(end_of(&words(&["to", "airport"]), &none), Some(End::To));
+    }
+
+    #[test]
+    fn a_place_that_is_no_end_of_the_trip() {
+        let from = |text: &str, code: &str| said_as_end(text, code, End::From);
+        let to = |text: &str, code: &str| said_as_end(text, code, End::To);
+        // English "a" is an article; "de" after an airport word is "of".
+        assert!(!to("Book me a Chicago to Denver flight on Friday", "ORD"));
+        assert!(!from(
+            "Vuelo desde Londres al aeropuerto de Madrid el lunes",
+            "MAD"
+        ));
+        assert!(to(
+            "Vuelo desde Londres al aeropuerto de Madrid el lunes",
+            "MAD"
+        ));
+        // "en" is where one is, no end; a stop, a refusal, a common word: none either.
+        assert!(!to("Vivo en Madrid, búscame vuelos a Roma", "MAD"));
+        assert!(!to(
+            "a flight to Berlin with a stopover in Frankfurt",
+            "FRA"
+        ));
+        assert!(!to("Fly me to London on Monday, but not Heathrow", "LHR"));
+        assert!(!from("Volo per Londra venerdì, porto anche il cane", "OPO"));
+        assert!(!from(
+            "book a flight for my friend Orlando to Boston",
+            "MCO"
+        ));
+        assert!(to("voo de Lisboa para o Porto na sexta", "OPO"));
     }
 
     #[test]

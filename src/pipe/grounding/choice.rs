@@ -399,10 +399,12 @@ fn negated(word: &str, evidence: &Evidence) -> bool {
 /// follows it with another member ("con tarjeta... ay no, mejor en efectivo").
 pub(super) fn refused(member: &str, members: &[Value], evidence: &Evidence) -> bool {
     // Most requests hold no word that turns anything down.
-    let turning = evidence
-        .tokens
-        .iter()
-        .any(|t| is(REFUSALS, &t.folded) || is(NONE_OF, &t.folded) || is(CORRECTING, &t.folded));
+    let turning = evidence.tokens.iter().any(|t| {
+        is(REFUSALS, &t.folded)
+            || is(NONE_OF, &t.folded)
+            || is(CORRECTING, &t.folded)
+            || is(LEAVING_OUT, &t.folded)
+    });
     if !turning {
         return false;
     }
@@ -470,8 +472,13 @@ fn said_at(member: &str, evidence: &Evidence) -> Vec<usize> {
 /// which a member may mean ("sin nada de leche" is `none`).
 const REFUSALS: &[&str] = &[
     "not", "no", "dont", "never", "nicht", "kein", "keine", "keinen", "pas", "non", "nao", "nunca",
-    "jamais", "nie", "mai", "nem", // Leaving out: "skip the bedroom", "sauf la chambre".
-    "skip", "except", "excepto", "salvo", "sauf", "ausser", "tranne", "exceto",
+    "jamais", "nie", "mai", "nem",
+];
+
+/// Words that leave a member out ("skip the bedroom", "sauf la cuisine"), unless a negation
+/// stands right before them ("don't skip the kitchen").
+const LEAVING_OUT: &[&str] = &[
+    "skip", "except", "excepto", "sauf", "ausser", "tranne", "exceto",
 ];
 
 /// Words for none, which turn down the member right after them or after "de"/"di" ("nada de
@@ -508,6 +515,26 @@ fn negated_before(at: usize, evidence: &Evidence) -> bool {
         .any(|(i, t)| {
             is(REFUSALS, &t.folded) && (t.folded != "no" || i > 0 && evidence.negates(&t.folded))
         })
+        || left_out_before(at, evidence)
+}
+
+/// A word of [`LEAVING_OUT`] among the three words before token `at`, with no mark between
+/// and no negation right before it.
+fn left_out_before(at: usize, evidence: &Evidence) -> bool {
+    let words: Vec<&str> = evidence.tokens[..at]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct || t.lower == "'" || t.lower == "’")
+        .filter(|t| t.kind == Kind::Word)
+        .take(5)
+        .map(|t| t.folded.as_str())
+        .collect();
+    words.iter().take(3).enumerate().any(|(i, w)| {
+        is(LEAVING_OUT, w)
+            && !words
+                .get(i + 1..i + 3)
+                .is_some_and(|before| before.iter().any(|b| evidence.negates(b) || *b == "t"))
+    })
 }
 
 /// A correction after token `at`, followed within four words by another member.
@@ -1140,6 +1167,12 @@ mod tests {
             "passe partout sauf la cuisine",
             "cuisine",
             json!(["cuisine", "chambre"])
+        ));
+        // A negation before the word of leaving out asks for the member.
+        assert!(!turned_down(
+            "Vacuum the bedroom and don't skip the kitchen this time",
+            "kitchen",
+            rooms.clone()
         ));
         // Leaving out something else turns down no member.
         assert!(!turned_down(

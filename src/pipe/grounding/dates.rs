@@ -268,6 +268,10 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     // The day after Christmas, Epiphany and All Saints, where the six keep them.
     (&["boxing", "day"], Shift::Fixed(12, 26)),
     (&["st", "stephen", "'", "s", "day"], Shift::Fixed(12, 26)),
+    (
+        &["st", ".", "stephen", "'", "s", "day"],
+        Shift::Fixed(12, 26),
+    ),
     (&["santo", "stefano"], Shift::Fixed(12, 26)),
     (&["san", "esteban"], Shift::Fixed(12, 26)),
     (&["stephanstag"], Shift::Fixed(12, 26)),

@@ -127,9 +127,10 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
 }
 
 /// Prefixes that undo what the rest of a word names, in the six languages (folded):
-/// "unsubscribe", "disconnect", "deactivate", "desuscribir", "désabonner", "desligar",
-/// "disattivare". German "ab-" is left out: it undoes little ("abholen" fetches).
-const UNDOING: &[&str] = &["un", "dis", "de", "des"];
+/// "unsubscribe", "disconnect", "desactivar", "desuscribir", "désabonner", "desligar",
+/// "disattivare". English "de-" and German "ab-" are left out: they make nouns and undo
+/// little ("dehumidifier", "abholen").
+const UNDOING: &[&str] = &["un", "dis", "des"];
 
 /// What may follow an undoing prefix of `word`, five letters or more ("subscribe" of
 /// "unsubscribe", "abonne" and "sabonne" of "desabonne"; "tail" of "detail" is too short to
@@ -670,6 +671,7 @@ mod tests {
         assert!(flag("don't unsubscribe me", "subscribed", true));
         assert!(flag("subscribe me to the newsletter", "subscribed", true));
         assert!(!flag("show the details", "tailored", false));
+        assert!(!flag("turn on the dehumidifier", "humidifier_on", false));
     }
 
     #[test]

@@ -241,11 +241,13 @@ pub(super) fn turned_down(digits: &str, tokens: &[Token], runs: &[(String, usize
         .collect();
     let refused_at = |at: usize| {
         let t = &tokens[at];
-        // After a lead-in the refusal answers, correcting: "4521, euh non 4512".
+        // After a lead-in an answer word corrects ("4521, euh non 4512"); a negation still
+        // turns down ("ach nicht die 0171 ...", "oh not 555 1234").
+        let answer = matches!(t.folded.as_str(), "no" | "non" | "nao");
         is(REFUSING, &t.folded)
             && !at.checked_sub(1).is_some_and(|k| {
                 is(FORGETTING, &tokens[k].folded)
-                    || is(super::taken_back::LEAD_INS, &tokens[k].folded)
+                    || (answer && is(super::taken_back::LEAD_INS, &tokens[k].folded))
             })
     };
     !holding.is_empty()
@@ -366,6 +368,10 @@ mod tests {
             "4512"
         ));
         assert!(down("mon IBAN finit par 4521, pas 4512", "4512"));
+        assert!(down(
+            "call Bob, oh not 555 1234, that's his old one",
+            "5551234"
+        ));
         // A refusal of something else, or after forgetting: the digits are wanted.
         assert!(!down("I do not have 555 1234 saved, call it", "5551234"));
         assert!(!down(

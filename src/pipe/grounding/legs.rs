@@ -36,6 +36,19 @@ pub fn of_field(words: &[String]) -> Option<Leg> {
     }
 }
 
+/// Words of the outbound leg in a conversation (folded).
+const OUTBOUND: &[&str] = &[
+    "outbound", "ida", "aller", "hinflug", "hinfahrt", "hinreise", "andata",
+];
+
+/// Whether the conversation names the outbound leg ("la ida todavía no la tengo clara").
+pub fn outbound_named(evidence: &Evidence) -> bool {
+    evidence
+        .tokens
+        .iter()
+        .any(|t| t.kind == Kind::Word && OUTBOUND.contains(&t.folded.as_str()))
+}
+
 /// Words that start the way back in the six languages (folded).
 const RETURNING: &[&str] = &[
     "back",

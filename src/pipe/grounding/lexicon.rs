@@ -1325,8 +1325,7 @@ const WORDS: &[(&str, &[&str])] = &[
     ("wheelchair", &["ruedas", "roulant", "rollstuhl", "rollstuhlgerecht", "cadeirante",
         "rodas", "carrozzina", "rotelle"]),
     ("wifi", &["wlan", "internet"]),
-    ("wholewheat", &["integral", "integrales", "integrale", "integrali", "complet", "complete",
-        "vollkorn"]),
+    ("wholewheat", &["integral", "integrales", "integrale", "integrali", "vollkorn"]),
 ];
 
 /// Abbreviations that enums use for a word of [`WORDS`]: each has that word's list.

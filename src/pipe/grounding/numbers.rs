@@ -118,7 +118,33 @@ const BOTH: &[&str] = &[
 /// Two for each word of [`BOTH`].
 fn read_both(tokens: &[Token], facts: &mut Facts) {
     for (i, token) in tokens.iter().enumerate() {
-        if token.kind == Kind::Word && BOTH.contains(&token.folded.as_str()) {
+        // Two of the people named next ("both kids", "die beiden Kids", "both of us"), not
+        // "both breakfast and parking" or "both ways".
+        let next = tokens[i + 1..]
+            .iter()
+            .filter(|t| t.kind == Kind::Word)
+            .map(|t| t.folded.as_str())
+            .find(|w| {
+                !matches!(
+                    *w,
+                    "of" | "the"
+                        | "my"
+                        | "our"
+                        | "die"
+                        | "meine"
+                        | "i"
+                        | "miei"
+                        | "mis"
+                        | "os"
+                        | "as"
+                        | "meus"
+                        | "minhas"
+                        | "mes"
+                        | "les"
+                )
+            });
+        let people = next.is_some_and(|w| w == "us" || super::counted::names_people(w));
+        if token.kind == Kind::Word && BOTH.contains(&token.folded.as_str()) && people {
             facts.number_spans.push(NumberSpan {
                 start: i,
                 end: i + 1,
@@ -774,9 +800,12 @@ mod tests {
     #[test]
     fn both_counts_two() {
         assert_eq!(numbers("for both kids"), [2.0]);
+        assert_eq!(numbers("a table for both of us"), [2.0]);
         assert_eq!(numbers("die beiden Kinder"), [2.0]);
         assert_eq!(numbers("entrambi i figli"), [2.0]);
         assert!(numbers("the bother of it").is_empty());
+        assert!(numbers("with both breakfast and parking").is_empty());
+        assert!(numbers("a ticket both ways").is_empty());
     }
 
     #[test]

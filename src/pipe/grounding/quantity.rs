@@ -629,9 +629,7 @@ fn other_readings(word: &str, suffix: bool) -> &'static [Reading] {
         | "franc" | "francs" | "franken" | "franco" | "francos" | "franchi" | "peso" | "pesos"
         | "real" | "reais" | "reales" | "rupee" | "rupees" | "rupia" | "rupias" | "roupie"
         | "roupies" | "rupie" | "ruble" | "rubles" | "rouble" | "roubles" | "rublo" | "rublos"
-        | "rubel" | "rubli" | "won"
-        // Money as spoken: "deux cents balles", "veinte pavos", "cinquenta paus", "50 Ocken".
-        | "balles" | "pavos" | "paus" | "ocken" => &[(Money, 1.0)],
+        | "rubel" | "rubli" | "won" => &[(Money, 1.0)],
         "night" | "nights" | "noche" | "noches" | "nuit" | "nuits" | "nacht" | "nachte"
         | "noite" | "noites" | "notte" | "notti" => &[(Stay, 1.0)],
         "cent" | "cents" | "centimo" | "centimos" | "centime" | "centimes" | "centavo"

@@ -185,7 +185,8 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
 }
 
 /// A day for one leg of a trip said only for the other: "on the 18th and back on the 27th"
-/// gives no outbound 27th and no return on the 18th ([`legs`]). A day said in neither leg
+/// gives no outbound 27th and no return on the 18th ([`legs`]). Only where each leg says a
+/// day ("a one-way flight back to Madrid on the 12th" is one leg); a day said in neither leg
 /// alone ("returning a week later") is left to the whole conversation.
 fn said_only_for_the_other_leg(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
     let Some(text) = leaf.value.as_str().filter(|t| date_of(t).is_some()) else {
@@ -203,7 +204,12 @@ fn said_only_for_the_other_leg(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
         legs::Leg::Out => (&out, &back),
         legs::Leg::Back => (&back, &out),
     };
-    said_in(other) && !said_in(own)
+    // Both legs are spoken of: by a day, or for the outbound leg by its own word ("la ida
+    // todavía no la tengo clara"). "A one-way flight back to Madrid on the 12th" has one leg.
+    let says_a_day =
+        |part: &Evidence| !part.facts.dates.is_empty() || !part.facts.weekdays.is_empty();
+    let spoken_of = says_a_day(own) || (leg == legs::Leg::Out && legs::outbound_named(evidence));
+    spoken_of && said_in(other) && !said_in(own)
 }
 
 /// Whether the words of a correction say a value of `leaf`'s kind other than its own: a day,
@@ -488,10 +494,17 @@ fn code_turned_down(text: &str, evidence: &Evidence) -> bool {
         .filter(|(_, codes)| codes.iter().any(|c| c.eq_ignore_ascii_case(text)))
         .map(|(at, _)| *at)
         .collect();
+    // The refusal starts its clause: "je ne parle pas japonais" negates the verb.
+    let starts_clause = |r: usize| {
+        r == 0
+            || tokens[r - 1].kind == Kind::Punct
+            || ["but", "pero", "mais", "aber", "ma", "mas"].contains(&tokens[r - 1].folded.as_str())
+    };
     let refused = |at: usize| {
         let word = |i: usize| tokens.get(i).filter(|t| t.kind == Kind::Word);
-        let refusal =
-            |i: usize| word(i).is_some_and(|t| CODE_REFUSALS.contains(&t.folded.as_str()));
+        let refusal = |i: usize| {
+            word(i).is_some_and(|t| CODE_REFUSALS.contains(&t.folded.as_str())) && starts_clause(i)
+        };
         at.checked_sub(1)
             .is_some_and(|i| refusal(i) && tokens[i].folded != "no")
             || (at
@@ -1642,7 +1655,11 @@ fn airport_said(text: &str, leaf: &Leaf, evidence: &Evidence) -> bool {
     let words = field_words(leaf);
     text.len() == 3
         && airports::about_an_airport(&words)
-        && airports::said(text, airports::end_of(&words), evidence)
+        && airports::said(
+            text,
+            airports::end_of(&words_of(leaf.key), &words),
+            evidence,
+        )
 }
 
 /// Not traced, but perhaps said where grounding cannot read: the conversation holds another
@@ -1801,7 +1818,12 @@ mod tests {
             language.clone(),
             "ca"
         ));
-        assert!(!string_kept(text, "subtitle_language", language, "es"));
+        assert!(!string_kept(
+            text,
+            "subtitle_language",
+            language.clone(),
+            "es"
+        ));
         let country = serde_json::json!({"type": "string", "pattern": "^[A-Z]{2}$"});
         assert!(!string_kept(
             "manda pro Japão, não pro Brasil",
@@ -1822,6 +1844,13 @@ mod tests {
             "currency",
             currency,
             "EUR"
+        ));
+        // A refusal of the verb before it turns no code down.
+        assert!(string_kept(
+            "je ne parle pas japonais, traduis-moi ce message en français",
+            "source_language",
+            language,
+            "ja"
         ));
     }
 
@@ -1877,7 +1906,21 @@ mod tests {
             date.clone(),
             "2026-11-29"
         ));
-        // A field of no leg, or a day said in neither leg alone, is left to the whole text.
+        // The outbound leg named without a day: the return's day is still not its own.
+        assert!(!string_kept(
+            "el vuelo de vuelta es el 30, la ida todavía no la tengo clara",
+            "departure_date",
+            date.clone(),
+            "2026-11-30"
+        ));
+        // One leg only ("back" is where it goes), a field of no leg, or a day said in
+        // neither leg alone: left to the whole text.
+        assert!(string_kept(
+            "Book me a one-way flight back to Madrid on the 28th",
+            "departure_date",
+            date.clone(),
+            "2026-11-28"
+        ));
         assert!(string_kept(text, "date", date.clone(), "2026-11-27"));
         assert!(string_kept(
             "fly to Rome on the 28th and back on the 30th",
@@ -2521,20 +2564,6 @@ mod tests {
         assert!(number_kept(both, "party_size", int.clone(), 4.0));
         assert!(!number_kept(both, "party_size", int.clone(), 2.0));
         assert!(!number_kept("delete both files", "count", int, 3.0));
-    }
-
-    #[test]
-    fn money_as_spoken() {
-        let euros = serde_json::json!({"type": "number", "description": "Montant en euros"});
-        let text = "vire deux cents balles à Julien pour sa part du loyer";
-        assert!(number_kept(text, "amount_eur", euros.clone(), 200.0));
-        // Balls counted are no money.
-        assert!(!number_kept(
-            "achète deux cents ballons",
-            "amount_eur",
-            euros,
-            200.0
-        ));
     }
 
     #[test]

@@ -158,16 +158,21 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
             || next_is(i + 1, &["doch"]);
         let led_in = i > 0 && is(LEAD_INS, &tokens[i - 1].folded);
         let after_mark_led_in = led_in && i >= 2 && punct(i - 2);
-        // After a mark (and a lead-in), the value again or said to be ("4521, euh non 4512",
-        // "18h, ah non c'est 18h30"); "... ah no fa freddo, dentro": a mark, a lead-in and
-        // the refusal answer whatever follows.
+        // After a mark (and a lead-in), the value again or said to be ("4521, euh non 4512
+        // pardon", "18h, ah non c'est 18h30"): a plain number ending its clause, not "no 3D"
+        // or "no 2 tables though".
+        let number_again = tokens.get(i + 1).is_some_and(|t| {
+            t.kind == Kind::Number
+                && t.lower
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || ".,:".contains(c))
+        }) && tokens
+            .get(i + 2)
+            .is_none_or(|t| t.kind == Kind::Punct || is(super::words::ASIDES, &t.folded));
         let restated = (punct(i.wrapping_sub(1)) || after_mark_led_in)
-            && (tokens.get(i + 1).is_some_and(|t| t.kind == Kind::Number)
-                || next_is(i + 1, RESTATING));
-        let alone = is(REFUSED, word)
-            && (answer_ends || restated || after_mark_led_in)
-            && i > 0
-            && (punct(i - 1) || led_in);
+            && (number_again || next_is(i + 1, RESTATING));
+        let alone =
+            is(REFUSED, word) && (answer_ends || restated) && i > 0 && (punct(i - 1) || led_in);
         let after_mark = |at: usize| at > 0 && punct(at - 1);
         // "no, mejor": the correcting word is the refusal's, which took back already (a
         // refusal standing alone, with a mark or a lead-in before it).
@@ -292,7 +297,7 @@ mod tests {
             Some("meine Kundennummer ist 4471093,")
         );
         // A refusal answers before the value again, before "it's"/"c'est", before "en
-        // fait", or after a mark and a lead-in, whatever follows.
+        // fait".
         assert_eq!(
             taken_back("cours de yoga à 18h, ah non c'est 18h30 cette semaine").as_deref(),
             Some("cours de yoga à 18h,")
@@ -306,17 +311,19 @@ mod tests {
             Some("envoie 50 francs suisses...")
         );
         assert_eq!(
-            taken_back("prenota il tavolo all'aperto... ah no fa un freddo cane, dentro")
-                .as_deref(),
-            Some("prenota il tavolo all'aperto...")
-        );
-        assert_eq!(
             taken_back("le rouge, en fait le bleu").as_deref(),
             Some("le rouge,")
         );
         // Spanish "no es" negates; "oh no" with no mark before it exclaims.
         assert!(taken_back("reserva el lunes, no es el martes").is_none());
         assert!(taken_back("the printer oh no it jammed again").is_none());
+        // "ah non je sais pas" is "I don't know"; "no 3D" and "no 2 tables" refuse a thing.
+        assert!(
+            taken_back("une table pour 4 à 20h, ah non je sais pas s'ils ont une terrasse")
+                .is_none()
+        );
+        assert!(taken_back("2 tickets for Dune tonight at 9, no 3D please").is_none());
+        assert!(taken_back("Table for 4 at Nobu, no 2 tables though").is_none());
         // French "ne" is no refusal of its own.
         assert_eq!(taken_back("je ne sais pas, 4471093 je crois"), None);
         // Only its own line.

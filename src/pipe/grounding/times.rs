@@ -103,10 +103,8 @@ const BEFORE: &[&[&str]] = &[
     &["a", "partir", "das"],
     &["pelas"],
     &["para", "as"],
-    &["para", "a"],
     &["pras"],
     &["pra", "as"],
-    &["pra", "a"],
     &["da"],
     &["das"],
     // Italian

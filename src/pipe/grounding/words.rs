@@ -29,7 +29,8 @@ pub const ASIDES: &[&str] = &[
     "pls", "plz", "please", "thx", "thanks", "ty", "ok", "okay", "lol", "asap", "btw", "tho", "now",
     "today", "tonight", "tomorrow", "tmrw", "tmr", // Spanish
     "porfa", "porfis", "gracias", "hoy", "manana", "ya", // French
-    "stp", "svp", "merci", "demain", "ce", "soir", // German
+    "stp", "svp", "merci", "demain", "ce", "soir", "pardon", "sorry", "perdon", "desculpa",
+    "scusa", "scusi", // German
     "bitte", "danke", "heute", "morgen", "gleich", // Portuguese
     "pfv", "obrigado", "obrigada", "valeu", "hoje", "amanha", // Italian
     "grazie", "pf", "oggi", "domani", "stasera",
