@@ -301,8 +301,6 @@ pub fn end_of(key_words: &[String], words: &[String]) -> Option<End> {
 /// Words before a place that make it the start of a trip, or its end (folded).
 const SAID_FROM: &[&str] = &[
     "from", "de", "desde", "depuis", "von", "ab", "da", "dal", "dalla", "do",
-    // Where one is: "I'm in Madrid, find flights to Rome", "vivo en Madrid".
-    "in", "en", "em", "im",
 ];
 const SAID_TO: &[&str] = &[
     "to", "a", "para", "pra", "hacia", "vers", "nach", "zum", "per", "verso", "al", "ao", "au",
@@ -369,6 +367,13 @@ fn said_as(tokens: &[Token], at: usize, english: bool) -> Option<End> {
         _ => at,
     };
     let articles = ["o", "a", "the", "el", "la", "le", "il", "lo"];
+    // A label: "Origin: Lisbon, destination: Porto", "Destino: Valencia".
+    if at >= 2 && tokens[at - 1].lower == ":" {
+        let label = [tokens[at - 2].folded.clone()];
+        if let Some(end) = end_of(&[], &label) {
+            return Some(end);
+        }
+    }
     let before = at.checked_sub(1).and_then(word)?;
     // English "a" is an article ("a Chicago to Denver flight").
     if english && before == "a" {
@@ -540,7 +545,7 @@ fn read(evidence: &Evidence) -> Read {
                 .all(|(k, w)| tokens.get(i + k).is_some_and(|t| key(t) == w))
         });
         match found {
-            Some(name) if !no_end(tokens, i, name) => {
+            Some(name) => {
                 // "Chicago O'Hare": an airport right after its city is where the city is.
                 let end = said_as(tokens, i, english).or_else(|| {
                     city_just_before
@@ -548,17 +553,25 @@ fn read(evidence: &Evidence) -> Read {
                         .and_then(|(_, end)| end)
                 });
                 let after = i + name.words.len();
-                // "a Chicago to Denver flight": a place right before "to" is where it starts.
+                // "a Chicago to Denver flight": a place right before "to" and another place is
+                // where it starts ("Paris to see the Louvre", "Roma per tre giorni" are not).
                 let end = end.or_else(|| {
-                    tokens
-                        .get(after)
-                        .filter(|t| {
-                            t.kind == Kind::Word
-                                && SAID_TO.contains(&t.folded.as_str())
-                                && !(english && t.folded == "a")
-                        })
-                        .map(|_| End::From)
+                    let to = tokens.get(after).is_some_and(|t| {
+                        t.kind == Kind::Word
+                            && SAID_TO.contains(&t.folded.as_str())
+                            && !(english && t.folded == "a")
+                    });
+                    (to && place_at(tokens, after + 1)).then_some(End::From)
                 });
+                if no_end(tokens, i, name, end.is_some()) {
+                    if let Named::Airport(a) = name.names {
+                        if refused_before(tokens, i) {
+                            refused.push(a);
+                        }
+                    }
+                    i = after;
+                    continue;
+                }
                 match name.names {
                     Named::Airport(a) => airports.push((a, end)),
                     Named::City(c) => {
@@ -567,14 +580,6 @@ fn read(evidence: &Evidence) -> Read {
                     }
                 }
                 i = after;
-            }
-            Some(name) => {
-                if let Named::Airport(a) = name.names {
-                    if refused_before(tokens, i) {
-                        refused.push(a);
-                    }
-                }
-                i += name.words.len();
             }
             None => i += 1,
         }
@@ -588,28 +593,52 @@ fn read(evidence: &Evidence) -> Read {
 
 /// A refusal right before token `at`: "but not Heathrow".
 fn refused_before(tokens: &[Token], at: usize) -> bool {
-    at.checked_sub(1)
-        .and_then(|i| tokens.get(i))
-        .is_some_and(|t| t.kind == Kind::Word && REFUSALS.contains(&t.folded.as_str()))
+    let refusal = |i: usize| {
+        tokens
+            .get(i)
+            .is_some_and(|t| t.kind == Kind::Word && REFUSALS.contains(&t.folded.as_str()))
+    };
+    let preposition = |i: usize| {
+        tokens.get(i).is_some_and(|t| {
+            SAID_FROM.contains(&t.folded.as_str()) || SAID_TO.contains(&t.folded.as_str())
+        })
+    };
+    at.checked_sub(1).is_some_and(refusal)
+        || (at.checked_sub(1).is_some_and(preposition) && at.checked_sub(2).is_some_and(refusal))
+}
+
+/// Whether a place's name starts at token `at`.
+fn place_at(tokens: &[Token], at: usize) -> bool {
+    names().iter().any(|n| {
+        n.words
+            .iter()
+            .enumerate()
+            .all(|(k, w)| tokens.get(at + k).is_some_and(|t| key(t) == w))
+    })
 }
 
 /// Whether the place named at token `at` is no end of the trip: turned down right before
 /// ("not Heathrow"), a stop on the way ("a stopover in Frankfurt"), or an ambiguous name
 /// ([`AMBIGUOUS`]) with no word of the trip's ends before it.
-fn no_end(tokens: &[Token], at: usize, name: &Name) -> bool {
+fn no_end(tokens: &[Token], at: usize, name: &Name, has_end: bool) -> bool {
     let words: Vec<&str> = tokens[..at]
         .iter()
         .rev()
         .take_while(|t| t.kind != Kind::Punct)
         .filter(|t| t.kind == Kind::Word)
-        .take(3)
+        .take(2)
         .map(|t| t.folded.as_str())
         .collect();
     let refused = refused_before(tokens, at);
-    let stop = words.iter().any(|w| STOPS.contains(w));
-    let ambiguous = name.words.len() == 1
-        && AMBIGUOUS.contains(&name.words[0].as_str())
-        && said_as(tokens, at, false).is_none();
+    // "via Dubai", "a stopover in Frankfurt", "con escala en Madrid"; not "no layover to
+    // Tokyo", "sin escala a Madrid".
+    let stop = match words.as_slice() {
+        [w, ..] if STOPS.contains(w) => true,
+        [place, w, ..] => ["in", "en", "em", "at", "im"].contains(place) && STOPS.contains(w),
+        _ => false,
+    };
+    let ambiguous =
+        name.words.len() == 1 && AMBIGUOUS.contains(&name.words[0].as_str()) && !has_end;
     refused || stop || ambiguous
 }
 
@@ -700,8 +729,39 @@ mod tests {
             "Vuelo desde Londres al aeropuerto de Madrid el lunes",
             "MAD"
         ));
-        // "en" is where one is, no end; a stop, a refusal, a common word: none either.
-        assert!(!to("Vivo en Madrid, búscame vuelos a Roma", "MAD"));
+        // A stop, a refusal, a common word: no end; "no layover", "sin escala" are none.
+        assert!(to(
+            "I need a flight with no layover to Tokyo from Seattle",
+            "HND"
+        ));
+        assert!(to(
+            "Quiero un vuelo sin escala a Madrid desde Londres",
+            "MAD"
+        ));
+        assert!(!to("Fly me to Paris, not to London", "LHR"));
+        assert!(!from(
+            "I want to fly from Madrid to Rome, not from Barcelona",
+            "BCN"
+        ));
+        // "in" is neither end; "per" and "to" before no other place mean "for".
+        assert!(to(
+            "I have a meeting in Denver on Monday, find me a flight from Seattle",
+            "DEN"
+        ));
+        assert!(to(
+            "Vorrei visitare Roma per tre giorni, volo da Milano",
+            "FCO"
+        ));
+        assert!(to(
+            "I'd like to visit Paris to see the Louvre; find me flights from New York",
+            "CDG"
+        ));
+        // A label gives the end, and an ambiguous name with one is the city.
+        assert!(to(
+            "Origin: Lisbon, destination: Porto, date: December 12, flight please",
+            "OPO"
+        ));
+        assert!(from("Austin to Denver flights next Friday", "AUS"));
         assert!(!to(
             "a flight to Berlin with a stopover in Frankfurt",
             "FRA"
@@ -709,7 +769,7 @@ mod tests {
         assert!(!to("Fly me to London on Monday, but not Heathrow", "LHR"));
         assert!(!from("Volo per Londra venerdì, porto anche il cane", "OPO"));
         assert!(!from(
-            "book a flight for my friend Orlando to Boston",
+            "book a flight to Boston for my friend Orlando",
             "MCO"
         ));
         assert!(to("voo de Lisboa para o Porto na sexta", "OPO"));

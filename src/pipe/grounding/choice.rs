@@ -526,14 +526,19 @@ fn left_out_before(at: usize, evidence: &Evidence) -> bool {
         .rev()
         .take_while(|t| t.kind != Kind::Punct || t.lower == "'" || t.lower == "’")
         .filter(|t| t.kind == Kind::Word)
-        .take(5)
+        .take(8)
         .map(|t| t.folded.as_str())
         .collect();
     words.iter().take(3).enumerate().any(|(i, w)| {
-        is(LEAVING_OUT, w)
-            && !words
-                .get(i + 1..i + 3)
-                .is_some_and(|before| before.iter().any(|b| evidence.negates(b) || *b == "t"))
+        // Not after a negation in its clause ("I don't want you to skip the kitchen"), nor
+        // "skip to the kitchen" (go there), nor "nothing except the vegan menu" (only it).
+        let before = words.get(i + 1..).unwrap_or_default();
+        let negated = before.iter().any(|b| evidence.negates(b) || *b == "t");
+        let moving = i >= 1 && words.get(i - 1).is_some_and(|next| *next == "to");
+        let nothing = before
+            .first()
+            .is_some_and(|b| matches!(*b, "nothing" | "nada" | "rien" | "nichts" | "niente"));
+        is(LEAVING_OUT, w) && !negated && !moving && !nothing
     })
 }
 
@@ -1174,6 +1179,12 @@ mod tests {
             "kitchen",
             rooms.clone()
         ));
+        for text in [
+            "I don't want you to skip the kitchen again",
+            "Skip to the kitchen first, it's the messiest",
+        ] {
+            assert!(!turned_down(text, "kitchen", rooms.clone()), "{text}");
+        }
         // Leaving out something else turns down no member.
         assert!(!turned_down(
             "skip the rugs and do the bedroom",

@@ -41,12 +41,37 @@ const OUTBOUND: &[&str] = &[
     "outbound", "ida", "aller", "hinflug", "hinfahrt", "hinreise", "andata",
 ];
 
-/// Whether the conversation names the outbound leg ("la ida todavía no la tengo clara").
+/// Whether the conversation names the outbound leg ("la ida todavía no la tengo clara"), not
+/// as part of a kind of ticket ("ida y vuelta", "aller-retour", "solo ida", "aller simple").
 pub fn outbound_named(evidence: &Evidence) -> bool {
-    evidence
-        .tokens
-        .iter()
-        .any(|t| t.kind == Kind::Word && OUTBOUND.contains(&t.folded.as_str()))
+    let tokens = &evidence.tokens;
+    (0..tokens.len()).any(|i| {
+        tokens[i].kind == Kind::Word
+            && OUTBOUND.contains(&tokens[i].folded.as_str())
+            && !round_trip_at(tokens, i)
+            && !i
+                .checked_sub(1)
+                .is_some_and(|k| matches!(tokens[k].folded.as_str(), "solo" | "only" | "just"))
+            && !tokens
+                .get(i + 1)
+                .is_some_and(|t| matches!(t.folded.as_str(), "simple" | "sencillo"))
+    })
+}
+
+/// Whether the outbound word at token `i` begins a round trip: "ida y vuelta", "ida e
+/// volta", "aller-retour", "andata e ritorno", "hin und zurück".
+fn round_trip_at(tokens: &[Token], i: usize) -> bool {
+    let outbound = tokens
+        .get(i)
+        .is_some_and(|t| OUTBOUND.contains(&t.folded.as_str()) || t.folded == "hin");
+    let joined = tokens
+        .get(i + 1)
+        .is_some_and(|t| matches!(t.folded.as_str(), "y" | "e" | "et" | "und" | "-" | "and"));
+    outbound
+        && joined
+        && tokens
+            .get(i + 2)
+            .is_some_and(|t| RETURNING.contains(&t.folded.as_str()))
 }
 
 /// Words that start the way back in the six languages (folded).
@@ -82,7 +107,12 @@ fn way_back(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
-        if tokens[i].kind == Kind::Word && RETURNING.contains(&tokens[i].folded.as_str()) {
+        // The way back of a round trip's name is no leg of its own ("ida y vuelta").
+        let round_trip = i >= 2 && round_trip_at(tokens, i - 2);
+        if tokens[i].kind == Kind::Word
+            && RETURNING.contains(&tokens[i].folded.as_str())
+            && !round_trip
+        {
             let start = tokens[i].start;
             let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
             let end = tokens[i + 1..]
@@ -146,6 +176,9 @@ mod tests {
             pair("vuelta el domingo 20. ", "vuelo a Lima el martes 8 y ")
         );
         assert!(legs("a one-way flight to Lima on Tuesday").is_none());
+        // A round trip's name is no way back.
+        assert!(legs("Quiero un vuelo de ida y vuelta a Roma el 12 de diciembre").is_none());
+        assert!(legs("Je voudrais un aller-retour pour Rome le 12 décembre").is_none());
     }
 
     #[test]

@@ -143,7 +143,30 @@ fn read_both(tokens: &[Token], facts: &mut Facts) {
                         | "les"
                 )
             });
-        let people = next.is_some_and(|w| w == "us" || super::counted::names_people(w));
+        // Or a pronoun ("both of them", "uns beide", "para ambos esta noche"): no noun follows.
+        let pronoun = |w: &str| {
+            matches!(
+                w,
+                "us" | "them"
+                    | "you"
+                    | "uns"
+                    | "euch"
+                    | "noi"
+                    | "voi"
+                    | "loro"
+                    | "nos"
+                    | "voces"
+                    | "vous"
+                    | "nous"
+            )
+        };
+        let people = next.is_none_or(|w| {
+            pronoun(w)
+                || super::counted::names_people(w)
+                || super::words::is(super::words::STOPWORDS, w)
+                || super::words::is(super::words::ASIDES, w)
+                || super::language::function_word(w)
+        });
         if token.kind == Kind::Word && BOTH.contains(&token.folded.as_str()) && people {
             facts.number_spans.push(NumberSpan {
                 start: i,
@@ -806,6 +829,9 @@ mod tests {
         assert!(numbers("the bother of it").is_empty());
         assert!(numbers("with both breakfast and parking").is_empty());
         assert!(numbers("a ticket both ways").is_empty());
+        assert_eq!(numbers("Tickets for both of them for tonight"), [2.0]);
+        assert!(numbers("Reserva una mesa para ambos esta noche").contains(&2.0));
+        assert!(numbers("Tisch für uns beide heute").contains(&2.0));
     }
 
     #[test]

@@ -483,7 +483,8 @@ const CODE_PREPOSITIONS: &[&str] = &[
     "per", "el", "la", "le", "o", "os",
 ];
 
-/// A code named only right after a refusal ("pon los subtítulos en catalán, no en castellano"
+/// A code named only right after a refusal ("pon los subtítulos en catalán, no en castellano",
+/// "into French and not into Spanish"; never "je ne parle pas japonais"
 /// is no `es`), and never written as itself.
 fn code_turned_down(text: &str, evidence: &Evidence) -> bool {
     let tokens = &evidence.tokens;
@@ -494,11 +495,12 @@ fn code_turned_down(text: &str, evidence: &Evidence) -> bool {
         .filter(|(_, codes)| codes.iter().any(|c| c.eq_ignore_ascii_case(text)))
         .map(|(at, _)| *at)
         .collect();
-    // The refusal starts its clause: "je ne parle pas japonais" negates the verb.
+    // French "ne ... pas" negates the verb between: "je ne parle pas japonais".
     let starts_clause = |r: usize| {
-        r == 0
-            || tokens[r - 1].kind == Kind::Punct
-            || ["but", "pero", "mais", "aber", "ma", "mas"].contains(&tokens[r - 1].folded.as_str())
+        tokens[r].folded != "pas"
+            || !tokens[r.saturating_sub(3)..r]
+                .iter()
+                .any(|t| matches!(t.folded.as_str(), "ne" | "n"))
     };
     let refused = |at: usize| {
         let word = |i: usize| tokens.get(i).filter(|t| t.kind == Kind::Word);
@@ -1846,6 +1848,12 @@ mod tests {
             "EUR"
         ));
         // A refusal of the verb before it turns no code down.
+        assert!(!string_kept(
+            "Translate this email into French and not into Spanish",
+            "target_language",
+            language.clone(),
+            "es"
+        ));
         assert!(string_kept(
             "je ne parle pas japonais, traduis-moi ce message en français",
             "source_language",

