@@ -9,6 +9,7 @@
 //! end of a trip (origin, destination) takes no place said only as the other end's: "de
 //! Madrid a Buenos Aires" says no MAD for the destination.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::codes::key;
@@ -316,8 +317,8 @@ const AIRPORT_WORDS: &[&str] = &[
     "flughafen",
 ];
 
-/// Words before a place, within three, that make it no end of the trip: a stop on the way
-/// ("a stopover in Frankfurt", "con escala en Madrid", "via Dubai").
+/// Words that make the place after them, or after "in"/"en"/"at" and them, no end of the
+/// trip: a stop on the way ("via Dubai", "a stopover in Frankfurt", "con escala en Madrid").
 const STOPS: &[&str] = &[
     "stopover",
     "layover",
@@ -408,8 +409,9 @@ enum Named {
     City(&'static str),
 }
 
-fn names() -> &'static [Name] {
-    static NAMES: OnceLock<Vec<Name>> = OnceLock::new();
+/// Every name, by its first word, longest first within each (as `codes` keys its names).
+fn names() -> &'static HashMap<String, Vec<Name>> {
+    static NAMES: OnceLock<HashMap<String, Vec<Name>>> = OnceLock::new();
     NAMES.get_or_init(|| {
         let words = |phrase: &str| -> Vec<String> {
             tokenize(phrase)
@@ -443,7 +445,23 @@ fn names() -> &'static [Name] {
         }
         // Longest first: "london city" before "london".
         out.sort_by_key(|n| std::cmp::Reverse(n.words.len()));
-        out
+        let mut index: HashMap<String, Vec<Name>> = HashMap::new();
+        for name in out {
+            if let Some(first) = name.words.first() {
+                index.entry(first.clone()).or_default().push(name);
+            }
+        }
+        index
+    })
+}
+
+/// The longest name that starts at token `at`.
+fn name_at(tokens: &[Token], at: usize) -> Option<&'static Name> {
+    names().get(key(tokens.get(at)?))?.iter().find(|n| {
+        n.words
+            .iter()
+            .enumerate()
+            .all(|(k, w)| tokens.get(at + k).is_some_and(|t| key(t) == w))
     })
 }
 
@@ -526,7 +544,6 @@ fn read(evidence: &Evidence) -> Read {
     let tokens = &evidence.tokens;
     // English "a" is an article, not "to".
     let english = evidence.languages.main == Some("en");
-    let names = names();
     let mut airports = Vec::new();
     let mut cities = Vec::new();
     let mut refused = Vec::new();
@@ -538,13 +555,7 @@ fn read(evidence: &Evidence) -> Read {
             i += 1;
             continue;
         }
-        let found = names.iter().find(|n| {
-            n.words
-                .iter()
-                .enumerate()
-                .all(|(k, w)| tokens.get(i + k).is_some_and(|t| key(t) == w))
-        });
-        match found {
+        match name_at(tokens, i) {
             Some(name) => {
                 // "Chicago O'Hare": an airport right after its city is where the city is.
                 let end = said_as(tokens, i, english).or_else(|| {
@@ -609,12 +620,7 @@ fn refused_before(tokens: &[Token], at: usize) -> bool {
 
 /// Whether a place's name starts at token `at`.
 fn place_at(tokens: &[Token], at: usize) -> bool {
-    names().iter().any(|n| {
-        n.words
-            .iter()
-            .enumerate()
-            .all(|(k, w)| tokens.get(at + k).is_some_and(|t| key(t) == w))
-    })
+    name_at(tokens, at).is_some()
 }
 
 /// Whether the place named at token `at` is no end of the trip: turned down right before

@@ -476,7 +476,7 @@ const REFUSALS: &[&str] = &[
 ];
 
 /// Words that leave a member out ("skip the bedroom", "sauf la cuisine"), unless a negation
-/// stands right before them ("don't skip the kitchen").
+/// stands before them in their clause ("don't skip the kitchen").
 const LEAVING_OUT: &[&str] = &[
     "skip", "except", "excepto", "sauf", "ausser", "tranne", "exceto",
 ];
@@ -519,7 +519,7 @@ fn negated_before(at: usize, evidence: &Evidence) -> bool {
 }
 
 /// A word of [`LEAVING_OUT`] among the three words before token `at`, with no mark between
-/// and no negation right before it.
+/// and no negation before it in the clause.
 fn left_out_before(at: usize, evidence: &Evidence) -> bool {
     let words: Vec<&str> = evidence.tokens[..at]
         .iter()

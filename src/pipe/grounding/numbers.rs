@@ -115,9 +115,12 @@ const BOTH: &[&str] = &[
     "both", "ambos", "ambas", "beide", "beiden", "ambedue", "entrambi", "entrambe",
 ];
 
-/// Two for each word of [`BOTH`].
+/// Two for each word of [`BOTH`] before people, a pronoun or no noun.
 fn read_both(tokens: &[Token], facts: &mut Facts) {
     for (i, token) in tokens.iter().enumerate() {
+        if token.kind != Kind::Word || !BOTH.contains(&token.folded.as_str()) {
+            continue;
+        }
         // Two of the people named next ("both kids", "die beiden Kids", "both of us"), not
         // "both breakfast and parking" or "both ways".
         let next = tokens[i + 1..]
@@ -167,7 +170,7 @@ fn read_both(tokens: &[Token], facts: &mut Facts) {
                 || super::words::is(super::words::ASIDES, w)
                 || super::language::function_word(w)
         });
-        if token.kind == Kind::Word && BOTH.contains(&token.folded.as_str()) && people {
+        if people {
             facts.number_spans.push(NumberSpan {
                 start: i,
                 end: i + 1,

@@ -483,9 +483,9 @@ const CODE_PREPOSITIONS: &[&str] = &[
     "per", "el", "la", "le", "o", "os",
 ];
 
-/// A code named only right after a refusal ("pon los subtítulos en catalán, no en castellano",
-/// "into French and not into Spanish"; never "je ne parle pas japonais"
-/// is no `es`), and never written as itself.
+/// A code named only right after a refusal, and never written as itself: "pon los subtítulos
+/// en catalán, no en castellano" and "into French and not into Spanish" say no `es`; "je ne
+/// parle pas japonais" negates the verb and still says `ja`.
 fn code_turned_down(text: &str, evidence: &Evidence) -> bool {
     let tokens = &evidence.tokens;
     let named: Vec<usize> = evidence
@@ -496,7 +496,7 @@ fn code_turned_down(text: &str, evidence: &Evidence) -> bool {
         .map(|(at, _)| *at)
         .collect();
     // French "ne ... pas" negates the verb between: "je ne parle pas japonais".
-    let starts_clause = |r: usize| {
+    let of_the_value = |r: usize| {
         tokens[r].folded != "pas"
             || !tokens[r.saturating_sub(3)..r]
                 .iter()
@@ -505,7 +505,7 @@ fn code_turned_down(text: &str, evidence: &Evidence) -> bool {
     let refused = |at: usize| {
         let word = |i: usize| tokens.get(i).filter(|t| t.kind == Kind::Word);
         let refusal = |i: usize| {
-            word(i).is_some_and(|t| CODE_REFUSALS.contains(&t.folded.as_str())) && starts_clause(i)
+            word(i).is_some_and(|t| CODE_REFUSALS.contains(&t.folded.as_str())) && of_the_value(i)
         };
         at.checked_sub(1)
             .is_some_and(|i| refusal(i) && tokens[i].folded != "no")
@@ -1847,13 +1847,13 @@ mod tests {
             currency,
             "EUR"
         ));
-        // A refusal of the verb before it turns no code down.
         assert!(!string_kept(
             "Translate this email into French and not into Spanish",
             "target_language",
             language.clone(),
             "es"
         ));
+        // A refusal of the verb before it turns no code down.
         assert!(string_kept(
             "je ne parle pas japonais, traduis-moi ce message en français",
             "source_language",

@@ -167,7 +167,7 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
                     .chars()
                     .all(|c| c.is_ascii_digit() || ".,:h".contains(c))
         });
-        let restated = (punct(i.wrapping_sub(1)) || after_mark_led_in)
+        let restated = ((i > 0 && punct(i - 1)) || after_mark_led_in)
             && (number_again || next_is(i + 1, RESTATING));
         let alone =
             is(REFUSED, word) && (answer_ends || restated) && i > 0 && (punct(i - 1) || led_in);
