@@ -19,7 +19,6 @@ use crate::openai;
 use crate::openai::{RawObject, ToolCall};
 use crate::pipe::engine::Engine;
 use crate::telemetry::spans;
-use serde_json::json;
 use tracing::Instrument;
 
 /// What resolving a call needs, shared by the tasks that resolve a request's calls.
@@ -278,7 +277,7 @@ async fn answered_from_words(
             && rewrite.tried.first_direct(&tool.name) =>
         {
             match direct_call(engine, rewrite, tool, client_headers).await {
-                Some(args) => Outcome::Calls(Arc::new(Translated::single(args))),
+                Some(direct) => Outcome::Calls(Arc::new(direct)),
                 None => Outcome::Clarification(question),
             }
         }
@@ -340,10 +339,10 @@ async fn within_budget(
             Outcome::Failed(error) => after_failure(tool, error, direct.await),
             other => other,
         },
-        args = &mut direct => match args {
-            Some(args) => {
-                tracing::info!(tool = %tool.name, "the main model's own call, asked with the full schema, is delivered");
-                Outcome::Calls(Arc::new(Translated::single(args)))
+        answer = &mut direct => match answer {
+            Some(direct) => {
+                tracing::info!(tool = %tool.name, "the main model's own call, asked with every tool in full, is delivered");
+                Outcome::Calls(Arc::new(direct))
             }
             None => translation.await,
         },
@@ -351,11 +350,11 @@ async fn within_budget(
 }
 
 /// A failed translation's outcome once the direct ask has answered: its call, or the failure.
-fn after_failure(tool: &NlTool, error: String, direct: Option<serde_json::Value>) -> Outcome {
+fn after_failure(tool: &NlTool, error: String, direct: Option<Translated>) -> Outcome {
     match direct {
-        Some(args) => {
-            tracing::info!(tool = %tool.name, after = %error, "translation failed; the main model's own call, asked with the full schema, is delivered");
-            Outcome::Calls(Arc::new(Translated::single(args)))
+        Some(direct) => {
+            tracing::info!(tool = %tool.name, after = %error, "translation failed; the main model's own call, asked with every tool in full, is delivered");
+            Outcome::Calls(Arc::new(direct))
         }
         None => {
             tracing::info!(tool = %tool.name, "the main model's direct call failed too; the failure goes back to it");
@@ -364,24 +363,23 @@ fn after_failure(tool: &NlTool, error: String, direct: Option<serde_json::Value>
     }
 }
 
-/// The direct ask's request: the client's, with the one tool in full, named by
-/// `tool_choice`, not streamed, and its length capped as a translator's answer is. Written
-/// from the request's own fields, without a copy of its conversation.
-fn direct_body(engine: &Engine, rewrite: &Rewrite, tool: &NlTool) -> Option<bytes::Bytes> {
+/// The direct ask's request: the client's as the main model alone would get it, every tool
+/// in full (the rewritten ones given their schemas back) and the client's own `tool_choice`,
+/// so the main model may choose another tool than the one it described; not streamed, and its
+/// length capped as a translator's answer is. Written from the request's own fields, without
+/// a copy of its conversation.
+fn direct_body(engine: &Engine, rewrite: &Rewrite) -> Option<bytes::Bytes> {
     // The client's limits, to be capped; then what the direct ask changes.
     let mut changes: RawObject = ["max_completion_tokens", "max_tokens"]
         .into_iter()
         .filter_map(|key| Some((key.to_owned(), rewrite.body.get(key)?.clone())))
         .collect();
-    let definition = json!([{"type": "function", "function": {
-        "name": tool.name, "description": tool.description, "parameters": tool.parameters}}]);
-    openai::set(&mut changes, "tools", &definition).ok()?;
-    openai::set(
-        &mut changes,
-        "tool_choice",
-        &json!({"type": "function", "function": {"name": tool.name}}),
-    )
-    .ok()?;
+    let shown = openai::get::<Vec<RawObject>>(&rewrite.body, "tools").ok()??;
+    let tools = shown
+        .into_iter()
+        .map(|definition| in_full(definition, &rewrite.tools))
+        .collect::<Option<Vec<_>>>()?;
+    openai::set(&mut changes, "tools", &tools).ok()?;
     openai::set(&mut changes, "stream", &false).ok()?;
     // One call's arguments, as a translator writes them: a model that loops here (seen with a
     // 1.5B on a grammar-bound schema, thousands of tokens) stops where a translator would.
@@ -398,16 +396,34 @@ fn direct_body(engine: &Engine, rewrite: &Rewrite, tool: &NlTool) -> Option<byte
     .ok()
 }
 
-/// The main model asked once more for the call, this time with the tool's whole schema and
-/// `tool_choice` naming it: its arguments when they are valid (after the unambiguous fixes)
-/// and grounded, else `None`.
+/// A tool's definition as the main model sees it, with a rewritten tool's description and
+/// schema put back; every other member as it was.
+fn in_full(mut definition: RawObject, tools: &super::ToolSet) -> Option<RawObject> {
+    let Some(tool) = openai::FunctionTool::read(&definition)
+        .ok()?
+        .and_then(|read| tools.get(&read.name).cloned().map(|tool| (read, tool)))
+    else {
+        return Some(definition);
+    };
+    let (read, tool) = tool;
+    let mut function = read.function;
+    openai::set(&mut function, "description", &tool.description).ok()?;
+    openai::set(&mut function, "parameters", &tool.parameters).ok()?;
+    openai::set(&mut definition, "function", &function).ok()?;
+    Some(definition)
+}
+
+/// The main model asked once more, as it would be alone: with every tool's whole schema (see
+/// [`direct_body`]). Its first call to a tool the request offers, when it is valid (after the
+/// unambiguous fixes) and grounded for a tool plaincall handles, else `None`. A call to
+/// another tool than `tool` names that tool.
 async fn direct_call(
     engine: &Engine,
     rewrite: &Rewrite,
     tool: &NlTool,
     client_headers: &HeaderMap,
-) -> Option<serde_json::Value> {
-    let bytes = direct_body(engine, rewrite, tool)?;
+) -> Option<Translated> {
+    let bytes = direct_body(engine, rewrite)?;
     let asked = super::drive::ask_once(engine, bytes, rewrite, client_headers, spans::Turn::Direct);
     let (status, _, answer) = asked.await.ok()?;
     if !status.is_success() {
@@ -415,31 +431,55 @@ async fn direct_call(
     }
     // Read as every turn is (`chunks.rs`): a malformed answer is no call.
     let answer = super::chunks::Chunk::whole(serde_json::from_slice(&answer).ok()?).ok()?;
-    let arguments = answer
+    let call = answer
         .choices
         .iter()
         .find(|c| c.index == 0)?
         .calls
         .iter()
         .find_map(|piece| match piece {
-            super::chunks::CallPiece::Whole(call) if call.function.name == tool.name => {
-                Some(call.function.arguments.as_str())
+            super::chunks::CallPiece::Whole(call) if offered(rewrite, &call.function.name) => {
+                Some(call)
             }
             _ => None,
         })?;
-    let mut args: serde_json::Value = serde_json::from_str(arguments).ok()?;
-    // The one-field form again is no call.
-    if crate::openai::nl_description(arguments, &tool.field).is_some() {
-        return None;
+    let mut args: serde_json::Value = serde_json::from_str(&call.function.arguments).ok()?;
+    let mut direct = match rewrite.tools.handled(&call.function.name) {
+        Some(chosen) => {
+            // The one-field form again is no call.
+            if openai::nl_description(&call.function.arguments, &chosen.field).is_some() {
+                return None;
+            }
+            let tz = &engine.pipe.settings().timezone;
+            repair::repair(&mut args, &chosen.parameters, tz);
+            if !validate::errors(&chosen.validator, &args).is_empty() {
+                return None;
+            }
+            let args = engine
+                .pipe
+                .ground_one(chosen, args, &rewrite.evidence, &engine.metrics)?;
+            Translated::single(args)
+        }
+        // A tool plaincall does not handle: the call goes as the main model wrote it.
+        None => Translated::single(args),
+    };
+    if call.function.name != tool.name {
+        tracing::info!(tool = %tool.name, chosen = %call.function.name, "asked with every tool in full, the main model called another tool than the one it described");
+        direct.tool = Some(call.function.name.clone());
     }
-    let tz = &engine.pipe.settings().timezone;
-    repair::repair(&mut args, &tool.parameters, tz);
-    if !validate::errors(&tool.validator, &args).is_empty() {
-        return None;
-    }
-    engine
-        .pipe
-        .ground_one(tool, args, &rewrite.evidence, &engine.metrics)
+    Some(direct)
+}
+
+/// Whether the request offers a function tool of this name.
+fn offered(rewrite: &Rewrite, name: &str) -> bool {
+    rewrite.tools.handled(name).is_some()
+        || openai::get::<Vec<RawObject>>(&rewrite.body, "tools")
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|t| openai::FunctionTool::read(t).ok().flatten())
+            .any(|t| t.name == name)
 }
 
 /// A valid call the main model wrote itself (`repaired`: its arguments after the unambiguous
@@ -614,8 +654,9 @@ fn resolved_from(
 ) -> Resolved {
     match outcome {
         Outcome::Calls(translated) => {
-            // Only a rewritten tool's calls are turned back into descriptions next turn.
-            if tool.rewritten {
+            // Only a rewritten tool's calls are turned back into descriptions next turn; a
+            // call to another tool goes back as its arguments' summary.
+            if tool.rewritten && translated.tool.is_none() {
               engine.pipe.memory.remember(
                 &tool.name,
                 calls_key(&translated.calls),
@@ -636,6 +677,9 @@ fn resolved_from(
                         out.id = fanout_id(&call.id, *position, translated.total);
                     }
                     out.function.arguments = args.to_string();
+                    if let Some(other) = &translated.tool {
+                        out.function.name.clone_from(other);
+                    }
                     out
                 })
                 .collect();

@@ -48,6 +48,10 @@ pub struct Translated {
     /// Grounding's decision on each value, with the rule that made it.
     #[serde(skip)]
     pub grounding: Vec<grounding::Decision>,
+    /// The tool these calls are for when it is not the one described: the main model, asked
+    /// directly with every tool in full, chose another (never cached: no translator wrote it).
+    #[serde(skip)]
+    pub tool: Option<String>,
 }
 
 impl Translated {
@@ -61,6 +65,7 @@ impl Translated {
             from_cache: false,
             ungrounded: Vec::new(),
             grounding: Vec::new(),
+            tool: None,
         }
     }
 
@@ -1017,6 +1022,7 @@ fn judge(
         from_cache: false,
         ungrounded,
         grounding: Vec::new(),
+        tool: None,
     })))
 }
 

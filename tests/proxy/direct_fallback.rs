@@ -1,6 +1,8 @@
 //! No dead ends: a call the translator cannot make is asked of the main model itself, once,
-//! with the tool's whole schema and `tool_choice` naming it; its call is delivered when it is
-//! valid and grounded, and only when it is not does the failure go back to the main model.
+//! as the model alone would be asked (every tool with its whole schema, the client's own
+//! `tool_choice`); its call is delivered when it is valid and grounded, also where it is to
+//! another tool than the one described, and only when it is not does the failure go back to
+//! the main model.
 
 use serde_json::{json, Value};
 
@@ -60,9 +62,9 @@ async fn the_main_model_s_own_call_is_delivered_when_translation_fails() {
     let args: Value =
         serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
     assert_eq!(args, own);
-    // The direct request: the whole schema, the tool named, no stream.
+    // The direct request: the whole schema, the client's `tool_choice` (none), no stream.
     let direct = main.chat_requests()[1].json();
-    assert_eq!(direct["tool_choice"]["function"]["name"], "set_reminder");
+    assert!(direct.get("tool_choice").is_none(), "{direct}");
     let parameters = &direct["tools"][0]["function"]["parameters"];
     assert_eq!(
         parameters,
@@ -307,4 +309,162 @@ async fn a_translation_failing_while_the_direct_ask_is_out_waits_for_it() {
         2,
         "the first turn and one direct ask"
     );
+}
+
+const WEATHER: &str = "what's the weather in Paris?";
+
+/// A main model that describes a reminder for a weather question, then, asked directly with
+/// every tool in full, calls `answer` instead.
+async fn reminder_then(answer: Value, stream: bool) -> MockServer {
+    let first = calls_message(vec![nl_call("call_1", "set_reminder", WEATHER)]);
+    let first = match stream {
+        false => Reply::ok(completion(first, "tool_calls")),
+        true => Reply::sse(vec![json!({"id": "c", "object": "chat.completion.chunk",
+            "choices": [{"index": 0, "delta": {"role": "assistant",
+                "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                    "function": {"name": "set_reminder",
+                        "arguments": json!({"description": WEATHER}).to_string()}}]},
+                "finish_reason": "tool_calls"}]})]),
+    };
+    MockServer::scripted(vec![
+        first,
+        Reply::ok(completion(calls_message(vec![answer]), "tool_calls")),
+        Reply::ok(completion(text_message("I could not do that."), "stop")),
+    ])
+    .await
+}
+
+fn weather_request(stream: bool, tools: Vec<Value>) -> Value {
+    json!({"model": "main-model", "stream": stream,
+        "messages": [{"role": "user", "content": WEATHER}], "tools": tools})
+}
+
+#[tokio::test]
+async fn asked_directly_the_main_model_may_choose_another_tool() {
+    for stream in [false, true] {
+        let weather = json!({"city": "Paris"});
+        let main = reminder_then(tool_call("call_direct", "get_weather", &weather), stream).await;
+        let translator = MockServer::scripted(garbage_translator()).await;
+        let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+        let tools = vec![fixture_tool("set_reminder"), fixture_tool("get_weather")];
+        let response = crate::support::client()
+            .post(proxy.url("/v1/chat/completions"))
+            .json(&weather_request(stream, tools.clone()))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let text = response.text().await.unwrap();
+        let message = match stream {
+            true => crate::support::fold_stream(&text),
+            false => serde_json::from_str::<Value>(&text).unwrap()["choices"][0]["message"].clone(),
+        };
+        let calls = message["tool_calls"].as_array().unwrap();
+        assert_eq!(calls.len(), 1, "{message}");
+        assert_eq!(calls[0]["id"], "call_1", "the call the client was told about");
+        assert_eq!(calls[0]["function"]["name"], "get_weather", "{message}");
+        let args: Value =
+            serde_json::from_str(calls[0]["function"]["arguments"].as_str().unwrap()).unwrap();
+        assert_eq!(args, weather);
+        // Asked as the model alone is: every tool as the client sent it, the client's own
+        // `tool_choice` (none here).
+        let direct = main.chat_requests()[1].json();
+        assert_eq!(direct["tools"], json!(tools), "stream {stream}");
+        assert!(direct.get("tool_choice").is_none(), "{direct}");
+        assert_eq!(main.chat_requests().len(), 2, "no repair turn");
+    }
+}
+
+#[tokio::test]
+async fn the_direct_ask_keeps_the_client_s_tool_choice() {
+    for choice in [
+        json!("required"),
+        json!({"type": "function", "function": {"name": "set_reminder"}}),
+    ] {
+        let (own, main) = nl_call_then_own_call().await;
+        let translator = MockServer::scripted(garbage_translator()).await;
+        let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+        let mut asking = request(false);
+        asking["tool_choice"] = choice.clone();
+        let (status, body) = chat(&proxy, &asking).await;
+        assert_eq!(status, 200, "{body}");
+        let call = &body["choices"][0]["message"]["tool_calls"][0];
+        let args: Value =
+            serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+        assert_eq!(args, own, "{choice}");
+        let requests = main.chat_requests();
+        assert_eq!(requests.len(), 2, "the first turn and the direct ask");
+        assert_eq!(requests[1].json()["tool_choice"], choice);
+    }
+}
+
+#[tokio::test]
+async fn another_tool_s_direct_call_is_checked_against_that_tool_s_schema() {
+    // The other tool is one plaincall rewrites: its call is valid for its own schema or is no
+    // call, and a value the conversation never gave is grounded away as in any call.
+    let task = |task_type: &str| {
+        json!({"schedule": "daily 9am", "task_type": task_type,
+            "description": "weather in Paris", "execution_data": {"query": "weather in Paris"}})
+    };
+    let tools = vec![
+        fixture_tool("set_reminder"),
+        fixture_tool("add_recurring_task"),
+    ];
+    let main = reminder_then(
+        tool_call("call_direct", "add_recurring_task", &task("weather_report")),
+        false,
+    )
+    .await;
+    let translator = MockServer::scripted(garbage_translator()).await;
+    let toml = format!(
+        "[translation]\nrepair_turns = 1\n{}",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let (status, body) = chat(&proxy, &weather_request(false, tools.clone())).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["choices"][0]["message"]["content"], "I could not do that.",
+        "an invalid member is no call: the failure goes back to the main model"
+    );
+    assert_eq!(main.chat_requests().len(), 3, "the repair turn");
+
+    let main = reminder_then(
+        tool_call("call_direct", "add_recurring_task", &task("web_search")),
+        false,
+    )
+    .await;
+    let translator = MockServer::scripted(garbage_translator()).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let (status, body) = chat(&proxy, &weather_request(false, tools)).await;
+    assert_eq!(status, 200, "{body}");
+    let call = &body["choices"][0]["message"]["tool_calls"][0];
+    assert_eq!(call["function"]["name"], "add_recurring_task", "{body}");
+    let args: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(args["task_type"], "web_search");
+    assert_eq!(args["execution_data"]["query"], "weather in Paris");
+}
+
+#[tokio::test]
+async fn a_direct_call_to_a_tool_the_request_does_not_offer_is_no_call() {
+    let main = reminder_then(
+        tool_call("call_direct", "delete_everything", &json!({"really": true})),
+        false,
+    )
+    .await;
+    let translator = MockServer::scripted(garbage_translator()).await;
+    let toml = format!(
+        "[translation]\nrepair_turns = 1\n{}",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let tools = vec![fixture_tool("set_reminder"), fixture_tool("get_weather")];
+    let (status, body) = chat(&proxy, &weather_request(false, tools)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["choices"][0]["message"]["content"],
+        "I could not do that."
+    );
+    assert!(body["choices"][0]["message"].get("tool_calls").is_none());
 }

@@ -818,8 +818,12 @@ async fn a_failed_translation_and_the_direct_ask_that_saves_it_are_one_translate
     let own = json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"});
     let direct = support::tool_call("call_direct", "set_reminder", &own);
     let main = MockServer::start(models_or(move |request: &Recorded| {
-        // Asked with `tool_choice` naming the tool: the direct ask.
-        if request.json()["tool_choice"]["function"]["name"] == "set_reminder" {
+        // Asked with the tool's whole schema: the direct ask.
+        let asked = request.json();
+        if asked["tools"][0]["function"]["parameters"]["properties"]
+            .get("schedule_type")
+            .is_some()
+        {
             return Reply::ok(completion(
                 calls_message(vec![direct.clone()]),
                 "tool_calls",
