@@ -95,18 +95,26 @@ fn described(tool: &NlTool, own: Value, form: CallForm) -> CallForm {
 }
 
 /// What the translator is asked to convert: the main model's description and, for the values
-/// it left out, the user's latest message. A description that copies the tool's text instead
-/// of the request is replaced by the user's message, or refused (`Err`) when there is none.
+/// it left out, the user's latest message and the user's earlier messages of the same
+/// exchange (`earlier`, already one `User's earlier message:` line each). A description that
+/// copies the tool's text instead of the request is replaced by the user's messages, or
+/// refused (`Err`) when there are none.
 pub(crate) fn translator_input(
     tool: &NlTool,
     description: &str,
     user_message: Option<&str>,
+    earlier: Option<&str>,
 ) -> Result<String, String> {
     let user = user_message.map(str::trim).filter(|u| !u.is_empty());
     let description = description.trim();
+    let earlier = earlier.filter(|e| !e.is_empty());
+    let with_earlier = |text: String| match earlier {
+        Some(earlier) => format!("{earlier}\n{text}"),
+        None => text,
+    };
     if is_copy_of_instructions(description, &tool.shown, user) {
         return match user {
-            Some(user) => Ok(format!("User's latest message: {user}")),
+            Some(user) => Ok(with_earlier(format!("User's latest message: {user}"))),
             None => Err(format!(
                 "[TRANSLATION ERROR] The description repeats the {} tool's own text instead of the request. Call it again with what the user asked for, in their words, with every value they gave.",
                 tool.name
@@ -114,9 +122,10 @@ pub(crate) fn translator_input(
         };
     }
     Ok(match user {
-        Some(user) if user != description => {
-            format!("User's latest message: {user}\nDescription: {description}")
-        }
+        Some(user) if user != description => with_earlier(format!(
+            "User's latest message: {user}\nDescription: {description}"
+        )),
+        _ if earlier.is_some() => with_earlier(format!("Description: {description}")),
         _ => description.to_owned(),
     })
 }
@@ -263,28 +272,54 @@ mod tests {
     ) -> Result<(), String> {
         let t = tool()?;
         assert_eq!(
-            translator_input(&t, "Rome, 3 days", Some("weather in Rome for the next 3 days?")),
+            translator_input(&t, "Rome, 3 days", Some("weather in Rome for the next 3 days?"), None),
             Ok("User's latest message: weather in Rome for the next 3 days?\nDescription: Rome, 3 days".into())
         );
-        assert_eq!(translator_input(&t, "Rome", None), Ok("Rome".into()));
+        assert_eq!(translator_input(&t, "Rome", None, None), Ok("Rome".into()));
         assert_eq!(
-            translator_input(&t, "Rome", Some("Rome")),
+            translator_input(&t, "Rome", Some("Rome"), None),
             Ok("Rome".into())
         );
         let copied = "Weather forecast for a city. Needs: city (the city name). What the user asked for, in their own words";
         assert_eq!(
-            translator_input(&t, copied, Some("how warm is Oslo tomorrow")),
+            translator_input(&t, copied, Some("how warm is Oslo tomorrow"), None),
             Ok("User's latest message: how warm is Oslo tomorrow".into())
         );
-        assert!(translator_input(&t, copied, None).is_err_and(|e| e.contains("repeats")));
+        assert!(translator_input(&t, copied, None, None).is_err_and(|e| e.contains("repeats")));
         // Words the user said themselves are no copy, even where the tool's text has them.
         let echo = "weather forecast for the city of Oslo tomorrow";
         assert!(translator_input(
             &t,
             echo,
-            Some("weather forecast for the city of Oslo tomorrow please")
+            Some("weather forecast for the city of Oslo tomorrow please"),
+            None,
         )
         .is_ok_and(|r| r.contains("Description: weather")));
+        Ok(())
+    }
+
+    #[test]
+    fn the_user_s_earlier_messages_of_the_exchange_go_along() -> Result<(), String> {
+        let t = tool()?;
+        let earlier = "User's earlier message: I'm going to Rome";
+        assert_eq!(
+            translator_input(&t, "weather, 3 days", Some("for the next 3 days"), Some(earlier)),
+            Ok(format!("{earlier}\nUser's latest message: for the next 3 days\nDescription: weather, 3 days"))
+        );
+        // The description is the latest message: the earlier ones still go along.
+        assert_eq!(
+            translator_input(&t, "Rome", Some("Rome"), Some(earlier)),
+            Ok(format!("{earlier}\nDescription: Rome"))
+        );
+        let copied = "Weather forecast for a city. Needs: city (the city name). What the user asked for, in their own words";
+        assert_eq!(
+            translator_input(&t, copied, Some("tomorrow"), Some(earlier)),
+            Ok(format!("{earlier}\nUser's latest message: tomorrow"))
+        );
+        assert_eq!(
+            translator_input(&t, "Rome", None, Some("")),
+            Ok("Rome".into())
+        );
         Ok(())
     }
 

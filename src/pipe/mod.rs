@@ -143,6 +143,9 @@ pub struct Rewrite {
     pub tried: Tried,
     /// The latest user message, bounded: the translator sees it beside the description.
     pub user_message: Option<String>,
+    /// The user's messages before it in the same exchange, oldest first, bounded, one
+    /// `User's earlier message:` line each: the translator sees them too (see [`UserWords`]).
+    pub earlier_user: Option<String>,
     /// What the conversation said (its user, system and tool messages, bounded): what a
     /// translated value must be traced to (see [`grounding`]), read once for all its calls.
     pub evidence: Said,
@@ -324,27 +327,73 @@ fn put_messages(body: &mut RawObject, messages: Option<Box<serde_json::value::Ra
     }
 }
 
-/// The text of the last `user` message, at most [`call_form::USER_MESSAGE_LIMIT`] characters.
-fn latest_user_text(messages: &[&serde_json::value::RawValue]) -> Option<String> {
+/// The user's words a translator is given: the text of the last `user` message, and the
+/// user's messages before it in the same exchange (since the assistant last called a tool or
+/// a tool answered), each at most [`call_form::USER_MESSAGE_LIMIT`] characters in all.
+/// A main model's description often leaves out a fact an earlier message gave ("every Monday
+/// at 08:00" ... "Water the plants."): the translator reads it there.
+#[derive(Debug, Default)]
+struct UserWords {
+    latest: Option<String>,
+    /// Oldest first, one `User's earlier message:` line each.
+    earlier: Option<String>,
+}
+
+fn user_words(messages: &[&serde_json::value::RawValue]) -> UserWords {
     #[derive(serde::Deserialize)]
     struct Message<'a> {
         role: Option<String>,
         #[serde(borrow)]
         content: Option<&'a serde_json::value::RawValue>,
+        #[serde(borrow)]
+        tool_calls: Option<&'a serde_json::value::RawValue>,
     }
-    messages.iter().rev().find_map(|raw| {
-        let message: Message = serde_json::from_str(raw.get()).ok()?;
-        if message.role.as_deref() != Some("user") {
-            return None;
+    let bounded =
+        |text: &str, limit: usize| -> String { text.trim().chars().take(limit).collect() };
+    let mut words = UserWords::default();
+    let mut earlier: Vec<String> = Vec::new();
+    let mut room = call_form::USER_MESSAGE_LIMIT;
+    for raw in messages.iter().rev() {
+        let Ok(message) = serde_json::from_str::<Message>(raw.get()) else {
+            continue;
+        };
+        let called = message
+            .tool_calls
+            .is_some_and(|calls| !matches!(calls.get().trim(), "null" | "[]"));
+        match message.role.as_deref() {
+            Some("user") => {
+                let text = without_client_boilerplate(&openai::content_text(message.content));
+                match &words.latest {
+                    None => {
+                        let text = bounded(&text, call_form::USER_MESSAGE_LIMIT);
+                        words.latest = (!text.is_empty()).then_some(text);
+                    }
+                    Some(_) if room > 0 => {
+                        let text = bounded(&text, room);
+                        room -= text.chars().count();
+                        if !text.is_empty() {
+                            earlier.push(text);
+                        }
+                    }
+                    Some(_) => break,
+                }
+            }
+            // A call made, or a tool's answer, before the latest user message ends its
+            // exchange; one after it (an agent's loop) does not.
+            Some("tool") if words.latest.is_some() => break,
+            Some("assistant") if called && words.latest.is_some() => break,
+            _ => {}
         }
-        let text = without_client_boilerplate(&openai::content_text(message.content));
-        let text: String = text
-            .trim()
-            .chars()
-            .take(call_form::USER_MESSAGE_LIMIT)
+    }
+    if !earlier.is_empty() {
+        earlier.reverse();
+        let lines: Vec<String> = earlier
+            .iter()
+            .map(|text| format!("User's earlier message: {text}"))
             .collect();
-        (!text.is_empty()).then_some(text)
-    })
+        words.earlier = Some(lines.join("\n"));
+    }
+    words
 }
 
 /// The most of a conversation's words grounding reads: its latest messages first.
@@ -658,7 +707,7 @@ impl Pipe {
         if set.is_empty() && set.checked.is_empty() && !prompt_mode {
             return Ok(Plan::Forward);
         }
-        let user_message = messages.as_deref().and_then(latest_user_text);
+        let words = messages.as_deref().map(user_words).unwrap_or_default();
         let evidence = self.evidence(&set, messages.as_deref());
         let rewritten_messages = match messages {
             Some(messages) if !set.is_empty() => Some(
@@ -694,7 +743,8 @@ impl Pipe {
             prompt,
             watch_rejection: watch_rejection && !prompt_mode && tools.is_some(),
             tried: Tried::default(),
-            user_message,
+            user_message: words.latest,
+            earlier_user: words.earlier,
             evidence,
             original: None,
             query: None,
@@ -965,9 +1015,84 @@ mod boilerplate_tests {
             {"type": "text", "text": "remind me at 9"}]}))
         .unwrap_or_default();
         assert_eq!(
-            latest_user_text(&[&message]).as_deref(),
+            user_words(&[&message]).latest.as_deref(),
             Some("remind me at 9")
         );
+    }
+
+    fn messages(list: Value) -> Vec<Box<serde_json::value::RawValue>> {
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|m| openai::to_raw(m).ok())
+            .collect()
+    }
+
+    #[test]
+    fn the_exchange_s_earlier_user_messages_go_with_the_latest() {
+        let read = |list: Value| {
+            let owned = messages(list);
+            let refs: Vec<&serde_json::value::RawValue> = owned.iter().map(|m| &**m).collect();
+            let words = user_words(&refs);
+            (words.latest, words.earlier)
+        };
+        // An assistant's question in between keeps the exchange open.
+        assert_eq!(
+            read(json!([
+                {"role": "system", "content": "Be brief."},
+                {"role": "user", "content": "I need a reminder every Monday at 08:00."},
+                {"role": "assistant", "content": "What should it say?"},
+                {"role": "user", "content": "Water the plants."}])),
+            (
+                Some("Water the plants.".into()),
+                Some("User's earlier message: I need a reminder every Monday at 08:00.".into())
+            )
+        );
+        // A call made before the latest message ends the exchange: what came before it was
+        // another request, already served.
+        let call = json!({"id": "c1", "type": "function",
+            "function": {"name": "f", "arguments": "{}"}});
+        assert_eq!(
+            read(json!([
+                {"role": "user", "content": "book a table for 4"},
+                {"role": "assistant", "content": null, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": "booked"},
+                {"role": "user", "content": "first thing"},
+                {"role": "user", "content": "now remind me at 9"}])),
+            (
+                Some("now remind me at 9".into()),
+                Some("User's earlier message: first thing".into())
+            )
+        );
+        // A call after the latest message (an agent's loop) does not end it.
+        assert_eq!(
+            read(json!([
+                {"role": "user", "content": "on Friday"},
+                {"role": "user", "content": "book it"},
+                {"role": "assistant", "content": null, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": "done"}])),
+            (
+                Some("book it".into()),
+                Some("User's earlier message: on Friday".into())
+            )
+        );
+        // Oldest first, bounded in all.
+        let long = "x".repeat(call_form::USER_MESSAGE_LIMIT);
+        let (_, earlier) = read(json!([
+            {"role": "user", "content": long},
+            {"role": "user", "content": "second"},
+            {"role": "user", "content": "latest"}]));
+        let earlier = earlier.unwrap_or_default();
+        assert!(
+            earlier.starts_with("User's earlier message: xxx"),
+            "{earlier}"
+        );
+        assert!(
+            earlier.ends_with("User's earlier message: second"),
+            "{earlier}"
+        );
+        assert!(earlier.len() < call_form::USER_MESSAGE_LIMIT + 100);
+        assert_eq!(read(json!([{"role": "user", "content": "only"}])).1, None);
     }
 }
 

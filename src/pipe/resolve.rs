@@ -47,7 +47,9 @@ impl Resolver {
             return Resolved::Kept(call);
         };
         let user = self.rewrite.user_message.as_deref();
-        let request = translator_input(tool, request, user).unwrap_or_else(|_| request.to_owned());
+        let earlier = self.rewrite.earlier_user.as_deref();
+        let request =
+            translator_input(tool, request, user, earlier).unwrap_or_else(|_| request.to_owned());
         let engine = &self.engine;
         let outcome = translation(engine, &self.rewrite, tool, &request, &self.headers).await;
         resolved_from(engine, tool, call, &request, outcome)
@@ -105,7 +107,12 @@ async fn resolve_call(
             return own_call(engine, rewrite, tool, call, Some(fixed.unwrap_or(own)));
         }
     };
-    let request = match translator_input(tool, &description, rewrite.user_message.as_deref()) {
+    let request = match translator_input(
+        tool,
+        &description,
+        rewrite.user_message.as_deref(),
+        rewrite.earlier_user.as_deref(),
+    ) {
         Ok(request) => request,
         Err(tool_message) => {
             return Resolved::Failed {
@@ -573,7 +580,13 @@ async fn formats_fixed(
         said.push(format!("{}: {}", value.name(), value.value));
     }
     let request = format!("Call {} with {rest} and {}", tool.name, said.join(", "));
-    let request = translator_input(tool, &request, rewrite.user_message.as_deref()).ok()?;
+    let request = translator_input(
+        tool,
+        &request,
+        rewrite.user_message.as_deref(),
+        rewrite.earlier_user.as_deref(),
+    )
+    .ok()?;
     let pending = translation(engine, rewrite, tool, &request, client_headers);
     let Ok(Outcome::Calls(translated)) = tokio::time::timeout_at(rewrite.deadline, pending).await
     else {

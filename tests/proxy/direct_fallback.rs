@@ -361,7 +361,10 @@ async fn asked_directly_the_main_model_may_choose_another_tool() {
         };
         let calls = message["tool_calls"].as_array().unwrap();
         assert_eq!(calls.len(), 1, "{message}");
-        assert_eq!(calls[0]["id"], "call_1", "the call the client was told about");
+        assert_eq!(
+            calls[0]["id"], "call_1",
+            "the call the client was told about"
+        );
         assert_eq!(calls[0]["function"]["name"], "get_weather", "{message}");
         let args: Value =
             serde_json::from_str(calls[0]["function"]["arguments"].as_str().unwrap()).unwrap();

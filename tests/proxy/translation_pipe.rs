@@ -113,6 +113,44 @@ async fn a_single_nl_call_comes_back_structured() {
 }
 
 #[tokio::test]
+async fn the_translator_reads_the_user_s_earlier_messages_of_the_exchange() {
+    // The main model's description leaves out when; the user said it a message earlier.
+    let main = MockServer::scripted(vec![Reply::ok(completion(
+        calls_message(vec![nl_call(
+            "call_a",
+            "set_reminder",
+            "Remind me to water the plants",
+        )]),
+        "tool_calls",
+    ))])
+    .await;
+    let weekly = json!({"message": "Water the plants", "schedule_type": "weekly",
+        "day_of_week": "mon", "at": "08:00"});
+    let translator = MockServer::scripted(vec![translator_reply(&weekly.to_string())]).await;
+    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
+    let messages = vec![
+        user("I need a reminder every Monday at 08:00."),
+        json!({"role": "assistant", "content": "What should it say?"}),
+        user("Water the plants."),
+    ];
+    let (status, body) = chat(
+        &proxy,
+        &request(vec![fixture_tool("set_reminder")], messages),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        args_of(&body["choices"][0]["message"]["tool_calls"][0]),
+        weekly
+    );
+    let asked = translator.chat_requests()[0].json();
+    assert_eq!(
+        asked["messages"][1]["content"],
+        "User's earlier message: I need a reminder every Monday at 08:00.\nUser's latest message: Water the plants.\nDescription: Remind me to water the plants"
+    );
+}
+
+#[tokio::test]
 async fn grammar_output_sends_llama_cpp_a_grammar_without_free_whitespace() {
     let main = MockServer::scripted(vec![Reply::ok(completion(
         calls_message(vec![nl_call("call_a", "set_reminder", EMAIL)]),

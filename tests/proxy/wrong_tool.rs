@@ -143,7 +143,10 @@ async fn a_main_model_that_insists_gets_its_own_call_with_the_full_schema() {
         "the first turn, one repair turn, the direct ask"
     );
     let direct = requests[2].json();
-    assert!(direct.get("tool_choice").is_none(), "the client's own: none");
+    assert!(
+        direct.get("tool_choice").is_none(),
+        "the client's own: none"
+    );
     assert!(direct["tools"][0]["function"]["parameters"]["properties"]
         .get("schedule_type")
         .is_some());
