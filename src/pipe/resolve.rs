@@ -199,7 +199,7 @@ async fn translated(
             {
                 after_failure(
                     tool,
-                    error,
+                    Outcome::Failed(error),
                     direct_call(engine, rewrite, tool, client_headers).await,
                 )
             }
@@ -319,7 +319,9 @@ fn answered_counted(engine: &Engine, tool: &NlTool, fields: &str, outcome: &Outc
 /// The translation, within the request's budget (`translation.budget`). Past it, the main
 /// model is asked for the call directly while the translation goes on: the first valid of the
 /// two is delivered, so a slow translator costs no call that it would have made, and a
-/// translation that fails while the direct ask is out waits for that answer.
+/// translation that fails, or objects to the tool, while the direct ask is out waits for that
+/// answer: no repair turn starts past the budget, and the direct ask, offering every tool, is
+/// the main model's one chance left to choose another.
 async fn within_budget(
     engine: &Engine,
     rewrite: &Rewrite,
@@ -343,7 +345,9 @@ async fn within_budget(
     tokio::select! {
         outcome = &mut translation => match outcome {
             // The direct ask is this tool's one: dropping it here would leave nothing.
-            Outcome::Failed(error) => after_failure(tool, error, direct.await),
+            failed @ (Outcome::Failed(_) | Outcome::WrongTool(_)) => {
+                after_failure(tool, failed, direct.await)
+            }
             other => other,
         },
         answer = &mut direct => match answer {
@@ -356,16 +360,22 @@ async fn within_budget(
     }
 }
 
-/// A failed translation's outcome once the direct ask has answered: its call, or the failure.
-fn after_failure(tool: &NlTool, error: String, direct: Option<Translated>) -> Outcome {
+/// A failed translation's outcome (a failure or an objection to the tool) once the direct ask
+/// has answered: its call, or that outcome.
+fn after_failure(tool: &NlTool, failed: Outcome, direct: Option<Translated>) -> Outcome {
     match direct {
         Some(direct) => {
-            tracing::info!(tool = %tool.name, after = %error, "translation failed; the main model's own call, asked with every tool in full, is delivered");
+            let after = match &failed {
+                Outcome::WrongTool(reason) => format!("not for this tool: {reason}"),
+                Outcome::Failed(error) => error.clone(),
+                _ => String::new(),
+            };
+            tracing::info!(tool = %tool.name, %after, "translation failed; the main model's own call, asked with every tool in full, is delivered");
             Outcome::Calls(Arc::new(direct))
         }
         None => {
             tracing::info!(tool = %tool.name, "the main model's direct call failed too; the failure goes back to it");
-            Outcome::Failed(error)
+            failed
         }
     }
 }

@@ -471,3 +471,48 @@ async fn a_direct_call_to_a_tool_the_request_does_not_offer_is_no_call() {
     );
     assert!(body["choices"][0]["message"].get("tool_calls").is_none());
 }
+
+/// Past the budget no repair turn starts: an objection to the tool that comes while the
+/// direct ask is out waits for it, and the main model, shown every tool, may call the right one.
+#[tokio::test]
+async fn an_objection_past_the_budget_waits_for_the_direct_ask() {
+    let weather = json!({"city": "Paris"});
+    let first = calls_message(vec![nl_call("call_1", "set_reminder", WEATHER)]);
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(first, "tool_calls")),
+        // Asked directly, it answers after the translator has objected.
+        Reply::Delayed(
+            std::time::Duration::from_millis(600),
+            Box::new(Reply::ok(completion(
+                calls_message(vec![tool_call("call_direct", "get_weather", &weather)]),
+                "tool_calls",
+            ))),
+        ),
+    ])
+    .await;
+    let objection = json!({"error": "wrong_tool", "reason": "this asks for the weather"});
+    let translator = MockServer::scripted(vec![Reply::Delayed(
+        std::time::Duration::from_millis(250),
+        Box::new(translator_reply(&objection.to_string())),
+    )])
+    .await;
+    let toml = format!(
+        "[translation]\nbudget = \"100ms\"\n{}",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let tools = vec![fixture_tool("set_reminder"), fixture_tool("get_weather")];
+    let (status, body) = chat(&proxy, &weather_request(false, tools)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(translator.requests().len(), 1, "the objection came first");
+    let call = &body["choices"][0]["message"]["tool_calls"][0];
+    assert_eq!(call["function"]["name"], "get_weather", "{body}");
+    let args: Value =
+        serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
+    assert_eq!(args, weather);
+    assert_eq!(
+        main.chat_requests().len(),
+        2,
+        "the first turn and the direct ask"
+    );
+}
