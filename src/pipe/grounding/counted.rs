@@ -116,6 +116,19 @@ pub fn fits(noun: &str, name: &[String], description: &[String]) -> bool {
     field.is_empty() || field.iter().any(|c| c.fits(counted))
 }
 
+/// Whether a field with these name and description words is about `noun` (folded) itself:
+/// both of one class, or a word of the field's the noun's own (by their stems). A number
+/// joined to its noun ("two-bedroom", "one-way") counts for such a field only: the compound
+/// says what is counted, and an idiom ("one-way", "one-off", "two-factor") counts nothing.
+pub fn names(noun: &str, name: &[String], description: &[String]) -> bool {
+    let noun_stem = stem(noun);
+    let counted = class_of(noun);
+    name.iter().chain(description).any(|w| {
+        super::tokens::cognate(&stem(w), &noun_stem)
+            || counted.is_some_and(|c| class_of(w).is_some_and(|f| f.fits(c)))
+    })
+}
+
 /// Words of a field about a group of people where no class word names it ("party_size",
 /// "group size", "grupo").
 const GROUPS: &[&str] = &["party", "group", "grupo", "groupe", "gruppe", "gruppo"];

@@ -531,7 +531,7 @@ fn pieces(text: &str) -> Vec<Piece<'_>> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut in_word = false;
-    let mut push = |from: usize, to: usize| {
+    let mut push_one = |from: usize, to: usize| {
         if from < to {
             let piece = &text[from..to];
             let lowercase = if piece
@@ -549,6 +549,16 @@ fn pieces(text: &str) -> Vec<Piece<'_>> {
             });
         }
     };
+    // A number word joined to a noun ("two-bedroom", "zwei-Zimmer") is read as the number,
+    // a hyphen and the noun, as its digits are ("2-bedroom").
+    let mut push = |from: usize, to: usize| match number_head(&text[from..to]) {
+        Some(head) => {
+            push_one(from, from + head);
+            push_one(from + head, from + head + 1);
+            push_one(from + head + 1, to);
+        }
+        None => push_one(from, to),
+    };
     for (at, c) in text.char_indices() {
         // No number word holds an apostrophe: one after an elided article ends the article
         // ("l'otto", "dell'una", "l'onze").
@@ -561,6 +571,20 @@ fn pieces(text: &str) -> Vec<Piece<'_>> {
     }
     push(start, text.len());
     out
+}
+
+/// The length of the number words at the head of a hyphen-joined word, before its first part
+/// that is none ("two" of "two-bedroom", "forty-five" of "forty-five-minute"); `None` when
+/// every part may be one ("vingt-deux") or the first is none ("x-ray").
+fn number_head(word: &str) -> Option<usize> {
+    let mut end: usize = 0;
+    for part in word.split('-') {
+        if !may_be_number_word(&part.to_lowercase()) {
+            return end.checked_sub(1);
+        }
+        end += part.len() + 1;
+    }
+    None
 }
 
 #[cfg(test)]

@@ -1212,12 +1212,26 @@ fn identifier_part(
     )
 }
 
+/// Where the word after a number that ends at token `end` stands: right after it, or after a
+/// hyphen that joins them ("2-bedroom", "two-bedroom": what it counts is the bedrooms).
+fn after_number(end: usize, evidence: &Evidence) -> usize {
+    let joined = |i: usize| evidence.tokens.get(i).is_some_and(|t| !t.spaced);
+    let hyphen = evidence
+        .tokens
+        .get(end)
+        .is_some_and(|t| t.lower == "-" && !t.spaced);
+    match hyphen && joined(end + 1) {
+        true => end + 1,
+        false => end,
+    }
+}
+
 /// The word right after a number that ends at token `end`, when it is a noun it counts (no
 /// stop word or function word, no unit): "Kisten" of "3 Kisten", "Flaschen" of "12 Flaschen".
 fn counted_noun(end: usize, evidence: &Evidence) -> Option<&str> {
     evidence
         .tokens
-        .get(end)
+        .get(after_number(end, evidence))
         .filter(|t| {
             t.kind == Kind::Word
                 && t.folded.chars().count() >= 3
@@ -1267,13 +1281,25 @@ fn noun_fits(
             .checked_sub(1)
             .and_then(|i| evidence.tokens.get(i))
             .is_some_and(|t| ARTICLES.contains(&t.folded.as_str()));
-    let after = end + usize::from(german_ordinal);
+    let after = match german_ordinal {
+        true => end + 1,
+        false => after_number(end, evidence),
+    };
     let counted = evidence.tokens.get(after).filter(|t| {
         t.kind == Kind::Word
             && !is(STOPWORDS, &t.folded)
             && !is(ASIDES, &t.folded)
             && !language::function_word(&t.folded)
     });
+    // A number joined to its noun counts for a field about that noun or its unit only.
+    let joined = !german_ordinal && after > end;
+    if joined
+        && !counted.is_some_and(|noun| {
+            quantity::is_unit(&noun.folded) || counted::names(&noun.folded, name, description)
+        })
+    {
+        return Some(false);
+    }
     let noun = counted?;
     // A field that takes a measure takes no count of a thing: "zum 80. Geburtstag" is no
     // amount in euros.
@@ -1808,6 +1834,56 @@ mod tests {
 
     fn number_kept(text: &str, key: &str, schema: serde_json::Value, value: f64) -> bool {
         value_kept(text, key, schema, serde_json::json!(value))
+    }
+
+    #[test]
+    fn a_number_joined_to_its_noun_counts_that_noun_only() {
+        let int = || serde_json::json!({"type": "integer"});
+        let beds = serde_json::json!({"type": "integer", "description": "Number of bedrooms"});
+        let flat = "Find a two-bedroom, one-bathroom apartment for rent in Denver";
+        assert!(number_kept(flat, "number_of_beds", beds, 2.0));
+        assert!(number_kept(flat, "number_of_baths", int(), 1.0));
+        assert!(number_kept("a 2-bedroom flat", "bedrooms", int(), 2.0));
+        assert!(number_kept(
+            "Eine Drei-Zimmer-Wohnung in Berlin",
+            "zimmer",
+            int(),
+            3.0
+        ));
+        assert!(number_kept(
+            "a forty-five-minute meeting",
+            "duration_minutes",
+            int(),
+            45.0
+        ));
+        assert!(number_kept("a 3-day trip", "days", int(), 3.0));
+        // What the compound counts is no count of anything else, and an idiom counts nothing.
+        assert!(!number_kept("a two-bedroom flat", "guests", int(), 2.0));
+        assert!(!number_kept("a 2-bedroom flat", "guests", int(), 2.0));
+        assert!(!number_kept("a 3-day trip", "travelers", int(), 3.0));
+        assert!(!number_kept(
+            "book a one-way flight to Rome",
+            "passengers",
+            int(),
+            1.0
+        ));
+        assert!(!number_kept("a one-off reminder", "count", int(), 1.0));
+        assert!(!number_kept(
+            "enable two-factor auth",
+            "retries",
+            int(),
+            2.0
+        ));
+        assert!(!number_kept(
+            "a one-time payment of 30 euros",
+            "installments",
+            int(),
+            1.0
+        ));
+        // Number words joined to each other are one number, not a number and a noun.
+        assert!(number_kept("quatre-vingt-dix euros", "amount", int(), 90.0));
+        assert!(number_kept("twenty-one guests", "guests", int(), 21.0));
+        assert!(!number_kept("an x-ray appointment", "count", int(), 1.0));
     }
 
     #[test]
