@@ -22,6 +22,12 @@ enum Class {
 }
 
 impl Class {
+    /// Whether every word of the class names one kind of thing ("child", "kids", "niños"),
+    /// not only things counted alike (a dog is no cat).
+    fn one_kind(self) -> bool {
+        self != Class::Animals
+    }
+
     fn fits(self, other: Class) -> bool {
         self == other
             || matches!(
@@ -117,15 +123,16 @@ pub fn fits(noun: &str, name: &[String], description: &[String]) -> bool {
 }
 
 /// Whether a field with these name and description words is about `noun` (folded) itself:
-/// both of one class, or a word of the field's the noun's own (by their stems). A number
-/// joined to its noun ("two-bedroom", "one-way") counts for such a field only: the compound
-/// says what is counted, and an idiom ("one-way", "one-off", "two-factor") counts nothing.
+/// a word of the field's the noun's own (by their stems), or both of a class of one kind
+/// ("child" for `children`). A number joined to its noun ("two-bedroom", "one-way") counts
+/// for such a field only: the compound says what is counted, and an idiom ("one-way",
+/// "one-off", "two-factor") counts nothing.
 pub fn names(noun: &str, name: &[String], description: &[String]) -> bool {
     let noun_stem = stem(noun);
-    let counted = class_of(noun);
+    let counted = class_of(noun).filter(|c| c.one_kind());
     name.iter().chain(description).any(|w| {
         super::tokens::cognate(&stem(w), &noun_stem)
-            || counted.is_some_and(|c| class_of(w).is_some_and(|f| f.fits(c)))
+            || counted.is_some_and(|c| class_of(w) == Some(c))
     })
 }
 

@@ -729,7 +729,11 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
 /// not the field's.
 fn of_other_things(name: &[String], description: &[String], evidence: &Evidence) -> Vec<usize> {
     let spans = &evidence.facts.number_spans;
+    // By its words, or by its class: "1 child" counts what `children` counts.
     let names_field = |noun: &str| {
+        if counted::names(noun, name, description) {
+            return true;
+        }
         let noun = stem(noun);
         name.iter()
             .chain(description)
@@ -1884,6 +1888,27 @@ mod tests {
         assert!(number_kept("quatre-vingt-dix euros", "amount", int(), 90.0));
         assert!(number_kept("twenty-one guests", "guests", int(), 21.0));
         assert!(!number_kept("an x-ray appointment", "count", int(), 1.0));
+    }
+
+    #[test]
+    fn a_count_of_the_field_s_own_kind_in_the_singular_is_the_field_s() {
+        let int = || serde_json::json!({"type": "integer"});
+        // Two bookings: "1 child" counts what `children` counts, as "2 children" does.
+        let two =
+            "a room for 2 adults and 1 child. Then, reserve a room for 1 adult and 2 children";
+        assert!(number_kept(two, "children", int(), 1.0));
+        assert!(number_kept(two, "children", int(), 2.0));
+        assert!(!number_kept(
+            "a room for 1 child. Then 3 adults",
+            "children",
+            int(),
+            3.0
+        ));
+        // Animals are counted alike but are no one kind: dogs are no cats.
+        let pets = serde_json::json!({"type": "integer", "description": "Quantidade de gatos"});
+        let said = "tenho 2 cachorros e 1 gato, coloca só os gatos no plano de saúde pet";
+        assert!(!number_kept(said, "cats", pets.clone(), 2.0));
+        assert!(number_kept(said, "cats", pets, 1.0));
     }
 
     #[test]
