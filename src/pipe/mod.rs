@@ -347,6 +347,9 @@ fn user_words(messages: &[&serde_json::value::RawValue]) -> UserWords {
         content: Option<&'a serde_json::value::RawValue>,
         #[serde(borrow)]
         tool_calls: Option<&'a serde_json::value::RawValue>,
+        /// The legacy form of a call (`functions` clients).
+        #[serde(borrow)]
+        function_call: Option<&'a serde_json::value::RawValue>,
     }
     let bounded =
         |text: &str, limit: usize| -> String { text.trim().chars().take(limit).collect() };
@@ -357,9 +360,10 @@ fn user_words(messages: &[&serde_json::value::RawValue]) -> UserWords {
         let Ok(message) = serde_json::from_str::<Message>(raw.get()) else {
             continue;
         };
-        let called = message
-            .tool_calls
-            .is_some_and(|calls| !matches!(calls.get().trim(), "null" | "[]"));
+        let called = [message.tool_calls, message.function_call]
+            .into_iter()
+            .flatten()
+            .any(|calls| !matches!(calls.get().trim(), "null" | "[]"));
         match message.role.as_deref() {
             Some("user") => {
                 let text = without_client_boilerplate(&openai::content_text(message.content));
@@ -380,7 +384,7 @@ fn user_words(messages: &[&serde_json::value::RawValue]) -> UserWords {
             }
             // A call made, or a tool's answer, before the latest user message ends its
             // exchange; one after it (an agent's loop) does not.
-            Some("tool") if words.latest.is_some() => break,
+            Some("tool" | "function") if words.latest.is_some() => break,
             Some("assistant") if called && words.latest.is_some() => break,
             _ => {}
         }
@@ -1075,6 +1079,16 @@ mod boilerplate_tests {
                 Some("book it".into()),
                 Some("User's earlier message: on Friday".into())
             )
+        );
+        // The legacy call form ends it too.
+        assert_eq!(
+            read(json!([
+                {"role": "user", "content": "book a flight"},
+                {"role": "assistant", "content": null,
+                    "function_call": {"name": "f", "arguments": "{}"}},
+                {"role": "function", "name": "f", "content": "booked"},
+                {"role": "user", "content": "now remind me at 9"}])),
+            (Some("now remind me at 9".into()), None)
         );
         // Oldest first, bounded in all.
         let long = "x".repeat(call_form::USER_MESSAGE_LIMIT);

@@ -320,8 +320,8 @@ fn answered_counted(engine: &Engine, tool: &NlTool, fields: &str, outcome: &Outc
 /// model is asked for the call directly while the translation goes on: the first valid of the
 /// two is delivered, so a slow translator costs no call that it would have made, and a
 /// translation that fails, or objects to the tool, while the direct ask is out waits for that
-/// answer: no repair turn starts past the budget, and the direct ask, offering every tool, is
-/// the main model's one chance left to choose another.
+/// answer: the direct ask, offering every tool, may bring the call the translation could not
+/// (the failure or objection goes on only when it brings none).
 async fn within_budget(
     engine: &Engine,
     rewrite: &Rewrite,
@@ -431,9 +431,9 @@ fn in_full(mut definition: RawObject, tools: &super::ToolSet) -> Option<RawObjec
 }
 
 /// The main model asked once more, as it would be alone: with every tool's whole schema (see
-/// [`direct_body`]). Its first call to a tool the request offers, when it is valid (after the
-/// unambiguous fixes) and grounded for a tool plaincall handles, else `None`. A call to
-/// another tool than `tool` names that tool.
+/// [`direct_body`]). Its call to `tool`, or its one call to another tool the request offers
+/// (then named by that tool), when it is valid (after the unambiguous fixes) and grounded for
+/// a tool plaincall handles, else `None`.
 async fn direct_call(
     engine: &Engine,
     rewrite: &Rewrite,
@@ -448,16 +448,25 @@ async fn direct_call(
     }
     // Read as every turn is (`chunks.rs`): a malformed answer is no call.
     let answer = super::chunks::Chunk::whole(serde_json::from_slice(&answer).ok()?).ok()?;
-    let call = answer
+    let calls: Vec<&ToolCall> = answer
         .choices
         .iter()
         .find(|c| c.index == 0)?
         .calls
         .iter()
-        .find_map(|piece| match piece {
-            super::chunks::CallPiece::Whole(call) if offered(rewrite, &call.function.name) => {
-                Some(call)
-            }
+        .filter_map(|piece| match piece {
+            super::chunks::CallPiece::Whole(call) => Some(call),
+            super::chunks::CallPiece::Delta(_) => None,
+        })
+        .collect();
+    // The described tool's call where the answer holds one. Another tool's only where it is
+    // the answer's one call: answering its whole turn again, the main model repeats the calls
+    // it already made beside the described one, and they must not go out twice.
+    let call = calls
+        .iter()
+        .find(|c| c.function.name == tool.name)
+        .or(match calls.as_slice() {
+            [only] if offered(rewrite, &only.function.name) => Some(only),
             _ => None,
         })?;
     let mut args: serde_json::Value = serde_json::from_str(&call.function.arguments).ok()?;

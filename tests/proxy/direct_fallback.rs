@@ -516,3 +516,60 @@ async fn an_objection_past_the_budget_waits_for_the_direct_ask() {
         "the first turn and the direct ask"
     );
 }
+
+/// Asked directly, a main model may answer its whole turn again: the described tool's call is
+/// taken from it, and another tool's call only where it is the answer's one call, so that the
+/// calls the turn already made do not go out twice.
+#[tokio::test]
+async fn a_direct_answer_of_several_calls_gives_only_the_described_tool_s() {
+    let weather = json!({"city": "Paris"});
+    for (answer, expected) in [
+        (
+            vec![
+                tool_call("d1", "get_weather", &weather),
+                tool_call("d2", "set_reminder", &own_call()),
+            ],
+            Some(("set_reminder", own_call())),
+        ),
+        (
+            vec![
+                tool_call("d1", "get_weather", &weather),
+                tool_call("d2", "get_weather", &json!({"city": "Lyon"})),
+            ],
+            None,
+        ),
+    ] {
+        let first = calls_message(vec![nl_call("call_1", "set_reminder", WEATHER)]);
+        let main = MockServer::scripted(vec![
+            Reply::ok(completion(first, "tool_calls")),
+            Reply::ok(completion(calls_message(answer), "tool_calls")),
+            Reply::ok(completion(text_message("I could not do that."), "stop")),
+        ])
+        .await;
+        let translator = MockServer::scripted(garbage_translator()).await;
+        let toml = format!(
+            "[translation]\nrepair_turns = 1\n{}",
+            backend_toml(&translator.url())
+        );
+        let proxy = Proxy::start(&main.url(), &toml).await;
+        let tools = vec![fixture_tool("set_reminder"), fixture_tool("get_weather")];
+        let (status, body) = chat(&proxy, &weather_request(false, tools)).await;
+        assert_eq!(status, 200, "{body}");
+        let message = &body["choices"][0]["message"];
+        match expected {
+            Some((name, args)) => {
+                let calls = message["tool_calls"].as_array().unwrap();
+                assert_eq!(calls.len(), 1, "{message}");
+                assert_eq!(calls[0]["function"]["name"], name);
+                let got: Value =
+                    serde_json::from_str(calls[0]["function"]["arguments"].as_str().unwrap())
+                        .unwrap();
+                assert_eq!(got, args);
+            }
+            None => {
+                assert!(message.get("tool_calls").is_none(), "{message}");
+                assert_eq!(message["content"], "I could not do that.");
+            }
+        }
+    }
+}

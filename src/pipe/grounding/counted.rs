@@ -23,9 +23,13 @@ enum Class {
 
 impl Class {
     /// Whether every word of the class names one kind of thing ("child", "kids", "niños"),
-    /// not only things counted alike (a dog is no cat).
+    /// not only things counted alike: a dog is no cat, a "pièce" no bedroom, a ticket no
+    /// guest, a slide no page.
     fn one_kind(self) -> bool {
-        self != Class::Animals
+        matches!(
+            self,
+            Class::Adults | Class::Children | Class::Bathrooms | Class::Copies
+        )
     }
 
     fn fits(self, other: Class) -> bool {
@@ -123,8 +127,8 @@ pub fn fits(noun: &str, name: &[String], description: &[String]) -> bool {
 }
 
 /// Whether a field with these name and description words is about `noun` (folded) itself:
-/// a word of the field's the noun's own (by their stems), or both of a class of one kind
-/// ("child" for `children`). A number joined to its noun ("two-bedroom", "one-way") counts
+/// a word of the field's the noun's own (by their stems), or both of a class whose words name
+/// one kind of thing ("child" for `children`; see `Class::one_kind`). A number joined to its noun ("two-bedroom", "one-way") counts
 /// for such a field only: the compound says what is counted, and an idiom ("one-way",
 /// "one-off", "two-factor") counts nothing.
 pub fn names(noun: &str, name: &[String], description: &[String]) -> bool {

@@ -801,7 +801,7 @@ const MONTH_REACH: usize = 12;
 fn days_of_a_month_said_before(tokens: &[Token], facts: &Facts) -> Vec<(i64, i64)> {
     let mut out = Vec::new();
     for i in 1..tokens.len() {
-        if !ARTICLES_OF_DAYS.contains(&tokens[i - 1].folded.as_str())
+        if !(ARTICLES_OF_DAYS.contains(&tokens[i - 1].folded.as_str()) || range_end_at(tokens, i))
             || !tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
         {
             continue;
@@ -809,16 +809,50 @@ fn days_of_a_month_said_before(tokens: &[Token], facts: &Facts) -> Vec<(i64, i64
         let Some(day) = day_at(tokens, i, facts, true) else {
             continue;
         };
-        let month = tokens[i.saturating_sub(MONTH_REACH)..i]
+        let from = i.saturating_sub(MONTH_REACH);
+        let month = tokens[from..i]
             .iter()
+            .enumerate()
             .rev()
-            .find_map(|t| MONTHS.iter().find(|(m, _)| *m == t.folded))
-            .filter(|(m, _)| !AMBIGUOUS_MONTHS.contains(m));
-        if let Some((_, month)) = month {
+            .find_map(|(k, t)| Some((from + k, MONTHS.iter().find(|(m, _)| *m == t.folded)?)))
+            .filter(|(at, (m, _))| !AMBIGUOUS_MONTHS.contains(m) || beside_a_day(tokens, *at));
+        if let Some((_, (_, month))) = month {
             out.push((day, i64::from(*month)));
         }
     }
     out
+}
+
+/// Words that end a range of days: "Dec 18 to 22", "from Dec 18th thru the 22nd", "le 18
+/// décembre jusqu'au 22", "el 18 de diciembre al 22", "18. Dezember bis 22.".
+const RANGE_ENDS: &[&str] = &[
+    "-", "to", "thru", "through", "till", "until", "au", "al", "hasta", "bis", "ao", "ate",
+];
+
+/// Whether the day at `i` ends a range that starts right before: a [`RANGE_ENDS`] word (and
+/// an article) before it, a day or a month at most three words before that.
+fn range_end_at(tokens: &[Token], i: usize) -> bool {
+    let link = match i.checked_sub(1).map(|k| &tokens[k]) {
+        Some(t) if ARTICLES_OF_DAYS.contains(&t.folded.as_str()) => i.checked_sub(2),
+        _ => i.checked_sub(1),
+    };
+    let Some(link) = link.filter(|k| RANGE_ENDS.contains(&tokens[*k].folded.as_str())) else {
+        return false;
+    };
+    // A few words back ("jusqu'au", "fino al"), the range's start: a day or a month.
+    tokens[link.saturating_sub(3)..link]
+        .iter()
+        .any(|t| t.kind == Kind::Number || MONTHS.iter().any(|(m, _)| *m == t.folded))
+}
+
+/// Whether the month name at `at` stands beside a day number ("Dec 18", "18 Dec"): read as a
+/// month even where the word is ambiguous ("dec", "mar", "may").
+fn beside_a_day(tokens: &[Token], at: usize) -> bool {
+    let is_day = |k: Option<usize>| {
+        k.and_then(|k| tokens.get(k))
+            .is_some_and(|t| t.kind == Kind::Number && t.lower.len() <= 4)
+    };
+    is_day(at.checked_sub(1)) || is_day(Some(at + 1))
 }
 
 /// "Next month", folded token by token, in the six languages ("mes que viene", "mois
@@ -1632,6 +1666,26 @@ mod tests {
 
     fn has(text: &str, y: i16, m: i8, d: i8) -> bool {
         dates(text).contains(&date(y, m, d))
+    }
+
+    #[test]
+    fn a_range_s_last_day_takes_the_month_said_at_its_start() {
+        for text in [
+            "a rental car at LAX from Dec 18th thru the 22nd, compact is fine",
+            "a car Dec 18-22",
+            "a car December 18 to 22",
+            "le 18 décembre jusqu'au 22",
+            "el 18 de diciembre al 22",
+            "vom 18. Dezember bis 22.",
+        ] {
+            assert!(has(text, 2026, 12, 22), "{text}");
+        }
+        // A count after the link is no day; nor a range of times, or a month word that is
+        // no month.
+        assert!(!has("Dec 18 to 22 people", 2026, 12, 22));
+        assert!(!has("Dec 18 for 22 people", 2026, 12, 22));
+        assert!(!has("from 9 to 22", 2026, 12, 22));
+        assert!(!has("may I book 5 to 22", 2027, 5, 22));
     }
 
     #[test]

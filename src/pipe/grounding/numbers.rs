@@ -550,14 +550,24 @@ fn pieces(text: &str) -> Vec<Piece<'_>> {
         }
     };
     // A number word joined to a noun ("two-bedroom", "zwei-Zimmer") is read as the number,
-    // a hyphen and the noun, as its digits are ("2-bedroom").
-    let mut push = |from: usize, to: usize| match number_head(&text[from..to]) {
-        Some(head) => {
-            push_one(from, from + head);
-            push_one(from + head, from + head + 1);
-            push_one(from + head + 1, to);
+    // a hyphen and the noun, as its digits are ("2-bedroom"); not after another number word
+    // ("twenty two-bedroom apartments" are 20, no 22).
+    let mut after_number_word = false;
+    let mut push = |from: usize, to: usize| {
+        let piece = &text[from..to];
+        match number_head(piece).filter(|_| !after_number_word) {
+            Some(head) => {
+                push_one(from, from + head);
+                push_one(from + head, from + head + 1);
+                push_one(from + head + 1, to);
+            }
+            None => push_one(from, to),
         }
-        None => push_one(from, to),
+        if !piece.chars().all(char::is_whitespace) {
+            let lowercase = piece.to_lowercase();
+            after_number_word =
+                may_be_number_word(&lowercase) && !ARTICLES.contains(&lowercase.as_str());
+        }
     };
     for (at, c) in text.char_indices() {
         // No number word holds an apostrophe: one after an elided article ends the article

@@ -1219,7 +1219,13 @@ fn identifier_part(
 /// Where the word after a number that ends at token `end` stands: right after it, or after a
 /// hyphen that joins them ("2-bedroom", "two-bedroom": what it counts is the bedrooms).
 fn after_number(end: usize, evidence: &Evidence) -> usize {
-    let joined = |i: usize| evidence.tokens.get(i).is_some_and(|t| !t.spaced);
+    // A word, not a number: "4-6 people" is a range, its 4 no count of a "6".
+    let joined = |i: usize| {
+        evidence
+            .tokens
+            .get(i)
+            .is_some_and(|t| !t.spaced && t.kind == Kind::Word)
+    };
     let hyphen = evidence
         .tokens
         .get(end)
@@ -1888,6 +1894,17 @@ mod tests {
         assert!(number_kept("quatre-vingt-dix euros", "amount", int(), 90.0));
         assert!(number_kept("twenty-one guests", "guests", int(), 21.0));
         assert!(!number_kept("an x-ray appointment", "count", int(), 1.0));
+        // A range is no number joined to a noun; a number word before a compound is its own.
+        assert!(number_kept(
+            "Book a table for 4-6 people tonight",
+            "party_size",
+            int(),
+            4.0
+        ));
+        assert!(number_kept("a room for 2-3 nights", "nights", int(), 2.0));
+        let twenty = "Show me twenty two-bedroom apartments in Austin";
+        assert!(number_kept(twenty, "limit", int(), 20.0));
+        assert!(!number_kept(twenty, "limit", int(), 22.0));
     }
 
     #[test]
@@ -1909,6 +1926,16 @@ mod tests {
         let said = "tenho 2 cachorros e 1 gato, coloca só os gatos no plano de saúde pet";
         assert!(!number_kept(said, "cats", pets.clone(), 2.0));
         assert!(number_kept(said, "cats", pets, 1.0));
+        // Nor are rooms, or tickets and guests: "3 pièces" are no 3 bedrooms.
+        let chambres = serde_json::json!({"type": "integer", "description": "Nombre de chambres"});
+        let flat = "Je cherche un 3 pièces avec 2 chambres à Lyon";
+        assert!(!number_kept(flat, "bedrooms", chambres, 3.0));
+        assert!(!number_kept(
+            "We're 6 guests and need 4 tickets",
+            "tickets",
+            int(),
+            6.0
+        ));
     }
 
     #[test]
