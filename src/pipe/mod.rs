@@ -416,6 +416,9 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
         content: Option<&'a serde_json::value::RawValue>,
         #[serde(borrow)]
         tool_calls: Option<&'a serde_json::value::RawValue>,
+        /// The legacy form of a call (`functions` clients).
+        #[serde(borrow)]
+        function_call: Option<&'a serde_json::value::RawValue>,
     }
     let mut read = Reading {
         exchange_open: true,
@@ -427,12 +430,14 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
         };
         let full = match message.role.as_deref() {
             Some("assistant") => {
-                read.assistant(message.content, message.tool_calls);
+                read.assistant(message.content, message.tool_calls, message.function_call);
                 false
             }
             Some(role @ ("user" | "tool" | "system" | "developer")) => {
                 !read.said(role, message.content)
             }
+            // A legacy function's result is a tool's.
+            Some("function") => !read.said("tool", message.content),
             _ => false,
         };
         if full {
@@ -467,15 +472,22 @@ impl Reading {
         &mut self,
         content: Option<&serde_json::value::RawValue>,
         tool_calls: Option<&serde_json::value::RawValue>,
+        function_call: Option<&serde_json::value::RawValue>,
     ) {
         push_bounded(
             &mut self.proposed,
             &openai::content_text(content),
             EVIDENCE_LIMIT,
         );
-        let calls: Vec<Value> = tool_calls
+        let mut calls: Vec<Value> = tool_calls
             .and_then(|raw| serde_json::from_str(raw.get()).ok())
             .unwrap_or_default();
+        // The legacy form: one call, its arguments under `arguments`.
+        if let Some(Value::Object(call)) =
+            function_call.and_then(|raw| serde_json::from_str(raw.get()).ok())
+        {
+            calls.push(serde_json::json!({ "function": call }));
+        }
         self.exchange_open &= calls.is_empty();
         for call in &calls {
             if let Some(arguments) = call.pointer("/function/arguments").and_then(Value::as_str) {
@@ -1090,6 +1102,18 @@ mod boilerplate_tests {
                 {"role": "user", "content": "now remind me at 9"}])),
             (Some("now remind me at 9".into()), None)
         );
+        // Grounding's reading of the exchange agrees, and a legacy function's result is a
+        // tool's.
+        let owned = messages(json!([
+            {"role": "user", "content": "book a flight to Rome on May 3"},
+            {"role": "assistant", "content": null,
+                "function_call": {"name": "f", "arguments": "{\"day\": \"May 3\"}"}},
+            {"role": "function", "name": "f", "content": "booked FL-204"},
+            {"role": "user", "content": "now remind me at 9"}]));
+        let refs: Vec<&serde_json::value::RawValue> = owned.iter().map(|m| &**m).collect();
+        let said = conversation_evidence(&refs);
+        assert_eq!(said.exchange().map(str::trim), Some("now remind me at 9"));
+        assert_eq!(said.tool_results.len(), 1);
         // Oldest first, bounded in all.
         let long = "x".repeat(call_form::USER_MESSAGE_LIMIT);
         let (_, earlier) = read(json!([

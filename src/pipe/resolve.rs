@@ -459,16 +459,16 @@ async fn direct_call(
             super::chunks::CallPiece::Delta(_) => None,
         })
         .collect();
-    // The described tool's call where the answer holds one. Another tool's only where it is
-    // the answer's one call: answering its whole turn again, the main model repeats the calls
-    // it already made beside the described one, and they must not go out twice.
-    let call = calls
-        .iter()
-        .find(|c| c.function.name == tool.name)
-        .or(match calls.as_slice() {
-            [only] if offered(rewrite, &only.function.name) => Some(only),
-            _ => None,
-        })?;
+    // The described tool's one call where the answer holds one. Another tool's only where it
+    // is the answer's one call: answering its whole turn again, the main model repeats the
+    // calls it already made beside the described one (of this tool too), and they must not
+    // go out twice.
+    let mut own = calls.iter().filter(|c| c.function.name == tool.name);
+    let call = match (own.next(), own.next(), calls.as_slice()) {
+        (Some(call), None, _) => call,
+        (None, _, [only]) if offered(rewrite, &only.function.name) => only,
+        _ => return None,
+    };
     let mut args: serde_json::Value = serde_json::from_str(&call.function.arguments).ok()?;
     let mut direct = match rewrite.tools.handled(&call.function.name) {
         Some(chosen) => {

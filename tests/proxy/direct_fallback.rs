@@ -538,6 +538,14 @@ async fn a_direct_answer_of_several_calls_gives_only_the_described_tool_s() {
             ],
             None,
         ),
+        // Two calls of the described tool: which one this call was is unknown.
+        (
+            vec![
+                tool_call("d1", "set_reminder", &own_call()),
+                tool_call("d2", "set_reminder", &own_call()),
+            ],
+            None,
+        ),
     ] {
         let first = calls_message(vec![nl_call("call_1", "set_reminder", WEATHER)]);
         let main = MockServer::scripted(vec![

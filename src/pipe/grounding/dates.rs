@@ -801,9 +801,15 @@ const MONTH_REACH: usize = 12;
 fn days_of_a_month_said_before(tokens: &[Token], facts: &Facts) -> Vec<(i64, i64)> {
     let mut out = Vec::new();
     for i in 1..tokens.len() {
-        if !(ARTICLES_OF_DAYS.contains(&tokens[i - 1].folded.as_str()) || range_end_at(tokens, i))
-            || !tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
-        {
+        // A range's end may go on with a function word ("Dec 18-22 in Paris"), never with a
+        // noun it counts ("Dec 18 to 22 people").
+        let range_end = range_end_at(tokens, i);
+        let ends = tokens.get(i + 1).is_none_or(|t| {
+            t.kind == Kind::Punct
+                || (range_end
+                    && (is(STOPWORDS, &t.folded) || super::language::function_word(&t.folded)))
+        });
+        if !(ARTICLES_OF_DAYS.contains(&tokens[i - 1].folded.as_str()) || range_end) || !ends {
             continue;
         }
         let Some(day) = day_at(tokens, i, facts, true) else {
@@ -815,7 +821,9 @@ fn days_of_a_month_said_before(tokens: &[Token], facts: &Facts) -> Vec<(i64, i64
             .enumerate()
             .rev()
             .find_map(|(k, t)| Some((from + k, MONTHS.iter().find(|(m, _)| *m == t.folded)?)))
-            .filter(|(at, (m, _))| !AMBIGUOUS_MONTHS.contains(m) || beside_a_day(tokens, *at));
+            .filter(|(at, (m, _))| {
+                !AMBIGUOUS_MONTHS.contains(m) || beside_a_day(tokens, facts, *at)
+            });
         if let Some((_, (_, month))) = month {
             out.push((day, i64::from(*month)));
         }
@@ -826,14 +834,15 @@ fn days_of_a_month_said_before(tokens: &[Token], facts: &Facts) -> Vec<(i64, i64
 /// Words that end a range of days: "Dec 18 to 22", "from Dec 18th thru the 22nd", "le 18
 /// décembre jusqu'au 22", "el 18 de diciembre al 22", "18. Dezember bis 22.".
 const RANGE_ENDS: &[&str] = &[
-    "-", "to", "thru", "through", "till", "until", "au", "al", "hasta", "bis", "ao", "ate",
+    "-", "\u{2013}", "\u{2014}", "to", "thru", "through", "till", "until", "au", "al", "hasta",
+    "bis", "ao", "ate", "a",
 ];
 
 /// Whether the day at `i` ends a range that starts right before: a [`RANGE_ENDS`] word (and
 /// an article) before it, a day or a month at most three words before that.
 fn range_end_at(tokens: &[Token], i: usize) -> bool {
-    let link = match i.checked_sub(1).map(|k| &tokens[k]) {
-        Some(t) if ARTICLES_OF_DAYS.contains(&t.folded.as_str()) => i.checked_sub(2),
+    let link = match i.checked_sub(1).map(|k| tokens[k].folded.as_str()) {
+        Some(t) if ARTICLES_OF_DAYS.contains(&t) || matches!(t, "zum" | "zur") => i.checked_sub(2),
         _ => i.checked_sub(1),
     };
     let Some(link) = link.filter(|k| RANGE_ENDS.contains(&tokens[*k].folded.as_str())) else {
@@ -845,14 +854,22 @@ fn range_end_at(tokens: &[Token], i: usize) -> bool {
         .any(|t| t.kind == Kind::Number || MONTHS.iter().any(|(m, _)| *m == t.folded))
 }
 
-/// Whether the month name at `at` stands beside a day number ("Dec 18", "18 Dec"): read as a
-/// month even where the word is ambiguous ("dec", "mar", "may").
-fn beside_a_day(tokens: &[Token], at: usize) -> bool {
-    let is_day = |k: Option<usize>| {
-        k.and_then(|k| tokens.get(k))
-            .is_some_and(|t| t.kind == Kind::Number && t.lower.len() <= 4)
+/// Whether the month name at `at` stands beside a day ("Dec 18", "Dec. 18", "18 Dec"): read
+/// as a month even where the word is ambiguous ("dec", "mar", "may"). A day after it goes on
+/// with no word but a range's ("may 2 of us" is no day).
+fn beside_a_day(tokens: &[Token], facts: &Facts, at: usize) -> bool {
+    let after = match tokens.get(at + 1) {
+        Some(t) if t.lower == "." && !t.spaced => at + 2,
+        _ => at + 1,
     };
-    is_day(at.checked_sub(1)) || is_day(Some(at + 1))
+    let day_after = day_at(tokens, after, facts, true).is_some()
+        && tokens
+            .get(after + 1)
+            .is_none_or(|t| t.kind != Kind::Word || RANGE_ENDS.contains(&t.folded.as_str()));
+    day_after
+        || at
+            .checked_sub(1)
+            .is_some_and(|k| day_at(tokens, k, facts, true).is_some())
 }
 
 /// "Next month", folded token by token, in the six languages ("mes que viene", "mois
@@ -1680,6 +1697,17 @@ mod tests {
         ] {
             assert!(has(text, 2026, 12, 22), "{text}");
         }
+        for text in [
+            "I need a hotel Dec 18-22 in Paris",
+            "December 18 to 22 for two",
+            "Dec 18\u{2013}22.",
+            "Dec. 18 to 22.",
+            "vom 18. Dezember bis zum 22.",
+            "18 de dezembro a 22",
+        ] {
+            assert!(has(text, 2026, 12, 22), "{text}");
+        }
+        assert!(!has("may 2 of us stay until the 24th?", 2027, 5, 24));
         // A count after the link is no day; nor a range of times, or a month word that is
         // no month.
         assert!(!has("Dec 18 to 22 people", 2026, 12, 22));

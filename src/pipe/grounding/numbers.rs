@@ -528,59 +528,73 @@ impl text2num::Token for Read<'_> {
 }
 
 fn pieces(text: &str) -> Vec<Piece<'_>> {
-    let mut out = Vec::new();
+    let mut spans = Vec::new();
     let mut start = 0;
     let mut in_word = false;
-    let mut push_one = |from: usize, to: usize| {
-        if from < to {
-            let piece = &text[from..to];
-            let lowercase = if piece
-                .bytes()
-                .any(|b| !b.is_ascii() || b.is_ascii_uppercase())
-            {
-                Cow::Owned(piece.to_lowercase())
-            } else {
-                Cow::Borrowed(piece)
-            };
-            out.push(Piece {
-                text: piece,
-                lowercase,
-                start: from,
-            });
-        }
-    };
-    // A number word joined to a noun ("two-bedroom", "zwei-Zimmer") is read as the number,
-    // a hyphen and the noun, as its digits are ("2-bedroom"); not after another number word
-    // ("twenty two-bedroom apartments" are 20, no 22).
-    let mut after_number_word = false;
-    let mut push = |from: usize, to: usize| {
-        let piece = &text[from..to];
-        match number_head(piece).filter(|_| !after_number_word) {
-            Some(head) => {
-                push_one(from, from + head);
-                push_one(from + head, from + head + 1);
-                push_one(from + head + 1, to);
-            }
-            None => push_one(from, to),
-        }
-        if !piece.chars().all(char::is_whitespace) {
-            let lowercase = piece.to_lowercase();
-            after_number_word =
-                may_be_number_word(&lowercase) && !ARTICLES.contains(&lowercase.as_str());
-        }
-    };
     for (at, c) in text.char_indices() {
         // No number word holds an apostrophe: one after an elided article ends the article
         // ("l'otto", "dell'una", "l'onze").
         let word_char = c.is_alphanumeric() || (in_word && c == '-');
         if word_char != in_word {
-            push(start, at);
+            if start < at {
+                spans.push((start, at));
+            }
             start = at;
             in_word = word_char;
         }
     }
-    push(start, text.len());
+    if start < text.len() {
+        spans.push((start, text.len()));
+    }
+    let mut out: Vec<Piece<'_>> = Vec::with_capacity(spans.len());
+    for (from, to) in spans {
+        // A number word joined to a noun ("two-bedroom", "zwei-Zimmer") is read as the
+        // number, a hyphen and the noun, as its digits are ("2-bedroom"); not right after a
+        // number word ("twenty two-bedroom apartments" are 20, no 22).
+        match number_head(&text[from..to]).filter(|_| !after_a_number_word(&out)) {
+            Some(head) => {
+                out.push(piece_of(text, from, from + head));
+                out.push(piece_of(text, from + head, from + head + 1));
+                out.push(piece_of(text, from + head + 1, to));
+            }
+            None => out.push(piece_of(text, from, to)),
+        }
+    }
     out
+}
+
+fn piece_of(text: &str, from: usize, to: usize) -> Piece<'_> {
+    let piece = &text[from..to];
+    let lowercase = if piece
+        .bytes()
+        .any(|b| !b.is_ascii() || b.is_ascii_uppercase())
+    {
+        Cow::Owned(piece.to_lowercase())
+    } else {
+        Cow::Borrowed(piece)
+    };
+    Piece {
+        text: piece,
+        lowercase,
+        start: from,
+    }
+}
+
+/// Whether the last piece that is no space is a number word by itself, in some language
+/// (not an article, nor a word that only starts like one: "for", "three-bedroom").
+fn after_a_number_word(out: &[Piece<'_>]) -> bool {
+    out.iter()
+        .rev()
+        .find(|p| !p.text.chars().all(char::is_whitespace))
+        .is_some_and(|p| {
+            let word = p.lowercase.as_ref();
+            may_be_number_word(word)
+                && !word.contains('-')
+                && !ARTICLES.contains(&word)
+                && languages()
+                    .iter()
+                    .any(|l| l.apply(word, &mut DigitString::new()).is_ok())
+        })
 }
 
 /// The length of the number words at the head of a hyphen-joined word, before its first part

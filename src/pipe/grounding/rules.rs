@@ -1905,6 +1905,17 @@ mod tests {
         let twenty = "Show me twenty two-bedroom apartments in Austin";
         assert!(number_kept(twenty, "limit", int(), 20.0));
         assert!(!number_kept(twenty, "limit", int(), 22.0));
+        // Only a number word stops it: "for", "this", "and" start like one and are none.
+        let bedrooms = "Looking for two-bedroom apartments in Austin";
+        assert!(number_kept(bedrooms, "bedrooms", int(), 2.0));
+        assert!(number_kept(
+            "search for three-star hotels",
+            "stars",
+            int(),
+            3.0
+        ));
+        let condo = "a two-bedroom two-bathroom condo";
+        assert!(number_kept(condo, "bathrooms", int(), 2.0));
     }
 
     #[test]
