@@ -314,8 +314,8 @@ async fn a_translation_failing_while_the_direct_ask_is_out_waits_for_it() {
 const WEATHER: &str = "what's the weather in Paris?";
 
 /// A main model that describes a reminder for a weather question, then, asked directly with
-/// every tool in full, calls `answer` instead.
-async fn reminder_then(answer: Value, stream: bool) -> MockServer {
+/// every tool in full, makes the calls `answer`, then (in a repair turn) gives up in words.
+async fn reminder_then(answer: Vec<Value>, stream: bool) -> MockServer {
     let first = calls_message(vec![nl_call("call_1", "set_reminder", WEATHER)]);
     let first = match stream {
         false => Reply::ok(completion(first, "tool_calls")),
@@ -328,10 +328,30 @@ async fn reminder_then(answer: Value, stream: bool) -> MockServer {
     };
     MockServer::scripted(vec![
         first,
-        Reply::ok(completion(calls_message(vec![answer]), "tool_calls")),
+        Reply::ok(completion(calls_message(answer), "tool_calls")),
         Reply::ok(completion(text_message("I could not do that."), "stop")),
     ])
     .await
+}
+
+/// The weather question asked of `tools` (not streamed), its translation failing and one
+/// repair turn allowed, when asked directly the main model makes the calls `answer`: the
+/// answer's message, and the main model's server.
+async fn asked_directly(tools: Vec<Value>, answer: Vec<Value>) -> (Value, MockServer) {
+    let main = reminder_then(answer, false).await;
+    let translator = MockServer::scripted(garbage_translator()).await;
+    let toml = format!(
+        "[translation]\nrepair_turns = 1\n{}",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let (status, body) = chat(&proxy, &weather_request(false, tools)).await;
+    assert_eq!(status, 200, "{body}");
+    (body["choices"][0]["message"].clone(), main)
+}
+
+fn weather_tools() -> Vec<Value> {
+    vec![fixture_tool("set_reminder"), fixture_tool("get_weather")]
 }
 
 fn weather_request(stream: bool, tools: Vec<Value>) -> Value {
@@ -343,10 +363,14 @@ fn weather_request(stream: bool, tools: Vec<Value>) -> Value {
 async fn asked_directly_the_main_model_may_choose_another_tool() {
     for stream in [false, true] {
         let weather = json!({"city": "Paris"});
-        let main = reminder_then(tool_call("call_direct", "get_weather", &weather), stream).await;
+        let main = reminder_then(
+            vec![tool_call("call_direct", "get_weather", &weather)],
+            stream,
+        )
+        .await;
         let translator = MockServer::scripted(garbage_translator()).await;
         let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-        let tools = vec![fixture_tool("set_reminder"), fixture_tool("get_weather")];
+        let tools = weather_tools();
         let response = crate::support::client()
             .post(proxy.url("/v1/chat/completions"))
             .json(&weather_request(stream, tools.clone()))
@@ -413,36 +437,18 @@ async fn another_tool_s_direct_call_is_checked_against_that_tool_s_schema() {
         fixture_tool("set_reminder"),
         fixture_tool("add_recurring_task"),
     ];
-    let main = reminder_then(
-        tool_call("call_direct", "add_recurring_task", &task("weather_report")),
-        false,
-    )
-    .await;
-    let translator = MockServer::scripted(garbage_translator()).await;
-    let toml = format!(
-        "[translation]\nrepair_turns = 1\n{}",
-        backend_toml(&translator.url())
-    );
-    let proxy = Proxy::start(&main.url(), &toml).await;
-    let (status, body) = chat(&proxy, &weather_request(false, tools.clone())).await;
-    assert_eq!(status, 200, "{body}");
+    let invalid = tool_call("call_direct", "add_recurring_task", &task("weather_report"));
+    let (message, main) = asked_directly(tools.clone(), vec![invalid]).await;
     assert_eq!(
-        body["choices"][0]["message"]["content"], "I could not do that.",
+        message["content"], "I could not do that.",
         "an invalid member is no call: the failure goes back to the main model"
     );
     assert_eq!(main.chat_requests().len(), 3, "the repair turn");
 
-    let main = reminder_then(
-        tool_call("call_direct", "add_recurring_task", &task("web_search")),
-        false,
-    )
-    .await;
-    let translator = MockServer::scripted(garbage_translator()).await;
-    let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-    let (status, body) = chat(&proxy, &weather_request(false, tools)).await;
-    assert_eq!(status, 200, "{body}");
-    let call = &body["choices"][0]["message"]["tool_calls"][0];
-    assert_eq!(call["function"]["name"], "add_recurring_task", "{body}");
+    let valid = tool_call("call_direct", "add_recurring_task", &task("web_search"));
+    let (message, _) = asked_directly(tools, vec![valid]).await;
+    let call = &message["tool_calls"][0];
+    assert_eq!(call["function"]["name"], "add_recurring_task", "{message}");
     let args: Value =
         serde_json::from_str(call["function"]["arguments"].as_str().unwrap()).unwrap();
     assert_eq!(args["task_type"], "web_search");
@@ -451,25 +457,10 @@ async fn another_tool_s_direct_call_is_checked_against_that_tool_s_schema() {
 
 #[tokio::test]
 async fn a_direct_call_to_a_tool_the_request_does_not_offer_is_no_call() {
-    let main = reminder_then(
-        tool_call("call_direct", "delete_everything", &json!({"really": true})),
-        false,
-    )
-    .await;
-    let translator = MockServer::scripted(garbage_translator()).await;
-    let toml = format!(
-        "[translation]\nrepair_turns = 1\n{}",
-        backend_toml(&translator.url())
-    );
-    let proxy = Proxy::start(&main.url(), &toml).await;
-    let tools = vec![fixture_tool("set_reminder"), fixture_tool("get_weather")];
-    let (status, body) = chat(&proxy, &weather_request(false, tools)).await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(
-        body["choices"][0]["message"]["content"],
-        "I could not do that."
-    );
-    assert!(body["choices"][0]["message"].get("tool_calls").is_none());
+    let unknown = tool_call("call_direct", "delete_everything", &json!({"really": true}));
+    let (message, _) = asked_directly(weather_tools(), vec![unknown]).await;
+    assert_eq!(message["content"], "I could not do that.");
+    assert!(message.get("tool_calls").is_none(), "{message}");
 }
 
 /// Past the budget no repair turn starts: an objection to the tool that comes while the
@@ -501,8 +492,7 @@ async fn an_objection_past_the_budget_waits_for_the_direct_ask() {
         backend_toml(&translator.url())
     );
     let proxy = Proxy::start(&main.url(), &toml).await;
-    let tools = vec![fixture_tool("set_reminder"), fixture_tool("get_weather")];
-    let (status, body) = chat(&proxy, &weather_request(false, tools)).await;
+    let (status, body) = chat(&proxy, &weather_request(false, weather_tools())).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(translator.requests().len(), 1, "the objection came first");
     let call = &body["choices"][0]["message"]["tool_calls"][0];
@@ -547,23 +537,7 @@ async fn a_direct_answer_of_several_calls_gives_only_the_described_tool_s() {
             None,
         ),
     ] {
-        let first = calls_message(vec![nl_call("call_1", "set_reminder", WEATHER)]);
-        let main = MockServer::scripted(vec![
-            Reply::ok(completion(first, "tool_calls")),
-            Reply::ok(completion(calls_message(answer), "tool_calls")),
-            Reply::ok(completion(text_message("I could not do that."), "stop")),
-        ])
-        .await;
-        let translator = MockServer::scripted(garbage_translator()).await;
-        let toml = format!(
-            "[translation]\nrepair_turns = 1\n{}",
-            backend_toml(&translator.url())
-        );
-        let proxy = Proxy::start(&main.url(), &toml).await;
-        let tools = vec![fixture_tool("set_reminder"), fixture_tool("get_weather")];
-        let (status, body) = chat(&proxy, &weather_request(false, tools)).await;
-        assert_eq!(status, 200, "{body}");
-        let message = &body["choices"][0]["message"];
+        let (message, _) = asked_directly(weather_tools(), answer).await;
         match expected {
             Some((name, args)) => {
                 let calls = message["tool_calls"].as_array().unwrap();
