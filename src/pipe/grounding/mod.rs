@@ -26,6 +26,7 @@ mod asked;
 mod branch;
 mod choice;
 mod codes;
+mod conversions;
 mod counted;
 mod current;
 mod dates;

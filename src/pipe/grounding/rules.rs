@@ -13,7 +13,7 @@ use super::lexicon;
 use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, ASIDES, STOPWORDS};
-use super::{airports, choice, counted, flags, labels, language, legs, text};
+use super::{airports, choice, conversions, counted, flags, labels, language, legs, text};
 use crate::config::GroundingRule;
 
 /// A rule that decided a value, or why none did.
@@ -471,7 +471,48 @@ fn turned_down(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bo
         && (labels::another_thing_s(&digits, leaf.key, &evidence.tokens, &evidence.digit_runs)
             || labels::turned_down(&digits, &evidence.tokens, &evidence.digit_runs)))
         || (rules.on(Rule::Verbatim) && identifier_turned_down(text, evidence))
-        || (rules.on(Rule::Code) && is_code(text) && code_turned_down(text, evidence))
+        || (rules.on(Rule::Code)
+            && is_code(text)
+            && (code_turned_down(text, evidence) || code_of_the_other_end(text, leaf, evidence)))
+}
+
+/// A code named only as the other end of a translation or conversion than the field's
+/// ("from German into Dutch" for `target_language: de`; see [`conversions`]), by its name or
+/// written as itself ("100 USD to EUR").
+fn code_of_the_other_end(text: &str, leaf: &Leaf, evidence: &Evidence) -> bool {
+    let Some(end) = conversions::end_of(&words_of(leaf.key), &field_words(leaf)) else {
+        return false;
+    };
+    // A code written as itself is written in capitals ("USD"): "to" and "the" are words.
+    let written = |t: &super::tokens::Token| {
+        t.kind == Kind::Word
+            && is_code(&t.lower)
+            && evidence
+                .text
+                .get(t.start..t.end)
+                .is_some_and(|w| w.chars().all(|c| c.is_ascii_uppercase()))
+    };
+    let all: Vec<(usize, bool)> = evidence
+        .facts
+        .code_names
+        .iter()
+        .map(|(at, codes)| (*at, codes.iter().any(|c| c.eq_ignore_ascii_case(text))))
+        .chain(
+            evidence
+                .tokens
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| written(t))
+                .map(|(at, t)| (at, t.lower.eq_ignore_ascii_case(text))),
+        )
+        .collect();
+    let named: Vec<usize> = all
+        .iter()
+        .filter(|(_, it)| *it)
+        .map(|(at, _)| *at)
+        .collect();
+    let every: Vec<usize> = all.iter().map(|(at, _)| *at).collect();
+    conversions::only_the_other_end(end, &named, &every, &evidence.tokens)
 }
 
 /// Words that turn down a code named right after them, or after one preposition: "en catalán,
@@ -1947,6 +1988,41 @@ mod tests {
             int(),
             6.0
         ));
+    }
+
+    #[test]
+    fn a_code_named_only_as_the_other_end_of_a_translation_or_conversion() {
+        let code = || serde_json::json!({"type": "string"});
+        let kept = |text: &str, key: &str, value: &str| string_kept(text, key, code(), value);
+        let both = "Translate this from German into Dutch pls";
+        assert!(!kept(both, "target_language", "de"));
+        assert!(kept(both, "target_language", "nl"));
+        assert!(kept(both, "source_language", "de"));
+        assert!(!kept("tradúceme esto al inglés", "source_language", "en"));
+        assert!(kept("tradúceme esto al inglés", "target_language", "en"));
+        assert!(!kept(
+            "übersetz das ins Französische",
+            "source_language",
+            "fr"
+        ));
+        let money = "convert 100 dollars to euros";
+        assert!(!kept(money, "from_currency", "EUR"));
+        assert!(kept(money, "to_currency", "EUR"));
+        assert!(kept(money, "from_currency", "USD"));
+        assert!(!kept("convert 100 USD to EUR", "from_currency", "EUR"));
+        let french = "traduis de l'anglais vers le français";
+        assert!(!kept(french, "target_language", "en"));
+        assert!(kept(french, "source_language", "en"));
+        // "in" and a lone "de" decide nothing; a field of no end is not read so.
+        let german = "this text is in German, translate it into English";
+        assert!(kept(german, "source_language", "de"));
+        assert!(kept(
+            "apúntame a una clase de inglés",
+            "target_language",
+            "en"
+        ));
+        assert!(kept(both, "language", "de"));
+        assert!(kept("convert my euros to dollars", "from_currency", "EUR"));
     }
 
     #[test]
