@@ -2,7 +2,8 @@
 //! no day said only for the way back ("on the 18th and back on the 27th" gives no outbound
 //! 27th), and a field about the way back none said only for the outbound leg. The way back
 //! is each clause that starts with a word of returning ("back", "vuelta", "zurück", "retour",
-//! "volta", "ritorno") and runs to the clause's end; the rest is the outbound leg.
+//! "volta", "ritorno") and runs to the clause's end; the rest is the outbound leg. A way back
+//! spoken of without a day ("la vuelta aún no la sé", "and come back") has none.
 
 use super::evidence::Evidence;
 use super::tokens::{Kind, Token};

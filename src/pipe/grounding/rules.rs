@@ -204,11 +204,17 @@ fn said_only_for_the_other_leg(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
         legs::Leg::Out => (&out, &back),
         legs::Leg::Back => (&back, &out),
     };
-    // Both legs are spoken of: by a day, or for the outbound leg by its own word ("la ida
-    // todavía no la tengo clara"). "A one-way flight back to Madrid on the 12th" has one leg.
+    // Both legs are spoken of: by a day, or by their own words, the outbound leg's ("la ida
+    // todavía no la tengo clara") or the way back's clause ("la vuelta aún no la sé", "and
+    // back"). "A one-way flight back to Madrid on the 12th" has one leg: the way back, whose
+    // day is its own.
     let says_a_day =
         |part: &Evidence| !part.facts.dates.is_empty() || !part.facts.weekdays.is_empty();
-    let spoken_of = says_a_day(own) || (leg == legs::Leg::Out && legs::outbound_named(evidence));
+    let spoken_of = says_a_day(own)
+        || match leg {
+            legs::Leg::Out => legs::outbound_named(evidence),
+            legs::Leg::Back => true,
+        };
     spoken_of && said_in(other) && !said_in(own)
 }
 
@@ -2096,6 +2102,34 @@ mod tests {
     fn a_day_for_one_leg_of_a_trip_is_no_day_for_the_other() {
         // Today is 2026-11-25.
         let date = serde_json::json!({"type": "string", "format": "date"});
+        // The way back spoken of without a day has none: the outbound day is not its.
+        let open = "Búscame vuelo a Madrid para el 20 de diciembre, la vuelta aún no la sé";
+        assert!(!string_kept(
+            open,
+            "return_date",
+            date.clone(),
+            "2026-12-20"
+        ));
+        assert!(string_kept(
+            open,
+            "departure_date",
+            date.clone(),
+            "2026-12-20"
+        ));
+        let come_back = "fly to Rome on the 28th and come back";
+        assert!(!string_kept(
+            come_back,
+            "return_date",
+            date.clone(),
+            "2026-11-28"
+        ));
+        let one_leg = "a one-way flight back to Madrid on the 28th";
+        assert!(string_kept(
+            one_leg,
+            "return_date",
+            date.clone(),
+            "2026-11-28"
+        ));
         let text = "flying out to austin on the 28th and back on the 30th";
         assert!(string_kept(
             text,
