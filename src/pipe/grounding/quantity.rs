@@ -1164,8 +1164,9 @@ fn emit_with_unit(
 
 /// "an hour", "una hora", "un'ora", "a day", "a dozen", "un kilo", "a litre": one, where a
 /// spelled-out unit of time, mass, volume or data or a dozen follows the article ("un kilo
-/// et demi" is 1.5 kg); not a length ("a mile away", "an inch" say no distance), "half an
-/// hour" or "a quarter of an hour" (phrases of their own).
+/// et demi" is 1.5 kg); a length only with a half after it ("un kilómetro y medio": "a mile
+/// away", "an inch" say no distance); not "half an hour" or "a quarter of an hour" (phrases
+/// of their own).
 fn read_article(tokens: &[Token], i: usize, out: &mut Vec<Quantity>) {
     if i > 0
         && tokens
@@ -1206,10 +1207,15 @@ fn read_article(tokens: &[Token], i: usize, out: &mut Vec<Quantity>) {
     }
     let units = readings(&word.folded, false);
     let weighed = units.iter().any(|(dim, _)| *dim == Mass);
+    // A length with a half after it is one and a half ("un kilómetro y medio", "a mile and
+    // a half"), never "a mile away".
+    let and_a_half = matches_any(tokens, next + 1, AND_A_HALF) > 0;
     if !spelled
         || units.is_empty()
         || !units.iter().all(|(dim, _)| {
-            matches!(dim, Time | Calendar | Mass | Volume | Data) || (*dim == Money && weighed)
+            matches!(dim, Time | Calendar | Mass | Volume | Data)
+                || (*dim == Money && weighed)
+                || (*dim == Length && and_a_half)
         })
     {
         return;
@@ -1465,6 +1471,26 @@ mod tests {
             &[],
             2.0,
             "Aggiungi 2 etti di prosciutto"
+        ));
+    }
+
+    #[test]
+    fn a_length_and_a_half_after_an_article() {
+        let metres = |text: &str, value: f64| field(&["distance", "m"], &["metres"], value, text);
+        assert!(metres("he nadado un kilómetro y medio", 1500.0));
+        assert!(metres("ho nuotato un chilometro e mezzo", 1500.0));
+        assert!(field(
+            &["distance", "km"],
+            &[],
+            2.41,
+            "I swam a mile and a half"
+        ));
+        // One length with no half is no distance: "a mile away".
+        assert!(!field(
+            &["distance", "km"],
+            &[],
+            1.61,
+            "the shop is a mile away"
         ));
     }
 
