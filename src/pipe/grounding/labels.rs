@@ -110,13 +110,16 @@ pub(super) fn before(tokens: &[Token], start: usize) -> Option<Label> {
         }
         if is(NUMBER_WORDS, word) {
             // "order number": the word right before it; "número de pedido": the word after
-            // "de".
+            // "de". An article before it is none ("o número do pedido").
             if let Some(label) = clause
                 .get(at + 1)
                 .filter(|_| adjacent[at])
                 .map(|t| t.folded.as_str())
             {
-                if !is(STOPWORDS, label) && !super::language::function_word(label) {
+                if !is(STOPWORDS, label)
+                    && !super::language::function_word(label)
+                    && label.chars().count() >= 3
+                {
                     return Some(Label::Named(label.to_owned()));
                 }
             }
@@ -291,6 +294,11 @@ mod tests {
         );
         assert_eq!(
             label("mi número de pedido es 4471", "4471"),
+            Some(Label::Next("pedido".to_owned()))
+        );
+        // An article before the number word is no label: the word after "do" is.
+        assert_eq!(
+            label("o número do pedido é 883021", "883021"),
             Some(Label::Next("pedido".to_owned()))
         );
         assert_eq!(label("order no. 4471", "4471"), None);
