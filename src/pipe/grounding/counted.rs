@@ -140,6 +140,14 @@ pub fn names(noun: &str, name: &[String], description: &[String]) -> bool {
     })
 }
 
+/// Whether `word` (folded) is of a class of one kind with one of `words` ("children" and
+/// "kids", "niños" and "children"): a word of the same thing.
+pub fn same_kind(word: &str, words: &[String]) -> bool {
+    class_of(word)
+        .filter(|c| c.one_kind())
+        .is_some_and(|c| words.iter().any(|w| class_of(w) == Some(c)))
+}
+
 /// Words of a field about a group of people where no class word names it ("party_size",
 /// "group size", "grupo").
 const GROUPS: &[&str] = &["party", "group", "grupo", "groupe", "gruppe", "gruppo"];

@@ -87,7 +87,8 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
     if !opposite.is_empty() {
         return false;
     }
-    // A word names the subject, or a part of it does ("Kindersitz" for `child_seat`).
+    // A word names the subject, or a part of it does ("Kindersitz" for `child_seat`), or a
+    // word of its kind does ("suitable for children" for `good_for_kids`).
     let named_directly = |word: &str| {
         evidence.word_and_parts(word).into_iter().any(|word| {
             let word_stem = stem(word);
@@ -97,6 +98,7 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
                         .iter()
                         .any(|t| cognate(&stem(t), &word_stem))
                 })
+                || super::counted::same_kind(word, &subject_words)
         })
     };
     // Or what follows its undoing prefix does, which turns it ("unsubscribe" for

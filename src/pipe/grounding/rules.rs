@@ -352,6 +352,15 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
         if let Some(rule) = on(Rule::Code, &|| code_said(text, evidence)) {
             return Some(rule);
         }
+        // A boolean written as a member ("True", "False" beside "dontcare") is a flag.
+        if let Some(flag) = boolean_member(text, members) {
+            let key = leaf.key;
+            if let Some(rule) = on(Rule::Flag, &|| {
+                flags::said(key, leaf.schema, flag, evidence)
+            }) {
+                return Some(rule);
+            }
+        }
         return on(Rule::Choice, &|| {
             choice::said(text, members, leaf.key, leaf.schema, evidence)
         });
@@ -1702,6 +1711,24 @@ fn media_subtype(text: &str) -> Option<&str> {
     Some(subtype.trim_start_matches("x-")).filter(|s| !s.is_empty())
 }
 
+/// The boolean a member says, where the enum holds both "true" and "false" as strings (in
+/// any case).
+fn boolean_member(text: &str, members: &[Value]) -> Option<bool> {
+    let has = |word: &str| {
+        members
+            .iter()
+            .any(|m| m.as_str().is_some_and(|m| m.eq_ignore_ascii_case(word)))
+    };
+    if !(has("true") && has("false")) {
+        return None;
+    }
+    match text.to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
 /// Every part of a code or locale is named: "en-GB" needs English and Britain.
 fn code_said(text: &str, evidence: &Evidence) -> bool {
     let facts = &evidence.facts;
@@ -2029,6 +2056,36 @@ mod tests {
         ));
         assert!(kept(both, "language", "de"));
         assert!(kept("convert my euros to dollars", "from_currency", "EUR"));
+    }
+
+    #[test]
+    fn a_boolean_written_as_a_member_is_a_flag_and_its_subject_said_by_its_kind() {
+        let member =
+            || serde_json::json!({"type": "string", "enum": ["True", "False", "dontcare"]});
+        let parks = "Can you find me a list of parks in New York that have free entry and are suitable for children?";
+        assert!(string_kept(parks, "good_for_kids", member(), "True"));
+        assert!(!string_kept(parks, "good_for_kids", member(), "False"));
+        assert!(value_kept(
+            parks,
+            "good_for_kids",
+            serde_json::json!({"type": "boolean"}),
+            Value::Bool(true)
+        ));
+        assert!(!string_kept(
+            "parks in New York",
+            "good_for_kids",
+            member(),
+            "True"
+        ));
+        assert!(!string_kept(
+            "parks with free entry, not for children",
+            "good_for_kids",
+            member(),
+            "True"
+        ));
+        // Only "True" and "False" both among the members make one: "true" alone is a word.
+        let other = serde_json::json!({"type": "string", "enum": ["true", "maybe"]});
+        assert!(!string_kept(parks, "good_for_kids", other, "true"));
     }
 
     #[test]
