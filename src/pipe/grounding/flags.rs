@@ -87,19 +87,12 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
     if !opposite.is_empty() {
         return false;
     }
-    // A word names the subject, or a part of it does ("Kindersitz" for `child_seat`), or a
-    // word of its kind does ("suitable for children" for `good_for_kids`).
+    // A word names the subject, or a part of it does ("Kindersitz" for `child_seat`).
     let named_directly = |word: &str| {
-        evidence.word_and_parts(word).into_iter().any(|word| {
-            let word_stem = stem(word);
-            subject.iter().any(|s| cognate(s, &word_stem))
-                || subject_words.iter().any(|s| {
-                    lexicon::translations(s)
-                        .iter()
-                        .any(|t| cognate(&stem(t), &word_stem))
-                })
-                || super::counted::same_kind(word, &subject_words)
-        })
+        evidence
+            .word_and_parts(word)
+            .into_iter()
+            .any(|word| names_subject(word, &subject, &subject_words))
     };
     // Or what follows its undoing prefix does, which turns it ("unsubscribe" for
     // `subscribed`, "desactivar" for `active`).
@@ -126,6 +119,20 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
     (0..words.len()).any(|i| {
         mentioned(i) && (negated_in_clause(evidence, word_at[i], &turning) != undone_at(i)) != flag
     })
+}
+
+/// Whether a word (folded) names a flag's subject (`subject`, its words' stems): by stem, by
+/// the word in another of the six languages, or as a word of its kind ("suitable for
+/// children" for `good_for_kids`).
+fn names_subject(word: &str, subject: &[String], subject_words: &[String]) -> bool {
+    let word_stem = stem(word);
+    subject.iter().any(|s| cognate(s, &word_stem))
+        || subject_words.iter().any(|s| {
+            lexicon::translations(s)
+                .iter()
+                .any(|t| cognate(&stem(t), &word_stem))
+        })
+        || super::counted::same_kind(word, subject_words)
 }
 
 /// Prefixes that undo what the rest of a word names, in the six languages (folded):
