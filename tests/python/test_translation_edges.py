@@ -203,7 +203,8 @@ def test_translator_garbage_becomes_a_translation_error_turn(
     main_mock, translator_mock, translating_proxy, client_for, tools
 ):
     """Two unusable answers (attempts = 2): the main model is asked once for the call directly
-    (with the whole schema); it makes none, so it is told what went wrong."""
+    (as alone: every tool with its whole schema, the client's own tool_choice); it makes none,
+    so it is told what went wrong."""
     nl = tool_call(CALL_ID, "set_reminder", {"description": DESCRIPTION})
     main_mock.script(
         CHAT,
@@ -219,7 +220,8 @@ def test_translator_garbage_becomes_a_translation_error_turn(
     assert response.choices[0].message.content == "Sorry, what time?"
     assert len(translator_mock.chat_requests()) == 2
     direct = main_mock.chat_requests()[1].body
-    assert direct["tool_choice"] == {"type": "function", "function": {"name": "set_reminder"}}
+    assert "tool_choice" not in direct, direct.get("tool_choice")
+    assert direct["tools"] == [tools["set_reminder"], tools["get_weather"]]
     tool = main_mock.chat_requests()[2].messages()[-1]
     assert tool["role"] == "tool"
     assert tool["tool_call_id"] == CALL_ID

@@ -99,9 +99,9 @@ def test_a_failed_translation_asks_the_main_model_directly_before_failing(dead_t
     choice = response.choices[0]
     if dead_translator.lines_with('"message":"translation"'):
         # The main model described the call; its translation failed (the translator is down),
-        # so the main model was asked for the call itself, with the full schema. A call that
+        # so the main model was asked for the call itself, with every tool in full. A call that
         # comes back can only be that direct answer; no call means it failed too.
-        direct = dead_translator.lines_with("asked with the full schema, is delivered", "direct call failed too")
+        direct = dead_translator.lines_with("asked with every tool in full, is delivered", "direct call failed too")
         assert direct, "no direct ask after the failed translation:\n" + "\n".join(dead_translator.lines[-20:])
         said = "is delivered" if choice.message.tool_calls else "direct call failed too"
         assert any(said in line for line in direct), (said, direct)
