@@ -611,6 +611,8 @@ fn build() -> HashMap<String, Vec<Name>> {
 /// "stem|a|b" is "stem" and its endings: appended ("ingles|a" is "inglesa"), or in place of
 /// a final "o", "a" or "e" where the ending starts with a vowel or "h" ("italiano|i" is
 /// "italiani", "tedesco|hi" is "tedeschi"). A phrase without "|" is itself.
+/// A German adjective in "-ische" before its noun is also said in "-ischen" ("in dänischen
+/// Kronen", "mit japanischen Yen").
 fn forms(phrase: &str) -> Vec<String> {
     let mut parts = phrase.split('|');
     let stem = parts.next().unwrap_or_default();
@@ -625,6 +627,14 @@ fn forms(phrase: &str) -> Vec<String> {
         };
         out.push(format!("{base}{ending}"));
     }
+    let declined: Vec<String> = out
+        .iter()
+        .filter_map(|form| {
+            let (first, rest) = form.split_once(' ')?;
+            first.ends_with("ische").then(|| format!("{first}n {rest}"))
+        })
+        .collect();
+    out.extend(declined);
     out
 }
 
@@ -908,6 +918,9 @@ mod tests {
         assert!(has("yen", "JPY") && has("¥", "JPY"));
         assert!(has("francs suisses", "CHF"));
         assert!(has("Schweizer Franken", "CHF"));
+        // A German adjective declined before its noun.
+        assert!(has("Zeig mir die Preise in dänischen Kronen", "DKK"));
+        assert!(has("in schwedischen Kronen", "SEK") && !has("in schwedischen Kronen", "DKK"));
         assert!(has("reais", "BRL") && has("R$ 50", "BRL"));
         assert!(has("pesos mexicanos", "MXN"));
         assert!(has("Swiss francs", "CHF"));

@@ -486,7 +486,7 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     read_relative(tokens, today, &mut found);
     read_ahead(tokens, today, facts, &mut found);
     let mut weekdays = Vec::new();
-    read_weekdays(tokens, today, &mut found, &mut weekdays);
+    read_weekdays(tokens, today, facts, &mut found, &mut weekdays);
     facts.weekdays.extend(weekdays);
     read_digits(tokens, today, &mut found);
     read_compact(tokens, &mut found);
@@ -770,7 +770,7 @@ fn bare_days(tokens: &[Token]) -> impl Iterator<Item = Option<usize>> + '_ {
                 .get(i + 1)
                 .is_some_and(|t| AT_TIME.contains(&t.folded.as_str()))
             && tokens.get(i + 2).is_some_and(|t| t.kind == Kind::Number);
-        if !(DAY_WORDS.contains(&before) || for_the || timed) {
+        if !(DAY_WORDS.contains(&before) || for_the || timed || week_of(tokens, i)) {
             return None;
         }
         // With its month after it, the month-name reader reads it.
@@ -778,6 +778,31 @@ fn bare_days(tokens: &[Token]) -> impl Iterator<Item = Option<usize>> + '_ {
             .any(|j| MONTHS.iter().any(|(m, _)| *m == tokens[j].folded));
         (!month_after).then_some(i)
     })
+}
+
+/// A week or a weekend named by its day: "le week-end du 12", "la semana del 14", "das
+/// Wochenende vom 5.", "the weekend of the 12th".
+fn week_of(tokens: &[Token], i: usize) -> bool {
+    const WEEKS: &[&str] = &[
+        "end",
+        "weekend",
+        "semaine",
+        "semana",
+        "wochenende",
+        "woche",
+        "settimana",
+        "week",
+    ];
+    const OF: &[&str] = &["du", "del", "vom", "do", "della"];
+    let word = |at: usize| tokens.get(at).map_or("", |t| t.folded.as_str());
+    let of_at = if OF.contains(&word(i - 1)) {
+        Some(i - 1)
+    } else if i >= 3 && word(i - 1) == "the" && word(i - 2) == "of" {
+        Some(i - 2)
+    } else {
+        None
+    };
+    of_at.is_some_and(|at| at >= 1 && WEEKS.contains(&word(at - 1)))
 }
 
 /// Articles before a day of the month.
@@ -1167,6 +1192,21 @@ fn read_ahead(tokens: &[Token], today: Date, facts: &Facts, found: &mut Vec<Date
     }
 }
 
+/// The days of "a week from", "two weeks from", "3 days from" standing right before the
+/// weekday at `i`.
+fn days_from(tokens: &[Token], i: usize, facts: &Facts) -> Option<i64> {
+    if i < 3 || tokens[i - 1].folded != "from" {
+        return None;
+    }
+    let (_, days) = UNITS
+        .iter()
+        .find(|(word, days)| *word == tokens[i - 2].folded && *days > 0)?;
+    let (amount, _) = (i.saturating_sub(4)..i - 2)
+        .rev()
+        .find_map(|at| amount_at(tokens, at, facts).filter(|(_, end)| *end == i - 2))?;
+    amount.checked_mul(*days)
+}
+
 /// `amount` of a unit of `days` days (months where negative) after `today`.
 fn ahead_by(today: Date, amount: i64, days: i64) -> Option<Date> {
     if days < 0 {
@@ -1182,6 +1222,7 @@ fn ahead_by(today: Date, amount: i64, days: i64) -> Option<Date> {
 fn read_weekdays(
     tokens: &[Token],
     today: Date,
+    facts: &Facts,
     found: &mut Vec<Date>,
     facts_weekdays: &mut Vec<Weekday>,
 ) {
@@ -1217,11 +1258,13 @@ fn read_weekdays(
             found.push(day);
             continue;
         }
-        // "lundi en huit", "jeudi en quinze": that weekday a week (two) after its coming one.
+        // "lundi en huit", "jeudi en quinze", "a week from Friday": that weekday a week (two)
+        // after its coming one.
         let weeks_on = [(["en", "huit"], 7), (["en", "quinze"], 14)]
             .iter()
             .find(|(words, _)| phrase_at(tokens, i + 1, &words[..]))
-            .map(|(_, days)| *days);
+            .map(|(_, days)| *days)
+            .or_else(|| days_from(tokens, i, facts));
         if let Some(days) = weeks_on {
             found.extend(today.checked_add((ahead + days).days()).ok());
             continue;
@@ -2117,6 +2160,15 @@ mod tests {
         assert_eq!(dates("reservier für den 15."), [date(2026, 12, 15)]);
         assert_eq!(dates("book it for the 15th at 8"), [date(2026, 12, 15)]);
         assert_eq!(dates("Réserve une table le 14 à 20h"), [date(2026, 12, 14)]);
+        // A week or weekend named by its day.
+        assert!(dates("un gîte pour le week-end du 12").contains(&date(2026, 12, 12)));
+        assert!(dates("the weekend of the 12th").contains(&date(2026, 12, 12)));
+        assert_eq!(
+            dates("la semana del 14 al 18").first(),
+            Some(&date(2026, 12, 14))
+        );
+        // Not a thing's number after "du": "le bus du 12" is a line.
+        assert!(dates("prends le bus du 12").is_empty());
         // And bound to the date: no count of people.
         let facts = super::super::facts::read_for_test("une table pour le 14 à 20h");
         assert!(facts.roles.values().any(|r| *r == Role::Date));
@@ -2139,6 +2191,11 @@ mod tests {
     fn a_weekday_a_week_or_two_on() {
         // Wednesday 2026-11-25: the coming Monday is the 30th.
         assert_eq!(dates("pour lundi en huit"), [date(2026, 12, 7)]);
+        // A week (two) from a weekday: its coming one and weeks on.
+        assert_eq!(dates("book it a week from Friday"), [date(2026, 12, 4)]);
+        assert_eq!(dates("two weeks from Monday works"), [date(2026, 12, 14)]);
+        // Not a weekday after "from" alone, nor weeks said elsewhere.
+        assert!(!dates("from Friday on, weekly").contains(&date(2026, 12, 4)));
         assert_eq!(dates("jeudi en quinze"), [date(2026, 12, 10)]);
         assert_eq!(dates("pour lundi"), [date(2026, 11, 30)]);
     }

@@ -65,6 +65,11 @@ impl Evidence {
             && !(word == "mais" && self.languages.main == Some("pt"))
     }
 
+    /// Whether the conversation is mostly French.
+    pub(super) fn in_french(&self) -> bool {
+        self.languages.main == Some("fr")
+    }
+
     /// The evidence of `text` (the conversation's words), with relative dates read against
     /// `today`.
     pub fn new(text: &str, today: Date) -> Evidence {
@@ -335,6 +340,24 @@ impl Evidence {
 
     /// A string of digits (a phone number, an account): one of the text's runs, or the run
     /// with a country code before it, or the run's local part without one.
+    /// Whether `code` (letters) stands in the text only as a lowercase word that is a
+    /// function word of the conversation's language ("de" of "traduce de inglés"), never written
+    /// otherwise ("DE", "de-AT").
+    pub(super) fn only_as_function_word(&self, code: &str) -> bool {
+        let folded = code.to_lowercase();
+        let mut places = self
+            .tokens
+            .iter()
+            .filter(|t| t.kind == Kind::Word && t.folded == folded)
+            .peekable();
+        places.peek().is_some()
+            && places.all(|t| {
+                let written = self.text.get(t.start..t.end).unwrap_or_default();
+                written.chars().all(|c| c.is_lowercase())
+                    && language::function_word_of(&folded, &self.languages)
+            })
+    }
+
     pub(super) fn has_spoken_digits(&self, digits: &str) -> bool {
         self.spoken_digits.iter().any(|run| {
             run == digits

@@ -75,12 +75,18 @@ impl Languages {
 struct Lists {
     /// Per language (read first, then the others): its function words, folded.
     words: Vec<(&'static str, HashSet<String>)>,
+    /// The same words as each list writes them, with their accents: a word written with an
+    /// accent that some list writes counts for a language only as that language writes it
+    /// (Romanian "în" is no English "in"); one no list writes so counts as its folded form
+    /// ("vén" as Galician "ven").
+    written: Vec<HashSet<String>>,
+    written_anywhere: HashSet<String>,
 }
 
 fn lists() -> &'static Lists {
     static LISTS: OnceLock<Lists> = OnceLock::new();
-    LISTS.get_or_init(|| Lists {
-        words: READ
+    LISTS.get_or_init(|| {
+        let lists: Vec<(&'static str, Vec<String>)> = READ
             .iter()
             .chain(OTHERS.iter())
             .map(|code| {
@@ -93,13 +99,30 @@ fn lists() -> &'static Lists {
                     .iter()
                     .copied()
                     .chain(more.iter().copied())
-                    .map(super::tokens::fold)
+                    .map(str::to_lowercase)
                     // One-letter words ("a", "i", "e", "y") are in too many lists to tell.
                     .filter(|w| w.chars().count() > 1)
                     .collect();
                 (*code, words)
             })
-            .collect(),
+            .collect();
+        let written_anywhere = lists.iter().flat_map(|(_, w)| w.iter().cloned()).collect();
+        Lists {
+            written_anywhere,
+            words: lists
+                .iter()
+                .map(|(code, words)| {
+                    (
+                        *code,
+                        words.iter().map(|w| super::tokens::fold(w)).collect(),
+                    )
+                })
+                .collect(),
+            written: lists
+                .into_iter()
+                .map(|(_, words)| words.into_iter().collect())
+                .collect(),
+        }
     })
 }
 
@@ -114,17 +137,30 @@ fn sample(text: &str) -> &str {
 /// Function-word hits of `text` per language (each word once: "one, one, one" is one), in
 /// the order of [`READ`] then [`OTHERS`].
 fn scores(text: &str) -> Vec<(&'static str, usize)> {
-    let mut words: Vec<String> = tokenize(text)
+    let mut words: Vec<(String, String)> = tokenize(text)
         .into_iter()
         .filter(|t| t.kind == Kind::Word)
-        .map(|t| t.folded)
+        .map(|t| (t.folded, t.lower))
         .collect();
     words.sort();
     words.dedup();
-    lists()
+    let lists = lists();
+    lists
         .words
         .iter()
-        .map(|(code, list)| (*code, words.iter().filter(|w| list.contains(*w)).count()))
+        .zip(&lists.written)
+        .map(|((code, list), written)| {
+            let n = words
+                .iter()
+                .filter(|(folded, lower)| {
+                    list.contains(folded)
+                        && (folded == lower
+                            || written.contains(lower)
+                            || !lists.written_anywhere.contains(lower))
+                })
+                .count();
+            (*code, n)
+        })
         .collect()
 }
 
@@ -133,6 +169,14 @@ pub fn function_word(folded: &str) -> bool {
     lists().words[..READ.len()]
         .iter()
         .any(|(_, list)| list.contains(folded))
+}
+
+/// A function word of the conversation's main language ("de" of a Spanish conversation, "it"
+/// of an English one; the word itself makes any language it belongs to present).
+pub fn function_word_of(folded: &str, languages: &Languages) -> bool {
+    lists().words[..READ.len()]
+        .iter()
+        .any(|(code, list)| languages.main == Some(*code) && list.contains(folded))
 }
 
 /// A function word of any language [`lists`] holds.
@@ -672,6 +716,10 @@ mod tests {
         // letter none of the six writes.
         assert!(of("Sätt termostaten på tjugoett grader.").unread);
         assert!(of("Sortér boligerne efter pris, billigste først.").unread);
+        // A function word written with another language's accent is that language's: "în"
+        // is Romanian, not English "in"; one no list writes so ("vén") reads as its letters.
+        assert!(of("Trimite banii în lei, nu în euro.").unread);
+        assert!(!of("Put the money in euros, not in lei.").unread);
         assert!(!of("Rename the Łódź folder").unread);
         // Letters that barely guess one of the six do not outweigh another language's word;
         // two words are too few to tell either way.

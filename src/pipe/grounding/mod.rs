@@ -30,6 +30,7 @@ mod conversions;
 mod counted;
 mod current;
 mod dates;
+mod dictated;
 mod evidence;
 mod extreme;
 mod facts;

@@ -63,6 +63,7 @@ pub fn read(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) 
     read_words(text, tokens, context, facts);
     if context.languages.may_be("de") {
         read_halves_of(tokens, facts);
+        read_as_a_group(tokens, facts);
     }
     read_both(tokens, facts);
     // A number or an hour before "minus" makes it a subtraction or a time ("otto meno
@@ -81,6 +82,28 @@ pub fn read(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) 
         .number_spans
         .sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
     facts.number_spans.dedup();
+}
+
+/// German "zu fünft", "zu zweit": as a group of that many (a count, never the fifth).
+fn read_as_a_group(tokens: &[Token], facts: &mut Facts) {
+    const GROUPS: [&str; 11] = [
+        "zweit", "dritt", "viert", "funft", "sechst", "siebt", "acht", "neunt", "zehnt", "elft",
+        "zwolft",
+    ];
+    for i in 1..tokens.len() {
+        if tokens[i - 1].folded != "zu" {
+            continue;
+        }
+        if let Some(n) = GROUPS.iter().position(|g| *g == tokens[i].folded) {
+            facts.number_spans.push(NumberSpan {
+                start: i,
+                end: i + 1,
+                value: (n + 2) as f64,
+                ordinal: false,
+                in_words: true,
+            });
+        }
+    }
 }
 
 /// German words of a count that a number with a half multiplies: "zweieinhalbtausend".
@@ -891,5 +914,13 @@ mod tests {
         assert!(numbers("anderthalbhundert Gramm").contains(&150.0));
         assert!(!numbers("Überweis zweieinhalbtausend Euro").contains(&2.5));
         assert!(numbers("zweieinhalb Stunden").iter().all(|n| *n != 2500.0));
+    }
+
+    #[test]
+    fn a_german_group_of_so_many() {
+        assert!(numbers("Wir sind zu fünft, zwei davon Kinder").contains(&5.0));
+        assert!(numbers("wir kommen zu zweit").contains(&2.0));
+        // Not without its "zu": "acht" alone is eight, and a group reads once.
+        assert_eq!(numbers("Wir sind zu fünft").len(), 1);
     }
 }

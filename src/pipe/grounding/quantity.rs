@@ -870,9 +870,9 @@ fn read_words(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
         } else if HALF.contains(&token.folded.as_str()) {
             read_after(tokens, i, i + 1, 0.5, false, out);
         }
-        // "en hora y media", "litro y medio": a spelled-out unit of time, mass, volume or
-        // data with no number or article before it and "and a half" after it is one and a
-        // half of it.
+        // "en hora y media", "litro y medio", "en hora y cuarto": a spelled-out unit of time,
+        // mass, volume or data with no number or article before it and "and a half" ("and
+        // a quarter") after it is one and a half (a quarter) of it.
         // A number said in words before it ("dos litros y medio") is the unit's own.
         let bare = i == 0
             || tokens
@@ -882,7 +882,8 @@ fn read_words(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
         if bare
             && token.kind == Kind::Word
             && token.folded.chars().count() >= 3
-            && matches_any(tokens, i + 1, AND_A_HALF) > 0
+            && (matches_any(tokens, i + 1, AND_A_HALF) > 0
+                || matches_any(tokens, i + 1, AND_A_QUARTER) > 0)
             && readings(&token.folded, false)
                 .iter()
                 .any(|(dim, _)| matches!(dim, Time | Calendar | Mass | Volume | Data))
@@ -1739,6 +1740,9 @@ mod tests {
             let minutes = if text.starts_with('2') { 150.0 } else { 90.0 };
             assert!(has(text, minutes), "{text}");
         }
+        // A bare unit with a quarter after it: an hour and a quarter, never one alone.
+        assert!(has("que termine en hora y cuarto", 75.0));
+        assert!(!has("que termine en hora y cuarto", 60.0));
         assert!(has("a day", 24.0) && has("a day", 1440.0));
         assert!(has("un giorno", 24.0));
         assert!(has("ein Tag", 1440.0));

@@ -13,7 +13,9 @@ use super::lexicon;
 use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, ASIDES, STOPWORDS};
-use super::{airports, choice, conversions, counted, flags, labels, language, legs, text};
+use super::{
+    airports, choice, conversions, counted, dictated, flags, labels, language, legs, text,
+};
 use crate::config::GroundingRule;
 
 /// A rule that decided a value, or why none did.
@@ -22,7 +24,8 @@ pub enum Rule {
     /// The schema's own `default` or `const`, a value the field's description maps to
     /// something said (see `mapped`), or nothing to trace (`null`, an empty string).
     Schema,
-    /// Written in the text as it is (its letters and digits, from one word's edge to another's).
+    /// Written in the text as it is (its letters and digits, from one word's edge to another's),
+    /// or spelled out with its marks and digits in words (`dictated.rs`).
     Verbatim,
     /// A number said in digits or words.
     Number,
@@ -331,13 +334,19 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     let digits: String = text.chars().filter(char::is_ascii_digit).collect();
     let letters_and_digits = text.chars().filter(|c| c.is_alphanumeric()).count();
     let all_digits = !digits.is_empty() && digits.len() == text.len();
-    let verbatim = || written_as_is(text, all_digits, evidence);
+    // Or spelled out: "jen dot park at outlook dot com" (digits alone are the digits rule's).
+    let verbatim = || {
+        written_as_is(text, all_digits, evidence) || (!all_digits && dictated::said(text, evidence))
+    };
     if let Some(rule) = on(Rule::Verbatim, &verbatim) {
         return Some(rule);
     }
     // Digits said in words, group after group: "siete, cuatro, cuatro, nueve, uno, dos".
     if digits.len() >= 4 && digits.len() * 10 >= letters_and_digits * 6 {
-        if let Some(rule) = on(Rule::Digits, &|| evidence.has_spoken_digits(&digits)) {
+        let spoken = || {
+            evidence.has_spoken_digits(&digits) || (all_digits && dictated::said(text, evidence))
+        };
+        if let Some(rule) = on(Rule::Digits, &spoken) {
             return Some(rule);
         }
     }
@@ -458,6 +467,10 @@ fn written_as_is(text: &str, all_digits: bool, evidence: &Evidence) -> bool {
     } else if is_code(text) && text.len() <= 3 && text.chars().all(|c| c.is_ascii_uppercase()) {
         // A code as a code: "ES" in capitals, not "es" of "es urgente".
         evidence.written_exact(&text.to_uppercase())
+    } else if is_code(text) && text.len() <= 3 && evidence.only_as_function_word(text) {
+        // A language code in lowercase that the text holds only as one of its own function
+        // words: "de" of "de inglés a francés" names no German.
+        false
     } else {
         evidence.written(text)
             // A web address said without its scheme: "www.correios.com.br/rastreamento".

@@ -188,7 +188,12 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
             && (((is(AFTER_A_MARK, word) || in_fact_at(tokens, i)) && alone_after_mark)
                 || (is(CORRECTING, word) && after_or)
                 || (is(CORRECTING, word) && !is(ADVISING, word) && alone_after_mark));
-        if !(alone || correcting) {
+        // "para o dia 15... ah, espera, deixa para o 16", "the 15th, oh wait, the 16th": a
+        // word that says wait, standing alone between marks, corrects too ("dai" only after
+        // a refusal: alone it urges).
+        let wait_alone =
+            is(WAIT, word) && word != "dai" && punct(i + 1) && (after_mark(i) || after_mark_led_in);
+        if !(alone || correcting || wait_alone) {
             continue;
         }
         let line_start = text[..token.start].rfind('\n').map_or(0, |n| n + 1);
@@ -284,6 +289,15 @@ mod tests {
         assert_eq!(
             taken_back("Programm Feinwäsche... nee doch Baumwolle").as_deref(),
             Some("Programm Feinwäsche...")
+        );
+        // A word that says wait, alone between marks.
+        assert_eq!(
+            taken_back("revisão para o dia 15... ah, espera, deixa para o 16").as_deref(),
+            Some("revisão para o dia 15... ah,")
+        );
+        assert_eq!(
+            taken_back("book the 15th, wait, make it the 16th").as_deref(),
+            Some("book the 15th,")
         );
         // A correcting word alone after a mark, comparing nothing.
         assert_eq!(
@@ -382,6 +396,10 @@ mod tests {
         );
         // A word that advises after a mark corrects nothing.
         assert!(taken_back("Order 3 pizzas, better add 2 cokes").is_none());
+        // A wait that is no aside: a verb with its object, or "dai" urging.
+        assert!(taken_back("Dile a Ana que espera a que llegue, por favor").is_none());
+        assert!(taken_back("Book it for 9, wait for my call before paying").is_none());
+        assert!(taken_back("prenota per le 8, dai, che ho fame").is_none());
         // A correcting word that compares, or a refusal followed by anything else.
         assert!(taken_back("Book the aisle seat, rather than the window").is_none());
         assert!(taken_back("the blue one, better than nothing").is_none());

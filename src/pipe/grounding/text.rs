@@ -88,16 +88,19 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
 
 /// A clause of two content words or more of which the conversation holds none: a sentence
 /// the translator added to what was said ("Standup is cancelled tomorrow. We'll reschedule
-/// for Friday."; "Arregla el login con Google y actualiza las dependencias.").
+/// for Friday."; "Arregla el login con Google y actualiza las dependencias."). A reason
+/// needs one ("... car il est malade"): nobody gave it.
 fn added_clause(value: &str, evidence: &Evidence) -> bool {
     let mut clause: Vec<String> = Vec::new();
     let mut added = false;
-    let mut close = |clause: &mut Vec<String>| {
+    let mut reason = false;
+    let mut close = |clause: &mut Vec<String>, reason: bool| {
         let content: Vec<&String> = clause
             .iter()
             .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
             .collect();
-        added |= content.len() >= 2 && !content.iter().any(|w| evidence.has_word(w));
+        let needed = if reason { 1 } else { 2 };
+        added |= content.len() >= needed && !content.iter().any(|w| evidence.has_word(w));
         clause.clear();
     };
     // A dash between words sets a clause apart as a comma does ("Dîner chez Claire –
@@ -105,16 +108,25 @@ fn added_clause(value: &str, evidence: &Evidence) -> bool {
     let value = value.replace(" - ", " – ");
     for piece in value.split_inclusive(['.', ';', '!', '?', ',', ':', '\n', '–', '—']) {
         for word in words_of(piece) {
-            if evidence.joins(&word) {
-                close(&mut clause);
+            let folded = super::tokens::fold(&word);
+            let because = is(REASONS, &folded) || (folded == "car" && evidence.in_french());
+            if evidence.joins(&word) || because {
+                close(&mut clause, reason);
+                reason = because;
             } else {
                 clause.push(word);
             }
         }
-        close(&mut clause);
+        close(&mut clause, reason);
+        reason = false;
     }
     added
 }
+
+/// Words that start a reason (French "car" only in French: elsewhere it is a vehicle).
+const REASONS: &[&str] = &[
+    "because", "porque", "parce", "puisque", "weil", "denn", "perche", "pois",
+];
 
 #[cfg(test)]
 mod tests {
@@ -266,6 +278,19 @@ mod tests {
         assert!(said_in(
             with_reason,
             "Olá, vou faltar amanhã porque estou com febre."
+        ));
+        // One word of a reason nobody gave is enough; a reason the user gave is theirs.
+        assert!(!said_in(
+            "Envoie un mot à la maîtresse pour dire que Léo sera absent demain.",
+            "Léo sera absent demain car il est malade."
+        ));
+        assert!(said_in(
+            "Envoie un mot à la maîtresse: Léo sera absent demain car il est malade.",
+            "Léo sera absent demain car il est malade."
+        ));
+        assert!(said_in(
+            "Text Sam that the car is parked outside and the keys are with me",
+            "The car is parked outside and the keys are with me."
         ));
         assert!(!said_in(
             "tell my boss I will miss the meeting tomorrow",
