@@ -266,20 +266,25 @@ const JOINS: &[&str] = &[
 /// the number, or before its possessive or article ("and our two"), so "my wife and me, 2
 /// people" adds no one.
 pub fn joined_people(before: &[&str]) -> usize {
+    // A comma joins too before a possessive or an article ("mi novia, mis dos hermanos"),
+    // never right before the number ("for me, 2 people" are two).
+    let joins = |word: &&str| JOINS.contains(word) || *word == ",";
     let joined = match before {
         // "e i miei due fratelli": an article and a possessive.
         [.., join, article, last]
-            if JOINS.contains(join) && GROUP.contains(article) && GROUP.contains(last) =>
+            if joins(join) && GROUP.contains(article) && GROUP.contains(last) =>
         {
             true
         }
-        [.., join, last] => JOINS.contains(last) || (JOINS.contains(join) && GROUP.contains(last)),
+        [.., join, last] => JOINS.contains(last) || (joins(join) && GROUP.contains(last)),
         [last] => JOINS.contains(last),
         [] => false,
     };
     if !joined {
         return 0;
     }
+    let words: Vec<&str> = before.iter().copied().filter(|w| *w != ",").collect();
+    let before = &words[..];
     let speaker = usize::from(
         with_self(before)
             || before.windows(2).any(|pair| {
@@ -379,7 +384,11 @@ mod joined_tests {
         assert_eq!(joined("pour moi ma blonde et les"), 2);
         assert_eq!(joined("para mi esposa y mis"), 1);
         assert_eq!(joined("per me e i miei"), 1);
-        // Not joined to the count: nobody added.
+        // A comma in a list, before a possessive: "para mi novia, mis dos hermanos y yo".
+        assert_eq!(joined("concierto para mi novia , mis"), 1);
+        assert_eq!(joined("for me , my wife and our"), 2);
+        // Not joined to the count: nobody added, nor by a comma right before it.
+        assert_eq!(joined("table for me , "), 0);
         assert_eq!(joined("for my wife and me"), 0);
         assert_eq!(joined("table for"), 0);
     }

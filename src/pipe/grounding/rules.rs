@@ -837,7 +837,7 @@ fn of_other_things(name: &[String], description: &[String], evidence: &Evidence)
 fn party_said(value: f64, evidence: &Evidence) -> Option<bool> {
     let spans = &evidence.facts.number_spans;
     let joined = spans.iter().any(|span| {
-        let joined = counted::joined_people(&words_before(evidence, span.start, 8))
+        let joined = counted::joined_people(&list_before(evidence, span.start, 8))
             + counted::joined_after(&clause_after(evidence, span.end, 6));
         joined > 0 && close(span.value + joined as f64, value)
     });
@@ -1131,6 +1131,16 @@ fn clause_after(evidence: &Evidence, from: usize, n: usize) -> Vec<&str> {
 
 /// The folded words among the `n` tokens before token `start`.
 fn words_before(evidence: &Evidence, start: usize, n: usize) -> Vec<&str> {
+    read_before(evidence, start, n, false)
+}
+
+/// [`words_before`] with its commas, which join people in a list ("mi novia, mis dos
+/// hermanos y yo").
+fn list_before(evidence: &Evidence, start: usize, n: usize) -> Vec<&str> {
+    read_before(evidence, start, n, true)
+}
+
+fn read_before(evidence: &Evidence, start: usize, n: usize, commas: bool) -> Vec<&str> {
     evidence.tokens[start.saturating_sub(n)..start]
         .iter()
         .filter_map(|t| match (t.kind, t.lower.as_str()) {
@@ -1138,6 +1148,7 @@ fn words_before(evidence: &Evidence, start: usize, n: usize) -> Vec<&str> {
             // Signs read as their words: "me + 3 coworkers", "Anna & 2 friends".
             (_, "+") => Some("plus"),
             (_, "&") => Some("and"),
+            (_, ",") if commas => Some(","),
             _ => None,
         })
         .collect()
@@ -1172,7 +1183,7 @@ fn label_fits(
             .any(|w| name.iter().chain(description).any(|n| n == w));
     }
     // "for me and my two kids", "mis dos hijos y yo": two of the people, not their number.
-    let joined = counted::joined_people(&words_before(evidence, start, 8)) > 0
+    let joined = counted::joined_people(&list_before(evidence, start, 8)) > 0
         || counted::joined_after(&clause_after(evidence, end, 6)) > 0;
     if joined && counted::counts_everyone(name, description) {
         return false;
