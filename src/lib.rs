@@ -46,10 +46,10 @@ pub mod parts {
     pub use crate::pipe::grounding::{
         ground, said_members, Decision, Evidence, Outcome, Report, Rule, Rules,
     };
-    pub use crate::pipe::nl_field;
     pub use crate::pipe::prompt_mode::example_of;
     pub use crate::pipe::prompt_mode::holdback::HoldBack;
     pub use crate::pipe::prompt_mode::parse::{parse_calls, ParsedCall};
+    pub use crate::pipe::{evidence_of, nl_field};
     pub use crate::pipe::{grammar, schema_text};
 }
 

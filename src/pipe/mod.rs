@@ -405,7 +405,9 @@ const EVIDENCE_LIMIT: usize = 32 * 1024;
 
 /// The text of the conversation's user, tool and system messages, newest first, at most
 /// [`EVIDENCE_LIMIT`] bytes: what the values of a translated call must come from. The
-/// assistant's own turns are not: what the main model wrote is its claim, not the user's.
+/// assistant's own turns are not: what the main model wrote is its claim, not the user's;
+/// but for a question the user's next message answers with a yes ("Shall I book the 7pm
+/// table?" "Yes please"): what it asked, the user said.
 /// With it, where the tools' results stand in it, and what the assistant's turns wrote
 /// (`Said::proposed`, as bounded).
 fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
@@ -452,6 +454,16 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
     said
 }
 
+/// The evidence grounding reads from a conversation's `messages` (chat messages as JSON), as
+/// a served request's is read: for tests and evaluations that ground outside a request.
+pub fn evidence_of(
+    messages: &[Box<serde_json::value::RawValue>],
+    today: jiff::civil::Date,
+) -> Arc<grounding::Evidence> {
+    let refs: Vec<&serde_json::value::RawValue> = messages.iter().map(|m| &**m).collect();
+    conversation_evidence(&refs).evidence(today)
+}
+
 /// What [`conversation_evidence`] reads, message by message, newest first.
 #[derive(Default)]
 struct Reading {
@@ -463,6 +475,9 @@ struct Reading {
     /// No assistant call or tool result met yet: a user message is of the exchange.
     exchange_open: bool,
     opaque: bool,
+    /// The message read last (the next one in the conversation) is the user's, and starts
+    /// with a yes.
+    affirmed: bool,
 }
 
 impl Reading {
@@ -474,11 +489,11 @@ impl Reading {
         tool_calls: Option<&serde_json::value::RawValue>,
         function_call: Option<&serde_json::value::RawValue>,
     ) {
-        push_bounded(
-            &mut self.proposed,
-            &openai::content_text(content),
-            EVIDENCE_LIMIT,
-        );
+        let text = openai::content_text(content);
+        if std::mem::take(&mut self.affirmed) && text.contains('?') {
+            self.evidence("assistant", &text);
+        }
+        push_bounded(&mut self.proposed, &text, EVIDENCE_LIMIT);
         let mut calls: Vec<Value> = tool_calls
             .and_then(|raw| serde_json::from_str(raw.get()).ok())
             .unwrap_or_default();
@@ -507,6 +522,12 @@ impl Reading {
             "user" if self.exchange_open => push_bounded(&mut self.exchange, &text, EXCHANGE_LIMIT),
             _ => {}
         }
+        self.affirmed = role == "user" && grounding::affirms(&text);
+        self.evidence(role, &text)
+    }
+
+    /// `text` of a message of `role` added to the evidence; `false` once it is full.
+    fn evidence(&mut self, role: &str, text: &str) -> bool {
         let room = EVIDENCE_LIMIT.saturating_sub(self.out.len());
         if room == 0 {
             return false;
@@ -1114,6 +1135,27 @@ mod boilerplate_tests {
         let said = conversation_evidence(&refs);
         assert_eq!(said.exchange().map(str::trim), Some("now remind me at 9"));
         assert_eq!(said.tool_results.len(), 1);
+        // The assistant's question the user's next message answers with a yes is evidence;
+        // one answered otherwise, or no question, is not.
+        let evidence = |list: Value| {
+            let owned = messages(list);
+            let refs: Vec<&serde_json::value::RawValue> = owned.iter().map(|m| &**m).collect();
+            conversation_evidence(&refs).text().to_string()
+        };
+        let asked = json!({"role": "assistant", "content": "Shall I book the 7pm table?"});
+        let yes = evidence(json!([
+            {"role": "user", "content": "a table at Luigi's tonight"}, asked,
+            {"role": "user", "content": "Yes please"}]));
+        assert!(yes.contains("7pm"), "{yes}");
+        let other = evidence(json!([
+            {"role": "user", "content": "a table at Luigi's tonight"}, asked,
+            {"role": "user", "content": "Hmm, later if you can"}]));
+        assert!(!other.contains("7pm"), "{other}");
+        let no_question = evidence(json!([
+            {"role": "user", "content": "a table at Luigi's tonight"},
+            {"role": "assistant", "content": "I booked the 7pm table."},
+            {"role": "user", "content": "ok thanks"}]));
+        assert!(!no_question.contains("7pm"), "{no_question}");
         // Oldest first, bounded in all.
         let long = "x".repeat(call_form::USER_MESSAGE_LIMIT);
         let (_, earlier) = read(json!([

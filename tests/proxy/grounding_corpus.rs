@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use plaincall::parts::{ground, Evidence, Outcome, Rules};
+use plaincall::parts::{evidence_of, ground, Outcome, Rules};
 use serde_json::{json, Value};
 
 const READ: [&str; 6] = ["en", "es", "fr", "de", "pt", "it"];
@@ -50,30 +50,41 @@ impl Tally {
     }
 }
 
-/// Where a labeled conversation ("User: ...", "Tool: ...") holds tools' results: from a line
-/// labeled "Tool:" (the label included, as a line's label is no row) to the next labeled line.
-fn tool_results(text: &str) -> Vec<std::ops::Range<usize>> {
-    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
-    let mut open: Option<usize> = None;
-    let mut at = 0;
+/// The chat messages of a labeled conversation ("User: ...", "Assistant: ...", "Tool
+/// result: ..."; a line without a label goes on its message; a text without labels is one
+/// user message), the labels left out: a served request's messages.
+fn messages(text: &str) -> Vec<Box<serde_json::value::RawValue>> {
+    const LABELS: &[(&str, &str)] = &[
+        ("User:", "user"),
+        ("Usuario:", "user"),
+        ("Usuário:", "user"),
+        ("Utilisateur:", "user"),
+        ("Benutzer:", "user"),
+        ("Utente:", "user"),
+        ("Assistant:", "assistant"),
+        ("Asistente:", "assistant"),
+        ("Assistente:", "assistant"),
+        ("Tool result:", "tool"),
+        ("Tool results:", "tool"),
+        ("Tool:", "tool"),
+        ("System:", "system"),
+    ];
+    let mut out: Vec<(&str, String)> = Vec::new();
     for line in text.split_inclusive('\n') {
-        let labeled = ["User:", "Assistant:", "System:", "Tool:"]
-            .iter()
-            .any(|label| line.starts_with(label));
-        if labeled {
-            if let Some(from) = open.take() {
-                out.push(from..at);
-            }
-            if line.starts_with("Tool:") {
-                open = Some(at);
-            }
+        match LABELS.iter().find(|(label, _)| line.starts_with(label)) {
+            Some((label, role)) => out.push((role, line[label.len()..].trim_start().to_owned())),
+            None => match out.last_mut() {
+                Some((_, content)) => content.push_str(line),
+                None => out.push(("user", line.to_owned())),
+            },
         }
-        at += line.len();
     }
-    if let Some(from) = open {
-        out.push(from..at);
-    }
-    out
+    out.into_iter()
+        .map(|(role, content)| {
+            let message = json!({"role": role, "content": content.trim_end()});
+            serde_json::value::to_raw_value(&message).unwrap()
+        })
+        .collect()
 }
 
 fn rate(part: u32, whole: u32) -> f64 {
@@ -94,7 +105,7 @@ fn decide(
     value: &Value,
     today: jiff::civil::Date,
 ) -> (bool, String) {
-    let evidence = Evidence::with_tool_results(text, &tool_results(text), today);
+    let evidence = evidence_of(&messages(text), today);
     let tool = json!({"type": "object", "properties": {field: schema}});
     let mut args = json!({ field: value });
     let report = ground(&mut args, &tool, &evidence, Rules::default());

@@ -174,3 +174,72 @@ pub const SEQUENCE: &[&str] = &[
 pub fn is(list: &[&str], folded: &str) -> bool {
     list.contains(&folded)
 }
+
+/// Answers that say yes, in the six languages (folded words, one or two): a user's message
+/// that starts with one accepts what the assistant asked right before it.
+#[rustfmt::skip]
+const YES: &[&[&str]] = &[
+    &["yes"], &["yeah"], &["yep"], &["yup"], &["sure"], &["ok"], &["okay"], &["correct"],
+    &["exactly"], &["perfect"], &["absolutely"], &["definitely"], &["sounds", "good"],
+    &["go", "ahead"], &["of", "course"], &["that", "s", "right"],
+    &["si"], &["claro"], &["vale"], &["dale"], &["exacto"], &["perfecto"], &["correcto"],
+    &["de", "acuerdo"], &["por", "supuesto"],
+    &["oui"], &["ouais"], &["parfait"], &["exactement"], &["volontiers"], &["d", "'", "accord"],
+    &["bien", "sur"], &["entendu"],
+    &["ja"], &["jawohl"], &["genau"], &["gerne"], &["klar"], &["passt"], &["perfekt"],
+    &["richtig"], &["na", "klar"], &["alles", "klar"],
+    &["sim"], &["isso"], &["perfeito"], &["beleza"], &["certo"], &["exato"], &["fechado"],
+    &["com", "certeza"], &["pode", "ser"],
+    &["esatto"], &["perfetto"], &["va", "bene"], &["d", "'", "accordo"], &["certamente"],
+];
+
+/// Whether `text` starts with a yes ("Yes please", "Sí, claro", "Oui, parfait", "Ja,
+/// bitte"): never a yes inside it ("not sure", "I'm ok with 8").
+pub fn affirms(text: &str) -> bool {
+    let tokens = super::tokens::tokenize(text);
+    let words: Vec<&str> = tokens
+        .iter()
+        .skip_while(|t| t.kind == super::tokens::Kind::Punct)
+        .take(3)
+        .map(|t| {
+            if t.folded == "’" {
+                "'"
+            } else {
+                t.folded.as_str()
+            }
+        })
+        .collect();
+    YES.iter().any(|yes| words.starts_with(yes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_that_starts_with_a_yes_affirms() {
+        for text in [
+            "Yes please",
+            "yep, book it",
+            "Sí, claro",
+            "Oui, parfait.",
+            "D'accord, vas-y",
+            "Ja, bitte",
+            "Sim, pode ser",
+            "Va bene, grazie",
+            "¡Sí!",
+        ] {
+            assert!(affirms(text), "{text}");
+        }
+        for text in [
+            "not sure",
+            "I'm ok with 8",
+            "Mmm, déjame pensarlo",
+            "Per ora mandale solo il messaggio",
+            "No, thanks",
+            "sinon demain",
+        ] {
+            assert!(!affirms(text), "{text}");
+        }
+    }
+}
