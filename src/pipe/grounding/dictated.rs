@@ -1,7 +1,7 @@
 //! An identifier said aloud: its marks said as words ("jen dot park at outlook dot com",
 //! "recrutement arobase boulangerie-martin point fr", "fix barra login-timeout"), its digits
 //! as number words ("maria guion bajo ge ochenta y cinco" is `maria_g85`), a letter by its
-//! name, commas as the pauses of dictation. A value is said when a run of the conversation's
+//! name, commas and hyphens as the pauses of dictation. A value is said when a run of the conversation's
 //! tokens, each read one of these ways, spells all of it, in order, from one token's edge to
 //! another's, and at least one of them was said in words: one changed mark or digit spells
 //! another value ("jen underscore park" is no `jen.park`).
@@ -14,6 +14,7 @@ use super::tokens::{Kind, Token};
 pub(super) fn said(value: &str, evidence: &Evidence) -> bool {
     let target = value.trim().to_lowercase();
     if target.is_empty()
+        || target.len() > LONGEST
         || target.chars().any(char::is_whitespace)
         || !target
             .chars()
@@ -21,27 +22,64 @@ pub(super) fn said(value: &str, evidence: &Evidence) -> bool {
     {
         return false;
     }
+    // Each step reads one token; a text of many marks could make the ways to read it many,
+    // so the search from each token that may start the value is bounded (a value this long
+    // is never dictated mark by mark).
     let tokens = &evidence.tokens;
-    (0..tokens.len()).any(|start| spells(evidence, start, &target, false, true))
+    (0..tokens.len()).any(|start| {
+        let starts = readings(evidence, start)
+            .iter()
+            .any(|(read, _, _)| target.starts_with(read.as_str()));
+        let mut steps = STEPS;
+        starts && spells(evidence, start, &target, false, true, &mut steps)
+    })
 }
 
+/// The most tokens [`said`] reads for one value from one start.
+const STEPS: usize = 2_000;
+
+/// The longest value read as dictated: an address or a handle, not a document. With one
+/// pause at most between two readings, it bounds how deep the search goes.
+const LONGEST: usize = 128;
+
 /// Whether the tokens from `i` on spell `rest`; `spoken` once a reading in words was used,
-/// `first` at the run's first token (a comma may only stand inside it).
-fn spells(evidence: &Evidence, i: usize, rest: &str, spoken: bool, first: bool) -> bool {
+/// `first` at the run's first token (a comma may only stand inside it); `steps` left.
+fn spells(
+    evidence: &Evidence,
+    i: usize,
+    rest: &str,
+    spoken: bool,
+    first: bool,
+    steps: &mut usize,
+) -> bool {
     if rest.is_empty() {
         return spoken;
     }
+    if *steps == 0 {
+        return false;
+    }
+    *steps -= 1;
     let Some(token) = evidence.tokens.get(i) else {
         return false;
     };
-    if !first && token.kind == Kind::Punct && token.lower == "," {
-        return spells(evidence, i + 1, rest, spoken, false);
+    // A comma or a hyphen between words read out is a pause ("oh-two-oh, seven nine"); a
+    // hyphen the value holds is read as itself below.
+    let pause = !first
+        && token.kind == Kind::Punct
+        && matches!(token.lower.as_str(), "," | "-")
+        && !evidence
+            .tokens
+            .get(i - 1)
+            .is_some_and(|t| t.kind == Kind::Punct && matches!(t.lower.as_str(), "," | "-"));
+    if pause && spells(evidence, i + 1, rest, spoken, false, steps) {
+        return true;
     }
     readings(evidence, i)
         .into_iter()
         .any(|(read, next, in_words)| {
-            rest.strip_prefix(read.as_str())
-                .is_some_and(|after| spells(evidence, next, after, spoken || in_words, false))
+            rest.strip_prefix(read.as_str()).is_some_and(|after| {
+                spells(evidence, next, after, spoken || in_words, false, steps)
+            })
         })
 }
 
@@ -62,7 +100,10 @@ fn readings(evidence: &Evidence, i: usize) -> Vec<(String, usize, bool)> {
             }
         }
     }
-    for span in &evidence.facts.number_spans {
+    // The spans are in order of their start.
+    let spans = &evidence.facts.number_spans;
+    let from = spans.partition_point(|s| s.start < i);
+    for span in spans[from..].iter().take_while(|s| s.start == i) {
         if span.start == i
             && span.in_words
             && !span.ordinal
@@ -79,11 +120,24 @@ fn readings(evidence: &Evidence, i: usize) -> Vec<(String, usize, bool)> {
             out.push((format!("{zero}{}", span.value as u64), span.end, true));
         }
     }
-    if let Some(digit) = DIGITS
-        .iter()
-        .position(|names| names.contains(&token.folded.as_str()))
-    {
+    if let Some(digit) = digit_at(tokens, i) {
         out.push((digit.to_string(), i + 1, true));
+    }
+    // "double oh", "triple-five": a digit said twice or three times.
+    let times = match token.folded.as_str() {
+        "double" => 2,
+        "triple" => 3,
+        _ => 0,
+    };
+    if times > 0 {
+        let at = if tokens.get(i + 1).is_some_and(|t| t.lower == "-") {
+            i + 2
+        } else {
+            i + 1
+        };
+        if let Some(digit) = digit_at(tokens, at) {
+            out.push((digit.to_string().repeat(times), at + 1, true));
+        }
     }
     for (letter, names) in LETTERS {
         if names.contains(&token.folded.as_str()) {
@@ -91,6 +145,14 @@ fn readings(evidence: &Evidence, i: usize) -> Vec<(String, usize, bool)> {
         }
     }
     out
+}
+
+/// The digit token `i` names by its word ("oh", "cero", "vier").
+fn digit_at(tokens: &[Token], i: usize) -> Option<usize> {
+    let token = tokens.get(i).filter(|t| t.kind == Kind::Word)?;
+    DIGITS
+        .iter()
+        .position(|names| names.contains(&token.folded.as_str()))
 }
 
 /// The token after the words of `name` (folded, space-separated) when they stand from `i`.
@@ -186,10 +248,23 @@ mod tests {
                 "28045",
                 "Mi código postal es el veintiocho cero cuarenta y cinco.",
             ),
+            (
+                "02079460012",
+                "Call my GP, it's oh-two-oh, seven nine four six, double-oh one two.",
+            ),
         ];
         for (value, text) in cases {
             assert!(said_in(value, text), "{value} in {text}");
         }
+    }
+
+    #[test]
+    fn a_text_of_many_marks_is_read_in_bounded_steps() {
+        let text = format!("a {} b", "- ".repeat(5_000));
+        let started = std::time::Instant::now();
+        assert!(!said_in("a----------c", &text));
+        // Bounded, not timed: a search of every way would not end this decade.
+        assert!(started.elapsed() < std::time::Duration::from_secs(60));
     }
 
     #[test]
@@ -207,6 +282,11 @@ mod tests {
             (
                 "maria_g86",
                 "Sigue a arroba maria guion bajo ge ochenta y cinco.",
+            ),
+            // A digit said twice is two of it, never one or three.
+            (
+                "0207946012",
+                "Call my GP, it's oh-two-oh, seven nine four six, double-oh one two.",
             ),
             // A zero said is a digit: never dropped, never moved.
             (

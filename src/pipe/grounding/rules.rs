@@ -596,8 +596,9 @@ fn code_turned_down(text: &str, evidence: &Evidence) -> bool {
 /// right after a refusal: "m.dupont84, pas mdupont84", "nicht build-17" (the rules of
 /// [`labels::turned_down`]: "no" needs a word between, a mark after the refusal corrects).
 fn identifier_turned_down(text: &str, evidence: &Evidence) -> bool {
+    // Letters with other marks ("build-17"), or digits joined by marks (a version, "2.4.0").
     let identifier = !text.contains(char::is_whitespace)
-        && text.chars().any(char::is_alphabetic)
+        && (text.chars().any(char::is_alphabetic) || text.contains(['.', '-', '_', '/']))
         && text.chars().any(|c| !c.is_alphabetic());
     if !identifier || text.len() < 3 {
         return false;
@@ -2510,6 +2511,10 @@ mod tests {
             "release-2.4"
         ));
         assert!(!down("use release-2.4, not the staging one", "release-2.4"));
+        // A version of digits and dots too; a plain number is no identifier.
+        let version = "Installe la version 2.4.1 du paquet, pas la 2.4.0 qui plante";
+        assert!(down(version, "2.4.0") && !down(version, "2.4.1"));
+        assert!(!down("a table for 4, not 6", "6"));
         // A refusal of the action, or one written again as wanted, turns nothing down.
         assert!(!down("ne supprime pas build-17 stp", "build-17"));
         assert!(!down(

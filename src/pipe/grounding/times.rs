@@ -459,6 +459,47 @@ const DAY_PARTS: &[(&[&str], Half)] = &[
     (&["stanotte"], Half::Night),
 ];
 
+/// The phrases of a day part that follow an hour and make it one ("make it 4 in the
+/// afternoon", "las 8 de la tarde", "9 du matin", "8 abends", "9 da manhã", "8 di sera").
+const DAY_PART_AFTER: &[&[&str]] = &[
+    &["in", "the", "morning"],
+    &["in", "the", "afternoon"],
+    &["in", "the", "evening"],
+    &["at", "night"],
+    &["de", "la", "manana"],
+    &["de", "la", "tarde"],
+    &["de", "la", "noche"],
+    &["du", "matin"],
+    &["du", "soir"],
+    &["de", "l", "'", "apres", "-", "midi"],
+    &["abends"],
+    &["morgens"],
+    &["nachmittags"],
+    &["da", "manha"],
+    &["da", "tarde"],
+    &["da", "noite"],
+    &["di", "mattina"],
+    &["del", "mattino"],
+    &["del", "pomeriggio"],
+    &["di", "pomeriggio"],
+    &["di", "sera"],
+    &["della", "sera"],
+    &["di", "notte"],
+];
+
+/// Words before a number that count people: "for 4 in the evening" is a party of four.
+const FOR_PEOPLE: &[&str] = &["for", "para", "pour", "per", "fur", "pra"];
+
+/// Whether an hour of 1 to 12 at `at` has a day part right after it, and no word before it
+/// that makes it a count of people.
+fn day_part_right_after(tokens: &[Token], at: usize, reading: &Reading) -> bool {
+    (1..=12).contains(&reading.hour)
+        && !(at >= 1 && is_one_of(&tokens[at - 1], FOR_PEOPLE))
+        && DAY_PART_AFTER
+            .iter()
+            .any(|phrase| phrase_at(tokens, reading.end, phrase))
+}
+
 /// Fills [`Facts::times`].
 pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     let mut accepted_ends: Vec<usize> = Vec::new();
@@ -485,6 +526,7 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
             Cue::None => {
                 !duration
                     && (cue_before(tokens, i)
+                        || day_part_right_after(tokens, i, &reading)
                         || range_after(tokens, facts, i, &reading)
                         || (i >= 2
                             && accepted_ends.contains(&(i - 1))
@@ -507,9 +549,13 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     for (start, reading) in found {
         emit(facts, reading);
         // Its numbers are an hour and minutes: "a las ocho" says no party of 8. But a bare
-        // number that a thing is set to ("mets le chauffage à dix-neuf") may be the setting:
-        // both readings stay.
-        if !(reading.cue == Cue::None && set_to(tokens, start)) {
+        // number that a thing is set to ("mets le chauffage à dix-neuf"), or that only a day
+        // part follows ("I ran 10 in the morning"), may be the setting or a count: both
+        // readings stay.
+        let bare = reading.cue == Cue::None
+            && (set_to(tokens, start)
+                || (!cue_before(tokens, start) && day_part_right_after(tokens, start, &reading)));
+        if !bare {
             facts.bind(start..reading.end, Role::Time);
         }
     }
@@ -1262,6 +1308,15 @@ mod tests {
         assert_eq!(times("um 9 am Montag"), [(9, 0), (21, 0)]);
         assert_eq!(times("at 7 am tomorrow"), [(7, 0)]);
         assert_eq!(times("until 5 in the afternoon"), [(17, 0)]);
+        // A day part right after the hour is its cue; not after a count of people.
+        assert_eq!(times("no, make it 4 in the afternoon"), [(16, 0)]);
+        assert_eq!(times("quedamos 8 de la tarde"), [(20, 0)]);
+        assert_eq!(times("rappelle-moi demain 9 du matin"), [(9, 0)]);
+        assert!(times("a table for 4 in the evening").is_empty());
+        assert!(times("mesa para 4 de la noche").is_empty());
+        // Read as a time too, but the number stays a count ("ran 10": kilometres or laps).
+        let facts = super::super::facts::read_for_test("I ran 10 in the morning");
+        assert!(facts.roles.is_empty(), "{:?}", facts.roles);
         assert_eq!(times("around 7 in the morning"), [(7, 0)]);
         assert_eq!(times("from 9 to 11am"), [(9, 0), (11, 0), (21, 0)]);
         assert_eq!(times("at noon"), [(12, 0)]);
