@@ -2337,6 +2337,11 @@ mod tests {
         let festivo = "para el 8 de diciembre... no, mejor el 10, que el 8 es festivo";
         assert!(!kept(festivo, date(), "2026-12-08"));
         assert!(kept(festivo, date(), "2026-12-10"));
+        // A reason before the new value ("nesse dia não dá": no German "da") leaves it in the
+        // correction.
+        let moved = "revisão para o dia 15... ah, espera, nesse dia não dá, deixa para o 16";
+        assert!(!kept(moved, date(), "2026-12-15"));
+        assert!(kept(moved, date(), "2026-12-16"));
         // An identifier taken back for another ("no espera, el nuevo es ...").
         let handle = || serde_json::json!({"type": "string"});
         let user = "mi usuario es @pepe_grillo88... no espera, ese es el viejo, el nuevo es @pepegrillo_mx";

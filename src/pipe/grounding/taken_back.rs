@@ -226,13 +226,14 @@ const REASONS: &[&str] = &[
 ];
 
 /// The byte where the reason of a correction starting at byte `at` starts, before `line_end`:
-/// a word of [`REASONS`] after the correction's first three words.
+/// a word of [`REASONS`] after the correction's first three words (Portuguese "não dá" is no
+/// German "da").
 pub fn reason_at(tokens: &[Token], at: usize, line_end: usize) -> Option<usize> {
     tokens
         .iter()
         .filter(|t| t.start >= at && t.start < line_end && t.kind == Kind::Word)
         .skip(3)
-        .find(|t| is(REASONS, &t.folded))
+        .find(|t| is(REASONS, &t.folded) && !(t.folded == "da" && t.lower != "da"))
         .map(|t| t.start)
 }
 
