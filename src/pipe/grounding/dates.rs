@@ -783,26 +783,30 @@ fn bare_days(tokens: &[Token]) -> impl Iterator<Item = Option<usize>> + '_ {
 /// A week or a weekend named by its day: "le week-end du 12", "la semana del 14", "das
 /// Wochenende vom 5.", "the weekend of the 12th".
 fn week_of(tokens: &[Token], i: usize) -> bool {
+    // The week in each language with its own "of the": English "do" is a verb ("each week
+    // do 3 sets"), "end" alone no weekend ("at the end do 20").
     const WEEKS: &[&str] = &[
-        "end",
         "weekend",
         "semaine",
         "semana",
         "wochenende",
         "woche",
         "settimana",
-        "week",
     ];
     const OF: &[&str] = &["du", "del", "vom", "do", "della"];
     let word = |at: usize| tokens.get(at).map_or("", |t| t.folded.as_str());
-    let of_at = if OF.contains(&word(i - 1)) {
-        Some(i - 1)
-    } else if i >= 3 && word(i - 1) == "the" && word(i - 2) == "of" {
-        Some(i - 2)
-    } else {
-        None
+    let week_before = |at: usize| {
+        (at >= 1 && WEEKS.contains(&word(at - 1)))
+            || (at >= 3 && word(at - 1) == "end" && word(at - 2) == "-" && word(at - 3) == "week")
     };
-    of_at.is_some_and(|at| at >= 1 && WEEKS.contains(&word(at - 1)))
+    if OF.contains(&word(i - 1)) {
+        return week_before(i - 1);
+    }
+    // "the weekend of the 12th", "the week of the 14th".
+    i >= 3
+        && word(i - 1) == "the"
+        && word(i - 2) == "of"
+        && (week_before(i - 2) || word(i - 3) == "week")
 }
 
 /// Articles before a day of the month.
@@ -1193,18 +1197,23 @@ fn read_ahead(tokens: &[Token], today: Date, facts: &Facts, found: &mut Vec<Date
 }
 
 /// The days of "a week from", "two weeks from", "3 days from" standing right before the
-/// weekday at `i`.
-fn days_from(tokens: &[Token], i: usize, facts: &Facts) -> Option<i64> {
+/// weekday at `i`, and whether "for" comes first: then it may be a stay's length ("off for
+/// two weeks from Friday" starts on Friday) or its day ("book the room for a week from
+/// Friday"), and both days are said.
+fn days_from(tokens: &[Token], i: usize, facts: &Facts) -> Option<(i64, bool)> {
     if i < 3 || tokens[i - 1].folded != "from" {
         return None;
     }
     let (_, days) = UNITS
         .iter()
         .find(|(word, days)| *word == tokens[i - 2].folded && *days > 0)?;
-    let (amount, _) = (i.saturating_sub(4)..i - 2)
-        .rev()
-        .find_map(|at| amount_at(tokens, at, facts).filter(|(_, end)| *end == i - 2))?;
-    amount.checked_mul(*days)
+    let (start, amount) = (i.saturating_sub(4)..i - 2).rev().find_map(|at| {
+        amount_at(tokens, at, facts)
+            .filter(|(_, end)| *end == i - 2)
+            .map(|(amount, _)| (at, amount))
+    })?;
+    let lasting = start >= 1 && matches!(tokens[start - 1].folded.as_str(), "for" | "during");
+    Some((amount.checked_mul(*days)?, lasting))
 }
 
 /// `amount` of a unit of `days` days (months where negative) after `today`.
@@ -1263,10 +1272,13 @@ fn read_weekdays(
         let weeks_on = [(["en", "huit"], 7), (["en", "quinze"], 14)]
             .iter()
             .find(|(words, _)| phrase_at(tokens, i + 1, &words[..]))
-            .map(|(_, days)| *days)
+            .map(|(_, days)| (*days, false))
             .or_else(|| days_from(tokens, i, facts));
-        if let Some(days) = weeks_on {
+        if let Some((days, lasting)) = weeks_on {
             found.extend(today.checked_add((ahead + days).days()).ok());
+            if lasting {
+                found.extend(today.checked_add(ahead.days()).ok());
+            }
             continue;
         }
         // "next Friday" may mean the one after the coming one, and a weekday that is today
@@ -2167,8 +2179,11 @@ mod tests {
             dates("la semana del 14 al 18").first(),
             Some(&date(2026, 12, 14))
         );
-        // Not a thing's number after "du": "le bus du 12" is a line.
+        // Not a thing's number after "du": "le bus du 12" is a line; nor English "do" or
+        // "end" alone.
         assert!(dates("prends le bus du 12").is_empty());
+        assert!(dates("each week do 3 sets of squats").is_empty());
+        assert!(dates("at the end do 20 push-ups").is_empty());
         // And bound to the date: no count of people.
         let facts = super::super::facts::read_for_test("une table pour le 14 à 20h");
         assert!(facts.roles.values().any(|r| *r == Role::Date));
@@ -2194,6 +2209,11 @@ mod tests {
         // A week (two) from a weekday: its coming one and weeks on.
         assert_eq!(dates("book it a week from Friday"), [date(2026, 12, 4)]);
         assert_eq!(dates("two weeks from Monday works"), [date(2026, 12, 14)]);
+        // After "for", a stay's length from a weekday, or its day: both.
+        assert_eq!(
+            dates("I'm off for two weeks from Friday, book the cabin"),
+            [date(2026, 11, 27), date(2026, 12, 11)]
+        );
         // Not a weekday after "from" alone, nor weeks said elsewhere.
         assert!(!dates("from Friday on, weekly").contains(&date(2026, 12, 4)));
         assert_eq!(dates("jeudi en quinze"), [date(2026, 12, 10)]);

@@ -338,26 +338,30 @@ impl Evidence {
         })
     }
 
-    /// A string of digits (a phone number, an account): one of the text's runs, or the run
-    /// with a country code before it, or the run's local part without one.
-    /// Whether `code` (letters) stands in the text only as a lowercase word that is a
-    /// function word of the conversation's language ("de" of "traduce de inglés"), never written
-    /// otherwise ("DE", "de-AT").
+    /// Whether `code` (letters) stands in the text only as a lowercase function word of the
+    /// conversation's language, with a word after it ("de" of "traduce de inglés"); never
+    /// where it is written otherwise ("DE", "de-AT") or alone ("cambia el idioma a en,").
     pub(super) fn only_as_function_word(&self, code: &str) -> bool {
         let folded = code.to_lowercase();
         let mut places = self
             .tokens
             .iter()
-            .filter(|t| t.kind == Kind::Word && t.folded == folded)
+            .enumerate()
+            .filter(|(_, t)| t.kind == Kind::Word && t.folded == folded)
             .peekable();
         places.peek().is_some()
-            && places.all(|t| {
+            && places.all(|(i, t)| {
                 let written = self.text.get(t.start..t.end).unwrap_or_default();
                 written.chars().all(|c| c.is_lowercase())
                     && language::function_word_of(&folded, &self.languages)
+                    && self
+                        .tokens
+                        .get(i + 1)
+                        .is_some_and(|next| next.kind == Kind::Word)
             })
     }
 
+    /// A string of digits said in words, group after group: one of the text's such runs.
     pub(super) fn has_spoken_digits(&self, digits: &str) -> bool {
         self.spoken_digits.iter().any(|run| {
             run == digits
@@ -367,6 +371,8 @@ impl Evidence {
         })
     }
 
+    /// A string of digits (a phone number, an account): one of the text's runs, or the run
+    /// with a country code before it, or the run's local part without one.
     pub(super) fn has_digits(&self, digits: &str) -> bool {
         self.digit_runs
             .iter()

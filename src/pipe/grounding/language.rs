@@ -134,7 +134,7 @@ fn sample(text: &str) -> &str {
     &text[..end]
 }
 
-/// Function-word hits of `text` per language (each word once: "one, one, one" is one), in
+/// Function-word hits of `text` per language (each written form once: "one, one, one" is one), in
 /// the order of [`READ`] then [`OTHERS`].
 fn scores(text: &str) -> Vec<(&'static str, usize)> {
     let mut words: Vec<(String, String)> = tokenize(text)

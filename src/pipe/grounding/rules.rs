@@ -336,7 +336,8 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     let all_digits = !digits.is_empty() && digits.len() == text.len();
     // Or spelled out: "jen dot park at outlook dot com" (digits alone are the digits rule's).
     let verbatim = || {
-        written_as_is(text, all_digits, evidence) || (!all_digits && dictated::said(text, evidence))
+        written_as_is(text, all_digits, about_a_language(leaf), evidence)
+            || (!all_digits && dictated::said(text, evidence))
     };
     if let Some(rule) = on(Rule::Verbatim, &verbatim) {
         return Some(rule);
@@ -461,13 +462,13 @@ fn date_time(
 
 /// Whether `text` is written as it is: alone when `all_digits`, a short code in capitals
 /// as one, anything else anywhere.
-fn written_as_is(text: &str, all_digits: bool, evidence: &Evidence) -> bool {
+fn written_as_is(text: &str, all_digits: bool, language_field: bool, evidence: &Evidence) -> bool {
     if all_digits {
         evidence.written_alone(text)
     } else if is_code(text) && text.len() <= 3 && text.chars().all(|c| c.is_ascii_uppercase()) {
         // A code as a code: "ES" in capitals, not "es" of "es urgente".
         evidence.written_exact(&text.to_uppercase())
-    } else if is_code(text) && text.len() <= 3 && evidence.only_as_function_word(text) {
+    } else if language_field && is_code(text) && evidence.only_as_function_word(text) {
         // A language code in lowercase that the text holds only as one of its own function
         // words: "de" of "de inglés a francés" names no German.
         false
@@ -480,6 +481,25 @@ fn written_as_is(text: &str, all_digits: bool, evidence: &Evidence) -> bool {
                     .is_some_and(|rest| rest.contains('.') && evidence.written(rest))
             })
     }
+}
+
+/// Whether a field is a language's (its name or description says so: `source_language`,
+/// "ISO 639-1 code", "locale").
+fn about_a_language(leaf: &Leaf) -> bool {
+    let description = leaf
+        .schema
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    words_of(leaf.key)
+        .iter()
+        .chain(&words_of(description))
+        .any(|w| {
+            matches!(
+                w.as_str(),
+                "language" | "languages" | "lang" | "locale" | "639"
+            )
+        })
 }
 
 /// Whether the text names the value only to turn it down or as another thing's: a member
@@ -2662,6 +2682,34 @@ mod tests {
             ),
             Rule::Unsaid
         );
+    }
+
+    #[test]
+    fn a_language_code_only_as_a_function_word_is_not_said() {
+        let said = |text: &str, key: &str, value: &str| {
+            let evidence = Evidence::new(text, jiff::civil::date(2026, 11, 25));
+            let schema = serde_json::json!({"type": "string"});
+            let value = Value::String(value.into());
+            let leaf = Leaf {
+                value: &value,
+                schema: &schema,
+                key,
+            };
+            trace(&leaf, &evidence, Rules::default()) != Rule::Unsaid
+        };
+        let text = "Traduce este texto de inglés a francés.";
+        assert!(!said(text, "source_language", "de"));
+        assert!(said(text, "source_language", "en"));
+        // A code the user wrote alone is theirs; short words of other fields are too.
+        assert!(said(
+            "Cambia el idioma de la app a en, por favor",
+            "language",
+            "en"
+        ));
+        assert!(said("Turn the kitchen lights off please", "state", "off"));
+        assert!(said("Turn the volume up", "direction", "up"));
+        assert!(said("Mach das Licht an", "state", "an"));
+        assert!(said("Show all my orders", "filter", "all"));
     }
 
     #[test]

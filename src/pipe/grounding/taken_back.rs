@@ -191,8 +191,14 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
         // "para o dia 15... ah, espera, deixa para o 16", "the 15th, oh wait, the 16th": a
         // word that says wait, standing alone between marks, corrects too ("dai" only after
         // a refusal: alone it urges).
-        let wait_alone =
-            is(WAIT, word) && word != "dai" && punct(i + 1) && (after_mark(i) || after_mark_led_in);
+        // Not right after a colon: "Manda a Luca alle 18: aspetta, arrivo alle 19" relays
+        // a message.
+        let after_colon = i >= 1 && tokens[i - 1].lower == ":";
+        let wait_alone = is(WAIT, word)
+            && word != "dai"
+            && punct(i + 1)
+            && !after_colon
+            && (after_mark(i) || after_mark_led_in);
         if !(alone || correcting || wait_alone) {
             continue;
         }
@@ -401,6 +407,7 @@ mod tests {
         assert!(taken_back("Dile a Ana que espera a que llegue, por favor").is_none());
         assert!(taken_back("Book it for 9, wait for my call before paying").is_none());
         assert!(taken_back("prenota per le 8, dai, che ho fame").is_none());
+        assert!(taken_back("Manda a Luca alle 18: aspetta, arrivo alle 19").is_none());
         // A correcting word that compares, or a refusal followed by anything else.
         assert!(taken_back("Book the aisle seat, rather than the window").is_none());
         assert!(taken_back("the blue one, better than nothing").is_none());
