@@ -12,7 +12,7 @@ use super::facts::{close, Role};
 use super::lexicon;
 use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
-use super::words::{is, ASIDES, STOPWORDS};
+use super::words::{is, ASIDES, SEQUENCE, STOPWORDS};
 use super::{
     airports, choice, conversions, counted, dictated, flags, labels, language, legs, text,
 };
@@ -1175,6 +1175,14 @@ fn read_before(evidence: &Evidence, start: usize, n: usize, commas: bool) -> Vec
         .collect()
 }
 
+/// Words that draw a conclusion or say when, in the six languages (folded): no label of the
+/// number after them.
+#[rustfmt::skip]
+const CONNECTIVES: &[&str] = &[
+    "so", "thus", "therefore", "donc", "alors", "also", "allora", "dunque", "ora", "adesso",
+    "ahora", "agora", "maintenant", "jetzt", "pues", "portanto", "asi",
+];
+
 /// A number written after a word that names it, and before no word it counts ("room 12",
 /// "task 12 as done", "HP 305 du bureau"), is that thing's number: it traces a field about
 /// that thing (`room`, `task_id`, `model`), not any field ("room 12" says no 12 attendees).
@@ -1242,10 +1250,15 @@ fn label_fits(
                 .any(|w| name.iter().chain(description).any(|n| n == w));
     };
     let word = &label.folded;
+    // A word that links or orders what is said names no number: "quindi sette in tutto",
+    // "poi 7", "now 4".
     if word.chars().count() < 2
         || is(STOPWORDS, word)
         || language::function_word(word)
         || counting(word)
+        || is(SEQUENCE, word)
+        || is(ASIDES, word)
+        || is(CONNECTIVES, word)
     {
         return true;
     }
@@ -1963,6 +1976,21 @@ mod tests {
 
     fn number_kept(text: &str, key: &str, schema: serde_json::Value, value: f64) -> bool {
         value_kept(text, key, schema, serde_json::json!(value))
+    }
+
+    #[test]
+    fn a_word_that_links_or_orders_names_no_number() {
+        let guests = || serde_json::json!({"type": "integer", "description": "Number of guests"});
+        let text = "Siamo in sei, più il bambino piccolo, quindi sette in tutto.";
+        assert!(number_kept(text, "party_size", guests(), 7.0));
+        assert!(number_kept("we were 5, now 6", "party_size", guests(), 6.0));
+        // A thing's word still names its number.
+        assert!(!number_kept(
+            "the kids are in room 12",
+            "party_size",
+            guests(),
+            12.0
+        ));
     }
 
     #[test]
