@@ -795,8 +795,9 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     read_numbers(tokens, facts, &mut out);
     read_words(tokens, facts, &mut out);
     half_dozens(tokens, &mut out);
-    let mut compounds = two_unit_compounds(&out);
+    let mut compounds = two_unit_compounds(tokens, &out);
     compounds.extend(hours_and_minutes(tokens, facts, &out));
+    compounds.extend(metres_and_centimetres(tokens, facts));
     out.extend(compounds);
     record(out, facts);
 }
@@ -927,15 +928,20 @@ fn read_words(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
     }
 }
 
-/// "5 ft 10 in", "1 m 80 cm": one length in two units, the smaller after the larger.
-fn two_unit_compounds(out: &[Quantity]) -> Vec<Quantity> {
+/// "5 ft 10 in", "1 m 80 cm", "un chilo e due etti": one length, mass or time in two units,
+/// the smaller after the larger, an "and" between them or not.
+fn two_unit_compounds(tokens: &[Token], out: &[Quantity]) -> Vec<Quantity> {
     let mut compounds = Vec::new();
     let pairs = out.iter().flat_map(|a| out.iter().map(move |b| (a, b)));
     for (a, b) in pairs {
         if let (Some(first), Some(second)) = (a.start, b.start) {
+            let joined = second == first + 3
+                && tokens
+                    .get(first + 2)
+                    .is_some_and(|t| AND.contains(&t.folded.as_str()));
             if a.dim == b.dim
                 && matches!(a.dim, Length | Mass | Time)
-                && (second == first + 1 || second == first + 2)
+                && (second == first + 1 || second == first + 2 || joined)
                 && b.factor < a.factor
             {
                 compounds.push(Quantity {
@@ -985,6 +991,62 @@ fn hours_and_minutes(tokens: &[Token], facts: &Facts, out: &[Quantity]) -> Vec<Q
                     start: None,
                 });
             }
+        }
+    }
+    compounds
+}
+
+/// "einen Meter achtzig", "un metro e ottanta", "one metre eighty": a height in metres (a
+/// number or an article before the unit) with its centimetres after it, unnamed.
+fn metres_and_centimetres(tokens: &[Token], facts: &Facts) -> Vec<Quantity> {
+    let metre = |t: &Token| {
+        t.folded != "m"
+            && readings(&t.folded, false)
+                .iter()
+                .any(|(d, f)| *d == Length && close(*f, 1.0))
+    };
+    let mut compounds = Vec::new();
+    for (unit, token) in tokens.iter().enumerate() {
+        if unit == 0 || !metre(token) {
+            continue;
+        }
+        let metres = facts
+            .number_spans
+            .iter()
+            .find(|s| s.end == unit && !s.ordinal && s.value.fract() == 0.0 && s.value >= 1.0)
+            .map(|s| s.value)
+            .or_else(|| {
+                ARTICLES
+                    .contains(&tokens[unit - 1].folded.as_str())
+                    .then_some(1.0)
+            });
+        let Some(metres) = metres else {
+            continue;
+        };
+        let mut at = unit + 1;
+        if tokens
+            .get(at)
+            .is_some_and(|t| AND.contains(&t.folded.as_str()))
+        {
+            at += 1;
+        }
+        let centimetres = facts.number_spans.iter().find(|s| {
+            s.start == at
+                && !s.ordinal
+                && s.value.fract() == 0.0
+                && (1.0..100.0).contains(&s.value)
+                // No unit of its own after it: "1 metro e 20 chili" is no height.
+                && tokens
+                    .get(s.end)
+                    .is_none_or(|t| readings(&t.folded, false).is_empty())
+        });
+        if let Some(centimetres) = centimetres {
+            compounds.push(Quantity {
+                dim: Length,
+                value: metres + centimetres.value / 100.0,
+                factor: 1.0,
+                start: None,
+            });
         }
     }
     compounds
@@ -1643,6 +1705,12 @@ mod tests {
     #[test]
     fn a_length_in_two_units_is_one_length() {
         assert!(has("height 5ft 10in", 70.0));
+        // Two units joined by "and"; centimetres after metres, unnamed.
+        assert!(has("Il pacco pesa un chilo e due etti.", 1200.0));
+        assert!(has("Der Schrank ist einen Meter achtzig hoch", 180.0));
+        assert!(has("mide un metro ochenta", 1.8));
+        assert!(has("one metre eighty tall", 180.0));
+        assert!(!has("un metro e 20 chili di roba", 120.0));
         assert!(has("height 5 ft 10 inches", 177.8));
         assert!(has("1 m 80 cm tall", 180.0));
         assert!(!has("5 ft and then 10 in", 70.0));
