@@ -334,22 +334,8 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     let digits: String = text.chars().filter(char::is_ascii_digit).collect();
     let letters_and_digits = text.chars().filter(|c| c.is_alphanumeric()).count();
     let all_digits = !digits.is_empty() && digits.len() == text.len();
-    // Or spelled out: "jen dot park at outlook dot com" (digits alone are the digits rule's).
-    let verbatim = || {
-        written_as_is(text, all_digits, about_a_language(leaf), evidence)
-            || (!all_digits && dictated::said(text, evidence))
-    };
-    if let Some(rule) = on(Rule::Verbatim, &verbatim) {
+    if let Some(rule) = written_or_spelled(text, &digits, leaf, evidence, rules) {
         return Some(rule);
-    }
-    // Digits said in words, group after group: "siete, cuatro, cuatro, nueve, uno, dos".
-    if digits.len() >= 4 && digits.len() * 10 >= letters_and_digits * 6 {
-        let spoken = || {
-            evidence.has_spoken_digits(&digits) || (all_digits && dictated::said(text, evidence))
-        };
-        if let Some(rule) = on(Rule::Digits, &spoken) {
-            return Some(rule);
-        }
     }
     // A phone or account number: its digits, whatever the separators and a country code.
     if digits.len() >= 7 && digits.len() * 10 >= letters_and_digits * 6 {
@@ -400,6 +386,34 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
     on(Rule::Text, &|| {
         !text::names_the_field(text, leaf.key) && text::said(text, evidence)
     })
+}
+
+/// A value written as it is, or spelled out: "jen dot park at outlook dot com" (its rule
+/// `verbatim`), digits said in words, group after group: "siete, cuatro, cuatro, nueve, uno,
+/// dos" (`digits`).
+fn written_or_spelled(
+    text: &str,
+    digits: &str,
+    leaf: &Leaf,
+    evidence: &Evidence,
+    rules: Rules,
+) -> Option<Rule> {
+    let on = |rule: Rule, test: &dyn Fn() -> bool| (rules.on(rule) && test()).then_some(rule);
+    let letters_and_digits = text.chars().filter(|c| c.is_alphanumeric()).count();
+    let all_digits = !digits.is_empty() && digits.len() == text.len();
+    let verbatim = || {
+        written_as_is(text, all_digits, about_a_language(leaf), evidence)
+            || (!all_digits && dictated::said(text, evidence))
+    };
+    if let Some(rule) = on(Rule::Verbatim, &verbatim) {
+        return Some(rule);
+    }
+    if digits.len() >= 4 && digits.len() * 10 >= letters_and_digits * 6 {
+        let spoken =
+            || evidence.has_spoken_digits(digits) || (all_digits && dictated::said(text, evidence));
+        return on(Rule::Digits, &spoken);
+    }
+    None
 }
 
 /// A value that is a date or a time of day, traced as one (`Some` of how); `None` for any
@@ -1175,6 +1189,19 @@ fn read_before(evidence: &Evidence, start: usize, n: usize, commas: bool) -> Vec
         .collect()
 }
 
+/// Whether a word before a number cannot be its label: a short or function word, a word
+/// that counts, or one that links or orders what is said ("quindi sette in tutto", "poi 7",
+/// "now 4").
+fn names_no_number(word: &str) -> bool {
+    word.chars().count() < 2
+        || is(STOPWORDS, word)
+        || language::function_word(word)
+        || counting(word)
+        || is(SEQUENCE, word)
+        || is(ASIDES, word)
+        || is(CONNECTIVES, word)
+}
+
 /// Words that draw a conclusion or say when, in the six languages (folded): no label of the
 /// number after them.
 #[rustfmt::skip]
@@ -1250,16 +1277,7 @@ fn label_fits(
                 .any(|w| name.iter().chain(description).any(|n| n == w));
     };
     let word = &label.folded;
-    // A word that links or orders what is said names no number: "quindi sette in tutto",
-    // "poi 7", "now 4".
-    if word.chars().count() < 2
-        || is(STOPWORDS, word)
-        || language::function_word(word)
-        || counting(word)
-        || is(SEQUENCE, word)
-        || is(ASIDES, word)
-        || is(CONNECTIVES, word)
-    {
+    if names_no_number(word) {
         return true;
     }
     let label = stem(word);

@@ -51,6 +51,19 @@ const IN_FACT: &[[&str; 2]] = &[
     ["in", "realta"],
 ];
 
+/// "para o dia 15... ah, espera, deixa para o 16", "the 15th, oh wait, the 16th": a word
+/// that says wait, with a mark after it, corrects too where a mark (or a lead-in) stands
+/// before it; "dai" only after a refusal (alone it urges); never right after a colon, where a
+/// message is relayed ("Manda a Luca alle 18: aspetta, arrivo alle 19").
+fn wait_alone(tokens: &[Token], i: usize) -> bool {
+    let word = tokens[i].folded.as_str();
+    let after_colon = i >= 1 && tokens[i - 1].lower == ":";
+    is(WAIT, word)
+        && word != "dai"
+        && tokens.get(i + 1).is_some_and(|t| t.kind == Kind::Punct)
+        && !after_colon
+}
+
 /// Whether the tokens at `at` say [`IN_FACT`].
 fn in_fact_at(tokens: &[Token], at: usize) -> bool {
     IN_FACT.iter().any(|pair| {
@@ -188,18 +201,8 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
             && (((is(AFTER_A_MARK, word) || in_fact_at(tokens, i)) && alone_after_mark)
                 || (is(CORRECTING, word) && after_or)
                 || (is(CORRECTING, word) && !is(ADVISING, word) && alone_after_mark));
-        // "para o dia 15... ah, espera, deixa para o 16", "the 15th, oh wait, the 16th": a
-        // word that says wait, standing alone between marks, corrects too ("dai" only after
-        // a refusal: alone it urges).
-        // Not right after a colon: "Manda a Luca alle 18: aspetta, arrivo alle 19" relays
-        // a message.
-        let after_colon = i >= 1 && tokens[i - 1].lower == ":";
-        let wait_alone = is(WAIT, word)
-            && word != "dai"
-            && punct(i + 1)
-            && !after_colon
-            && (after_mark(i) || after_mark_led_in);
-        if !(alone || correcting || wait_alone) {
+        let waits = wait_alone(tokens, i) && (after_mark(i) || after_mark_led_in);
+        if !(alone || correcting || waits) {
             continue;
         }
         let line_start = text[..token.start].rfind('\n').map_or(0, |n| n + 1);
