@@ -198,8 +198,20 @@ const WE_ARE: &[&[&str]] = &[
     &["vamos", "a", "ser"], &["vamos", "ser"], &["seremo"],
 ];
 
-/// Whether the folded words `before` a number end with "we are" in one of the six.
+/// Words that make a number rough: "somos unos 15", "we're about 12", "on est environ 8".
+#[rustfmt::skip]
+const ABOUT: &[&str] = &[
+    "about", "around", "roughly", "unos", "unas", "aproximadamente", "environ", "etwa", "ungefahr",
+    "cerca", "uns", "umas", "circa", "tipo",
+];
+
+/// Whether the folded words `before` a number end with "we are" in one of the six, a word
+/// that makes it rough or not between ("somos unos 15").
 pub fn head_count(before: &[&str]) -> bool {
+    let before = match before.split_last() {
+        Some((last, rest)) if ABOUT.contains(last) => rest,
+        _ => before,
+    };
     WE_ARE.iter().any(|phrase| before.ends_with(phrase))
 }
 
@@ -375,6 +387,14 @@ mod joined_tests {
     fn joined(text: &str) -> usize {
         let words: Vec<&str> = text.split_whitespace().collect();
         joined_people(&words)
+    }
+
+    #[test]
+    fn a_head_count_rough_or_not() {
+        assert!(head_count(&["que", "somos", "unos"]));
+        assert!(head_count(&["we", "are", "about"]));
+        assert!(head_count(&["on", "est"]));
+        assert!(!head_count(&["buy", "about"]));
     }
 
     #[test]
