@@ -108,6 +108,9 @@ def main() -> None:
         main_url = start(names[0], "0.5b", "--chat-template-file", str(TEMPLATE))
         translator_url = start(names[1], "1.5b")
         rows = []
+        # Each result is written as it comes: a run stopped halfway keeps what it measured
+        # (--report-only judges it).
+        written = (args.out / "results.jsonl").open("w")
         for mode in args.modes.split(","):
             proxy = None
             if mode == "alone":
@@ -125,6 +128,8 @@ def main() -> None:
                     row = {"mode": mode, "id": case["id"], "complete": case["complete"], **result}
                     row["verdict"] = verdict(case, result)
                     rows.append(row)
+                    written.write(json.dumps(row) + "\n")
+                    written.flush()
                     print(json.dumps(row)[:300], flush=True)
             finally:
                 if proxy:
@@ -132,7 +137,7 @@ def main() -> None:
     finally:
         for name in names:
             subprocess.run(["bash", str(SCRIPT), "stop", name], capture_output=True, stdin=subprocess.DEVNULL)
-    (args.out / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    written.close()
     report(cases, rows, args.out)
 
 
