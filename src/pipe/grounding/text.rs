@@ -110,7 +110,7 @@ fn added_clause(value: &str, evidence: &Evidence) -> bool {
         for word in words_of(piece) {
             let folded = super::tokens::fold(&word);
             let because = is(REASONS, &folded) || (folded == "car" && evidence.in_french());
-            if evidence.joins(&word) || because {
+            if evidence.joins(&word) || because || is(QUALIFIERS, &folded) {
                 close(&mut clause, reason);
                 reason = because;
             } else {
@@ -122,6 +122,13 @@ fn added_clause(value: &str, evidence: &Evidence) -> bool {
     }
     added
 }
+
+/// Words that add a qualifier to what comes before ("... with outdoor seating", "... sin
+/// gluten"): what follows is a part of its own, added when none of its words was said.
+#[rustfmt::skip]
+const QUALIFIERS: &[&str] = &[
+    "with", "without", "con", "sin", "avec", "sans", "mit", "ohne", "com", "sem", "senza",
+];
 
 /// Words that start a reason (French "car" only in French: elsewhere it is a vehicle).
 const REASONS: &[&str] = &[
@@ -278,6 +285,19 @@ mod tests {
         assert!(said_in(
             with_reason,
             "Olá, vou faltar amanhã porque estou com febre."
+        ));
+        // A qualifier nobody gave is a part of its own; one the user gave is theirs.
+        assert!(!said_in(
+            "Look up vegan restaurants near me.",
+            "vegan restaurants near me with outdoor seating"
+        ));
+        assert!(said_in(
+            "Look up vegan restaurants near me with outdoor seating",
+            "vegan restaurants with outdoor seating near me"
+        ));
+        assert!(said_in(
+            "busca hoteles en Sevilla con piscina y parking",
+            "hoteles en Sevilla con piscina"
         ));
         // One word of a reason nobody gave is enough; a reason the user gave is theirs.
         assert!(!said_in(
