@@ -34,11 +34,41 @@ pub(super) fn said(value: &str, evidence: &Evidence) -> bool {
     }
     let tokens = &evidence.tokens;
     (0..tokens.len()).any(|start| {
-        let starts = readings(evidence, start)
-            .iter()
-            .any(|reading| target.starts_with(reading.text.as_str()));
-        starts && Search::new(evidence, &target).spells(start, 0, false, Last::Start)
+        may_start(evidence, start, &target)
+            && readings(evidence, start)
+                .iter()
+                .any(|reading| target.starts_with(reading.text.as_str()))
+            && Search::new(evidence, &target).spells(start, 0, false, Last::Start)
     })
+}
+
+/// Whether token `i` may read as the start of `target`, told without building its
+/// readings: most tokens of a conversation are not (grounding runs on every call).
+fn may_start(evidence: &Evidence, i: usize, target: &str) -> bool {
+    let token = &evidence.tokens[i];
+    if target.starts_with(token.lower.as_str()) {
+        return true;
+    }
+    if token.kind != Kind::Word {
+        return false;
+    }
+    let Some(first) = target.chars().next() else {
+        return false;
+    };
+    let folded = token.folded.as_str();
+    if first.is_ascii_digit() {
+        return digit_at(&evidence.tokens, i).is_some()
+            || matches!(folded, "double" | "triple")
+            || evidence.facts.number_spans.iter().any(|s| s.start == i);
+    }
+    MARKS.iter().any(|(mark, names)| {
+        *mark == first
+            && names
+                .iter()
+                .any(|name| name.split(' ').next() == Some(folded))
+    }) || LETTERS
+        .iter()
+        .any(|(letter, names)| *letter == first && names.contains(&folded))
 }
 
 /// The longest value read as dictated: an address or a handle, not a document. With one
