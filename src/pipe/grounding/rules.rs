@@ -500,20 +500,12 @@ fn written_as_is(text: &str, all_digits: bool, language_field: bool, evidence: &
 /// Whether a field is a language's (its name or description says so: `source_language`,
 /// "ISO 639-1 code", "locale").
 fn about_a_language(leaf: &Leaf) -> bool {
-    let description = leaf
-        .schema
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    words_of(leaf.key)
-        .iter()
-        .chain(&words_of(description))
-        .any(|w| {
-            matches!(
-                w.as_str(),
-                "language" | "languages" | "lang" | "locale" | "639"
-            )
-        })
+    field_words(leaf).iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "language" | "languages" | "lang" | "locale" | "639"
+        )
+    })
 }
 
 /// Whether the text names the value only to turn it down or as another thing's: a member
