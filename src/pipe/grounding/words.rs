@@ -196,7 +196,12 @@ const YES: &[&[&str]] = &[
 /// Whether `text` starts with a yes ("Yes please", "Sí, claro", "Oui, parfait", "Ja,
 /// bitte"): never a yes inside it ("not sure", "I'm ok with 8").
 pub fn affirms(text: &str) -> bool {
-    let tokens = super::tokens::tokenize(text);
+    // Its first words only: a user's message can hold a whole file.
+    let mut end = text.len().min(64);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let tokens = super::tokens::tokenize(&text[..end]);
     let words: Vec<&str> = tokens
         .iter()
         .skip_while(|t| t.kind == super::tokens::Kind::Punct)
@@ -228,6 +233,7 @@ mod tests {
             "Sim, pode ser",
             "Va bene, grazie",
             "¡Sí!",
+            &format!("Yes please, and here is the file: {}", "x ".repeat(50_000)),
         ] {
             assert!(affirms(text), "{text}");
         }
