@@ -282,7 +282,7 @@ impl Metrics {
         );
         r.register(
             "grounding_nothing_said",
-            "Translated calls to rewritten tools none of whose values the conversation holds, turned back to the main model as not for this request",
+            "Calls (translated, or the main model's own) none of whose values the conversation holds, turned back to the main model as not for this request",
             self.grounding_nothing_said.clone(),
         );
         r.register(

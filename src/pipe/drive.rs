@@ -490,15 +490,15 @@ fn peek_has_nl_call(
 }
 
 /// A call plaincall must handle: to a tool it handles, and not already valid real arguments
-/// that carry only values the conversation gave, or, to a rewritten tool under `strict`
-/// grounding, lack no required one (any such call, when `split`: its actions are looked at).
+/// that grounding lets go as they are ([`crate::pipe::translate::OwnGrounding::goes_changed`];
+/// any such call, when `split`: its actions are looked at).
 fn is_nl_call(pipe: &Pipe, rewrite: &Rewrite, name: &str, arguments: &str, split: bool) -> bool {
     rewrite.tools.handled(name).is_some_and(|tool| {
         split
             || read_call(tool, arguments, &pipe.settings().timezone) != CallForm::Valid
             || serde_json::from_str(arguments).is_ok_and(|args| {
                 pipe.ground_own(tool, &args, &rewrite.evidence)
-                    .is_some_and(|own| own.changed() || !own.strictly_missing(tool).is_empty())
+                    .is_some_and(|own| own.goes_changed(tool))
             })
     })
 }

@@ -539,6 +539,15 @@ fn own_call(
             };
         }
     }
+    // A call nothing the conversation says is in, made up whole for another request: the
+    // main model is told once; should it call the tool again, its call goes as written.
+    if let Some(reason) = own.as_ref().and_then(|own| own.for_another.as_deref()) {
+        if rewrite.tried.first_objection(&tool.name) {
+            engine.metrics.grounding_nothing_said.inc();
+            tracing::info!(tool = %tool.name, %reason, "the main model's own call is for another request");
+            return wrong_tool(tool, reason, call);
+        }
+    }
     if let Some(own) = &own {
         own.count(&engine.metrics);
     }
@@ -569,6 +578,19 @@ fn own_call(
         None => {}
     }
     Resolved::Kept(call)
+}
+
+/// The main model is told that `call` is not for `tool`, and why: a repair turn.
+fn wrong_tool(tool: &NlTool, reason: &str, call: ToolCall) -> Resolved {
+    let name = &tool.name;
+    let reason = reason.trim_end_matches('.');
+    Resolved::Failed {
+        tool_message: format!(
+            "[WRONG TOOL] This request is not for {name}: {reason}. Call the tool that does what the user asked, or answer without a tool; call {name} again only if it is right after all."
+        ),
+        reason: format!("the {name} call is not for this tool: {reason}"),
+        call,
+    }
 }
 
 /// A valid call's values that are not in the format their descriptions ask (`"Phoenix"` for
@@ -722,17 +744,7 @@ fn resolved_from(
             reason: format!("the {} call needs more information: {question}", tool.name),
             call,
         },
-        Outcome::WrongTool(reason) => {
-            let name = &tool.name;
-            let reason = reason.trim_end_matches('.');
-            Resolved::Failed {
-                tool_message: format!(
-                    "[WRONG TOOL] This request is not for {name}: {reason}. Call the tool that does what the user asked, or answer without a tool; call {name} again only if it is right after all."
-                ),
-                reason: format!("the {name} call is not for this tool: {reason}"),
-                call,
-            }
-        }
+        Outcome::WrongTool(reason) => wrong_tool(tool, &reason, call),
         Outcome::Failed(error) => Resolved::Failed {
             tool_message: format!(
                 "[TRANSLATION ERROR] {error}. Describe the call again with every detail it needs, or ask the user."

@@ -150,8 +150,9 @@ const NOTHING_SAID_VALUES: usize = 3;
 /// Why a translation is no call for this request, when the conversation holds none of its
 /// values: a weak main model reaches for a tool shown as one free-text field ("What is the
 /// weather in Paris?" sent to `set_reminder`), and a translator fills every field with what
-/// it makes up. Only for a rewritten tool (a tool the model saw in full was its own choice),
-/// only for one call of [`NOTHING_SAID_VALUES`] values or more (its leaves: an object or an
+/// it makes up; a weak model also calls a tool it saw in full with values it makes up ("I'd
+/// like to look for a rental vehicle." sent to a car search with a city and dates nobody
+/// gave). Only for one call of [`NOTHING_SAID_VALUES`] values or more (its leaves: an object or an
 /// array is no value of its own), never where grounding cannot read the conversation (its
 /// values are then unverified, not unsaid, and an image or a file may hold them), never when
 /// a text value is about what the conversation is about ([`grounding::touches`], its system
@@ -164,22 +165,17 @@ const NOTHING_SAID_VALUES: usize = 3;
 /// left out.
 fn nothing_said(
     tool: &NlTool,
-    grounded: &Translated,
-    translated: &Translated,
+    decisions: &[grounding::Decision],
+    calls: &[&Value],
     conversation: &Conversation,
 ) -> Option<String> {
-    let decisions = &grounded.grounding;
     let unsaid = |d: &grounding::Decision| d.rule == grounding::Rule::Unsaid;
     let leaves: Vec<&str> = decisions
         .iter()
         .map(|d| d.path.as_str())
         .filter(|path| !decisions.iter().any(|d| contains(path, &d.path)))
         .collect();
-    if !tool.rewritten
-        || translated.calls.len() != 1
-        || conversation.said.opaque()
-        || leaves.len() < NOTHING_SAID_VALUES
-    {
+    if calls.len() != 1 || conversation.said.opaque() || leaves.len() < NOTHING_SAID_VALUES {
         return None;
     }
     // Text the translator wrote about what was said, in words of its own ("Search the web
@@ -190,9 +186,11 @@ fn nothing_said(
     let required = required_unsaid(&tool.parameters, decisions);
     let nothing = decisions.iter().all(unsaid);
     // Worked-out values are traced by no rule ("JFK" for "from New York"): only where the
-    // request names another offered tool and nothing of this one is it for another request.
+    // request names another offered tool and nothing of this one is it for another request,
+    // and only for a rewritten tool (one the model saw in full was its own choice).
     let none_required = || {
-        required.len() >= 2
+        tool.rewritten
+            && required.len() >= 2
             && conversation
                 .said
                 .offered()
@@ -203,17 +201,14 @@ fn nothing_said(
     if !nothing && !none_required() {
         return None;
     }
-    if translated
-        .calls
-        .iter()
-        .any(|(_, args)| grounding::touches(args, &facts))
-    {
+    if calls.iter().any(|args| grounding::touches(args, &facts)) {
         return None;
     }
     if let Some(proposed) = conversation.said.proposed(conversation.day) {
         let rules = conversation.rules;
-        let traced = translated.calls.iter().any(|(_, args)| {
-            let report = grounding::ground(&mut args.clone(), &tool.parameters, &proposed, rules);
+        let traced = calls.iter().any(|args| {
+            let report =
+                grounding::ground(&mut (*args).clone(), &tool.parameters, &proposed, rules);
             !report.decisions.iter().all(unsaid)
         });
         if traced {
@@ -410,7 +405,12 @@ impl Pipe {
             day: date.parse().unwrap_or_default(),
             rules: self.rules(),
         };
-        if let Some(reason) = nothing_said(tool, &grounded, &translated, &said) {
+        let calls: Vec<&Value> = translated.calls.iter().map(|(_, args)| args).collect();
+        let for_another = tool
+            .rewritten
+            .then(|| nothing_said(tool, &grounded.grounding, &calls, &said))
+            .flatten();
+        if let Some(reason) = for_another {
             metrics.grounding_nothing_said.inc();
             tracing::info!(tool = %tool.name, grounding = %grounded.grounding_line(), %reason, "the translated call is for another request");
             return Outcome::WrongTool(reason);
@@ -494,7 +494,14 @@ impl Pipe {
         mark_replaced(&mut report.decisions, &replaced);
         let gone = leave_out(&mut delivered, candidate, &report.dropped, &tool.validator);
         let strict = self.settings.grounding_for(&tool.name) == Grounding::Strict;
+        let conversation = Conversation {
+            said: evidence,
+            day: date.parse().unwrap_or_default(),
+            rules: self.rules(),
+        };
+        let for_another = nothing_said(tool, &report.decisions, &[args], &conversation);
         Some(OwnGrounding {
+            for_another,
             replaced,
             needed: if strict {
                 needed(&report, &gone)
@@ -845,6 +852,9 @@ pub(crate) struct OwnGrounding {
     pub replaced: Vec<String>,
     /// Under `strict`, the values it cannot go without that the conversation does not hold.
     needed: Vec<String>,
+    /// Why the call is for another request, when nothing the conversation says is among its
+    /// values ([`nothing_said`]).
+    pub for_another: Option<String>,
     decisions: Vec<grounding::Decision>,
 }
 
@@ -852,6 +862,12 @@ impl OwnGrounding {
     /// Whether grounding changed the call.
     pub(crate) fn changed(&self) -> bool {
         !self.gone.is_empty() || !self.replaced.is_empty()
+    }
+
+    /// Whether the call does not go as the model wrote it: values left out or replaced, a
+    /// question under `strict`, or a call for another request.
+    pub(crate) fn goes_changed(&self, tool: &NlTool) -> bool {
+        self.changed() || !self.strictly_missing(tool).is_empty() || self.for_another.is_some()
     }
 
     /// The unsaid values a call to `tool` cannot go without, when it is rewritten and under

@@ -2,12 +2,15 @@
 //! the rewritten tool the main model called, the main model is told so once and offered the
 //! tools again, never asked to put a question to the user about a tool they did not want.
 //! Should it call the same tool again, its own call is asked for with the full schema: the
-//! worst case is the model alone, one turn later.
+//! worst case is the model alone, one turn later. The same holds for a call the main model
+//! wrote itself, to a tool it saw in full, when nothing the conversation says is among its
+//! values: told once, it may call again, and its call then goes as written.
 
 use serde_json::{json, Value};
 
 use crate::support::{
-    backend_toml, calls_message, chat, completion, fixture_tool, nl_call, tool_call,
+    backend_toml, calls_message, chat, chat_stream_text, completion, first_call_arguments,
+    fixture_tool, fold_stream, nl_call, stream_chunk, streamed_call, text_message, tool_call,
     translator_reply, MockServer, Proxy, Reply,
 };
 
@@ -171,7 +174,7 @@ async fn a_translation_of_values_nobody_said_is_caught_as_a_wrong_tool() {
             "tool_calls",
         )),
         Reply::ok(completion(
-            crate::support::text_message("I cannot look up the weather."),
+            text_message("I cannot look up the weather."),
             "stop",
         )),
     ])
@@ -348,7 +351,7 @@ async fn flight_call_offering(
             "tool_calls",
         )),
         Reply::ok(completion(
-            crate::support::text_message("Which city are you flying from?"),
+            text_message("Which city are you flying from?"),
             "stop",
         )),
     ])
@@ -422,4 +425,137 @@ async fn a_call_for_a_named_tool_or_with_a_required_value_said_goes_out() {
     .await;
     assert!(delivered, "{told:?}");
     assert!(metrics.contains("plaincall_grounding_nothing_said_total 0"));
+}
+
+/// A car search the main model sees in full (four flat properties: checked, not rewritten).
+fn car_search() -> Value {
+    json!({"type": "function", "function": {
+        "name": "get_cars", "description": "Cars available to rent.",
+        "parameters": {"type": "object", "properties": {
+            "city": {"type": "string"}, "start_date": {"type": "string", "format": "date"},
+            "end_date": {"type": "string", "format": "date"}, "pickup_time": {"type": "string"}},
+        "required": ["city", "start_date", "end_date", "pickup_time"]}}})
+}
+
+/// What a weak main model makes up for "I'd like to look for a rental vehicle."
+fn made_up_cars() -> Value {
+    json!({"city": "Los Angeles, CA", "start_date": "2026-01-01", "end_date": "2026-01-31",
+        "pickup_time": "14:00"})
+}
+
+fn own_car_call(id: &str, stream: bool) -> Reply {
+    match stream {
+        false => Reply::ok(completion(
+            calls_message(vec![tool_call(id, "get_cars", &made_up_cars())]),
+            "tool_calls",
+        )),
+        true => streamed_call(id, "get_cars", &made_up_cars().to_string(), 9),
+    }
+}
+
+fn asking_for_cars(user: &str, stream: bool) -> Value {
+    json!({"model": "main-model", "stream": stream,
+        "messages": [{"role": "user", "content": user}],
+        "tools": [car_search()]})
+}
+
+async fn served(proxy: &Proxy, request: &Value) -> Value {
+    if request["stream"] == true {
+        return fold_stream(&chat_stream_text(proxy, request).await);
+    }
+    let (status, body) = chat(proxy, request).await;
+    assert_eq!(status, 200, "{body}");
+    body["choices"][0]["message"].clone()
+}
+
+#[tokio::test]
+async fn the_model_s_own_call_of_values_nobody_said_is_caught_once() {
+    for stream in [false, true] {
+        let question = "Sure: in which city, and from when to when?";
+        let answer = match stream {
+            false => Reply::ok(completion(text_message(question), "stop")),
+            true => Reply::sse(vec![
+                stream_chunk(json!({"role": "assistant", "content": question}), None),
+                stream_chunk(json!({}), Some("stop")),
+            ]),
+        };
+        let main = MockServer::scripted(vec![own_car_call("call_1", stream), answer]).await;
+        let proxy = Proxy::start(&main.url(), "").await;
+        let request = asking_for_cars("I'd like to look for a rental vehicle.", stream);
+        let message = served(&proxy, &request).await;
+        let no_call = message["tool_calls"].as_array().is_none_or(Vec::is_empty);
+        assert!(no_call, "stream={stream}: {message}");
+        assert_eq!(message["content"], question);
+        let requests = main.chat_requests();
+        assert_eq!(requests.len(), 2, "stream={stream}: one repair turn");
+        let told = last_message(&requests[1].json());
+        assert!(
+            told.starts_with("[WRONG TOOL] This request is not for get_cars: nothing the conversation says is among its values (city, start_date, end_date, pickup_time)."),
+            "stream={stream}: {told}"
+        );
+        assert!(proxy
+            .metrics()
+            .contains("plaincall_grounding_nothing_said_total 1"));
+    }
+}
+
+#[tokio::test]
+async fn a_main_model_that_calls_again_after_being_told_gets_its_call_as_written() {
+    let main = MockServer::scripted(vec![
+        own_car_call("call_1", false),
+        own_car_call("call_2", false),
+    ])
+    .await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let message = served(&proxy, &asking_for_cars("Find me a rental car.", false)).await;
+    assert_eq!(message["tool_calls"][0]["id"], "call_2", "{message}");
+    assert_eq!(first_call_arguments(&message), made_up_cars());
+    assert_eq!(main.chat_requests().len(), 2, "told once, then trusted");
+}
+
+#[tokio::test]
+async fn the_model_s_own_call_with_a_value_said_or_proposed_goes_out() {
+    // Each must reach the client untouched, with no repair turn: one value said (the city),
+    // one said in other words (the pick-up time), values the assistant proposed and the user accepted, a
+    // request grounding cannot read, and grounding off.
+    let cases: [(&str, Option<&str>, &str); 5] = [
+        ("I need a rental car in Los Angeles, CA.", None, ""),
+        (
+            "A rental car from New Year's Day to the end of January, picked up at 2 pm.",
+            None,
+            "",
+        ),
+        (
+            "Yes, go ahead.",
+            Some("Shall I look for cars in Los Angeles from 2026-01-01 to 2026-01-31, picked up at 14:00?"),
+            "",
+        ),
+        ("レンタカーを探したいです。", None, ""),
+        (
+            "I'd like to look for a rental vehicle.",
+            None,
+            "[translation]\ngrounding = \"off\"\n",
+        ),
+    ];
+    for (user, proposal, config) in cases {
+        let main = MockServer::scripted(vec![own_car_call("call_1", false)]).await;
+        let proxy = Proxy::start(&main.url(), config).await;
+        let mut request = asking_for_cars(user, false);
+        if let Some(proposal) = proposal {
+            let proposal = json!({"role": "assistant", "content": proposal});
+            request["messages"]
+                .as_array_mut()
+                .unwrap()
+                .insert(0, proposal);
+        }
+        let message = served(&proxy, &request).await;
+        assert_eq!(
+            message["tool_calls"][0]["id"], "call_1",
+            "{user}: {message}"
+        );
+        assert_eq!(main.chat_requests().len(), 1, "{user}: no repair turn");
+        assert!(proxy
+            .metrics()
+            .contains("plaincall_grounding_nothing_said_total 0"));
+    }
 }
