@@ -404,6 +404,7 @@ pub(super) fn refused(member: &str, members: &[Value], evidence: &Evidence) -> b
             || is(NONE_OF, &t.folded)
             || is(CORRECTING, &t.folded)
             || is(LEAVING_OUT, &t.folded)
+            || is(NEEDING, &t.folded)
     });
     if !turning {
         return false;
@@ -516,6 +517,36 @@ fn negated_before(at: usize, evidence: &Evidence) -> bool {
             is(REFUSALS, &t.folded) && (t.folded != "no" || i > 0 && evidence.negates(&t.folded))
         })
         || left_out_before(at, evidence)
+        || not_needed_before(at, evidence)
+}
+
+/// Words of needing a thing: "no need for", "pas besoin de", "no hace falta", "não precisa
+/// de", "non serve", "I don't need".
+const NEEDING: &[&str] = &[
+    "need", "needed", "besoin", "falta", "necesito", "necesita", "precisa", "preciso", "serve",
+    "bisogno", "brauche", "brauchen", "notig",
+];
+
+/// A word of [`NEEDING`] among the four words before token `at` (an elided article's
+/// apostrophe between is no mark: "pas besoin de l'express"), a negation one or two words
+/// before it ("no hace falta el express").
+fn not_needed_before(at: usize, evidence: &Evidence) -> bool {
+    let words: Vec<&str> = evidence.tokens[..at]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct || t.lower == "'" || t.lower == "’")
+        .filter(|t| t.kind == Kind::Word)
+        .take(5)
+        .map(|t| t.folded.as_str())
+        .collect();
+    words.iter().take(4).enumerate().any(|(i, w)| {
+        is(NEEDING, w)
+            && words
+                .iter()
+                .skip(i + 1)
+                .take(2)
+                .any(|b| is(REFUSALS, b) || evidence.negates(b) || *b == "t")
+    })
 }
 
 /// A word of [`LEAVING_OUT`] among the three words before token `at`, with no mark between

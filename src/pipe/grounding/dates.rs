@@ -226,6 +226,10 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     (&["christmas"], Shift::Fixed(12, 25)),
     (&["christmas", "day"], Shift::Fixed(12, 25)),
     (&["new", "year", "'", "s", "eve"], Shift::Fixed(12, 31)),
+    // As typed without the apostrophe: "new years eve", "new year eve".
+    (&["new", "years", "eve"], Shift::Fixed(12, 31)),
+    (&["new", "year", "eve"], Shift::Fixed(12, 31)),
+    (&["new", "years", "day"], Shift::Fixed(1, 1)),
     (&["nye"], Shift::Fixed(12, 31)),
     (&["xmas"], Shift::Fixed(12, 25)),
     (&["xmas", "eve"], Shift::Fixed(12, 24)),
@@ -488,7 +492,7 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     let mut weekdays = Vec::new();
     read_weekdays(tokens, today, facts, &mut found, &mut weekdays);
     facts.weekdays.extend(weekdays);
-    read_digits(tokens, today, &mut found);
+    read_digits(tokens, today, day_first(context), &mut found);
     read_compact(tokens, &mut found);
     read_month_names(tokens, today, facts, &mut found);
     read_nth_weekday_of_month(tokens, today, &mut found);
@@ -676,7 +680,7 @@ fn stated_today(tokens: &[Token], context: &Context, facts: &Facts) -> Option<Da
     let window = tokens.get(start..(start + 8).min(tokens.len()))?;
     let mut found = Vec::new();
     // A weekday before the date ("Monday, April 25th 2023") is skipped by the readers below.
-    read_digits(window, context.today, &mut found);
+    read_digits(window, context.today, day_first(context), &mut found);
     read_compact(window, &mut found);
     read_month_names(window, context.today, &shifted(facts, start), &mut found);
     found.sort();
@@ -770,7 +774,12 @@ fn bare_days(tokens: &[Token]) -> impl Iterator<Item = Option<usize>> + '_ {
                 .get(i + 1)
                 .is_some_and(|t| AT_TIME.contains(&t.folded.as_str()))
             && tokens.get(i + 2).is_some_and(|t| t.kind == Kind::Number);
-        if !(DAY_WORDS.contains(&before) || for_the || timed || week_of(tokens, i)) {
+        if !(DAY_WORDS.contains(&before)
+            || for_the
+            || timed
+            || from_the(tokens, i)
+            || week_of(tokens, i))
+        {
             return None;
         }
         // With its month after it, the month-name reader reads it.
@@ -778,6 +787,31 @@ fn bare_days(tokens: &[Token]) -> impl Iterator<Item = Option<usize>> + '_ {
             .any(|j| MONTHS.iter().any(|(m, _)| *m == tokens[j].folded));
         (!month_after).then_some(i)
     })
+}
+
+/// Contractions of "from the" before a day of the month: "el concierto del 15", "dal 5",
+/// "vom 3."; not French "du", which numbers a thing as often ("le bus du 12").
+const FROM_THE: &[&str] = &["del", "dal", "vom"];
+/// Words that may follow such a day: "dal 5 per 2 persone", "del 15, para mí".
+const AFTER_FROM_THE: &[&str] = &["per", "para", "pour", "for", "fur", "y", "e", "et", "und"];
+
+/// Whether the number at `i` is a day after "from the" ([`FROM_THE`]), ending its clause or
+/// followed by [`AFTER_FROM_THE`] or its time; never a share ("del 15 per cento", "del 15
+/// por ciento") or a rise ("sube del 5 al 7").
+fn from_the(tokens: &[Token], i: usize) -> bool {
+    let word = |at: usize| tokens.get(at).map_or("", |t| t.folded.as_str());
+    if !FROM_THE.contains(&word(i.wrapping_sub(1))) {
+        return false;
+    }
+    let share = matches!(word(i + 2), "cento" | "ciento" | "cent" | "cento.")
+        || matches!(word(i + 1), "%" | "percent" | "prozent" | "pourcent");
+    let next = tokens.get(i + 1);
+    !share
+        && next.is_none_or(|t| {
+            (t.kind == Kind::Punct && t.lower != "%")
+                || AT_TIME.contains(&t.folded.as_str())
+                || AFTER_FROM_THE.contains(&t.folded.as_str())
+        })
 }
 
 /// A week or a weekend named by its day: "le week-end du 12", "la semana del 14", "das
@@ -1295,7 +1329,10 @@ fn read_weekdays(
         if !(next && ahead == 0) {
             found.extend(today.checked_add(ahead.days()).ok());
         }
-        if next || ahead == 0 {
+        // "Next Monday" said on a Thursday is the coming one: the one after only where the
+        // coming one falls in this week ("next Friday" said on a Monday).
+        let this_week = i64::from(today.weekday().to_monday_zero_offset()) + ahead <= 6;
+        if (next && this_week) || ahead == 0 {
             found.extend(today.checked_add((ahead + 7).days()).ok());
         }
     }
@@ -1512,9 +1549,18 @@ fn push_yearless(found: &mut Vec<Date>, today: Date, month: i64, day: i64) {
 /// How far back a date said without its year may lie.
 const RECENT_DAYS: i64 = 60;
 
-/// Dates in digits: "2026-11-25", "2026/11/25", "25/11/2026" and "11/25/2026" (both orders),
-/// "25/11", "25.11.2026", "25.11.".
-fn read_digits(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
+/// Whether dates in digits put the day first: where the text is in one of the five other
+/// languages and not in English (Americans write the month first; "le 12/01" is January).
+fn day_first(context: &Context) -> bool {
+    !context.languages.has("en")
+        && ["es", "fr", "de", "pt", "it"]
+            .iter()
+            .any(|code| context.languages.has(code))
+}
+
+/// Dates in digits: "2026-11-25", "2026/11/25", "25/11/2026" and "11/25/2026" (both orders,
+/// the day first only when `day_first`), "25/11", "25.11.2026", "25.11.".
+fn read_digits(tokens: &[Token], today: Date, day_first: bool, found: &mut Vec<Date>) {
     for (i, token) in tokens.iter().enumerate() {
         if token.kind != Kind::Number {
             continue;
@@ -1524,7 +1570,7 @@ fn read_digits(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
             continue;
         }
         if let Some(first) = digits(token) {
-            read_marked(tokens, i, first, today, found);
+            read_marked(tokens, i, first, (today, day_first), found);
         }
         read_dotted(tokens, i, today, found);
     }
@@ -1539,8 +1585,14 @@ fn joined(tokens: &[Token], at: usize, mark: &str) -> bool {
 }
 
 /// A date of parts joined by "-" or "/" from token `i`, whose digits are `first`:
-/// "2026-11-25", "25/11/2026" and "11/25/2026" (both orders), "25/11".
-fn read_marked(tokens: &[Token], i: usize, first: &str, today: Date, found: &mut Vec<Date>) {
+/// "2026-11-25", "25/11/2026" and "11/25/2026" (both orders, or the day first), "25/11".
+fn read_marked(
+    tokens: &[Token],
+    i: usize,
+    first: &str,
+    (today, day_first): (Date, bool),
+    found: &mut Vec<Date>,
+) {
     for mark in ["-", "/"] {
         if !joined(tokens, i + 1, mark) {
             continue;
@@ -1573,11 +1625,15 @@ fn read_marked(tokens: &[Token], i: usize, first: &str, today: Date, found: &mut
                 .flatten()
             {
                 push_date(found, year, b, a);
-                push_date(found, year, a, b);
+                if !day_first {
+                    push_date(found, year, a, b);
+                }
             }
         } else if mark == "/" && first.len() <= 2 && second.len() <= 2 {
             push_yearless(found, today, b, a);
-            push_yearless(found, today, a, b);
+            if !day_first {
+                push_yearless(found, today, a, b);
+            }
         }
     }
 }
@@ -2012,16 +2068,16 @@ mod tests {
     fn weekdays() {
         // Today is a Wednesday.
         let friday = [date(2026, 11, 27), date(2026, 12, 4)];
-        let monday = [date(2026, 11, 30), date(2026, 12, 7)];
         assert_eq!(dates("next Friday"), friday);
         assert_eq!(dates("el lunes"), [date(2026, 11, 30)]);
-        assert_eq!(dates("el próximo lunes"), monday);
+        // "Next Monday" said on a Wednesday is the coming one.
+        assert_eq!(dates("el próximo lunes"), [date(2026, 11, 30)]);
         assert_eq!(dates("el jueves por la tarde"), [date(2026, 11, 26)]);
-        assert_eq!(dates("lundi prochain"), monday);
+        assert_eq!(dates("lundi prochain"), [date(2026, 11, 30)]);
         assert_eq!(dates("am Montag"), [date(2026, 11, 30)]);
-        assert_eq!(dates("nächsten Montag"), monday);
-        assert_eq!(dates("na próxima segunda-feira"), monday);
-        assert_eq!(dates("lunedì prossimo"), monday);
+        assert_eq!(dates("nächsten Montag"), [date(2026, 11, 30)]);
+        assert_eq!(dates("na próxima segunda-feira"), [date(2026, 11, 30)]);
+        assert_eq!(dates("lunedì prossimo"), [date(2026, 11, 30)]);
         assert_eq!(dates("lunedi"), [date(2026, 11, 30)]);
         // "que viene", "qui vient", "que vem": the coming one only (four held-out sets'
         // authors read it so).

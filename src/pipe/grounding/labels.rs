@@ -185,14 +185,41 @@ pub(super) fn another_thing_s(
     if field.is_empty() {
         return false;
     }
-    let holding: Vec<Option<Label>> = runs
+    let starts: Vec<usize> = runs
         .iter()
         .filter(|(run, _)| super::evidence::run_holds(run, digits))
-        .map(|(_, start)| before(tokens, *start))
+        .map(|(_, start)| *start)
         .collect();
-    if holding.is_empty() {
+    if starts.is_empty() {
         return false;
     }
+    // "alte PIN war 5521, die neue ist 9034": the old one for a new one's field, and back;
+    // the field's own age is its label.
+    let age = |words: &[&str]| {
+        (
+            words.iter().any(|w| is(OLD, w)),
+            words.iter().any(|w| is(NEW, w)),
+        )
+    };
+    let key_words = words_of(key);
+    let key_refs: Vec<&str> = key_words.iter().map(String::as_str).collect();
+    let (field_old, field_new) = age(&key_refs);
+    let aged = |start: usize| {
+        if field_old == field_new {
+            return None;
+        }
+        let (old, new) = age(&words_before(tokens, start));
+        let other = (old && field_new && !new) || (new && field_old && !old);
+        let own = (old && field_old && !new) || (new && field_new && !old);
+        Some(other).filter(|_| other || own)
+    };
+    if starts.iter().any(|start| aged(*start) == Some(false)) {
+        return false;
+    }
+    if starts.iter().all(|start| aged(*start) == Some(true)) {
+        return true;
+    }
+    let holding: Vec<Option<Label>> = starts.iter().map(|start| before(tokens, *start)).collect();
     let fitting = |label: &Option<Label>| label.as_ref().is_some_and(|l| fits(l.word(), &field));
     if holding.iter().any(fitting) {
         return false;
@@ -200,9 +227,42 @@ pub(super) fn another_thing_s(
     let all_named_otherwise = holding.iter().all(|l| matches!(l, Some(Label::Named(_))));
     let own_label_elsewhere = runs
         .iter()
-        .filter(|(run, _)| !super::evidence::run_holds(run, digits) && run.len() >= 4)
+        .filter(|(run, start)| {
+            !super::evidence::run_holds(run, digits) && run.len() >= 4 && aged(*start) != Some(true)
+        })
         .any(|(_, start)| fitting(&before(tokens, *start)));
     all_named_otherwise || own_label_elsewhere
+}
+
+/// Words that say a thing is the old one (folded).
+#[rustfmt::skip]
+const OLD: &[&str] = &[
+    "old", "former", "previous", "current", "alte", "alten", "alter", "altes", "bisherige",
+    "ancien", "ancienne", "antiguo", "antigua", "viejo", "vieja", "anterior", "actual", "antigo",
+    "antiga", "velho", "velha", "atual", "vecchio", "vecchia", "precedente", "attuale",
+];
+
+/// Words that say a thing is the new one (folded).
+#[rustfmt::skip]
+const NEW: &[&str] = &[
+    "new", "neue", "neuen", "neuer", "neues", "nouveau", "nouvelle", "nouvel", "nuevo", "nueva",
+    "novo", "nova", "nuovo", "nuova",
+];
+
+/// The four words before the digits starting at byte `start`, in its clause.
+fn words_before(tokens: &[Token], start: usize) -> Vec<&str> {
+    let end = tokens
+        .iter()
+        .position(|t| t.start >= start)
+        .unwrap_or(tokens.len());
+    tokens[..end]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct || t.lower == ":")
+        .filter(|t| t.kind == Kind::Word)
+        .take(4)
+        .map(|t| t.folded.as_str())
+        .collect()
 }
 
 /// Words that turn down the digits after them: "no al 912 345 687", "not 555 1243".
@@ -267,8 +327,30 @@ pub(super) fn turned_down(digits: &str, tokens: &[Token], runs: &[(String, usize
                     && tokens[k + 1].kind == Kind::Word
                     && is(BETWEEN, &tokens[k + 1].folded)
             });
-            direct || one_between
+            direct || one_between || set_against(tokens, end, *start, runs, &refused_at)
         })
+}
+
+/// A refusal up to four words before the run starting at token `end` (`start` in bytes),
+/// with no mark between, where another run of digits stands before the refusal: the one
+/// chosen, this one set against it ("the visa ending 4417, not the mastercard ending
+/// 1180"). Without one before it, a refusal so far off says something else ("not sure, but
+/// the code is 4417").
+fn set_against(
+    tokens: &[Token],
+    end: usize,
+    start: usize,
+    runs: &[(String, usize)],
+    refused_at: &dyn Fn(usize) -> bool,
+) -> bool {
+    let refusal = (end.saturating_sub(5)..end)
+        .rev()
+        .take_while(|&k| tokens[k].kind == Kind::Word)
+        .find(|&k| refused_at(k));
+    refusal.is_some_and(|k| {
+        runs.iter()
+            .any(|(_, other)| *other < tokens[k].start && *other != start)
+    })
 }
 
 #[cfg(test)]

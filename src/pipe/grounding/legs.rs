@@ -114,7 +114,7 @@ fn way_back(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
             && RETURNING.contains(&tokens[i].folded.as_str())
             && !round_trip
         {
-            let start = tokens[i].start;
+            let start = tokens[clause_start(text, tokens, i)].start;
             let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
             let end = tokens[i + 1..]
                 .iter()
@@ -127,6 +127,33 @@ fn way_back(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
         i += 1;
     }
     out
+}
+
+/// Where the way back whose word is token `i` starts: at that word, or, for German
+/// "zurück" at its clause's end ("Ich fliege am 3. Januar zurück"), a separable verb's
+/// particle, at the clause's start (after a mark, a line's start or "und"; the dot of an
+/// ordinal day, "3.", ends nothing).
+fn clause_start(text: &str, tokens: &[Token], i: usize) -> usize {
+    let ends_clause =
+        |t: &Token| CLAUSE_ENDS.contains(&t.lower.as_str()) || text[t.start..].starts_with('\n');
+    let last = tokens
+        .get(i + 1)
+        .is_none_or(|next| ends_clause(next) || text[tokens[i].start..next.start].contains('\n'));
+    if tokens[i].folded != "zuruck" || !last {
+        return i;
+    }
+    let mut at = i;
+    while at > 0 {
+        let before = &tokens[at - 1];
+        let ordinal_dot =
+            before.lower == "." && at >= 2 && tokens[at - 2].kind == Kind::Number && !before.spaced;
+        let line_break = text[before.start..tokens[at].start].contains('\n');
+        if line_break || before.folded == "und" || (ends_clause(before) && !ordinal_dot) {
+            break;
+        }
+        at -= 1;
+    }
+    at
 }
 
 /// The conversation split into its legs: the evidence of the way back and of the rest, or
@@ -177,6 +204,18 @@ mod tests {
             pair("vuelta el domingo 20. ", "vuelo a Lima el martes 8 y ")
         );
         assert!(legs("a one-way flight to Lima on Tuesday").is_none());
+        // German "zurück" ends its clause: the clause is the way back, its ordinal day in it.
+        assert_eq!(
+            legs("Ich fliege am 3. Januar zurück, such mir was Günstiges"),
+            pair(
+                "Ich fliege am 3. Januar zurück. ",
+                ", such mir was Günstiges"
+            )
+        );
+        assert_eq!(
+            legs("Hin am 20. Dezember und am 3. Januar zurück"),
+            pair("am 3. Januar zurück. ", "Hin am 20. Dezember und ")
+        );
         // A round trip's name is no way back.
         assert!(legs("Quiero un vuelo de ida y vuelta a Roma el 12 de diciembre").is_none());
         assert!(legs("Je voudrais un aller-retour pour Rome le 12 décembre").is_none());

@@ -39,6 +39,7 @@ mod labels;
 mod language;
 mod legs;
 mod lexicon;
+mod moved;
 mod numbers;
 mod quantity;
 mod replace;
@@ -417,6 +418,278 @@ mod tests {
             "amount_usd",
             "Amount",
             json!(200)
+        ));
+        // A field in euros takes no cents reading of euros said.
+        let lunch = "Überweis dem Max 12,50 € fürs Mittagessen";
+        assert!(!amount(lunch, "amount_eur", "Amount in euros", json!(1250)));
+        assert!(amount(lunch, "amount_eur", "Amount in euros", json!(12.5)));
+    }
+
+    /// Whether `value` stays as the optional `field` of `schema`, read on `day`.
+    fn kept_on(text: &str, field: &str, schema: Value, value: Value, day: (i16, i8, i8)) -> bool {
+        let evidence = Evidence::new(text, jiff::civil::date(day.0, day.1, day.2));
+        let mut args = json!({ field: value });
+        let schema = optional(json!({ field: schema }));
+        ground(&mut args, &schema, &evidence, Rules::default());
+        args.get(field).is_some()
+    }
+
+    /// Session 18's rules from holdout20's misses, each with what it must still keep.
+    #[test]
+    fn dates_read_as_their_language_and_week_write_them() {
+        let date = || json!({"type": "string", "format": "date"});
+        let thursday = (2026, 12, 10);
+        // Day first outside English; both orders in English.
+        let birthday = "note l'anniversaire de Claire, c'est le 12/01";
+        assert!(kept_on(
+            birthday,
+            "d",
+            date(),
+            json!("2027-01-12"),
+            thursday
+        ));
+        assert!(!kept_on(
+            birthday,
+            "d",
+            date(),
+            json!("2026-12-01"),
+            thursday
+        ));
+        assert!(kept_on(
+            "her birthday is 12/01",
+            "d",
+            date(),
+            json!("2026-12-01"),
+            (2026, 11, 25)
+        ));
+        assert!(kept_on(
+            "her birthday is 12/01",
+            "d",
+            date(),
+            json!("2027-01-12"),
+            thursday
+        ));
+        // "Next Monday" said on a Thursday is the coming one; "next Friday" on a Monday
+        // may be either.
+        let monday = "décale le rdv chez le kiné à lundi prochain";
+        assert!(kept_on(monday, "d", date(), json!("2026-12-14"), thursday));
+        assert!(!kept_on(monday, "d", date(), json!("2026-12-21"), thursday));
+        for day in ["2026-12-11", "2026-12-18"] {
+            assert!(kept_on(
+                "next Friday",
+                "d",
+                date(),
+                json!(day),
+                (2026, 12, 7)
+            ));
+        }
+        // German "zurück" at a clause's end: the clause is the way back.
+        let back = "Ich fliege am 3. Januar zurück, such mir was Günstiges";
+        assert!(kept_on(
+            back,
+            "return_date",
+            date(),
+            json!("2027-01-03"),
+            thursday
+        ));
+        assert!(kept_on(
+            "flight home on new years eve",
+            "d",
+            date(),
+            json!("2026-12-31"),
+            thursday
+        ));
+    }
+
+    #[test]
+    fn a_day_after_from_the_counts_nothing() {
+        let count = || json!({"type": "integer"});
+        let day = (2026, 12, 10);
+        let concert = "compra entradas para el concierto del 15, para mí y mi hermana";
+        assert!(!kept_on(concert, "ticket_count", count(), json!(15), day));
+        assert!(kept_on(
+            concert,
+            "d",
+            json!({"type": "string", "format": "date"}),
+            json!("2026-12-15"),
+            day
+        ));
+        let stay = "prenota 3 notti a partire dal 5 per 2 persone";
+        assert!(!kept_on(stay, "nights", count(), json!(5), day));
+        assert!(kept_on(stay, "nights", count(), json!(3), day));
+        // A share or a level after "del" is a number.
+        assert!(kept_on(
+            "il prezzo è sceso del 15 per cento",
+            "discount",
+            count(),
+            json!(15),
+            day
+        ));
+        assert!(kept_on(
+            "un descuento del 15%",
+            "discount",
+            count(),
+            json!(15),
+            day
+        ));
+        assert!(kept_on(
+            "sube el volumen del 5 al 7",
+            "level",
+            count(),
+            json!(7),
+            day
+        ));
+    }
+
+    #[test]
+    fn a_choice_not_needed_and_a_value_apologised_for_are_turned_down() {
+        let options = json!({"enum": ["standard", "express"]});
+        for text in [
+            "livraison standard, pas besoin de l'express",
+            "no hace falta el express",
+            "I don't need express",
+        ] {
+            assert!(
+                !kept_with(text, json!("express"), options.clone()),
+                "{text}"
+            );
+        }
+        assert!(kept_with(
+            "livraison standard, pas besoin de l'express",
+            json!("standard"),
+            options.clone()
+        ));
+        for text in [
+            "I really need the express shipping",
+            "I need the express, it can't wait",
+        ] {
+            assert!(kept_with(text, json!("express"), options.clone()), "{text}");
+        }
+        for text in [
+            "le code de la porte c'est 4871... non pardon, 4817",
+            "the door code is 4871... no sorry, 4817",
+        ] {
+            assert!(!kept_as(text, "door_code", json!("4871")), "{text}");
+            assert!(kept_as(text, "door_code", json!("4817")), "{text}");
+        }
+        for text in [
+            "Sorry, the door code is 4871",
+            "the door code is 4871, sorry for the hassle",
+        ] {
+            assert!(kept_as(text, "door_code", json!("4871")), "{text}");
+        }
+    }
+
+    #[test]
+    fn digits_set_against_others_or_of_another_age_are_another_thing_s() {
+        let pin = "Meine alte PIN war 5521, die neue ist 9034";
+        assert!(!kept_as(pin, "new_pin", json!("5521")));
+        assert!(kept_as(pin, "new_pin", json!("9034")));
+        assert!(kept_as(pin, "old_pin", json!("5521")));
+        assert!(!kept_as(pin, "old_pin", json!("9034")));
+        assert!(kept_as("my new PIN is 9034", "pin", json!("9034")));
+        assert!(kept_as("change my PIN to 9034", "new_pin", json!("9034")));
+        let cards = "pay with the visa ending 4417, not the mastercard ending 1180";
+        assert!(!kept_as(cards, "card_last_four", json!("1180")));
+        assert!(kept_as(cards, "card_last_four", json!("4417")));
+        // A refusal that far off with no other digits before it turns nothing down.
+        assert!(kept_as(
+            "not sure, but the code is 4417",
+            "code",
+            json!("4417")
+        ));
+        assert!(kept_as(
+            "not sure but the code is 4417",
+            "code",
+            json!("4417")
+        ));
+    }
+
+    #[test]
+    fn a_day_or_time_moved_from_is_no_day_or_time_to_move_to() {
+        let time = || json!({"type": "string"});
+        let day = (2026, 12, 10);
+        let standup = "move my standup tomorrow from 9:15 to 9:45, i've got the school run";
+        assert!(!kept_on(
+            standup,
+            "new_start_time",
+            time(),
+            json!("09:15"),
+            day
+        ));
+        assert!(kept_on(
+            standup,
+            "new_start_time",
+            time(),
+            json!("09:45"),
+            day
+        ));
+        assert!(kept_on(
+            standup,
+            "old_start_time",
+            time(),
+            json!("09:15"),
+            day
+        ));
+        let date = || json!({"type": "string", "format": "date"});
+        let dentist = "move my dentist appointment from Tuesday to Friday";
+        assert!(!kept_on(
+            dentist,
+            "new_date",
+            date(),
+            json!("2026-12-15"),
+            day
+        ));
+        assert!(kept_on(
+            dentist,
+            "new_date",
+            date(),
+            json!("2026-12-11"),
+            day
+        ));
+        // A trip from one place to another moves nothing.
+        let trip = "a flight from Lisbon to Madrid at 9:15";
+        assert!(kept_on(trip, "departure_time", time(), json!("09:15"), day));
+    }
+
+    #[test]
+    fn three_quarters_after_a_unit_of_time() {
+        let minutes = |text: &str, value: i64| kept_as(text, "duration_minutes", json!(value));
+        for text in [
+            "il viaggio è di due ore e tre quarti",
+            "dos horas y tres cuartos",
+            "deux heures trois quarts",
+            "two hours and three quarters",
+        ] {
+            assert!(minutes(text, 165), "{text}");
+            assert!(!minutes(text, 120), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_copy_with_a_word_replaced_is_no_copy() {
+        let said = |text: &str, value: &str| kept_as(text, "message", json!(value));
+        assert!(!said(
+            "remind me to grab dog food on the way home",
+            "Buy cat food on the way home"
+        ));
+        // Words put in or left out, other spellings and units are no replaced detail.
+        let text = "Can you text Maya this: I am running ten minutes late, please start the meeting without me";
+        assert!(said(
+            text,
+            "I am running ten minutes late, please start the meeting without me"
+        ));
+        assert!(said(
+            text,
+            "Running ten minutes late, start the meeting without me"
+        ));
+        assert!(said(
+            "manda pra Bia: chego em 10 min, pede um chopp pra mim",
+            "Chego em 10 minutos, pede um chope pra mim."
+        ));
+        assert!(said(
+            "tell him the parcel weighs 2 kilos, leave it at the door",
+            "The parcel weighs 2 kilograms, leave it at the door"
         ));
     }
 

@@ -379,8 +379,7 @@ pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
             emit_values(converted, (*dim, 1.0), &mut as_asked);
             as_written(converted, value)
                 // A field that asks for cents takes them only ("200 bucks" is no 200 there).
-                || (matches!(dim, Percent | Money)
-                    && as_asked.iter().any(|v| close(*v, value)))
+                || (*dim == Percent && as_asked.iter().any(|v| close(*v, value)))
         })
     })
 }
@@ -713,6 +712,19 @@ const AND_A_QUARTER: &[&[&str]] = &[
     &["und", "ein", "viertel"],
     &["e", "um", "quarto"],
     &["e", "un", "quarto"],
+];
+
+/// "two hours and three quarters", "dos horas y tres cuartos", "deux heures (et) trois
+/// quarts", "zwei Stunden und drei Viertel", "duas horas e três quartos", "due ore e tre
+/// quarti".
+const AND_THREE_QUARTERS: &[&[&str]] = &[
+    &["and", "three", "quarters"],
+    &["y", "tres", "cuartos"],
+    &["et", "trois", "quarts"],
+    &["trois", "quarts"],
+    &["und", "drei", "viertel"],
+    &["e", "tres", "quartos"],
+    &["e", "tre", "quarti"],
 ];
 
 /// Words that are "one" before a unit: "an hour", "una hora", "une heure", "ein Tag".
@@ -1195,7 +1207,7 @@ fn currency_after_word(tokens: &[Token], i: usize) -> bool {
 }
 
 /// Records `value` in the `units` written before token `after`: as a rate where one follows,
-/// with an "and a half" or "and a quarter" after the unit, and as money after a currency sign.
+/// with an "and a half", "and a quarter" or "and three quarters" after the unit, and as money after a currency sign.
 fn emit_with_unit(
     tokens: &[Token],
     after: usize,
@@ -1216,6 +1228,8 @@ fn emit_with_unit(
         value += 0.5;
     } else if matches_any(tokens, after, AND_A_QUARTER) > 0 && value.fract() == 0.0 {
         value += 0.25;
+    } else if matches_any(tokens, after, AND_THREE_QUARTERS) > 0 && value.fract() == 0.0 {
+        value += 0.75;
     }
     if money_sign {
         emit(value, (Money, 1.0), out);

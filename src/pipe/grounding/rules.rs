@@ -14,7 +14,7 @@ use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, ASIDES, SEQUENCE, STOPWORDS};
 use super::{
-    airports, choice, conversions, counted, dictated, flags, labels, language, legs, text,
+    airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved, text,
 };
 use crate::config::GroundingRule;
 
@@ -171,7 +171,9 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
             .filter(|back| !back.cancels)
             .and_then(|back| traced(leaf, &back.without, rules));
     };
-    if said_only_for_the_other_leg(leaf, evidence, rules) {
+    if said_only_for_the_other_leg(leaf, evidence, rules)
+        || said_only_as_moved_from(leaf, evidence, rules)
+    {
         return None;
     }
     // A value said only where the user took it back, with another of its kind said instead
@@ -219,6 +221,22 @@ fn said_only_for_the_other_leg(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
             legs::Leg::Back => true,
         };
     spoken_of && said_in(other) && !said_in(own)
+}
+
+/// A day or time said only as where a thing is moved from ("from 9:15 to 9:45", see
+/// [`moved`]), for a field not about where it is now.
+fn said_only_as_moved_from(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
+    let Some(text) = leaf.value.as_str() else {
+        return false;
+    };
+    if moved::about_now(&field_words(leaf)) {
+        return false;
+    }
+    let Some((from, rest)) = moved::split(evidence) else {
+        return false;
+    };
+    let said_in = |part: &Evidence| day_or_time(text, leaf, part, rules).flatten().is_some();
+    said_in(&from) && !said_in(&rest)
 }
 
 /// Whether the words of a correction say a value of `leaf`'s kind other than its own: a day,

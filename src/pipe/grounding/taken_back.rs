@@ -14,9 +14,13 @@ use super::words::is;
 /// stands alone only so; French "ne" never does, a verb follows it).
 const REFUSED: &[&str] = &["no", "non", "nee", "ne", "nein", "nao", "nope", "nah"];
 
-/// Words after a refusal that keep it an answer: "no espera,", "non attends,", "nein warte,".
+/// Words after a refusal that keep it an answer: "no espera,", "non attends,", "nein warte,",
+/// and the apologies that do the same ("no sorry,", "non pardon,", "no perdona,").
+#[rustfmt::skip]
 const WAIT: &[&str] = &[
     "wait", "espera", "espere", "attends", "attendez", "warte", "aspetta", "aspetti", "dai",
+    "sorry", "pardon", "perdon", "perdona", "desculpa", "desculpe", "scusa", "scusi",
+    "entschuldigung",
 ];
 
 /// Words before a refusal that keep it standing alone ("ah non", "enfin non", "ay no").

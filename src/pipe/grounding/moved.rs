@@ -1,0 +1,162 @@
+//! Values moved away from. "move my standup from 9:15 to 9:45", "décale la réunion de 10h à
+//! 11h", "verschieb das Meeting von 10 auf 11 Uhr", "sposta la cena dalle 20 alle 21": the
+//! day or time after "from" in a request to move a thing is where it stands now, not where
+//! it goes; a field about where it goes (`new_start_time`, `time`) takes none said only
+//! there. The part moved from runs from its "from" to the "to" within a few words after it,
+//! in a line with a word of moving before it.
+
+use super::evidence::Evidence;
+use super::tokens::{Kind, Token};
+
+/// The starts of words of moving (folded): "move", "reschedule", "mueve", "cambia",
+/// "décale", "verschieb", "muda", "sposta".
+#[rustfmt::skip]
+const MOVING: &[&str] = &[
+    "move", "moving", "reschedul", "push", "shift", "postpon", "bump", "chang",
+    "mov", "muev", "cambi", "pasa", "adelant", "retras", "aplaz",
+    "deplac", "decal", "report", "avanc", "recul",
+    "verschieb", "verleg", "schieb", "ander",
+    "mud", "passa", "adia", "antecip",
+    "spost", "anticip", "postic", "rinvi",
+];
+
+/// Words that open where a thing is moved from (folded).
+#[rustfmt::skip]
+const FROM: &[&str] = &[
+    "from", "de", "desde", "del", "du", "des", "von", "vom", "da", "dal", "dalle", "dalla",
+    "das", "do", "dos",
+];
+
+/// Words that open where it goes (folded).
+#[rustfmt::skip]
+const TO: &[&str] = &[
+    "to", "till", "until", "a", "al", "au", "aux", "auf", "zu", "zum", "nach", "bis", "alle",
+    "alla", "ai", "para", "pra", "pro", "ao", "as",
+];
+
+/// Words a field about where a thing is now is named by.
+#[rustfmt::skip]
+const FIELD_NOW: &[&str] = &[
+    "old", "current", "previous", "original", "from", "existing", "prior", "initial", "source",
+];
+
+/// Whether a field's folded words name where a thing is now.
+pub fn about_now(words: &[String]) -> bool {
+    words.iter().any(|w| FIELD_NOW.contains(&w.as_str()))
+}
+
+/// How far after its "from" a "to" may stand.
+const REACH: usize = 6;
+
+/// Articles between "from" and its day or time ("from the 12th", "de las 10").
+const ARTICLES: &[&str] = &[
+    "the", "las", "la", "le", "el", "den", "dem", "il", "o", "a", "os",
+];
+
+/// Whether a day or a time starts at token `at` (after an article): a number, a weekday or a
+/// month ("from 9:15", "de las 10", "from Tuesday"); "das Meeting" names none.
+fn names_when(tokens: &[Token], at: usize) -> bool {
+    let at = match tokens.get(at) {
+        Some(t) if ARTICLES.contains(&t.folded.as_str()) => at + 1,
+        _ => at,
+    };
+    tokens.get(at).is_some_and(|t| {
+        t.kind == Kind::Number
+            || super::dates::is_weekday(&t.folded)
+            || super::dates::is_month(&t.folded)
+    })
+}
+
+/// The byte ranges of `text` moved from: each [`FROM`] after a word of [`MOVING`] on its
+/// line and before a day or time ([`names_when`]), to the [`TO`] at most [`REACH`] words
+/// after it.
+fn moved_from(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut moving = false;
+    for (i, token) in tokens.iter().enumerate() {
+        if i > 0 && text[tokens[i - 1].end..token.start].contains('\n') {
+            moving = false;
+        }
+        if token.kind != Kind::Word {
+            continue;
+        }
+        if MOVING.iter().any(|m| token.folded.starts_with(m)) {
+            moving = true;
+            continue;
+        }
+        let taken = out
+            .last()
+            .is_some_and(|r: &std::ops::Range<usize>| token.start < r.end);
+        if !moving || taken || !FROM.contains(&token.folded.as_str()) || !names_when(tokens, i + 1)
+        {
+            continue;
+        }
+        let to = tokens[i + 1..]
+            .iter()
+            .take(REACH)
+            .take_while(|t| !text[token.end..t.start].contains('\n'))
+            .find(|t| t.kind == Kind::Word && TO.contains(&t.folded.as_str()));
+        if let Some(to) = to {
+            out.push(token.start..to.start);
+        }
+    }
+    out
+}
+
+/// The conversation split where it says what a thing is moved from: the evidence of those
+/// parts and of the rest, or `None` where it moves nothing.
+pub fn split(evidence: &Evidence) -> Option<(Evidence, Evidence)> {
+    let text = &evidence.text;
+    let from = moved_from(text, &evidence.tokens);
+    if from.is_empty() {
+        return None;
+    }
+    let mut rest = String::with_capacity(text.len());
+    let mut from_text = String::new();
+    let mut at = 0;
+    for range in &from {
+        rest.push_str(&text[at..range.start]);
+        from_text.push_str(&text[range.clone()]);
+        from_text.push_str(". ");
+        at = range.end;
+    }
+    rest.push_str(&text[at..]);
+    Some((
+        Evidence::new(&from_text, evidence.today),
+        Evidence::new(&rest, evidence.today),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(text: &str) -> Option<(String, String)> {
+        let evidence = Evidence::new(text, jiff::civil::date(2026, 12, 10));
+        split(&evidence).map(|(from, rest)| (from.text, rest.text))
+    }
+
+    #[test]
+    fn what_a_thing_is_moved_from() {
+        let pair = |from: &str, rest: &str| Some((from.to_owned(), rest.to_owned()));
+        assert_eq!(
+            parts("move my standup tomorrow from 9:15 to 9:45, i've got the school run"),
+            pair(
+                "from 9:15 . ",
+                "move my standup tomorrow to 9:45, i've got the school run"
+            )
+        );
+        assert_eq!(
+            parts("sposta la cena dalle 20 alle 21"),
+            pair("dalle 20 . ", "sposta la cena alle 21")
+        );
+        assert_eq!(
+            parts("verschieb das Meeting von 10 auf 11 Uhr"),
+            pair("von 10 . ", "verschieb das Meeting auf 11 Uhr")
+        );
+        // Nothing moved: a "from" with no moving, none before a day or time, or no "to".
+        assert!(parts("a flight from Lisbon to Madrid at 9:15").is_none());
+        assert!(parts("move the call from the sales team, whenever").is_none());
+        assert!(parts("move it from 3 whenever you like").is_none());
+    }
+}
