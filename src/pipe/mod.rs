@@ -193,6 +193,9 @@ pub struct Said {
     proposed: Arc<str>,
     /// The conversation holds parts no words are read from (an image, audio, a file).
     opaque: bool,
+    /// The assistant's questions the user's next message answered with a no
+    /// ([`grounding::Evidence::declining`]), bounded.
+    declined: Arc<str>,
     /// Where the text holds a system or developer message: instructions, not what the
     /// conversation is about.
     instructions: Vec<std::ops::Range<usize>>,
@@ -222,6 +225,7 @@ impl Said {
             tool_results,
             proposed: Arc::from(""),
             opaque: false,
+            declined: Arc::from(""),
             instructions: Vec::new(),
             exchange: None,
             offered: Vec::new(),
@@ -291,11 +295,10 @@ impl Said {
         match read.as_ref() {
             Some((day, evidence)) if *day == today => Arc::clone(evidence),
             _ => {
-                let evidence = Arc::new(grounding::Evidence::with_tool_results(
-                    &self.text,
-                    &self.tool_results,
-                    today,
-                ));
+                let evidence = Arc::new(
+                    grounding::Evidence::with_tool_results(&self.text, &self.tool_results, today)
+                        .declining(&self.declined),
+                );
                 *read = Some((today, Arc::clone(&evidence)));
                 evidence
             }
@@ -449,6 +452,7 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
     let mut said = Said::with_tool_results(read.out, read.tool_results);
     said.proposed = read.proposed.into();
     said.opaque = read.opaque;
+    said.declined = read.declined.into();
     said.instructions = read.instructions;
     said.exchange = Some(read.exchange.into());
     said
@@ -478,6 +482,10 @@ struct Reading {
     /// The message read last (the next one in the conversation) is the user's, and starts
     /// with a yes.
     affirmed: bool,
+    /// The same, starting with a no.
+    declining: bool,
+    /// The questions so answered.
+    declined: String,
 }
 
 impl Reading {
@@ -492,6 +500,9 @@ impl Reading {
         let text = openai::content_text(content);
         if std::mem::take(&mut self.affirmed) && text.contains('?') {
             self.evidence("assistant", &text);
+        }
+        if std::mem::take(&mut self.declining) && text.contains('?') {
+            push_bounded(&mut self.declined, &text, EXCHANGE_LIMIT);
         }
         push_bounded(&mut self.proposed, &text, EVIDENCE_LIMIT);
         let mut calls: Vec<Value> = tool_calls
@@ -523,6 +534,7 @@ impl Reading {
             _ => {}
         }
         self.affirmed = role == "user" && grounding::affirms(&text);
+        self.declining = role == "user" && grounding::declines(&text);
         self.evidence(role, &text)
     }
 
@@ -1156,6 +1168,34 @@ mod boilerplate_tests {
             {"role": "assistant", "content": "I booked the 7pm table."},
             {"role": "user", "content": "ok thanks"}]));
         assert!(!no_question.contains("7pm"), "{no_question}");
+        // A question answered with a no is no evidence, only what was declined: a flag its
+        // subject names is off, and no value of it ("12 €") is said.
+        let owned = messages(json!([
+            {"role": "user", "content": "book the train to Lyon"},
+            {"role": "assistant", "content": "Do you want the refundable fare? It is 12 € more."},
+            {"role": "user", "content": "nah, the normal one"}]));
+        let refs: Vec<&serde_json::value::RawValue> = owned.iter().map(|m| &**m).collect();
+        let said = conversation_evidence(&refs);
+        assert!(!said.text().contains("refundable"), "{}", said.text());
+        assert!(said.declined.contains("refundable"), "{}", said.declined);
+        let flag = json!({"type": "object", "properties": {"refundable": {"type": "boolean"}, "surcharge": {"type": "number"}}});
+        let evidence = said.evidence(jiff::civil::date(2026, 12, 10));
+        let kept = |args: Value| {
+            let mut args = args;
+            grounding::ground(&mut args, &flag, &evidence, grounding::Rules::default());
+            args
+        };
+        assert_eq!(
+            kept(json!({"refundable": false})),
+            json!({"refundable": false})
+        );
+        assert_eq!(kept(json!({"refundable": true})), json!({}));
+        assert_eq!(kept(json!({"surcharge": 12})), json!({}));
+        let agreed = messages(json!([
+            {"role": "assistant", "content": "Do you want the refundable fare?"},
+            {"role": "user", "content": "No problem, go for it"}]));
+        let refs: Vec<&serde_json::value::RawValue> = agreed.iter().map(|m| &**m).collect();
+        assert!(conversation_evidence(&refs).declined.is_empty());
         // Oldest first, bounded in all.
         let long = "x".repeat(call_form::USER_MESSAGE_LIMIT);
         let (_, earlier) = read(json!([

@@ -40,6 +40,10 @@ pub struct Evidence {
     /// Where a line takes back what it said ([`super::taken_back`]): the evidence without
     /// what was taken back, and of the correction's own words.
     pub(super) taken_back: Option<Box<TakenBack>>,
+    /// What the assistant asked in questions the user's next message answered with a no
+    /// ("¿Quieres la tarifa reembolsable?" "nah, la normal"): a flag whose subject such a
+    /// question names is said to be off ([`Evidence::declining`]).
+    pub(super) declined: Option<Box<Evidence>>,
     pub(super) languages: Languages,
     pub(super) today: Date,
     /// The text it was read from, to read it again without a value's whole (see
@@ -48,6 +52,14 @@ pub struct Evidence {
 }
 
 impl Evidence {
+    /// The same evidence, with `questions` the user declined (empty: none).
+    pub fn declining(mut self, questions: &str) -> Evidence {
+        if !questions.trim().is_empty() {
+            self.declined = Some(Box::new(Evidence::new(questions, self.today)));
+        }
+        self
+    }
+
     /// Whether the folded word `word` negates in this conversation: a word of
     /// [`super::words::NEGATIONS`], but for "no" in Portuguese, where it is "in the" (em + o:
     /// "com piscina no Algarve") and the negation is "não".
@@ -140,6 +152,7 @@ impl Evidence {
             facts,
             rows,
             taken_back: TakenBack::read(text, &tokens, today),
+            declined: None,
             languages,
             today,
             text: text.to_owned(),

@@ -59,7 +59,7 @@ pub use evidence::Evidence;
 pub use replace::said_members;
 pub use rules::{Rule, Rules};
 pub use walk::{remove_at, Decision, Outcome, Report};
-pub use words::affirms;
+pub use words::{affirms, declines};
 
 /// Takes out of `args` the optional values no rule traces to `evidence`, and reports every
 /// decision: the values left out, the required values no rule traces, the ones kept

@@ -162,6 +162,9 @@ pub fn trace(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Rule {
 
 fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
     let Some(rule) = traced(leaf, evidence, rules) else {
+        if let Some(rule) = declined_flag(leaf, evidence, rules) {
+            return Some(rule);
+        }
         // Said where the correction stands, once what it took back is gone: the words taken
         // back may mislead a rule ("customer number 4471093, no wait, 4471098": the field's
         // label stood before the digits taken back, not before the ones asked for).
@@ -187,6 +190,21 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         }
     }
     Some(rule)
+}
+
+/// A flag off whose subject a question the user answered with a no names: "¿Quieres la
+/// tarifa reembolsable?" "nah, la normal" says `refundable: false`.
+fn declined_flag(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
+    let declined = evidence.declined.as_deref()?;
+    if leaf.value != &Value::Bool(false) || !rules.on(Rule::Flag) {
+        return None;
+    }
+    let on = Value::Bool(true);
+    let asked = Leaf {
+        value: &on,
+        ..*leaf
+    };
+    (traced(&asked, declined, rules) == Some(Rule::Flag)).then_some(Rule::Flag)
 }
 
 /// A day for one leg of a trip said only for the other: "on the 18th and back on the 27th"

@@ -193,33 +193,71 @@ const YES: &[&[&str]] = &[
     &["esatto"], &["perfetto"], &["va", "bene"], &["d", "'", "accordo"], &["certamente"],
 ];
 
-/// Whether `text` starts with a yes ("Yes please", "Sí, claro", "Oui, parfait", "Ja,
-/// bitte"): never a yes inside it ("not sure", "I'm ok with 8").
-pub fn affirms(text: &str) -> bool {
+/// Answers that say no (folded), and what after one makes it a yes ("no problem").
+const NO: &[&str] = &["no", "nah", "nope", "nao", "non", "nein", "nee", "niet"];
+const NO_BUT_YES: &[&str] = &[
+    "problem", "problema", "problemo", "probs", "worries", "doubt",
+];
+
+/// Whether `text` starts with a no ("nah, la normal", "não, obrigado", "Nein danke"),
+/// not one that agrees ("No problem", "no worries").
+pub fn declines(text: &str) -> bool {
+    let words = first_words(text);
+    words.first().is_some_and(|w| is(NO, w)) && !words.get(1).is_some_and(|w| is(NO_BUT_YES, w))
+}
+
+/// The first three words of `text`, folded (an apostrophe as itself).
+fn first_words(text: &str) -> Vec<String> {
     // Its first words only: a user's message can hold a whole file.
     let mut end = text.len().min(64);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let tokens = super::tokens::tokenize(&text[..end]);
-    let words: Vec<&str> = tokens
+    super::tokens::tokenize(&text[..end])
         .iter()
         .skip_while(|t| t.kind == super::tokens::Kind::Punct)
         .take(3)
-        .map(|t| {
-            if t.folded == "’" {
-                "'"
-            } else {
-                t.folded.as_str()
-            }
+        .map(|t| match t.folded.as_str() {
+            "’" => "'".to_owned(),
+            w => w.to_owned(),
         })
-        .collect();
+        .collect()
+}
+
+/// Whether `text` starts with a yes ("Yes please", "Sí, claro", "Oui, parfait", "Ja,
+/// bitte"): never a yes inside it ("not sure", "I'm ok with 8").
+pub fn affirms(text: &str) -> bool {
+    let words = first_words(text);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     YES.iter().any(|yes| words.starts_with(yes))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_that_starts_with_a_no_declines() {
+        for text in [
+            "nah, la normal",
+            "não, obrigado",
+            "Nein danke",
+            "No.",
+            "non merci",
+            "nope",
+        ] {
+            assert!(declines(text), "{text}");
+        }
+        for text in [
+            "No problem, book it",
+            "no worries",
+            "Not now, maybe later",
+            "Yes",
+            "I don't know",
+        ] {
+            assert!(!declines(text), "{text}");
+        }
+    }
 
     #[test]
     fn a_message_that_starts_with_a_yes_affirms() {
