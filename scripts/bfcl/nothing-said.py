@@ -1,7 +1,8 @@
 """How often a call's values are all unsaid in the stored BFCL runs, and in which cases: the
 offline measure of `translate::nothing_said`'s first form (three values or more, none traced by
-grounding, no text value sharing a third of its words with the request) applied to every
-delivered call of every mode, by group and verdict. No model; `touches` is approximated here
+grounding, no text value sharing a third of its words with the request) and of
+`translate::facts_not_said` (every required value unsaid, a number, a day or a time among
+them) applied to every delivered call of every mode, by group, verdict and form. No model; `touches` is approximated here
 (words of three letters or more, a plural's `s` ignored).
 
     ~/.cache/plaincall-bfcl/venv/bin/python scripts/bfcl/nothing-said.py
@@ -48,9 +49,15 @@ for key, (r, call, a, text, schema) in meta.items():
     ss = []; strings(a, ss)
     tw = set(words(text))
     touch = any((lambda c: c and sum(w in tw or w[:-1] in tw or w+'s' in tw for w in c)*3 >= len(c) and sum(w in tw or w[:-1] in tw or w+'s' in tw for w in c) > 0)(words(s)) for s in ss)
-    flag = allun and not touch
+    req_in = [k for k in req if k in a]
+    all_required = bool(req_in) and all(any(v['path'] == k and v['rule'] == 'unsaid' for v in d) for k in req_in)
+    when = lambda v: (isinstance(v, (int, float)) and not isinstance(v, bool)) or (
+        isinstance(v, str) and bool(re.match(r"^\d{4}-\d{2}-\d{2}|^\d{1,2}:\d{2}", v)))
+    first = allun and not touch
+    third = all_required and any(when(a[k]) for k in req_in) and not touch
+    flag = 'nothing said' if first else 'not said' if third else ''
     grp = 'irrelevance' if r['group'] == 'irrelevance' else 'relevant'
     tally[(r['mode'], grp, r['passed'], flag)] += 1
-    if flag: ex.append(f"{grp} passed={r['passed']} {r['mode']} {r['_dir']} {r['id']} {call['name']} {json.dumps(a)[:150]} || {text[:100]!r}")
+    if flag: ex.append(f"{flag}: {grp} passed={r['passed']} {r['mode']} {r['_dir']} {r['id']} {call['name']} {json.dumps(a)[:150]} || {text[:100]!r}")
 for k in sorted(tally): print(k, tally[k])
 print('\n'.join(ex))

@@ -548,6 +548,15 @@ fn own_call(
             return wrong_tool(tool, reason, call);
         }
     }
+    // Its required facts all made up, a number, a day or a time among them: the main model
+    // is asked to ask for them (or to pick the tool that fits), once.
+    if let Some(missing) = own.as_ref().map(|own| own.not_said.as_slice()) {
+        if !missing.is_empty() && rewrite.tried.first_objection(&tool.name) {
+            engine.metrics.grounding_nothing_said.inc();
+            tracing::info!(tool = %tool.name, not_said = %missing.join(", "), "the main model's own call holds no required value the user gave");
+            return not_said(tool, missing, call);
+        }
+    }
     if let Some(own) = &own {
         own.count(&engine.metrics);
     }
@@ -589,6 +598,21 @@ fn wrong_tool(tool: &NlTool, reason: &str, call: ToolCall) -> Resolved {
             "[WRONG TOOL] This request is not for {name}: {reason}. Call the tool that does what the user asked, or answer without a tool; call {name} again only if it is right after all."
         ),
         reason: format!("the {name} call is not for this tool: {reason}"),
+        call,
+    }
+}
+
+/// The main model is told that the user gave none of the required values `missing` of its
+/// call to `tool`: a repair turn that asks it to ask, or to pick the tool that fits.
+fn not_said(tool: &NlTool, missing: &[String], call: ToolCall) -> Resolved {
+    let name = &tool.name;
+    let fields = missing.join(", ");
+    let them = if missing.len() == 1 { "it" } else { "them" };
+    Resolved::Failed {
+        tool_message: format!(
+            "[NOT SAID] The user did not give {fields}: ask the user for {them} rather than guess, or call the tool that does what the user asked, or answer without a tool; call {name} again only if the user gave {them} after all."
+        ),
+        reason: format!("the {name} call holds no required value the user gave ({fields})"),
         call,
     }
 }

@@ -198,22 +198,8 @@ fn nothing_said(
                 .any(|other| *other != tool.name && grounding::names_tool(other, &facts))
             && !grounding::names_tool(&tool.name, &facts)
     };
-    if !nothing && !none_required() {
+    if !nothing && !none_required() || tied(tool, calls, conversation, &facts) {
         return None;
-    }
-    if calls.iter().any(|args| grounding::touches(args, &facts)) {
-        return None;
-    }
-    if let Some(proposed) = conversation.said.proposed(conversation.day) {
-        let rules = conversation.rules;
-        let traced = calls.iter().any(|args| {
-            let report =
-                grounding::ground(&mut (*args).clone(), &tool.parameters, &proposed, rules);
-            !report.decisions.iter().all(unsaid)
-        });
-        if traced {
-            return None;
-        }
     }
     if nothing {
         return Some(format!(
@@ -225,6 +211,65 @@ fn nothing_said(
         "the conversation gives none of what it requires ({}) and names another tool's subject, not its own",
         required.join(", ")
     ))
+}
+
+/// Whether a call whose values no rule traces is still tied to the request: a text value
+/// about what the conversation is about (`facts`: its evidence without its instructions), or
+/// a value the assistant's earlier turns proposed.
+fn tied(
+    tool: &NlTool,
+    calls: &[&Value],
+    conversation: &Conversation,
+    facts: &grounding::Evidence,
+) -> bool {
+    if calls.iter().any(|args| grounding::touches(args, facts)) {
+        return true;
+    }
+    conversation
+        .said
+        .proposed(conversation.day)
+        .is_some_and(|proposed| {
+            calls.iter().any(|args| {
+                let report = grounding::ground(
+                    &mut (*args).clone(),
+                    &tool.parameters,
+                    &proposed,
+                    conversation.rules,
+                );
+                !report
+                    .decisions
+                    .iter()
+                    .all(|d| d.rule == grounding::Rule::Unsaid)
+            })
+        })
+}
+
+/// The required values of the main model's own call `args` that nobody said, when every one
+/// is unsaid and one of them is a number, a day or a time (nobody works those out from
+/// nothing: "2023-04-01" and "12:00" for "I'd like to look for a rental vehicle", `minutes:
+/// 10` for "set a timer"), with the same exceptions as [`nothing_said`]; empty otherwise.
+/// Free text, names and paths are left alone: a model works out a command or a file's
+/// path from the request, and grounding traces no such work.
+fn facts_not_said(
+    tool: &NlTool,
+    decisions: &[grounding::Decision],
+    args: &Value,
+    conversation: &Conversation,
+) -> Vec<String> {
+    let required = required_unsaid(&tool.parameters, decisions);
+    let a_number_or_a_when = required.iter().any(|name| match args.get(*name) {
+        Some(Value::Number(_)) => true,
+        Some(Value::String(text)) => grounding::is_day_or_time(text),
+        _ => false,
+    });
+    if required.is_empty() || !a_number_or_a_when || conversation.said.opaque() {
+        return Vec::new();
+    }
+    let facts = conversation.said.without_instructions(conversation.day);
+    if tied(tool, &[args], conversation, &facts) {
+        return Vec::new();
+    }
+    required.into_iter().map(str::to_owned).collect()
 }
 
 /// The schema's required properties when the call holds every one and grounding traced none
@@ -500,8 +545,13 @@ impl Pipe {
             rules: self.rules(),
         };
         let for_another = nothing_said(tool, &report.decisions, &[args], &conversation);
+        let not_said = match for_another {
+            Some(_) => Vec::new(),
+            None => facts_not_said(tool, &report.decisions, args, &conversation),
+        };
         Some(OwnGrounding {
             for_another,
+            not_said,
             replaced,
             needed: if strict {
                 needed(&report, &gone)
@@ -855,6 +905,9 @@ pub(crate) struct OwnGrounding {
     /// Why the call is for another request, when nothing the conversation says is among its
     /// values ([`nothing_said`]).
     pub for_another: Option<String>,
+    /// The required values nobody said, when the call holds no other and one of them is a
+    /// number, a day or a time ([`facts_not_said`]): the main model is asked to ask.
+    pub not_said: Vec<String>,
     decisions: Vec<grounding::Decision>,
 }
 
@@ -867,7 +920,10 @@ impl OwnGrounding {
     /// Whether the call does not go as the model wrote it: values left out or replaced, a
     /// question under `strict`, or a call for another request.
     pub(crate) fn goes_changed(&self, tool: &NlTool) -> bool {
-        self.changed() || !self.strictly_missing(tool).is_empty() || self.for_another.is_some()
+        self.changed()
+            || !self.strictly_missing(tool).is_empty()
+            || self.for_another.is_some()
+            || !self.not_said.is_empty()
     }
 
     /// The unsaid values a call to `tool` cannot go without, when it is rewritten and under

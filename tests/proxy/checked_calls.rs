@@ -167,7 +167,7 @@ async fn a_valid_call_and_its_request_go_as_they_came() {
     let main = MockServer::start(move |_| Reply::text(200, &sent)).await;
     let proxy = Proxy::start(&main.url(), "").await;
     let request = format!(
-        "{{ \"model\":\"m\", \"top_k\": 40, \"messages\":[{{\"role\":\"user\",\"content\":\"hi\"}}], \"tools\": [{}] }}",
+        "{{ \"model\":\"m\", \"top_k\": 40, \"messages\":[{{\"role\":\"user\",\"content\":\"a table for 4 on 2026-12-01\"}}], \"tools\": [{}] }}",
         book_table()
     );
     let response = client()

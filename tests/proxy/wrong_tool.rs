@@ -559,3 +559,120 @@ async fn the_model_s_own_call_with_a_value_said_or_proposed_goes_out() {
             .contains("plaincall_grounding_nothing_said_total 0"));
     }
 }
+
+fn tool_of(name: &str, properties: Value, required: &[&str]) -> Value {
+    json!({"type": "function", "function": {"name": name, "description": "A tool.",
+        "parameters": {"type": "object", "properties": properties, "required": required}}})
+}
+
+#[tokio::test]
+async fn a_call_of_a_number_or_day_nobody_gave_asks_the_main_model_to_ask_once() {
+    let timer = tool_of(
+        "set_timer",
+        json!({"minutes": {"type": "integer"}, "label": {"type": "string"}}),
+        &["minutes"],
+    );
+    let made_up = json!({"minutes": 10});
+    let question = "For how long should the timer run?";
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![tool_call("call_1", "set_timer", &made_up)]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(text_message(question), "stop")),
+    ])
+    .await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let request = json!({"model": "m", "tools": [timer.clone()],
+        "messages": [{"role": "user", "content": "set a timer please"}]});
+    let message = served(&proxy, &request).await;
+    assert_eq!(message["content"], question, "{message}");
+    let requests = main.chat_requests();
+    assert_eq!(requests.len(), 2, "one repair turn");
+    let told = last_message(&requests[1].json());
+    assert!(
+        told.starts_with(
+            "[NOT SAID] The user did not give minutes: ask the user for it rather than guess"
+        ),
+        "{told}"
+    );
+    assert!(proxy
+        .metrics()
+        .contains("plaincall_grounding_nothing_said_total 1"));
+
+    // Told once, a main model that calls again gets its call as written.
+    let again = || {
+        Reply::ok(completion(
+            calls_message(vec![tool_call("call_2", "set_timer", &made_up)]),
+            "tool_calls",
+        ))
+    };
+    let main = MockServer::scripted(vec![again(), again()]).await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let message = served(&proxy, &request).await;
+    assert_eq!(first_call_arguments(&message), made_up);
+    assert_eq!(main.chat_requests().len(), 2);
+}
+
+#[tokio::test]
+async fn a_call_of_worked_out_text_or_a_fact_said_goes_out() {
+    // A path, a command, a name: a model works them out from the request, and grounding
+    // traces no such work. A number said, or a day said in words, is the user's.
+    let read = tool_of("read_file", json!({"path": {"type": "string"}}), &["path"]);
+    let shell = tool_of(
+        "shell",
+        json!({"command": {"type": "array", "items": {"type": "string"}}, "timeout_ms": {"type": "integer"}}),
+        &["command"],
+    );
+    let weather = tool_of(
+        "get_weather",
+        json!({"city": {"type": "string"}}),
+        &["city"],
+    );
+    let timer = tool_of(
+        "set_timer",
+        json!({"minutes": {"type": "integer"}}),
+        &["minutes"],
+    );
+    let alarm = tool_of(
+        "set_alarm",
+        json!({"date": {"type": "string"}, "time": {"type": "string"}}),
+        &["date", "time"],
+    );
+    let cases = [
+        (
+            "look at the main file",
+            read,
+            json!({"path": "src/main.rs"}),
+        ),
+        (
+            "what's in this folder?",
+            shell,
+            json!({"command": ["bash", "-lc", "ls -la"]}),
+        ),
+        ("is it raining?", weather, json!({"city": "London"})),
+        ("a timer for ten minutes", timer, json!({"minutes": 10})),
+        (
+            "wake me tomorrow at seven",
+            alarm,
+            json!({"date": "2026-12-01", "time": "07:00"}),
+        ),
+    ];
+    for (user, tool, args) in cases {
+        let name = tool["function"]["name"].as_str().unwrap().to_owned();
+        let main = MockServer::scripted(vec![Reply::ok(completion(
+            calls_message(vec![tool_call("call_1", &name, &args)]),
+            "tool_calls",
+        ))])
+        .await;
+        let proxy = Proxy::start(&main.url(), "").await;
+        let request = json!({"model": "m", "tools": [tool],
+            "messages": [{"role": "user", "content": user}]});
+        let message = served(&proxy, &request).await;
+        assert_eq!(
+            message["tool_calls"][0]["id"], "call_1",
+            "{user}: {message}"
+        );
+        assert_eq!(main.chat_requests().len(), 1, "{user}: no repair turn");
+    }
+}

@@ -57,7 +57,7 @@ use serde_json::Value;
 pub use asked::answered;
 pub use evidence::Evidence;
 pub use replace::said_members;
-pub use rules::{Rule, Rules};
+pub use rules::{is_day_or_time, Rule, Rules};
 pub use walk::{remove_at, Decision, Outcome, Report};
 pub use words::{affirms, declines};
 

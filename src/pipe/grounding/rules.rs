@@ -798,6 +798,20 @@ const RANK: &[&str] = &[
     "round", "level", "grade", "week", "month", "ordinal", "seat", "row",
 ];
 
+/// Whether the words after a number's tokens (ending at `end`), two or more, are words of the
+/// field's name: its unit as the field names it ("4 light years" for
+/// `distance_in_light_years`, "3 story points" for `story_points`), whatever a recognizer
+/// read them as.
+fn unit_in_name(end: usize, name: &[String], evidence: &Evidence) -> bool {
+    let named = evidence.tokens[end.min(evidence.tokens.len())..]
+        .iter()
+        .take_while(|t| t.kind == Kind::Word)
+        .take(3)
+        .take_while(|t| name.iter().any(|w| stem(w) == stem(&t.folded)))
+        .count();
+    named >= 2
+}
+
 /// Rules `number` and `quantity`: a number said as it is, where what it was said of fits
 /// the field (the hour of "a las ocho" is no party size, "10 km" no `distance_m: 10`), or a
 /// quantity in the unit the field asks for.
@@ -823,20 +837,24 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
     };
     let facts = &evidence.facts;
     let other_things = of_other_things(&name, &description, evidence);
-    let said = facts.number_spans.iter().any(|span| {
-        close(span.value, value)
-            && !other_things.contains(&span.start)
-            && label_fits(span.start, span.end, &name, &description, evidence)
-            && match facts.roles.get(&span.start) {
-                None if span.ordinal => about(RANK),
-                None => true,
-                Some(Role::Unit(index)) => quantity::fits_as_written(*index, &field, facts),
-                Some(Role::Time) => about(TIME_OF_DAY),
-                Some(Role::Date) => about(DAY),
-                Some(Role::Current) => about(CURRENT),
-                Some(Role::Change) => about(CHANGE_BY),
-            }
-    });
+    let said = facts
+        .number_spans
+        .iter()
+        .any(|span| close(span.value, value) && unit_in_name(span.end, &name, evidence))
+        || facts.number_spans.iter().any(|span| {
+            close(span.value, value)
+                && !other_things.contains(&span.start)
+                && label_fits(span.start, span.end, &name, &description, evidence)
+                && match facts.roles.get(&span.start) {
+                    None if span.ordinal => about(RANK),
+                    None => true,
+                    Some(Role::Unit(index)) => quantity::fits_as_written(*index, &field, facts),
+                    Some(Role::Time) => about(TIME_OF_DAY),
+                    Some(Role::Date) => about(DAY),
+                    Some(Role::Current) => about(CURRENT),
+                    Some(Role::Change) => about(CHANGE_BY),
+                }
+        });
     let party = counted::counts_everyone(&name, &description)
         .then(|| party_said(value, evidence))
         .flatten();
@@ -1909,6 +1927,12 @@ fn identifier_like(text: &str) -> bool {
         && text
             .chars()
             .any(|c| c.is_ascii_digit() || matches!(c, '_' | '.' | '-'))
+}
+
+/// Whether `value` is a day or a time of day as a call writes one: `2026-11-25` (or a
+/// date-time), `09:30`.
+pub fn is_day_or_time(value: &str) -> bool {
+    date_of(value).is_some() || clock_of(value).is_some()
 }
 
 /// A date (`2026-11-25`, the date part of a date-time).
