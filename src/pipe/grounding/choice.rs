@@ -405,6 +405,7 @@ pub(super) fn refused(member: &str, members: &[Value], evidence: &Evidence) -> b
             || is(CORRECTING, &t.folded)
             || is(LEAVING_OUT, &t.folded)
             || is(NEEDING, &t.folded)
+            || is(USUALLY, &t.folded)
     });
     if !turning {
         return false;
@@ -415,6 +416,7 @@ pub(super) fn refused(member: &str, members: &[Value], evidence: &Evidence) -> b
             negated_before(*at, evidence)
                 || negated_after(*at, evidence)
                 || corrected_after(*at, member, members, evidence)
+                || usual_set_aside(*at, member, members, evidence)
         })
 }
 
@@ -571,6 +573,54 @@ fn left_out_before(at: usize, evidence: &Evidence) -> bool {
             .is_some_and(|b| matches!(*b, "nothing" | "nada" | "rien" | "nichts" | "niente"));
         is(LEAVING_OUT, w) && !negated && !moving && !nothing
     })
+}
+
+/// Words of what one usually does (folded).
+#[rustfmt::skip]
+const USUALLY: &[&str] = &[
+    "usually", "normally", "always", "generally", "normalmente", "generalmente", "siempre",
+    "habitude", "normalement", "toujours", "generalement", "normalerweise", "meistens", "immer",
+    "sonst", "geralmente", "sempre", "solito", "solitamente",
+];
+
+/// Words of "but" (folded).
+const BUT: &[&str] = &["but", "pero", "mais", "aber", "mas", "ma"];
+
+/// The member at token `at` said as what one usually takes, with another member after a
+/// "but": "I usually go aisle but this time give me one by the window", "normalmente pido
+/// la grande, pero hoy la mediana".
+fn usual_set_aside(at: usize, member: &str, members: &[Value], evidence: &Evidence) -> bool {
+    let tokens = &evidence.tokens;
+    let usual = tokens[..at]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct || t.lower == "'")
+        .filter(|t| t.kind == Kind::Word)
+        .take(4)
+        .any(|t| is(USUALLY, &t.folded));
+    if !usual {
+        return false;
+    }
+    let after: Vec<(usize, &str)> = tokens[at + 1..]
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind == Kind::Word)
+        .map(|(i, t)| (at + 1 + i, t.folded.as_str()))
+        .take(16)
+        .collect();
+    let Some(but) = after
+        .iter()
+        .take(6)
+        .position(|(_, w)| is(BUT, w) && evidence.joins(w))
+    else {
+        return false;
+    };
+    let window: Vec<usize> = after[but + 1..].iter().take(10).map(|(i, _)| *i).collect();
+    members
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|m| !m.eq_ignore_ascii_case(member))
+        .any(|other| said_at(other, evidence).iter().any(|p| window.contains(p)))
 }
 
 /// A correction after token `at`, followed within four words by another member.

@@ -653,6 +653,55 @@ mod tests {
     }
 
     #[test]
+    fn a_name_put_together_from_words_said_apart_is_no_name_said() {
+        let text = "put the reservation under my wife's name, Daniela Ortiz. I'm Marco btw";
+        assert!(!kept_as(text, "reservation_name", json!("Marco Ortiz")));
+        assert!(kept_as(text, "reservation_name", json!("Daniela Ortiz")));
+        assert!(kept_as(
+            "book it under Ortiz, Daniela",
+            "reservation_name",
+            json!("Daniela Ortiz")
+        ));
+        assert!(kept_as(
+            "first name John, last name Smith",
+            "full_name",
+            json!("John Smith")
+        ));
+        assert!(kept_as(
+            "Vorname Hans, Nachname Müller",
+            "full_name",
+            json!("Hans Müller")
+        ));
+    }
+
+    #[test]
+    fn a_member_said_as_the_usual_one_then_set_aside_is_turned_down() {
+        let seats = json!({"enum": ["aisle", "window", "middle"]});
+        let text = "I usually go aisle but this time give me one by the window, want to sleep";
+        assert!(!kept_with(text, json!("aisle"), seats.clone()));
+        assert!(kept_with(text, json!("window"), seats.clone()));
+        // The usual one with nothing set against it is asked for.
+        let usual = "I always take the aisle, but can you check the price first";
+        assert!(kept_with(usual, json!("aisle"), seats.clone()));
+    }
+
+    #[test]
+    fn a_number_before_the_unit_the_field_names_is_said() {
+        let text = "How much time will it take for the light to reach earth from a star 4 light years away?";
+        assert!(kept_as(text, "distance_in_light_years", json!(4)));
+        assert!(!kept_as(
+            "it is 4 light years away",
+            "distance_km",
+            json!(4)
+        ));
+        assert!(kept_as(
+            "estimate it at 3 story points",
+            "story_points",
+            json!(3)
+        ));
+    }
+
+    #[test]
     fn three_quarters_after_a_unit_of_time() {
         let minutes = |text: &str, value: i64| kept_as(text, "duration_minutes", json!(value));
         for text in [

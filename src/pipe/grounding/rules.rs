@@ -420,7 +420,9 @@ fn string(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<
         });
     }
     on(Rule::Text, &|| {
-        !text::names_the_field(text, leaf.key) && text::said(text, evidence)
+        !text::names_the_field(text, leaf.key)
+            && text::said(text, evidence)
+            && !text::name_pieced(text, leaf.key, evidence)
     })
 }
 

@@ -142,6 +142,57 @@ fn changed_copy(value: &str, evidence: &Evidence) -> bool {
         })
 }
 
+/// Words that name a name's part (folded): a name given in parts is put together.
+#[rustfmt::skip]
+const SURNAMES: &[&str] = &[
+    "surname", "lastname", "firstname", "apellido", "apellidos", "prenom", "vorname", "nachname",
+    "familienname", "sobrenome", "cognome",
+];
+
+/// Whether a person's or a place's name of two to four words, for a field of names, is put
+/// together from words said apart: "Marco Ortiz" for "under my wife's name, Daniela Ortiz.
+/// I'm Marco". Said together, in either order ("Ortiz, Daniela"), or given in its parts
+/// ("first name John, last name Smith"), it is the name said.
+pub(super) fn name_pieced(value: &str, key: &str, evidence: &Evidence) -> bool {
+    if !words_of(key).iter().any(|w| w == "name" || w == "names") {
+        return false;
+    }
+    let parts: Vec<&str> = value.split_whitespace().collect();
+    let capitalized = |w: &&str| w.chars().next().is_some_and(char::is_uppercase);
+    if !(2..=4).contains(&parts.len()) || !parts.iter().all(capitalized) {
+        return false;
+    }
+    let words: Vec<String> = parts
+        .iter()
+        .map(|w| super::tokens::fold(w.trim_matches(|c: char| !c.is_alphanumeric())))
+        .collect();
+    if !words.iter().all(|w| evidence.has_word(w)) {
+        return false;
+    }
+    let said: Vec<&str> = evidence
+        .tokens
+        .iter()
+        .filter(|t| t.kind == Kind::Word || t.lower == ",")
+        .map(|t| t.folded.as_str())
+        .filter(|w| *w != ",")
+        .collect();
+    // A name given in its parts ("first name John, last name Smith") is put together.
+    let by_parts = SURNAMES.iter().any(|w| evidence.has_word(w))
+        || said
+            .windows(2)
+            .any(|pair| matches!(pair, ["first" | "last" | "family" | "given", "name"]));
+    if by_parts {
+        return false;
+    }
+    let together = |order: &[String]| {
+        said.windows(order.len())
+            .any(|run| run.iter().zip(order).all(|(a, b)| *a == b))
+    };
+    let mut reversed = words.clone();
+    reversed.reverse();
+    !together(&words) && !together(&reversed)
+}
+
 /// The longest value [`changed_copy`] compares, in words: a long prompt is paraphrased.
 const COPY_WORDS: usize = 40;
 
