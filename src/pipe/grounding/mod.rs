@@ -42,6 +42,7 @@ mod lexicon;
 mod moved;
 mod numbers;
 mod quantity;
+mod refused;
 mod replace;
 mod rows;
 mod rules;
@@ -498,6 +499,45 @@ mod tests {
             date(),
             json!("2026-12-31"),
             thursday
+        ));
+    }
+
+    #[test]
+    fn a_day_turned_down_beside_another_is_no_day_asked_for() {
+        let date = || json!({"type": "string", "format": "date"});
+        let day = (2026, 12, 10);
+        let text = "pásame la entrega a pasado mañana, mañana no estoy en casa";
+        assert!(!kept_on(
+            text,
+            "delivery_date",
+            date(),
+            json!("2026-12-11"),
+            day
+        ));
+        assert!(kept_on(
+            text,
+            "delivery_date",
+            date(),
+            json!("2026-12-12"),
+            day
+        ));
+        let text = "Hoje não dá, pode ser amanhã?";
+        assert!(!kept_on(text, "date", date(), json!("2026-12-10"), day));
+        assert!(kept_on(text, "date", date(), json!("2026-12-11"), day));
+        // Alone, or agreed to, a day with a negation near it is still the day.
+        assert!(kept_on(
+            "mañana no puedo ir a la oficina, trabajo desde casa",
+            "date",
+            date(),
+            json!("2026-12-11"),
+            day
+        ));
+        assert!(kept_on(
+            "tomorrow is no problem, or Friday",
+            "date",
+            date(),
+            json!("2026-12-11"),
+            day
         ));
     }
 

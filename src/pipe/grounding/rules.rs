@@ -14,7 +14,8 @@ use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, ASIDES, SEQUENCE, STOPWORDS};
 use super::{
-    airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved, text,
+    airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved,
+    refused, text,
 };
 use crate::config::GroundingRule;
 
@@ -176,6 +177,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
     };
     if said_only_for_the_other_leg(leaf, evidence, rules)
         || said_only_as_moved_from(leaf, evidence, rules)
+        || said_only_as_turned_down(leaf, evidence, rules)
     {
         return None;
     }
@@ -255,6 +257,18 @@ fn said_only_as_moved_from(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bo
     };
     let said_in = |part: &Evidence| day_or_time(text, leaf, part, rules).flatten().is_some();
     said_in(&from) && !said_in(&rest)
+}
+
+/// A day said only where the user turns it down, another day said ([`refused`]).
+fn said_only_as_turned_down(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
+    let Some(text) = leaf.value.as_str().filter(|t| date_of(t).is_some()) else {
+        return false;
+    };
+    let Some((down, rest)) = refused::split(evidence) else {
+        return false;
+    };
+    let said_in = |part: &Evidence| day_or_time(text, leaf, part, rules).flatten().is_some();
+    said_in(&down) && !said_in(&rest)
 }
 
 /// Whether the words of a correction say a value of `leaf`'s kind other than its own: a day,

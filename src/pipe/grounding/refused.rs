@@ -1,0 +1,117 @@
+//! Days turned down. "not tomorrow, make it Friday", "pásame la entrega a pasado mañana,
+//! mañana no estoy en casa", "Hoje não dá, pode ser amanhã?", "pas demain, jeudi": a day
+//! named with a negation right before it or a word or two after it, where the conversation
+//! says another day, is the day the user cannot do, not the one asked for.
+
+use super::evidence::Evidence;
+use super::tokens::{Kind, Token};
+
+/// Days named by a word of their own (folded): today and tomorrow in the six languages
+/// ("aujourd" of "aujourd'hui"); weekdays are read by [`super::dates::is_weekday`].
+#[rustfmt::skip]
+const DAYS: &[&str] = &[
+    "today", "hoy", "aujourd", "heute", "hoje", "oggi", "tomorrow", "manana", "demain", "morgen",
+    "amanha", "domani", "tonight",
+];
+
+/// Words before a day word that make it another day ("pasado mañana", "après-demain",
+/// "depois de amanhã", "the day after tomorrow").
+const FURTHER: &[&str] = &["pasado", "apres", "depois", "after"];
+
+/// Negations (folded; "t" of "can't", "don't").
+const NOT: &[&str] = &[
+    "not", "no", "nao", "non", "nicht", "pas", "t", "kein", "keine",
+];
+
+/// Words after a negation that agree ("tomorrow is no problem", "mañana no hay problema").
+const AGREEING: &[&str] = &["problem", "problema", "probleme", "worries", "hay"];
+
+fn day_at(tokens: &[Token], i: usize) -> bool {
+    let t = &tokens[i];
+    // The word before it, past a hyphen or "de" ("après-demain", "depois de amanhã").
+    let mut k = i.checked_sub(1);
+    if k.is_some_and(|k| matches!(tokens[k].folded.as_str(), "-" | "de")) {
+        k = k.and_then(|k| k.checked_sub(1));
+    }
+    let further = k.is_some_and(|k| FURTHER.contains(&tokens[k].folded.as_str()));
+    t.kind == Kind::Word
+        && (DAYS.contains(&t.folded.as_str()) || super::dates::is_weekday(&t.folded))
+        && !further
+}
+
+/// Whether the day word at `i` is turned down: a negation right before it, or one of the
+/// two words after it (no mark between), not followed by a word that agrees.
+fn turned_down(tokens: &[Token], i: usize) -> bool {
+    let before = i
+        .checked_sub(1)
+        .is_some_and(|k| tokens[k].kind == Kind::Word && NOT.contains(&tokens[k].folded.as_str()));
+    let after: Vec<&Token> = tokens[i + 1..]
+        .iter()
+        .take_while(|t| t.kind != Kind::Punct || t.lower == "'" || t.lower == "’")
+        .filter(|t| t.kind == Kind::Word)
+        .take(4)
+        .collect();
+    let negated_after = after.iter().take(3).enumerate().any(|(k, t)| {
+        NOT.contains(&t.folded.as_str())
+            && (k < 2 || t.folded == "t")
+            && !after
+                .iter()
+                .skip(k + 1)
+                .take(2)
+                .any(|n| AGREEING.contains(&n.folded.as_str()))
+    });
+    before || negated_after
+}
+
+/// The conversation split where it turns a day down: the evidence of those day words and of
+/// the rest, or `None` where it turns none down or says no other day.
+pub fn split(evidence: &Evidence) -> Option<(Evidence, Evidence)> {
+    let tokens = &evidence.tokens;
+    let down: Vec<&Token> = (0..tokens.len())
+        .filter(|&i| day_at(tokens, i) && turned_down(tokens, i))
+        .map(|i| &tokens[i])
+        .collect();
+    if down.is_empty() {
+        return None;
+    }
+    let text = &evidence.text;
+    let mut rest = String::with_capacity(text.len());
+    let mut refused = String::new();
+    let mut at = 0;
+    for token in down {
+        rest.push_str(&text[at..token.start]);
+        refused.push_str(&text[token.start..token.end]);
+        refused.push_str(". ");
+        at = token.end;
+    }
+    rest.push_str(&text[at..]);
+    let rest = Evidence::new(&rest, evidence.today);
+    let other_day = !rest.facts.dates.is_empty() || !rest.facts.weekdays.is_empty();
+    other_day.then(|| (Evidence::new(&refused, evidence.today), rest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(text: &str) -> Option<String> {
+        let evidence = Evidence::new(text, jiff::civil::date(2026, 12, 10));
+        split(&evidence).map(|(down, _)| down.text)
+    }
+
+    #[test]
+    fn a_day_turned_down_beside_another() {
+        let day = |d: &str| Some(format!("{d}. "));
+        assert_eq!(
+            refused("pásame la entrega a pasado mañana, mañana no estoy en casa"),
+            day("mañana")
+        );
+        assert_eq!(refused("not tomorrow, make it Friday"), day("tomorrow"));
+        assert_eq!(refused("Hoje não dá, pode ser amanhã?"), day("Hoje"));
+        assert_eq!(refused("tomorrow I can't, Friday works"), day("tomorrow"));
+        // No other day, a day that agrees, or "the day after tomorrow": nothing turned down.
+        assert!(refused("mañana no puedo").is_none());
+        assert!(refused("tomorrow is no problem, or Friday").is_none());
+        assert!(refused("not the day after tomorrow, Friday").is_none());
+    }
+}
