@@ -66,6 +66,15 @@ impl Conversation {
         self.usage.as_ref()
     }
 
+    /// Whether a turn read now could be followed by a repair turn: one choice, turns left,
+    /// the budget not spent.
+    pub(crate) fn repair_left(&self, single: bool) -> bool {
+        let in_budget = self
+            .deadline
+            .is_none_or(|deadline| tokio::time::Instant::now() < deadline);
+        single && in_budget && self.turn < self.repair_turns
+    }
+
     /// After a turn: a repair turn while turns are left and one is possible (one choice),
     /// else the failures become the note the client reads.
     pub(crate) fn after_turn(

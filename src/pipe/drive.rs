@@ -670,6 +670,9 @@ impl Driver {
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let mut turn = TurnState::default();
+            let single = self.resolver.rewrite.choices <= 1;
+            let left = self.conversation.repair_left(single);
+            self.resolver.rewrite.tried.set_repair_left(left);
             let read = self.read_turn(&mut next, &mut turn, &mut ticker).await;
             self.end_turn_span(&turn, read.as_ref().err());
             read?;

@@ -605,6 +605,9 @@ struct TriedState {
     answers: HashMap<TriedKey, TriedAnswer>,
     asked_directly: std::collections::HashSet<String>,
     objected: std::collections::HashSet<String>,
+    /// No repair turn can follow the turn being resolved (set by the driver): an objection
+    /// to the main model's own call would lose the call, not ask again.
+    no_repair_left: bool,
 }
 
 /// (tool, description)
@@ -630,9 +633,26 @@ impl Tried {
             .is_ok_and(|mut tried| tried.asked_directly.insert(tool.to_owned()))
     }
 
-    /// True the first time in this request that the translator finds a request is not for
-    /// `tool`: the main model is told once; should it call the tool again, its own call is
-    /// asked for (the worst case is the model alone, one turn later).
+    /// Whether a repair turn can follow the turn being resolved (the driver says so before
+    /// each turn).
+    pub fn set_repair_left(&self, left: bool) {
+        if let Ok(mut tried) = self.0.lock() {
+            tried.no_repair_left = !left;
+        }
+    }
+
+    /// True the first time in this request that grounding objects to the main model's own
+    /// call to `tool`, and a repair turn can follow: it is told once; its next call goes as
+    /// written. With no repair turn left the call goes out as written now.
+    pub fn first_objection_to_own(&self, tool: &str) -> bool {
+        self.0
+            .lock()
+            .is_ok_and(|mut tried| !tried.no_repair_left && tried.objected.insert(tool.to_owned()))
+    }
+
+    /// True the first time in this request that the translator (or grounding) finds a
+    /// request is not for `tool`: the main model is told once; should it call the tool
+    /// again, its own call is asked for (the worst case is the model alone, one turn later).
     pub fn first_objection(&self, tool: &str) -> bool {
         self.0
             .lock()

@@ -542,7 +542,7 @@ fn own_call(
     // A call nothing the conversation says is in, made up whole for another request: the
     // main model is told once; should it call the tool again, its call goes as written.
     if let Some(reason) = own.as_ref().and_then(|own| own.for_another.as_deref()) {
-        if rewrite.tried.first_objection(&tool.name) {
+        if rewrite.tried.first_objection_to_own(&tool.name) {
             engine.metrics.grounding_nothing_said.inc();
             tracing::info!(tool = %tool.name, %reason, "the main model's own call is for another request");
             return wrong_tool(tool, reason, call);
@@ -551,7 +551,7 @@ fn own_call(
     // Its required facts all made up, a number, a day or a time among them: the main model
     // is asked to ask for them (or to pick the tool that fits), once.
     if let Some(missing) = own.as_ref().map(|own| own.not_said.as_slice()) {
-        if !missing.is_empty() && rewrite.tried.first_objection(&tool.name) {
+        if !missing.is_empty() && rewrite.tried.first_objection_to_own(&tool.name) {
             engine.metrics.grounding_nothing_said.inc();
             tracing::info!(tool = %tool.name, not_said = %missing.join(", "), "the main model's own call holds no required value the user gave");
             return not_said(tool, missing, call);

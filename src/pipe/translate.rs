@@ -160,9 +160,8 @@ const NOTHING_SAID_VALUES: usize = 3;
 /// holds one of them (the user may have accepted a call the assistant proposed). The same
 /// for a call whose two or more required values are all unsaid ([`required_unsaid`]) when the
 /// conversation names nothing the tool acts on and does name another tool the request offers
-/// ([`grounding::names_tool`]). `grounded`
-/// is the translation with grounding's decisions, `translated` the same before any value was
-/// left out.
+/// ([`grounding::names_tool`]), for a rewritten tool only. `decisions` are grounding's on
+/// the `calls` (as written, before any value was left out).
 fn nothing_said(
     tool: &NlTool,
     decisions: &[grounding::Decision],
@@ -178,13 +177,17 @@ fn nothing_said(
     if calls.len() != 1 || conversation.said.opaque() || leaves.len() < NOTHING_SAID_VALUES {
         return None;
     }
+    let required = required_unsaid(&tool.parameters, decisions);
+    let nothing = decisions.iter().all(unsaid);
+    // The cheap checks first: the conversation is read again only when one may hold.
+    if !(nothing || tool.rewritten && required.len() >= 2) {
+        return None;
+    }
     // Text the translator wrote about what was said, in words of its own ("Search the web
     // for the latest news on AI regulation" for "search for the latest news about AI
     // regulation"), ties the call to the request even where no value is traced. Not a word
     // of the instructions: "Use the tools" in a system prompt is no request for one.
     let facts = conversation.said.without_instructions(conversation.day);
-    let required = required_unsaid(&tool.parameters, decisions);
-    let nothing = decisions.iter().all(unsaid);
     // Worked-out values are traced by no rule ("JFK" for "from New York"): only where the
     // request names another offered tool and nothing of this one is it for another request,
     // and only for a rewritten tool (one the model saw in full was its own choice).
@@ -247,7 +250,10 @@ fn tied(
 /// The required values of the main model's own call `args` that nobody said, when every one
 /// is unsaid and one of them is a number, a day or a time (nobody works those out from
 /// nothing: "2023-04-01" and "12:00" for "I'd like to look for a rental vehicle", `minutes:
-/// 10` for "set a timer"), with the same exceptions as [`nothing_said`]; empty otherwise.
+/// 10` for "set a timer"), never where grounding cannot read the conversation or the call is
+/// tied to it ([`tied`]); empty otherwise. Its optional values do not count (they are left
+/// out when unsaid). A number worked out from others ("radius 5" for "a diameter of ten")
+/// is objected to once too: told, the model's next call goes as written.
 /// Free text, names and paths are left alone: a model works out a command or a file's
 /// path from the request, and grounding traces no such work.
 fn facts_not_said(
@@ -905,7 +911,7 @@ pub(crate) struct OwnGrounding {
     /// Why the call is for another request, when nothing the conversation says is among its
     /// values ([`nothing_said`]).
     pub for_another: Option<String>,
-    /// The required values nobody said, when the call holds no other and one of them is a
+    /// The required values nobody said, when no required value is said and one of them is a
     /// number, a day or a time ([`facts_not_said`]): the main model is asked to ask.
     pub not_said: Vec<String>,
     decisions: Vec<grounding::Decision>,

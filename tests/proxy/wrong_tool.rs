@@ -676,3 +676,24 @@ async fn a_call_of_worked_out_text_or_a_fact_said_goes_out() {
         assert_eq!(main.chat_requests().len(), 1, "{user}: no repair turn");
     }
 }
+
+#[tokio::test]
+async fn with_no_repair_turn_left_the_model_s_own_call_goes_as_written() {
+    // An objection needs a repair turn to be heard: none left (none configured, or several
+    // choices asked for), the call is the answer, not a note that loses it.
+    for (config, n) in [("[translation]\nrepair_turns = 0\n", 1), ("", 2)] {
+        let main = MockServer::scripted(vec![own_car_call("call_1", false)]).await;
+        let proxy = Proxy::start(&main.url(), config).await;
+        let mut request = asking_for_cars("I'd like to look for a rental vehicle.", false);
+        if n > 1 {
+            request["n"] = json!(n);
+        }
+        let message = served(&proxy, &request).await;
+        assert_eq!(
+            message["tool_calls"][0]["id"], "call_1",
+            "{config} n={n}: {message}"
+        );
+        assert_eq!(first_call_arguments(&message), made_up_cars());
+        assert_eq!(main.chat_requests().len(), 1, "{config} n={n}");
+    }
+}

@@ -530,8 +530,8 @@ const NEEDING: &[&str] = &[
 ];
 
 /// A word of [`NEEDING`] among the four words before token `at` (an elided article's
-/// apostrophe between is no mark: "pas besoin de l'express"), a negation one or two words
-/// before it ("no hace falta el express").
+/// apostrophe between is no mark: "pas besoin de l'express"), a negation right before it
+/// ("no hace falta el express" past its "hace"; never "no I need the express").
 fn not_needed_before(at: usize, evidence: &Evidence) -> bool {
     let words: Vec<&str> = evidence.tokens[..at]
         .iter()
@@ -542,12 +542,17 @@ fn not_needed_before(at: usize, evidence: &Evidence) -> bool {
         .map(|t| t.folded.as_str())
         .collect();
     words.iter().take(4).enumerate().any(|(i, w)| {
-        is(NEEDING, w)
-            && words
-                .iter()
-                .skip(i + 1)
-                .take(2)
-                .any(|b| is(REFUSALS, b) || evidence.negates(b) || *b == "t")
+        is(NEEDING, w) && {
+            // The negation right before it, past "hace" of "no hace falta".
+            let at = if *w == "falta" && words.get(i + 1) == Some(&"hace") {
+                i + 2
+            } else {
+                i + 1
+            };
+            words
+                .get(at)
+                .is_some_and(|b| is(REFUSALS, b) || evidence.negates(b) || *b == "t")
+        }
     })
 }
 

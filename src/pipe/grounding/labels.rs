@@ -249,7 +249,8 @@ const NEW: &[&str] = &[
     "novo", "nova", "nuovo", "nuova",
 ];
 
-/// The four words before the digits starting at byte `start`, in its clause.
+/// The four words before the digits starting at byte `start`, in its clause and after any
+/// number before them ("current PIN 5521 to 9034": nothing before 9034 is its age).
 fn words_before(tokens: &[Token], start: usize) -> Vec<&str> {
     let end = tokens
         .iter()
@@ -258,7 +259,7 @@ fn words_before(tokens: &[Token], start: usize) -> Vec<&str> {
     tokens[..end]
         .iter()
         .rev()
-        .take_while(|t| t.kind != Kind::Punct || t.lower == ":")
+        .take_while(|t| (t.kind != Kind::Punct || t.lower == ":") && t.kind != Kind::Number)
         .filter(|t| t.kind == Kind::Word)
         .take(4)
         .map(|t| t.folded.as_str())
@@ -331,11 +332,12 @@ pub(super) fn turned_down(digits: &str, tokens: &[Token], runs: &[(String, usize
         })
 }
 
-/// A refusal up to four words before the run starting at token `end` (`start` in bytes),
-/// with no mark between, where another run of digits stands before the refusal: the one
-/// chosen, this one set against it ("the visa ending 4417, not the mastercard ending
-/// 1180"). Without one before it, a refusal so far off says something else ("not sure, but
-/// the code is 4417").
+/// A refusal among the five tokens before the run starting at token `end` (`start` in
+/// bytes), all words, where another run of digits about as long (three digits or more, at
+/// least the run's length less one) stands before the refusal: the one chosen,
+/// this one set against it ("the visa ending 4417, not the mastercard ending 1180").
+/// Without one, a refusal so far off says something else ("not sure, but the code is 4417",
+/// "I ordered 2 items but have not received order 55123").
 fn set_against(
     tokens: &[Token],
     end: usize,
@@ -347,9 +349,14 @@ fn set_against(
         .rev()
         .take_while(|&k| tokens[k].kind == Kind::Word)
         .find(|&k| refused_at(k));
+    let length = runs
+        .iter()
+        .find(|(_, at)| *at == start)
+        .map_or(0, |(run, _)| run.len());
     refusal.is_some_and(|k| {
-        runs.iter()
-            .any(|(_, other)| *other < tokens[k].start && *other != start)
+        runs.iter().any(|(run, other)| {
+            *other < tokens[k].start && *other != start && run.len() >= 3 && run.len() + 1 >= length
+        })
     })
 }
 

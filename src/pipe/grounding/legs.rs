@@ -114,12 +114,16 @@ fn way_back(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
             && RETURNING.contains(&tokens[i].folded.as_str())
             && !round_trip
         {
-            let start = tokens[clause_start(text, tokens, i)].start;
+            let floor = out.last().map_or(0, |r: &std::ops::Range<usize>| r.end);
+            let start = tokens[clause_start(text, tokens, i, floor)].start;
             let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
-            let end = tokens[i + 1..]
-                .iter()
-                .find(|t| t.start >= line_end || CLAUSE_ENDS.contains(&t.lower.as_str()))
-                .map_or(line_end, |t| t.start.min(line_end));
+            let end = (i + 1..tokens.len())
+                .find(|&k| {
+                    tokens[k].start >= line_end
+                        || (CLAUSE_ENDS.contains(&tokens[k].lower.as_str())
+                            && !ordinal_dot(tokens, k))
+                })
+                .map_or(line_end, |k| tokens[k].start.min(line_end));
             out.push(start..end);
             i = tokens.partition_point(|t| t.start < end);
             continue;
@@ -129,11 +133,24 @@ fn way_back(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// Whether token `k` is the dot of a German ordinal day before its month ("am 3. Januar"),
+/// which ends no clause.
+fn ordinal_dot(tokens: &[Token], k: usize) -> bool {
+    tokens[k].lower == "."
+        && !tokens[k].spaced
+        && k >= 1
+        && tokens[k - 1].kind == Kind::Number
+        && tokens
+            .get(k + 1)
+            .is_some_and(|t| super::dates::is_month(&t.folded))
+}
+
 /// Where the way back whose word is token `i` starts: at that word, or, for German
 /// "zurück" at its clause's end ("Ich fliege am 3. Januar zurück"), a separable verb's
 /// particle, at the clause's start (after a mark, a line's start or "und"; the dot of an
-/// ordinal day, "3.", ends nothing).
-fn clause_start(text: &str, tokens: &[Token], i: usize) -> usize {
+/// ordinal day, "3.", ends nothing), never before `floor` (where the way back before it
+/// ends).
+fn clause_start(text: &str, tokens: &[Token], i: usize, floor: usize) -> usize {
     let ends_clause =
         |t: &Token| CLAUSE_ENDS.contains(&t.lower.as_str()) || text[t.start..].starts_with('\n');
     let last = tokens
@@ -148,7 +165,12 @@ fn clause_start(text: &str, tokens: &[Token], i: usize) -> usize {
         let ordinal_dot =
             before.lower == "." && at >= 2 && tokens[at - 2].kind == Kind::Number && !before.spaced;
         let line_break = text[before.start..tokens[at].start].contains('\n');
-        if line_break || before.folded == "und" || (ends_clause(before) && !ordinal_dot) {
+        // Never into the way back before it: the ranges stay apart.
+        if before.start < floor
+            || line_break
+            || before.folded == "und"
+            || (ends_clause(before) && !ordinal_dot)
+        {
             break;
         }
         at -= 1;
@@ -168,6 +190,10 @@ pub fn split(evidence: &Evidence) -> Option<(Evidence, Evidence)> {
     let mut back_text = String::new();
     let mut at = 0;
     for range in &back {
+        // Ranges are apart by construction; one that is not would slice backwards.
+        if range.start < at {
+            continue;
+        }
         out.push_str(&text[at..range.start]);
         back_text.push_str(&text[range.clone()]);
         back_text.push_str(". ");
@@ -211,6 +237,11 @@ mod tests {
                 "Ich fliege am 3. Januar zurück. ",
                 ", such mir was Günstiges"
             )
+        );
+        // A way back before it ends where this one may start: no overlap.
+        assert_eq!(
+            legs("Für den Rückflug: am 3. Januar geht's zurück."),
+            pair("Rückflug: am 3. Januar geht's zurück. ", "Für den .")
         );
         assert_eq!(
             legs("Hin am 20. Dezember und am 3. Januar zurück"),

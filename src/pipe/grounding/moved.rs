@@ -8,16 +8,30 @@
 use super::evidence::Evidence;
 use super::tokens::{Kind, Token};
 
-/// The starts of words of moving (folded): "move", "reschedule", "mueve", "cambia",
-/// "décale", "verschieb", "muda", "sposta".
+/// Words of moving a thing in time (folded, whole words: "shift", "report" and "movies" are
+/// nouns, "pasaje" no "pasa").
 #[rustfmt::skip]
 const MOVING: &[&str] = &[
-    "move", "moving", "reschedul", "push", "shift", "postpon", "bump", "chang",
-    "mov", "muev", "cambi", "pasa", "adelant", "retras", "aplaz",
-    "deplac", "decal", "report", "avanc", "recul",
-    "verschieb", "verleg", "schieb", "ander",
-    "mud", "passa", "adia", "antecip",
-    "spost", "anticip", "postic", "rinvi",
+    "move", "moved", "moving", "reschedule", "rescheduled", "postpone", "postponed", "bump",
+    "push", "change", "changed",
+    "mover", "mueve", "muevela", "muevelo", "movemos", "cambia", "cambiar", "cambiamos",
+    "pasa", "pasar", "pasamos", "adelanta", "adelantar", "retrasa", "retrasar", "aplaza",
+    "aplazar",
+    "deplace", "deplacer", "deplacez", "decale", "decaler", "decalez", "reporte", "reportez",
+    "avance", "avancer", "recule", "reculer", "change", "changer",
+    "verschieb", "verschiebe", "verschieben", "verleg", "verlege", "verlegen", "schieb",
+    "schiebe", "andere", "andern",
+    "muda", "mudar", "mudamos", "passa", "passar", "adia", "adiar", "antecipa", "antecipar",
+    "sposta", "spostare", "spostiamo", "anticipa", "anticipare", "posticipa", "posticipare",
+    "rinvia", "rinviare",
+];
+
+/// Starts of words of moving that start no other word ("muéveme", "reschedules",
+/// "verschiebst", "décalons", "spostiamo").
+#[rustfmt::skip]
+const MOVING_STEMS: &[&str] = &[
+    "muev", "reschedul", "postpon", "verschieb", "verleg", "deplac", "decal", "spost",
+    "posticip", "antecip", "adelant", "retras", "aplaz",
 ];
 
 /// Words that open where a thing is moved from (folded).
@@ -80,8 +94,15 @@ fn moved_from(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
         if token.kind != Kind::Word {
             continue;
         }
-        if MOVING.iter().any(|m| token.folded.starts_with(m)) {
+        let word = token.folded.as_str();
+        if MOVING.contains(&word) || MOVING_STEMS.iter().any(|stem| word.starts_with(stem)) {
             moving = true;
+            continue;
+        }
+        // Where it goes said first ("to Friday from 14:00 to 15:00"): the "from" that follows
+        // is the new slot's start.
+        if moving && TO.contains(&token.folded.as_str()) && names_when(tokens, i + 1) {
+            moving = false;
             continue;
         }
         let taken = out
@@ -115,6 +136,10 @@ pub fn split(evidence: &Evidence) -> Option<(Evidence, Evidence)> {
     let mut from_text = String::new();
     let mut at = 0;
     for range in &from {
+        // Ranges are apart by construction; one that is not would slice backwards.
+        if range.start < at {
+            continue;
+        }
         rest.push_str(&text[at..range.start]);
         from_text.push_str(&text[range.clone()]);
         from_text.push_str(". ");
@@ -154,7 +179,12 @@ mod tests {
             parts("verschieb das Meeting von 10 auf 11 Uhr"),
             pair("von 10 . ", "verschieb das Meeting auf 11 Uhr")
         );
-        // Nothing moved: a "from" with no moving, none before a day or time, or no "to".
+        // Nothing moved: a "from" with no moving, none before a day or time, or no "to"; a
+        // noun that looks like moving; where it goes said before the "from".
+        assert!(parts("Add my shift from 9:00 to 17:00 on Friday").is_none());
+        assert!(parts("Generate the sales report from Monday to Friday").is_none());
+        assert!(parts("Ich brauche einen anderen Termin von 10 bis 11 Uhr").is_none());
+        assert!(parts("Reschedule the meeting to Friday from 14:00 to 15:00").is_none());
         assert!(parts("a flight from Lisbon to Madrid at 9:15").is_none());
         assert!(parts("move the call from the sales team, whenever").is_none());
         assert!(parts("move it from 3 whenever you like").is_none());

@@ -246,7 +246,7 @@ fn said_only_for_the_other_leg(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
 /// A day or time said only as where a thing is moved from ("from 9:15 to 9:45", see
 /// [`moved`]), for a field not about where it is now.
 fn said_only_as_moved_from(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
-    let Some(text) = leaf.value.as_str() else {
+    let Some(text) = leaf.value.as_str().filter(|t| is_day_or_time(t)) else {
         return false;
     };
     if moved::about_now(&field_words(leaf)) {

@@ -14,11 +14,15 @@ use super::words::is;
 /// stands alone only so; French "ne" never does, a verb follows it).
 const REFUSED: &[&str] = &["no", "non", "nee", "ne", "nein", "nao", "nope", "nah"];
 
-/// Words after a refusal that keep it an answer: "no espera,", "non attends,", "nein warte,",
-/// and the apologies that do the same ("no sorry,", "non pardon,", "no perdona,").
-#[rustfmt::skip]
+/// Words after a refusal that keep it an answer: "no espera,", "non attends,", "nein warte,".
 const WAIT: &[&str] = &[
     "wait", "espera", "espere", "attends", "attendez", "warte", "aspetta", "aspetti", "dai",
+];
+
+/// Apologies, which keep a refusal before them an answer too ("no sorry,", "non pardon,");
+/// alone they correct nothing ("6:30. Sorry, also one for 7:15").
+#[rustfmt::skip]
+const APOLOGIES: &[&str] = &[
     "sorry", "pardon", "perdon", "perdona", "desculpa", "desculpe", "scusa", "scusi",
     "entschuldigung",
 ];
@@ -168,7 +172,7 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
         let next_is =
             |at: usize, words: &[&str]| tokens.get(at).is_some_and(|t| is(words, &t.folded));
         let answer_ends = punct(i + 1)
-            || (next_is(i + 1, WAIT) && punct(i + 2))
+            || ((next_is(i + 1, WAIT) || next_is(i + 1, APOLOGIES)) && punct(i + 2))
             || (next_is(i + 1, &["scratch"]) && next_is(i + 2, &["that"]))
             || (next_is(i + 1, CORRECTING) && !next_is(i + 2, COMPARING))
             || in_fact_at(tokens, i + 1)

@@ -73,7 +73,7 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
         .iter()
         .filter(|w| super::dates::is_weekday(&super::tokens::fold(w)))
         .all(|w| evidence.has_word(w));
-    if !numbers_said || !days_said || changed_copy(value, evidence) {
+    if !numbers_said || !days_said {
         return false;
     }
     // A short text (a title, a task) is every word the user's: an added word is an added
@@ -86,62 +86,6 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
     }
 }
 
-/// The words of a text copied from the conversation with one of them replaced by a word of
-/// its own: "Buy cat food on the way home" for "remind me to grab dog food on the way
-/// home". A copy changed is a detail changed, however few words differ. Where the value
-/// (four words or more) is that close to a run of the conversation's words (a quarter of its
-/// words, at least two, inserted, left out or replaced) and one replaced is a content word
-/// the conversation never says, in place of a content word (a greeting for "que" is a word
-/// put in), no unit ("30 minutes" for "half an hour") and no other
-/// spelling of the word it replaces ("minutos" for "min", "chope" for "chopp"). Words put in
-/// or left out are no change of a detail ("pode me buscar" for "me busca").
-fn changed_copy(value: &str, evidence: &Evidence) -> bool {
-    let tokens = super::tokens::tokenize(value);
-    let words: Vec<&str> = tokens
-        .iter()
-        .filter(|t| t.kind != Kind::Punct)
-        .map(|t| t.folded.as_str())
-        .collect();
-    if words.len() < 4 || words.len() > COPY_WORDS {
-        return false;
-    }
-    let content =
-        |w: &str| w.chars().count() >= 3 && !is(STOPWORDS, w) && !super::language::function_word(w);
-    let own = |w: &str| {
-        content(w) && !super::quantity::is_unit(w) && !evidence.has_word(w) && !evidence.has_form(w)
-    };
-    if !words.iter().any(|w| own(w)) {
-        return false;
-    }
-    let said: Vec<&str> = evidence
-        .tokens
-        .iter()
-        .filter(|t| t.kind != Kind::Punct)
-        .map(|t| t.folded.as_str())
-        .collect();
-    let reach = (words.len() / 4).max(2);
-    // Only where the conversation says one of the value's first words (its content words
-    // where it has some: "the" is everywhere): the copy starts there.
-    let first = &words[..=reach];
-    let firsts: Vec<&str> = first.iter().copied().filter(|w| content(w)).collect();
-    let anchors = if firsts.is_empty() {
-        first.to_vec()
-    } else {
-        firsts
-    };
-    (0..said.len())
-        .filter(|&i| anchors.contains(&said[i]))
-        .any(|i| {
-            let start = i.saturating_sub(reach);
-            let end = (i + words.len() + reach).min(said.len());
-            replaced(&words, &said[start..end], reach).is_some_and(|pairs| {
-                pairs
-                    .iter()
-                    .any(|(v, s)| own(v) && content(s) && !same_start(v, s))
-            })
-        })
-}
-
 /// Words that name a name's part (folded): a name given in parts is put together.
 #[rustfmt::skip]
 const SURNAMES: &[&str] = &[
@@ -151,8 +95,9 @@ const SURNAMES: &[&str] = &[
 
 /// Whether a person's or a place's name of two to four words, for a field of names, is put
 /// together from words said apart: "Marco Ortiz" for "under my wife's name, Daniela Ortiz.
-/// I'm Marco". Said together, in either order ("Ortiz, Daniela"), or given in its parts
-/// ("first name John, last name Smith"), it is the name said.
+/// I'm Marco". Said together, in either order ("Ortiz, Daniela"), with a middle name or an
+/// initial between ("John A. Smith"), or given in its parts ("first name John, last name
+/// Smith"), it is the name said.
 pub(super) fn name_pieced(value: &str, key: &str, evidence: &Evidence) -> bool {
     if !words_of(key).iter().any(|w| w == "name" || w == "names") {
         return false;
@@ -184,69 +129,25 @@ pub(super) fn name_pieced(value: &str, key: &str, evidence: &Evidence) -> bool {
     if by_parts {
         return false;
     }
+    // In order, one word between at most ("John A. Smith" says "John Smith", "Anna Maria
+    // Müller" "Anna Müller").
     let together = |order: &[String]| {
-        said.windows(order.len())
+        said.windows(order.len() + 1).any(|run| {
+            let mut at = 0;
+            order.iter().all(|w| {
+                let found = run[at..].iter().position(|r| r == w);
+                found.is_some_and(|k| {
+                    at += k + 1;
+                    true
+                })
+            }) && run[0] == order[0]
+        }) || said
+            .windows(order.len())
             .any(|run| run.iter().zip(order).all(|(a, b)| *a == b))
     };
     let mut reversed = words.clone();
     reversed.reverse();
     !together(&words) && !together(&reversed)
-}
-
-/// The longest value [`changed_copy`] compares, in words: a long prompt is paraphrased.
-const COPY_WORDS: usize = 40;
-
-/// Whether two words start alike (three letters), one spelling of the other.
-fn same_start(a: &str, b: &str) -> bool {
-    let prefix = |w: &str| w.chars().take(3).collect::<String>();
-    prefix(a) == prefix(b)
-}
-
-/// The words of `value` replaced by others where the fewest edits (words inserted, left out
-/// or replaced) make it a run of `said` (anywhere in it: the words before and after the run
-/// cost nothing), as (value's word, said word); `None` past `most` edits.
-fn replaced<'a>(
-    value: &[&'a str],
-    said: &[&'a str],
-    most: usize,
-) -> Option<Vec<(&'a str, &'a str)>> {
-    let (n, m) = (value.len(), said.len());
-    // cost[i][j]: value[..i] as a run of said ending at j.
-    let mut cost = vec![vec![0usize; m + 1]; n + 1];
-    for (i, row) in cost.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for i in 1..=n {
-        for j in 1..=m {
-            let replace = cost[i - 1][j - 1] + usize::from(value[i - 1] != said[j - 1]);
-            cost[i][j] = replace.min(cost[i - 1][j] + 1).min(cost[i][j - 1] + 1);
-        }
-    }
-    let (mut j, best) = cost[n]
-        .iter()
-        .copied()
-        .enumerate()
-        .min_by_key(|(_, c)| *c)?;
-    if best > most {
-        return None;
-    }
-    let mut pairs = Vec::new();
-    let mut i = n;
-    while i > 0 && j > 0 {
-        let here = cost[i][j];
-        if here == cost[i - 1][j - 1] + usize::from(value[i - 1] != said[j - 1]) {
-            if value[i - 1] != said[j - 1] {
-                pairs.push((value[i - 1], said[j - 1]));
-            }
-            i -= 1;
-            j -= 1;
-        } else if here == cost[i - 1][j] + 1 {
-            i -= 1;
-        } else {
-            j -= 1;
-        }
-    }
-    Some(pairs)
 }
 
 /// A clause of two content words or more of which the conversation holds none: a sentence
