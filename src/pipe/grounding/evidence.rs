@@ -4,6 +4,7 @@
 //! not the conversation.
 
 use std::collections::HashSet;
+use std::sync::OnceLock;
 
 use jiff::civil::Date;
 
@@ -44,6 +45,10 @@ pub struct Evidence {
     /// ("¿Quieres la tarifa reembolsable?" "nah, la normal"): a flag whose subject such a
     /// question names is said to be off ([`Evidence::declining`]).
     pub(super) declined: Option<Box<Evidence>>,
+    /// The conversation split where it moves a thing and where it turns a day down
+    /// ([`super::moved`], [`super::refused`]): read once, by the first value that asks.
+    moved: OnceLock<Option<Box<(Evidence, Evidence)>>>,
+    refused: OnceLock<Option<Box<(Evidence, Evidence)>>>,
     pub(super) languages: Languages,
     pub(super) today: Date,
     /// The text it was read from, to read it again without a value's whole (see
@@ -52,6 +57,20 @@ pub struct Evidence {
 }
 
 impl Evidence {
+    /// What the conversation moves a thing from, and the rest ([`super::moved::split`]).
+    pub(super) fn moved(&self) -> Option<&(Evidence, Evidence)> {
+        self.moved
+            .get_or_init(|| super::moved::split(self).map(Box::new))
+            .as_deref()
+    }
+
+    /// The days it turns down, and the rest ([`super::refused::split`]).
+    pub(super) fn refused(&self) -> Option<&(Evidence, Evidence)> {
+        self.refused
+            .get_or_init(|| super::refused::split(self).map(Box::new))
+            .as_deref()
+    }
+
     /// The same evidence, with `questions` the user declined (empty: none).
     pub fn declining(mut self, questions: &str) -> Evidence {
         if !questions.trim().is_empty() {
@@ -153,6 +172,8 @@ impl Evidence {
             rows,
             taken_back: TakenBack::read(text, &tokens, today),
             declined: None,
+            moved: OnceLock::new(),
+            refused: OnceLock::new(),
             languages,
             today,
             text: text.to_owned(),

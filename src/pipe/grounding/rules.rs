@@ -14,8 +14,7 @@ use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, ASIDES, SEQUENCE, STOPWORDS};
 use super::{
-    airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved,
-    refused, text,
+    airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved, text,
 };
 use crate::config::GroundingRule;
 
@@ -252,11 +251,11 @@ fn said_only_as_moved_from(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bo
     if moved::about_now(&field_words(leaf)) {
         return false;
     }
-    let Some((from, rest)) = moved::split(evidence) else {
+    let Some((from, rest)) = evidence.moved() else {
         return false;
     };
     let said_in = |part: &Evidence| day_or_time(text, leaf, part, rules).flatten().is_some();
-    said_in(&from) && !said_in(&rest)
+    said_in(from) && !said_in(rest)
 }
 
 /// A day said only where the user turns it down, another day said ([`refused`]).
@@ -264,11 +263,11 @@ fn said_only_as_turned_down(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> b
     let Some(text) = leaf.value.as_str().filter(|t| date_of(t).is_some()) else {
         return false;
     };
-    let Some((down, rest)) = refused::split(evidence) else {
+    let Some((down, rest)) = evidence.refused() else {
         return false;
     };
     let said_in = |part: &Evidence| day_or_time(text, leaf, part, rules).flatten().is_some();
-    said_in(&down) && !said_in(&rest)
+    said_in(down) && !said_in(rest)
 }
 
 /// Whether the words of a correction say a value of `leaf`'s kind other than its own: a day,
