@@ -57,6 +57,31 @@ pub struct Evidence {
 }
 
 impl Evidence {
+    /// The evidence of the byte ranges `parts` of its text (each closed by a full stop) and
+    /// of the rest, for a rule that reads one part of a conversation apart from the others
+    /// (a trip's way back, what a thing is moved from, a day turned down). The ranges are
+    /// in order and apart; one that is not is skipped.
+    pub(super) fn parted(&self, parts: &[std::ops::Range<usize>]) -> (Evidence, Evidence) {
+        let text = &self.text;
+        let mut rest = String::with_capacity(text.len());
+        let mut taken = String::new();
+        let mut at = 0;
+        for range in parts {
+            let Some(part) = text.get(range.clone()).filter(|_| range.start >= at) else {
+                continue;
+            };
+            rest.push_str(&text[at..range.start]);
+            taken.push_str(part);
+            taken.push_str(". ");
+            at = range.end;
+        }
+        rest.push_str(&text[at..]);
+        (
+            Evidence::new(&taken, self.today),
+            Evidence::new(&rest, self.today),
+        )
+    }
+
     /// What the conversation moves a thing from, and the rest ([`super::moved::split`]).
     pub(super) fn moved(&self) -> Option<&(Evidence, Evidence)> {
         self.moved

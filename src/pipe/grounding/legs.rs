@@ -186,24 +186,7 @@ pub fn split(evidence: &Evidence) -> Option<(Evidence, Evidence)> {
     if back.is_empty() {
         return None;
     }
-    let mut out = String::with_capacity(text.len());
-    let mut back_text = String::new();
-    let mut at = 0;
-    for range in &back {
-        // Ranges are apart by construction; one that is not would slice backwards.
-        if range.start < at {
-            continue;
-        }
-        out.push_str(&text[at..range.start]);
-        back_text.push_str(&text[range.clone()]);
-        back_text.push_str(". ");
-        at = range.end;
-    }
-    out.push_str(&text[at..]);
-    Some((
-        Evidence::new(&back_text, evidence.today),
-        Evidence::new(&out, evidence.today),
-    ))
+    Some(evidence.parted(&back))
 }
 
 #[cfg(test)]

@@ -132,24 +132,7 @@ pub fn split(evidence: &Evidence) -> Option<(Evidence, Evidence)> {
     if from.is_empty() {
         return None;
     }
-    let mut rest = String::with_capacity(text.len());
-    let mut from_text = String::new();
-    let mut at = 0;
-    for range in &from {
-        // Ranges are apart by construction; one that is not would slice backwards.
-        if range.start < at {
-            continue;
-        }
-        rest.push_str(&text[at..range.start]);
-        from_text.push_str(&text[range.clone()]);
-        from_text.push_str(". ");
-        at = range.end;
-    }
-    rest.push_str(&text[at..]);
-    Some((
-        Evidence::new(&from_text, evidence.today),
-        Evidence::new(&rest, evidence.today),
-    ))
+    Some(evidence.parted(&from))
 }
 
 #[cfg(test)]

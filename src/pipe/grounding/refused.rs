@@ -67,27 +67,16 @@ fn turned_down(tokens: &[Token], i: usize) -> bool {
 /// the rest, or `None` where it turns none down or says no other day.
 pub fn split(evidence: &Evidence) -> Option<(Evidence, Evidence)> {
     let tokens = &evidence.tokens;
-    let down: Vec<&Token> = (0..tokens.len())
+    let down: Vec<std::ops::Range<usize>> = (0..tokens.len())
         .filter(|&i| day_at(tokens, i) && turned_down(tokens, i))
-        .map(|i| &tokens[i])
+        .map(|i| tokens[i].start..tokens[i].end)
         .collect();
     if down.is_empty() {
         return None;
     }
-    let text = &evidence.text;
-    let mut rest = String::with_capacity(text.len());
-    let mut refused = String::new();
-    let mut at = 0;
-    for token in down {
-        rest.push_str(&text[at..token.start]);
-        refused.push_str(&text[token.start..token.end]);
-        refused.push_str(". ");
-        at = token.end;
-    }
-    rest.push_str(&text[at..]);
-    let rest = Evidence::new(&rest, evidence.today);
+    let (refused, rest) = evidence.parted(&down);
     let other_day = !rest.facts.dates.is_empty() || !rest.facts.weekdays.is_empty();
-    other_day.then(|| (Evidence::new(&refused, evidence.today), rest))
+    other_day.then_some((refused, rest))
 }
 
 #[cfg(test)]
