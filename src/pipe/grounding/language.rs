@@ -233,7 +233,7 @@ pub fn of_conversation(text: &str, tool_results: &[std::ops::Range<usize>]) -> L
                 out.present |= 1 << i;
             }
         }
-        if unread_words(line, &scores) {
+        if unread_words(line, &scores) || lettered(line, &scores) {
             out.unread = true;
         }
     }
@@ -574,6 +574,51 @@ pub fn english_rather_than(value: &str, conversation: &[String], main: &str) -> 
     }
 }
 
+/// Languages in Latin letters with no function-word list here that whatlang tells apart by
+/// their letters (Afrikaans, Tagalog, Zulu, Shona, Akan; Swahili reads as Zulu): a line in
+/// one of them is unread however few of its words look like the six's ("Patayin mo
+/// ang ilaw sa kusina" holds French "sa"). Not Latin nor Esperanto, whose words are the
+/// six's own, nor the close kin of a language listed (Javanese of Indonesian, Azerbaijani
+/// of Turkish), nor those whose own letters tell them already (Lithuanian, which short
+/// Italian lines read as). Told apart from the six only ([`lettered`]): beside the others, a kin
+/// language would halve whatlang's confidence in the other.
+const LETTERED: &[Lang] = &[Lang::Afr, Lang::Tgl, Lang::Zul, Lang::Sna, Lang::Aka];
+
+/// Whether a line of four words or more (three read as anything: "apaga a pasta"), with one function word of the six at most, reads
+/// by its letters as one of [`LETTERED`] rather than one of the six.
+fn lettered(line: &str, scores: &[(&'static str, usize)]) -> bool {
+    static DETECTOR: OnceLock<Detector> = OnceLock::new();
+    let read: usize = scores[..READ.len()]
+        .iter()
+        .map(|(_, n)| n)
+        .max()
+        .copied()
+        .unwrap_or(0);
+    // Words only, and no names: a file name or a number tells no language by its letters
+    // ("rename screenshot-2026-11-27.png to receipt.png").
+    let named = without_names(line);
+    let words: Vec<&str> = named
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_alphabetic() || c == '\''))
+        .collect::<Vec<_>>();
+    if read > 1 || words.len() < 4 {
+        return false;
+    }
+    let words = words.join(" ");
+    let detector = DETECTOR.get_or_init(|| {
+        Detector::with_allowlist(
+            READ.iter()
+                .filter_map(|code| whatlang_of(code))
+                .chain(LETTERED.iter().copied())
+                .collect(),
+        )
+    });
+    detector
+        .detect(&words)
+        .is_some_and(|info| LETTERED.contains(&info.lang()) && info.confidence() >= 0.25)
+}
+
 /// whatlang over the read languages and the others, by their ISO 639-3 names.
 fn detector() -> &'static Detector {
     static DETECTOR: OnceLock<Detector> = OnceLock::new();
@@ -724,6 +769,14 @@ mod tests {
         // Letters that barely guess one of the six do not outweigh another language's word;
         // two words are too few to tell either way.
         assert!(of("Ébressz fel holnap fél hétkor").unread);
+        // Languages whatlang tells by their letters, beside a word one of the six writes.
+        assert!(of("Patayin mo ang ilaw sa kusina").unread);
+        assert!(of("Stel 'n timer vir 'n halfuur, asseblief").unread);
+        assert!(of("Nikumbushe kunywa dawa kila siku").unread);
+        assert!(!of("prenota un tavolo per due").unread);
+        assert!(!of("Book table tomorrow 8pm").unread);
+        assert!(!of("rename screenshot-2026-11-27.png to receipt.png").unread);
+        assert!(!of("apaga a pasta /home/joao/projetos/old-api").unread);
         assert!(!of("ok pagalo").unread);
         assert!(!of("Remind Paweł tomorrow morning").unread);
         assert!(!of("Sortiere nach Preis, billigste zuerst.").unread);
