@@ -53,6 +53,10 @@ const ARTICLES: &[&str] = &[
     "the", "les", "los", "las", "os", "as", "die", "den", "der", "gli", "le", "i",
 ];
 
+/// Words between "every" and its period that only stress it: "every single day", "todos
+/// los santos días".
+const STRESSING: &[&str] = &["single", "santo", "santos", "santa", "santas"];
+
 /// Words for "other" in "every other week": two.
 const OTHER: &[&str] = &[
     "other", "otra", "otro", "autre", "altra", "altro", "outra", "outro",
@@ -406,6 +410,7 @@ pub(super) fn refused(member: &str, members: &[Value], evidence: &Evidence) -> b
             || is(LEAVING_OUT, &t.folded)
             || is(NEEDING, &t.folded)
             || is(USUALLY, &t.folded)
+            || is(WANTING, &t.folded)
     });
     if !turning {
         return false;
@@ -427,11 +432,19 @@ fn negated_after(at: usize, evidence: &Evidence) -> bool {
     let tokens = &evidence.tokens;
     let refusal = tokens
         .get(at + 1)
-        .is_some_and(|t| matches!(t.folded.as_str(), "no" | "non"));
+        .is_some_and(|t| matches!(t.folded.as_str(), "no" | "non" | "nao"));
     let ends = tokens
         .get(at + 2)
         .is_none_or(|t| (t.kind == Kind::Punct && t.lower != "?") || is(BECAUSE, &t.folded));
-    refusal && ends
+    // The member as the topic of a refusal that takes it up again: "el correo no lo miro
+    // nunca", "la doble no la quiero", "l'express non lo voglio".
+    let taken_up = tokens.get(at + 2).is_some_and(|t| {
+        matches!(
+            t.folded.as_str(),
+            "lo" | "la" | "los" | "las" | "li" | "le" | "o"
+        ) && tokens.get(at + 3).is_some_and(|v| v.kind == Kind::Word)
+    });
+    refusal && (ends || taken_up)
 }
 
 /// Words that give a refusal's reason right after it: "frío no que hace fresquito".
@@ -520,6 +533,36 @@ fn negated_before(at: usize, evidence: &Evidence) -> bool {
         })
         || left_out_before(at, evidence)
         || not_needed_before(at, evidence)
+        || not_wanted_before(at, evidence)
+}
+
+/// Verbs of wanting a thing, in the six (folded).
+const WANTING: &[&str] = &[
+    "want", "wanna", "like", "quiero", "quiere", "queremos", "veux", "veut", "voulons", "voglio",
+    "vuole", "vogliamo", "quero", "quer", "will", "mochte", "mochten", "wollen",
+];
+
+/// A verb of [`WANTING`] among the three words before token `at` in its clause (an elided
+/// article's apostrophe is no mark: "je ne veux pas l'express"), with a refusal right before
+/// it or one word further ("No quiero el envío exprés", "I don't want express", "I really
+/// don't want the express"); never "I want express, not standard" (no refusal before the
+/// verb) nor "no, I want express" (a refusal the mark parts from it).
+fn not_wanted_before(at: usize, evidence: &Evidence) -> bool {
+    let words: Vec<&str> = evidence.tokens[..at]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct || t.lower == "'" || t.lower == "’")
+        .filter(|t| t.kind == Kind::Word)
+        .take(6)
+        .map(|t| t.folded.as_str())
+        .collect();
+    let refusal = |w: &&str| is(REFUSALS, w) || evidence.negates(w) || *w == "t";
+    words.iter().take(3).enumerate().any(|(i, w)| {
+        is(WANTING, w)
+            && (words.iter().skip(i + 1).take(2).any(refusal)
+                // French "ne veux pas l'express".
+                || words[..i].contains(&"pas"))
+    })
 }
 
 /// Words of needing a thing: "no need for", "pas besoin de", "no hace falta", "não precisa
@@ -703,9 +746,17 @@ fn frequency(member: &str, evidence: &Evidence) -> bool {
             .find(|s| s.start == index)
             .map(|s| s.value)
     };
+    // "pas tous les jours", "not every day", "nicht täglich": the frequency turned down.
+    let refused_at = |k: usize| {
+        k.checked_sub(1)
+            .and_then(|j| tokens.get(j))
+            .is_some_and(|(index, before)| {
+                *index + 1 == tokens[k].0 && (is(REFUSALS, before) || *before == "pas")
+            })
+    };
     tokens.iter().enumerate().any(|(k, (_, word))| {
         if is(adverbs, word) {
-            return true;
+            return !refused_at(k);
         }
         let Some((_, unit)) = PERIODS.iter().find(|(words, _)| words.contains(word)) else {
             return false;
@@ -718,10 +769,13 @@ fn frequency(member: &str, evidence: &Evidence) -> bool {
                 break;
             };
             if is(EVERY, before) {
-                said = Some(count.unwrap_or(1.0) * unit);
+                if !refused_at(k - back) {
+                    said = Some(count.unwrap_or(1.0) * unit);
+                }
                 break;
             }
-            if is(ARTICLES, before) {
+            // Articles, and words that only stress it ("every single day").
+            if is(ARTICLES, before) || is(STRESSING, before) {
                 continue;
             }
             match (count, count_at(index, before)) {
@@ -1326,6 +1380,34 @@ mod tests {
             "express",
             shipping.clone()
         ));
+        // A refusal that takes the member up again.
+        let channels = json!(["email", "sms", "push"]);
+        assert!(turned_down(
+            "Avísame por SMS, el correo no lo miro nunca",
+            "email",
+            channels.clone()
+        ));
+        assert!(!turned_down(
+            "Avísame por correo, no lo olvides",
+            "email",
+            channels
+        ));
+        // A refusal before a verb of wanting it.
+        for text in [
+            "No quiero el envío exprés, con el normal me vale",
+            "I don't want express shipping, normal is fine",
+            "je ne veux pas l'express, le standard suffit",
+            "non voglio la spedizione express",
+        ] {
+            assert!(turned_down(text, "express", shipping.clone()), "{text}");
+        }
+        for text in [
+            "I want express, not standard",
+            "no, I want express",
+            "quiero el exprés, no el normal",
+        ] {
+            assert!(!turned_down(text, "express", shipping.clone()), "{text}");
+        }
         assert!(!turned_down(
             "is express no longer an option?",
             "express",
@@ -1604,6 +1686,15 @@ mod tests {
     #[test]
     fn frequencies_in_six_languages() {
         let members = json!(["once", "daily", "weekly", "monthly"]);
+        // Stressed, and turned down.
+        let repeat = |text: &str, member: &str| chosen(text, member, members.clone(), "repeat");
+        assert!(repeat("every single day, 9am", "daily"));
+        let weekly = "Envoie-moi les rappels chaque semaine, pas tous les jours";
+        assert!(!repeat(weekly, "daily"));
+        assert!(repeat(weekly, "weekly"));
+        assert!(!repeat("not every day, just on Mondays", "daily"));
+        assert!(!repeat("erinnere mich nicht täglich", "daily"));
+        assert!(repeat("every day, not only on Mondays", "daily"));
         assert!(chosen(
             "remind me every day at 9",
             "daily",

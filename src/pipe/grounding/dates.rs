@@ -790,8 +790,33 @@ fn bare_days(tokens: &[Token]) -> impl Iterator<Item = Option<usize>> + '_ {
 }
 
 /// Contractions of "from the" before a day of the month: "el concierto del 15", "dal 5",
-/// "vom 3."; not French "du", which numbers a thing as often ("le bus du 12").
+/// "vom 3."; French "du" only after an event ([`EVENTS`]: "le dîner du 14"), as it numbers a
+/// thing as often ("le bus du 12").
 const FROM_THE: &[&str] = &["del", "dal", "vom"];
+/// Events that French names by their day with "du" (folded).
+const EVENTS: &[&str] = &[
+    "diner",
+    "dejeuner",
+    "repas",
+    "soiree",
+    "reunion",
+    "fete",
+    "spectacle",
+    "concert",
+    "match",
+    "seance",
+    "anniversaire",
+    "mariage",
+    "vol",
+    "rdv",
+    "reservation",
+    "depart",
+    "retour",
+    "cours",
+    "atelier",
+    "brunch",
+    "apero",
+];
 /// Words that may follow such a day: "dal 5 per 2 persone", "del 15, para mí".
 const AFTER_FROM_THE: &[&str] = &["per", "para", "pour", "for", "fur", "y", "e", "et", "und"];
 
@@ -800,7 +825,8 @@ const AFTER_FROM_THE: &[&str] = &["per", "para", "pour", "for", "fur", "y", "e",
 /// por ciento") or a rise ("sube del 5 al 7").
 fn from_the(tokens: &[Token], i: usize) -> bool {
     let word = |at: usize| tokens.get(at).map_or("", |t| t.folded.as_str());
-    if !FROM_THE.contains(&word(i.wrapping_sub(1))) {
+    let event_s = word(i.wrapping_sub(1)) == "du" && EVENTS.contains(&word(i.wrapping_sub(2)));
+    if !FROM_THE.contains(&word(i.wrapping_sub(1))) && !event_s {
         return false;
     }
     let share = matches!(word(i + 2), "cento" | "ciento" | "cent" | "cento.")

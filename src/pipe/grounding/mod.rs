@@ -554,6 +554,17 @@ mod tests {
             json!("2026-12-15"),
             day
         ));
+        // French "du" after an event, never after another thing.
+        let dinner = "On sera douze pour le dîner du 14";
+        assert!(!kept_on(dinner, "party_size", count(), json!(14), day));
+        assert!(kept_on(dinner, "party_size", count(), json!(12), day));
+        assert!(kept_on(
+            "les horaires du bus du 14",
+            "line",
+            count(),
+            json!(14),
+            day
+        ));
         let stay = "prenota 3 notti a partire dal 5 per 2 persone";
         assert!(!kept_on(stay, "nights", count(), json!(5), day));
         assert!(kept_on(stay, "nights", count(), json!(3), day));

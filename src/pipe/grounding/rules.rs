@@ -316,6 +316,17 @@ fn kind_said(leaf: &Leaf, correction: &Evidence, taken: &Evidence) -> bool {
                     })
             } else if is_code(text) {
                 !facts.codes.is_empty()
+            } else if time_zone_city(text).is_some() {
+                // A time zone for another place: a code, or a name after the correction's
+                // first word ("Tokyo, no wait, Seoul", "Tokyo... anzi no, a Seul").
+                !facts.codes.is_empty()
+                    || correction.tokens.iter().skip(1).any(|t| {
+                        t.kind == Kind::Word
+                            && correction.text[t.start..]
+                                .chars()
+                                .next()
+                                .is_some_and(char::is_uppercase)
+                    })
             } else {
                 // An identifier for another: "@pepe_grillo88... no espera, el nuevo es
                 // @pepegrillo_mx"; digits for others ("4471093, no wait, 4471098").
@@ -2475,6 +2486,25 @@ mod tests {
         let moved = "revisão para o dia 15... ah, espera, nesse dia não dá, deixa para o 16";
         assert!(!kept(moved, date(), "2026-12-15"));
         assert!(kept(moved, date(), "2026-12-16"));
+        // A time zone taken back for another place's.
+        let zone = || serde_json::json!({"type": "string", "description": "IANA time zone"});
+        let seoul = "Imposta il fuso orario di Tokyo... anzi no, prima faccio scalo a Seul";
+        assert!(!kept(seoul, zone(), "Asia/Tokyo"));
+        assert!(!kept(
+            "Set the time zone to Tokyo, no wait, Seoul",
+            zone(),
+            "Asia/Tokyo"
+        ));
+        assert!(kept(
+            "Set the time zone to Tokyo, no wait, the phone's one",
+            zone(),
+            "Asia/Tokyo"
+        ));
+        // Digits taken back with no word before them on their line.
+        let digits = || serde_json::json!({"type": "string", "pattern": "^[0-9]+$"});
+        let order = "30-4471-82... nee warte, 30-4471-28";
+        assert!(!kept(order, digits(), "30447182"));
+        assert!(kept(order, digits(), "30447128"));
         // An identifier taken back for another ("no espera, el nuevo es ...").
         let handle = || serde_json::json!({"type": "string"});
         let user = "mi usuario es @pepe_grillo88... no espera, ese es el viejo, el nuevo es @pepegrillo_mx";

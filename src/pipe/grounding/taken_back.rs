@@ -214,11 +214,17 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
             continue;
         }
         let line_start = text[..token.start].rfind('\n').map_or(0, |n| n + 1);
-        // Words before it on its line: something to take back.
+        // Words before it on its line, or a number: something to take back ("30-4471-82...
+        // nee warte, 30-4471-28").
         let before = tokens[..i]
             .iter()
-            .filter(|t| t.start >= line_start && t.kind == Kind::Word)
-            .count();
+            .filter(|t| t.start >= line_start)
+            .map(|t| match t.kind {
+                Kind::Word => 1,
+                Kind::Number => 2,
+                _ => 0,
+            })
+            .sum::<usize>();
         if before >= 2 {
             // "ah non", "ou melhor": the lead-in is the correction's too.
             let lead_in = (alone && !punct(i - 1)) || (correcting && after_or);
