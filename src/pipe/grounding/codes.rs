@@ -697,6 +697,31 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
         code_as_word(tokens, i, facts);
         i += 1;
     }
+    real_after_another(tokens, facts);
+}
+
+/// The Brazilian real by its bare name, which is also a word ("real" is "real" in Spanish and
+/// Portuguese): only as the other end of a conversion, after "to" with a currency named just
+/// before ("de dólar pra real", "from dollars to real").
+fn real_after_another(tokens: &[Token], facts: &mut Facts) {
+    const TO: &[&str] = &["pra", "para", "to", "into", "en", "a", "em"];
+    let currency = |codes: &Vec<String>| {
+        codes
+            .iter()
+            .any(|c| c.len() == 3 && iso_currency::Currency::from_code(c).is_some())
+    };
+    let found = tokens.iter().enumerate().any(|(i, t)| {
+        matches!(t.folded.as_str(), "real" | "reais")
+            && i >= 2
+            && TO.contains(&tokens[i - 1].folded.as_str())
+            && facts
+                .code_names
+                .iter()
+                .any(|(at, codes)| (i.saturating_sub(4)..i - 1).contains(at) && currency(codes))
+    });
+    if found {
+        facts.codes.insert("BRL".to_owned());
+    }
 }
 
 /// "de-DE", "pt-BR", "en_US": the language, the country and the locale, if both parts are
@@ -922,6 +947,11 @@ mod tests {
         assert!(has("Zeig mir die Preise in dänischen Kronen", "DKK"));
         assert!(has("in schwedischen Kronen", "SEK") && !has("in schwedischen Kronen", "DKK"));
         assert!(has("reais", "BRL") && has("R$ 50", "BRL"));
+        // "real" alone only as a conversion's other end.
+        assert!(has("de dólar pra real", "BRL"));
+        assert!(has("convert 100 euros to real", "BRL"));
+        assert!(!has("quero dinheiro real", "BRL"));
+        assert!(!has("is it real", "BRL"));
         assert!(has("pesos mexicanos", "MXN"));
         assert!(has("Swiss francs", "CHF"));
         assert!(has("Kazakhstani tenge", "KZT"));

@@ -305,6 +305,15 @@ impl Evidence {
             })
     }
 
+    /// Whether the word `part` is written only inside `whole` (compact), as often as `whole`
+    /// is at least: "mail" in "e-mail" names the member `email`, not `mail`.
+    pub(super) fn only_inside(&self, part: &str, whole: &str) -> bool {
+        let part = part.to_lowercase();
+        let alone = self.tokens.iter().filter(|t| t.folded == part).count();
+        let whole = compact(whole);
+        alone > 0 && !whole.is_empty() && self.compact.matches(&whole).count() >= alone
+    }
+
     /// `value` in the text letter for letter, case and all ("feature/Login-Redesign" is
     /// another branch than "feature/login-redesign"), not inside a longer name.
     fn written_as_is(&self, value: &str) -> bool {

@@ -127,12 +127,32 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
 fn names_subject(word: &str, subject: &[String], subject_words: &[String]) -> bool {
     let word_stem = stem(word);
     subject.iter().any(|s| cognate(s, &word_stem))
+        || subject_words.iter().any(|s| participle_of(s, word))
         || subject_words.iter().any(|s| {
             lexicon::translations(s)
                 .iter()
                 .any(|t| cognate(&stem(t), &word_stem))
         })
         || super::counted::same_kind(word, subject_words)
+}
+
+/// Whether an English past participle of five letters or more (`muted`, `locked`, `pinned`)
+/// is the participle of `verb` ("Mute the chat", "lock it", "pin this"): the stem is too
+/// short to meet them.
+fn participle_of(participle: &str, verb: &str) -> bool {
+    let Some(base) = participle
+        .strip_suffix("ed")
+        .filter(|_| participle.chars().count() >= 5)
+    else {
+        return false;
+    };
+    let mut chars = base.chars().rev();
+    let doubled = matches!((chars.next(), chars.next()), (Some(a), Some(b)) if a == b);
+    verb == base
+        || verb.strip_suffix('e') == Some(base)
+        || (doubled
+            && verb.get(..base.len() - 1) == base.get(..base.len() - 1)
+            && verb.len() + 1 == base.len())
 }
 
 /// Prefixes that undo what the rest of a word names, in the six languages (folded):
@@ -681,6 +701,22 @@ mod tests {
         assert!(flag("subscribe me to the newsletter", "subscribed", true));
         assert!(!flag("show the details", "tailored", false));
         assert!(!flag("turn on the dehumidifier", "humidifier_on", false));
+    }
+
+    #[test]
+    fn a_participle_said_by_its_verb() {
+        assert!(flag(
+            "Mute the family group chat, it's way too noisy",
+            "muted",
+            true
+        ));
+        assert!(flag("don't mute the family chat", "muted", false));
+        assert!(flag("lock the front door", "locked", true));
+        assert!(flag("pin this message", "pinned", true));
+        // Another verb sharing its letters is none.
+        assert!(!flag("mutate the record", "muted", true));
+        assert!(!flag("pine for it", "pinned", true));
+        assert!(!flag("lockers are full", "locked", true));
     }
 
     #[test]

@@ -414,7 +414,7 @@ const WORDS: &[(&str, &[&str])] = &[
     ("doorbell", &["timbre", "sonnette", "klingel", "turklingel", "campainha", "campanello",
         "citofono"]),
     ("double", &["doble", "dobles", "doppel", "doppelzimmer", "doppelt", "duplo", "dupla", "doppia",
-        "doppio", "matrimoniale"]),
+        "doppio", "matrimoniale", "matrimonio", "casal"]),
     ("download", &["descargar", "descarga", "descargas", "telecharger", "telechargement",
         "herunterladen", "baixar", "scaricare", "scarica"]),
     ("draft", &["borrador", "borradores", "brouillon", "brouillons", "entwurf", "entwurfe",

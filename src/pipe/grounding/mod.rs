@@ -593,6 +593,21 @@ mod tests {
     }
 
     #[test]
+    fn a_member_said_only_inside_another_is_not_said() {
+        let methods = || json!({"enum": ["mail", "email", "sms"]});
+        let text = "Manda a fatura por e-mail, não precisa de papel";
+        assert!(!kept_with(text, json!("mail"), methods()));
+        assert!(kept_with(text, json!("email"), methods()));
+        // Said on its own too: said.
+        assert!(kept_with(
+            "by mail please, not by e-mail",
+            json!("mail"),
+            methods()
+        ));
+        assert!(kept_with("send it by mail", json!("mail"), methods()));
+    }
+
+    #[test]
     fn a_choice_not_needed_and_a_value_apologised_for_are_turned_down() {
         let options = json!({"enum": ["standard", "express"]});
         for text in [

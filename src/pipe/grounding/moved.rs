@@ -124,11 +124,55 @@ fn moved_from(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// Words of what a thing was (folded): "era dia 15", "it was on the 15th", "c'était lundi".
+const WAS: &[&str] = &[
+    "was", "were", "era", "eram", "estaba", "estava", "fue", "foi", "etait", "war", "stava",
+];
+
+/// Words that set what follows against what was: "era dia 15 mas desmarcaram".
+const BUT: &[&str] = &["but", "pero", "mas", "mais", "ma", "aber", "however"];
+
+/// The byte ranges of `text` that say when a thing was, where a "but" follows on its line:
+/// from a word of [`WAS`] with a day or a time within its next three words to the [`BUT`]
+/// at most [`REACH`] words after it ("Minha consulta era dia 15 mas desmarcaram", "la cita
+/// era el lunes pero la pasamos al martes"). Without the "but", what was may still be
+/// ("it was the 15th I booked").
+fn was_but(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        if token.kind != Kind::Word || !WAS.contains(&token.folded.as_str()) {
+            continue;
+        }
+        let when = (i + 1..i + 4).any(|k| {
+            tokens.get(k).is_some_and(|t| {
+                t.kind == Kind::Number
+                    || super::dates::is_weekday(&t.folded)
+                    || super::dates::is_month(&t.folded)
+            })
+        });
+        let but = tokens[i + 1..]
+            .iter()
+            .take(REACH + 2)
+            .take_while(|t| !text[token.end..t.start].contains('\n'))
+            .find(|t| t.kind == Kind::Word && BUT.contains(&t.folded.as_str()));
+        if let (true, Some(but)) = (when, but) {
+            out.push(token.start..but.start);
+        }
+    }
+    out
+}
+
 /// The conversation split where it says what a thing is moved from: the evidence of those
 /// parts and of the rest, or `None` where it moves nothing.
 pub fn split(evidence: &Evidence) -> Option<(Evidence, Evidence)> {
     let text = &evidence.text;
-    let from = moved_from(text, &evidence.tokens);
+    let mut from = moved_from(text, &evidence.tokens);
+    for was in was_but(text, &evidence.tokens) {
+        if !from.iter().any(|r| r.start < was.end && was.start < r.end) {
+            from.push(was);
+        }
+    }
+    from.sort_by_key(|r| r.start);
     if from.is_empty() {
         return None;
     }
@@ -142,6 +186,20 @@ mod tests {
     fn parts(text: &str) -> Option<(String, String)> {
         let evidence = Evidence::new(text, jiff::civil::date(2026, 12, 10));
         split(&evidence).map(|(from, rest)| (from.text, rest.text))
+    }
+
+    #[test]
+    fn when_a_thing_was_before_a_but() {
+        let was = parts("Minha consulta era dia 15 mas desmarcaram, remarca pra quando tiver vaga");
+        assert!(was.is_some_and(|(from, _)| from.starts_with("era dia 15")));
+        let was = parts("la cita era el lunes pero la pasamos al martes");
+        assert!(was.is_some_and(|(from, rest)| from.contains("lunes") && rest.contains("martes")));
+        // No "but", or no day: nothing was set against.
+        assert_eq!(parts("it was the 15th I booked, please confirm"), None);
+        assert_eq!(
+            parts("the room was fine but book another for the 15th"),
+            None
+        );
     }
 
     #[test]

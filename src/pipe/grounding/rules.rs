@@ -578,6 +578,14 @@ fn turned_down(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bo
         if rules.on(Rule::Choice) && choice::refused(text, members, evidence) {
             return true;
         }
+        // Said only as a part of another member: "e-mail" is `email`, no `mail`.
+        let folded = text.to_lowercase();
+        if members.iter().filter_map(Value::as_str).any(|other| {
+            let other = other.to_lowercase();
+            other != folded && other.contains(&folded) && evidence.only_inside(&folded, &other)
+        }) {
+            return true;
+        }
     }
     let digits: String = text.chars().filter(char::is_ascii_digit).collect();
     let letters_and_digits = text.chars().filter(|c| c.is_alphanumeric()).count();
