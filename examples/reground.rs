@@ -2,16 +2,17 @@
 //! `{"id", "text", "today"?, "tool_results"?, "schema", "arguments"}` (`tool_results`: the
 //! parts of `text` that are tools' results, each as written there), and one line per call
 //! on stdout,
-//! `{"id", "kept", "replaced", "dropped", "missing", "decisions": [{"path", "rule", "outcome"}]}`
+//! `{"id", "kept", "replaced", "dropped", "missing", "asked", "decisions": [{"path", "rule", "outcome"}]}`
 //! (`replaced`: required members the text contradicts, replaced by the one it names where the
-//! call stays valid, before grounding, as a served request has them)
+//! call stays valid, before grounding, as a served request has them; `asked`: the missing
+//! values the default grounding asks the user about, facts nobody can work out)
 //! (or `{"id", "error"}`). No model: scripts/bfcl/reground.py feeds it BFCL runs' calls.
 //!
 //!     cargo run --quiet --example reground < calls.jsonl
 
 use std::io::{self, BufRead, Write};
 
-use plaincall::parts::{ground, said_members, Evidence, Rules};
+use plaincall::parts::{at_path, ground, said_members, unworkable, Evidence, Rules};
 use serde_json::{json, Value};
 
 fn reground(line: &str) -> Result<Value, (Value, String)> {
@@ -53,9 +54,15 @@ fn reground(line: &str) -> Result<Value, (Value, String)> {
         .iter()
         .map(|d| json!({"path": d.path, "rule": d.rule.name(), "outcome": d.outcome.name()}))
         .collect();
+    // What the default grounding asks about: a missing fact nobody can work out.
+    let asked: Vec<&String> = report
+        .missing
+        .iter()
+        .filter(|path| at_path(&input["arguments"], path).is_some_and(unworkable))
+        .collect();
     Ok(
         json!({"id": id, "kept": args, "replaced": replaced, "dropped": report.dropped,
-              "missing": report.missing, "decisions": decisions}),
+              "missing": report.missing, "asked": asked, "decisions": decisions}),
     )
 }
 

@@ -44,7 +44,7 @@ pub use upstream::{Pool, UpstreamClient};
 /// the parsers of model text, the schema derivations and the grounding check.
 pub mod parts {
     pub use crate::pipe::grounding::{
-        ground, said_members, Decision, Evidence, Outcome, Report, Rule, Rules,
+        at_path, ground, said_members, unworkable, Decision, Evidence, Outcome, Report, Rule, Rules,
     };
     pub use crate::pipe::prompt_mode::example_of;
     pub use crate::pipe::prompt_mode::holdback::HoldBack;

@@ -92,7 +92,8 @@ def main() -> None:
     changed, invented, asked, verdicts, replaced, totals = [], [], [], [], [], {m: dict.fromkeys(
         ["rows", "passed", "calls", "calls_changed", "values_dropped", "passed_changed",
          "invented", "invented_left_out", "invented_kept", "asked_passed", "asked_failed",
-         "passes_now"], 0) for m in MODES}
+         "default_passed", "default_failed", "passes_now"], 0) for m in MODES}
+    default_asked = []
     for r in rows:
         t = totals[r["mode"]]
         t["rows"] += 1
@@ -139,6 +140,15 @@ def main() -> None:
                          + ", ".join(f"{name}.{path} = `{json.dumps(at(calls[k][2], path))}`"
                                      for name, path in missing
                                      for k in [next(k for k, _ in mine if calls[k][1] == name)]))
+        # What the default (`optional`) grounding asks: a missing fact nobody can work out.
+        facts = [(calls[key][1], path) for key, res in mine for path in res.get("asked") or []
+                 if calls[key][1] in r.get("rewritten", [])]
+        if facts:
+            t["default_passed" if r["passed"] else "default_failed"] += 1
+            default_asked.append(f"- {r['mode']} `{r['id']}` ({'passed' if r['passed'] else 'failed'}): "
+                                 + ", ".join(f"{name}.{path} = `{json.dumps(at(calls[k][2], path))}`"
+                                             for name, path in facts
+                                             for k in [next(k for k, _ in mine if calls[k][1] == name)]))
         for field in r.get("invented") or []:
             name, _, path = field.partition(".")
             t["invented"] += 1
@@ -165,13 +175,13 @@ def main() -> None:
           f"`scripts/bfcl/reground.py {args.folder}` (`cargo run --example reground`): evidence = the case's "
           f"user messages, today = {today}, the tool's schema as BFCL converts it.\n")
     print("## Totals\n")
-    print("| mode | cases (passed) | passed now (checker) | calls | calls changed | values left out | passed cases changed | invented fields | now left out | still kept | strict would ask: passed / failed cases |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| mode | cases (passed) | passed now (checker) | calls | calls changed | values left out | passed cases changed | invented fields | now left out | still kept | strict would ask: passed / failed cases | the default asks: passed / failed cases |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for m in MODES:
         t = totals[m]
         print(f"| {m} | {t['rows']} ({t['passed']}) | {t['passes_now']} | {t['calls']} | {t['calls_changed']} | {t['values_dropped']} "
               f"| {t['passed_changed']} | {t['invented']} | {t['invented_left_out']} | {t['invented_kept']} "
-              f"| {t['asked_passed']} / {t['asked_failed']} |")
+              f"| {t['asked_passed']} / {t['asked_failed']} | {t['default_passed']} / {t['default_failed']} |")
     if errors:
         print(f"\n{len(errors)} calls the example could not read: " + "; ".join(f"{e['id']}: {e['error']}" for e in errors))
     print("\n## The checker's verdicts that the new grounding changes\n")
@@ -184,6 +194,8 @@ def main() -> None:
     print("\n".join(invented) or "None.")
     print("\n## (c) Cases with a required value no rule traces: `strict` would ask instead of calling\n")
     print("\n".join(asked) or "None.")
+    print("\n## (d) Cases with a required number, day, time, weekday or address no rule traces: the default asks instead of calling\n")
+    print("\n".join(default_asked) or "None.")
 
 
 if __name__ == "__main__":

@@ -443,8 +443,35 @@ fn negated_after(at: usize, evidence: &Evidence) -> bool {
             t.folded.as_str(),
             "lo" | "la" | "los" | "las" | "li" | "le" | "o"
         ) && tokens.get(at + 3).is_some_and(|v| v.kind == Kind::Word)
-    });
+    }) && !asked_or_supposed(at, evidence);
     refusal && (ends || taken_up)
+}
+
+/// Whether the clause of token `at` is a question (it ends with "?", or opens with "¿") or a
+/// condition ("si", "se", "if" opens it): "¿El exprés no lo hacen los sábados?", "si el exprés
+/// no lo cobran aparte", "Who wouldn't want express shipping?".
+fn asked_or_supposed(at: usize, evidence: &Evidence) -> bool {
+    let tokens = &evidence.tokens;
+    let mark = |t: &&super::tokens::Token| {
+        t.kind == Kind::Punct && !matches!(t.lower.as_str(), "'" | "’" | "-")
+    };
+    let ends_asking = tokens[at..]
+        .iter()
+        .find(mark)
+        .is_some_and(|t| t.lower == "?");
+    let opened_asking = tokens[..at]
+        .iter()
+        .rev()
+        .find(mark)
+        .is_some_and(|t| t.lower == "¿");
+    let opening = tokens[..at]
+        .iter()
+        .rev()
+        .take_while(|t| !mark(t))
+        .filter(|t| t.kind == Kind::Word)
+        .last()
+        .map(|t| t.folded.as_str());
+    ends_asking || opened_asking || matches!(opening, Some("si" | "se" | "if"))
 }
 
 /// Words that give a refusal's reason right after it: "frío no que hace fresquito".
@@ -557,6 +584,9 @@ fn not_wanted_before(at: usize, evidence: &Evidence) -> bool {
         .map(|t| t.folded.as_str())
         .collect();
     let refusal = |w: &&str| is(REFUSALS, w) || evidence.negates(w) || *w == "t";
+    if asked_or_supposed(at, evidence) {
+        return false;
+    }
     words.iter().take(3).enumerate().any(|(i, w)| {
         is(WANTING, w)
             && (words.iter().skip(i + 1).take(2).any(refusal)
@@ -1392,6 +1422,13 @@ mod tests {
             "email",
             channels
         ));
+        for text in [
+            "Si el exprés no lo cobran aparte, mándalo así",
+            "¿El exprés no lo hacen los sábados?",
+            "el exprés no lo hacen los sábados?",
+        ] {
+            assert!(!turned_down(text, "express", shipping.clone()), "{text}");
+        }
         // A refusal before a verb of wanting it.
         for text in [
             "No quiero el envío exprés, con el normal me vale",
@@ -1405,6 +1442,7 @@ mod tests {
             "I want express, not standard",
             "no, I want express",
             "quiero el exprés, no el normal",
+            "Who wouldn't want express shipping?",
         ] {
             assert!(!turned_down(text, "express", shipping.clone()), "{text}");
         }

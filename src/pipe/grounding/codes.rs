@@ -704,7 +704,7 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
 /// Portuguese): only as the other end of a conversion, after "to" with a currency named just
 /// before ("de dólar pra real", "from dollars to real").
 fn real_after_another(tokens: &[Token], facts: &mut Facts) {
-    const TO: &[&str] = &["pra", "para", "to", "into", "en", "a", "em"];
+    const TO: &[&str] = &["pra", "para", "to", "into"];
     let currency = |codes: &Vec<String>| {
         codes
             .iter()
@@ -952,6 +952,7 @@ mod tests {
         assert!(has("convert 100 euros to real", "BRL"));
         assert!(!has("quero dinheiro real", "BRL"));
         assert!(!has("is it real", "BRL"));
+        assert!(!has("I need 50 USD for a real emergency", "BRL"));
         assert!(has("pesos mexicanos", "MXN"));
         assert!(has("Swiss francs", "CHF"));
         assert!(has("Kazakhstani tenge", "KZT"));

@@ -305,13 +305,26 @@ impl Evidence {
             })
     }
 
-    /// Whether the word `part` is written only inside `whole` (compact), as often as `whole`
-    /// is at least: "mail" in "e-mail" names the member `email`, not `mail`.
+    /// Whether the word `part` is written only as the end of a word joined by marks that,
+    /// compacted, holds `whole`: "mail" of "e-mail" names the member `email`, not `mail`
+    /// ("by mail, not by e-mail" says both; "unread" holds no token "read").
     pub(super) fn only_inside(&self, part: &str, whole: &str) -> bool {
         let part = part.to_lowercase();
-        let alone = self.tokens.iter().filter(|t| t.folded == part).count();
         let whole = compact(whole);
-        alone > 0 && !whole.is_empty() && self.compact.matches(&whole).count() >= alone
+        let inside = |at: usize| {
+            let first = (0..=at)
+                .rev()
+                .take_while(|&j| j == at || !self.tokens[j + 1].spaced)
+                .last()
+                .unwrap_or(at);
+            first < at
+                && compact(&self.text[self.tokens[first].start..self.tokens[at].end])
+                    .contains(&whole)
+        };
+        let places: Vec<usize> = (0..self.tokens.len())
+            .filter(|&i| self.tokens[i].folded == part)
+            .collect();
+        !whole.is_empty() && !places.is_empty() && places.into_iter().all(inside)
     }
 
     /// `value` in the text letter for letter, case and all ("feature/Login-Redesign" is

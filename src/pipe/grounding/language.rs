@@ -575,14 +575,25 @@ pub fn english_rather_than(value: &str, conversation: &[String], main: &str) -> 
 }
 
 /// Languages in Latin letters with no function-word list here that whatlang tells apart by
-/// their letters (Afrikaans, Tagalog, Zulu, Shona, Akan; Swahili reads as Zulu): a line in
-/// one of them is unread however few of its words look like the six's ("Patayin mo
+/// their letters (Afrikaans, Tagalog, Zulu, Shona; Swahili reads as Zulu), each with a few
+/// of its function words, one of which the line must hold (letters alone read short Spanish
+/// commands as Tagalog: "Pon alarma mañana temprano"): a line in one of them is unread however few of its words look like the six's ("Patayin mo
 /// ang ilaw sa kusina" holds French "sa"). Not Latin nor Esperanto, whose words are the
 /// six's own, nor the close kin of a language listed (Javanese of Indonesian, Azerbaijani
 /// of Turkish), nor those whose own letters tell them already (Lithuanian, which short
 /// Italian lines read as). Told apart from the six only ([`lettered`]): beside the others, a kin
 /// language would halve whatlang's confidence in the other.
-const LETTERED: &[Lang] = &[Lang::Afr, Lang::Tgl, Lang::Zul, Lang::Sna, Lang::Aka];
+#[rustfmt::skip]
+const LETTERED: &[(Lang, &[&str])] = &[
+    (Lang::Afr, &["n", "vir", "nie", "die", "asseblief", "van", "het", "ek", "jy", "ons", "om",
+        "met", "asb"]),
+    (Lang::Tgl, &["ang", "ng", "mga", "mo", "po", "sa", "ko", "ako", "ba", "kay", "ito", "yung",
+        "naman", "lang"]),
+    // Swahili reads as Zulu by its letters.
+    (Lang::Zul, &["kila", "na", "ya", "wa", "kwa", "ni", "za", "cha", "tafadhali", "ngi",
+        "ukuthi", "futhi"]),
+    (Lang::Sna, &["ndi", "kuti", "uye", "ne", "pa", "ku", "ndapota", "iye"]),
+];
 
 /// Whether a line of four words or more (three read as anything: "apaga a pasta"), with one function word of the six at most, reads
 /// by its letters as one of [`LETTERED`] rather than one of the six.
@@ -605,18 +616,25 @@ fn lettered(line: &str, scores: &[(&'static str, usize)]) -> bool {
     if read > 1 || words.len() < 4 {
         return false;
     }
+    let folded: Vec<String> = words.iter().map(|w| super::tokens::fold(w)).collect();
     let words = words.join(" ");
     let detector = DETECTOR.get_or_init(|| {
         Detector::with_allowlist(
             READ.iter()
                 .filter_map(|code| whatlang_of(code))
-                .chain(LETTERED.iter().copied())
+                .chain(LETTERED.iter().map(|(lang, _)| *lang))
                 .collect(),
         )
     });
-    detector
-        .detect(&words)
-        .is_some_and(|info| LETTERED.contains(&info.lang()) && info.confidence() >= 0.25)
+    detector.detect(&words).is_some_and(|info| {
+        info.confidence() >= 0.25
+            && LETTERED.iter().any(|(lang, own)| {
+                *lang == info.lang()
+                    && folded
+                        .iter()
+                        .any(|w| own.contains(&w.trim_start_matches('\'')))
+            })
+    })
 }
 
 /// whatlang over the read languages and the others, by their ISO 639-3 names.
@@ -777,6 +795,14 @@ mod tests {
         assert!(!of("Book table tomorrow 8pm").unread);
         assert!(!of("rename screenshot-2026-11-27.png to receipt.png").unread);
         assert!(!of("apaga a pasta /home/joao/projetos/old-api").unread);
+        // Letters alone are no other language: short Spanish and English commands.
+        for line in [
+            "Pon alarma mañana temprano",
+            "Llama mamá mañana tarde",
+            "Play salsa music loud now",
+        ] {
+            assert!(!of(line).unread, "{line}");
+        }
         assert!(!of("ok pagalo").unread);
         assert!(!of("Remind Paweł tomorrow morning").unread);
         assert!(!of("Sortiere nach Preis, billigste zuerst.").unread);

@@ -89,6 +89,48 @@ pub fn ground(args: &mut Value, schema: &Value, evidence: &Evidence, rules: Rule
     report
 }
 
+/// Whether a value is a fact nobody can work out from a request that does not say it: a
+/// number, a day or a time, a weekday, a web or mail address. Free text, names, members and
+/// paths are worked out (a task's type from "send a GET request", its description), and a
+/// translator writes them in its own words: unsaid, they are no sign that a fact is missing.
+pub fn unworkable(value: &Value) -> bool {
+    const WEEKDAYS: [&str; 14] = [
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "sun",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
+    match value {
+        Value::Number(_) => true,
+        Value::String(text) => {
+            let lower = text.trim().to_lowercase();
+            is_day_or_time(text)
+                || WEEKDAYS.contains(&lower.as_str())
+                || lower.contains("://")
+                || (lower.contains('@') && lower.contains('.') && !lower.contains(' '))
+        }
+        _ => false,
+    }
+}
+
+/// The value at a report path ("a.b[0]") of a call's arguments.
+pub fn at_path<'a>(args: &'a Value, path: &str) -> Option<&'a Value> {
+    args.pointer(&format!(
+        "/{}",
+        path.replace(']', "").replace(['.', '['], "/")
+    ))
+}
+
 /// Whether some string of `args` shares a third of its content words with `evidence` (see
 /// [`text::touches`]): a call whose values are about what the conversation says, said or not.
 pub fn touches(args: &Value, evidence: &Evidence) -> bool {
@@ -605,6 +647,16 @@ mod tests {
             methods()
         ));
         assert!(kept_with("send it by mail", json!("mail"), methods()));
+        assert!(kept_with(
+            "send it by email and also by mail",
+            json!("mail"),
+            methods()
+        ));
+        assert!(kept_with(
+            "mark the unread ones as read",
+            json!("read"),
+            json!({"enum": ["read", "unread"]})
+        ));
     }
 
     #[test]

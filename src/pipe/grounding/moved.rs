@@ -129,33 +129,41 @@ const WAS: &[&str] = &[
     "was", "were", "era", "eram", "estaba", "estava", "fue", "foi", "etait", "war", "stava",
 ];
 
-/// Words that set what follows against what was: "era dia 15 mas desmarcaram".
-const BUT: &[&str] = &["but", "pero", "mas", "mais", "ma", "aber", "however"];
+/// Words that set what follows against what was, as written: "era dia 15 mas desmarcaram"
+/// (never "más", "more"); Italian "ma" only in Italian (French "ma" is "my").
+const BUT: &[&str] = &["but", "pero", "mas", "mais", "aber", "however"];
 
 /// The byte ranges of `text` that say when a thing was, where a "but" follows on its line:
 /// from a word of [`WAS`] with a day or a time within its next three words to the [`BUT`]
 /// at most [`REACH`] words after it ("Minha consulta era dia 15 mas desmarcaram", "la cita
 /// era el lunes pero la pasamos al martes"). Without the "but", what was may still be
 /// ("it was the 15th I booked").
-fn was_but(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
+fn was_but(evidence: &Evidence) -> Vec<std::ops::Range<usize>> {
+    let (text, tokens) = (&evidence.text, &evidence.tokens);
+    let italian = evidence.languages.main == Some("it");
     let mut out = Vec::new();
     for (i, token) in tokens.iter().enumerate() {
         if token.kind != Kind::Word || !WAS.contains(&token.folded.as_str()) {
             continue;
         }
-        let when = (i + 1..i + 4).any(|k| {
-            tokens.get(k).is_some_and(|t| {
-                t.kind == Kind::Number
-                    || super::dates::is_weekday(&t.folded)
-                    || super::dates::is_month(&t.folded)
-            })
-        });
         let but = tokens[i + 1..]
             .iter()
             .take(REACH + 2)
             .take_while(|t| !text[token.end..t.start].contains('\n'))
-            .find(|t| t.kind == Kind::Word && BUT.contains(&t.folded.as_str()));
-        if let (true, Some(but)) = (when, but) {
+            .find(|t| {
+                t.kind == Kind::Word
+                    && (BUT.contains(&t.lower.as_str()) || (italian && t.lower == "ma"))
+            });
+        let Some(but) = but else {
+            continue;
+        };
+        // What was is a day or a time ("era a las 10 más o menos" names no "but"; "it was 3
+        // people but" no day).
+        let was = Evidence::new(&text[token.start..but.start], evidence.today);
+        let when = !was.facts.dates.is_empty()
+            || !was.facts.times.is_empty()
+            || !was.facts.weekdays.is_empty();
+        if when {
             out.push(token.start..but.start);
         }
     }
@@ -167,7 +175,7 @@ fn was_but(text: &str, tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
 pub fn split(evidence: &Evidence) -> Option<(Evidence, Evidence)> {
     let text = &evidence.text;
     let mut from = moved_from(text, &evidence.tokens);
-    for was in was_but(text, &evidence.tokens) {
+    for was in was_but(evidence) {
         if !from.iter().any(|r| r.start < was.end && was.start < r.end) {
             from.push(was);
         }
@@ -200,6 +208,17 @@ mod tests {
             parts("the room was fine but book another for the 15th"),
             None
         );
+        assert_eq!(
+            parts("Le rendez-vous était le 15 avec ma dentiste, confirme-le"),
+            None
+        );
+        assert_eq!(
+            parts("La reunión era a las 10 más o menos, ponme un recordatorio"),
+            None
+        );
+        assert_eq!(parts("we were 3 people but now 4"), None);
+        let was = parts("la riunione era lunedì ma l'hanno spostata");
+        assert!(was.is_some_and(|(from, _)| from.contains("lunedì")));
     }
 
     #[test]

@@ -317,16 +317,23 @@ fn kind_said(leaf: &Leaf, correction: &Evidence, taken: &Evidence) -> bool {
             } else if is_code(text) {
                 !facts.codes.is_empty()
             } else if time_zone_city(text).is_some() {
-                // A time zone for another place: a code, or a name after the correction's
-                // first word ("Tokyo, no wait, Seoul", "Tokyo... anzi no, a Seul").
+                // A time zone for another place: a code, or a name inside a sentence of the
+                // correction ("Tokyo, no wait, Seoul", "Tokyo... anzi no, a Seul"); not "I",
+                // nor a German noun ("nein warte, die vom Handy").
+                let tokens = &correction.tokens;
+                let german = correction.languages.main == Some("de");
                 !facts.codes.is_empty()
-                    || correction.tokens.iter().skip(1).any(|t| {
-                        t.kind == Kind::Word
-                            && correction.text[t.start..]
-                                .chars()
-                                .next()
-                                .is_some_and(char::is_uppercase)
-                    })
+                    || (!german
+                        && (1..tokens.len()).any(|i| {
+                            let t = &tokens[i];
+                            t.kind == Kind::Word
+                                && t.lower != "i"
+                                && !matches!(tokens[i - 1].lower.as_str(), "." | "!" | "?")
+                                && correction.text[t.start..]
+                                    .chars()
+                                    .next()
+                                    .is_some_and(char::is_uppercase)
+                        }))
             } else {
                 // An identifier for another: "@pepe_grillo88... no espera, el nuevo es
                 // @pepegrillo_mx"; digits for others ("4471093, no wait, 4471098").
@@ -2503,11 +2510,13 @@ mod tests {
             zone(),
             "Asia/Tokyo"
         ));
-        assert!(kept(
+        for text in [
             "Set the time zone to Tokyo, no wait, the phone's one",
-            zone(),
-            "Asia/Tokyo"
-        ));
+            "Time zone Tokyo, no wait, I'll use the phone's one",
+            "Zeitzone Tokio, nein warte, die vom Handy",
+        ] {
+            assert!(kept(text, zone(), "Asia/Tokyo"), "{text}");
+        }
         // Digits taken back with no word before them on their line.
         let digits = || serde_json::json!({"type": "string", "pattern": "^[0-9]+$"});
         let order = "30-4471-82... nee warte, 30-4471-28";
