@@ -270,6 +270,26 @@ fn said_only_as_turned_down(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> b
     said_in(down) && !said_in(rest)
 }
 
+/// Whether a correction names a place a time zone is named by: a code, or a name inside a
+/// sentence ("Tokyo, no wait, Seoul", "Tokyo... anzi no, a Seul"); not "I", nor a German noun
+/// ("nein warte, die vom Handy").
+fn another_place(correction: &Evidence) -> bool {
+    let tokens = &correction.tokens;
+    let german = correction.languages.main == Some("de");
+    !correction.facts.codes.is_empty()
+        || (!german
+            && (1..tokens.len()).any(|i| {
+                let t = &tokens[i];
+                t.kind == Kind::Word
+                    && t.lower != "i"
+                    && !matches!(tokens[i - 1].lower.as_str(), "." | "!" | "?")
+                    && correction.text[t.start..]
+                        .chars()
+                        .next()
+                        .is_some_and(char::is_uppercase)
+            }))
+}
+
 /// Whether the words of a correction say a value of `leaf`'s kind other than its own: a day,
 /// a time, a code, a number, another member; what it `taken` back tells how a bare word
 /// reads.
@@ -317,23 +337,7 @@ fn kind_said(leaf: &Leaf, correction: &Evidence, taken: &Evidence) -> bool {
             } else if is_code(text) {
                 !facts.codes.is_empty()
             } else if time_zone_city(text).is_some() {
-                // A time zone for another place: a code, or a name inside a sentence of the
-                // correction ("Tokyo, no wait, Seoul", "Tokyo... anzi no, a Seul"); not "I",
-                // nor a German noun ("nein warte, die vom Handy").
-                let tokens = &correction.tokens;
-                let german = correction.languages.main == Some("de");
-                !facts.codes.is_empty()
-                    || (!german
-                        && (1..tokens.len()).any(|i| {
-                            let t = &tokens[i];
-                            t.kind == Kind::Word
-                                && t.lower != "i"
-                                && !matches!(tokens[i - 1].lower.as_str(), "." | "!" | "?")
-                                && correction.text[t.start..]
-                                    .chars()
-                                    .next()
-                                    .is_some_and(char::is_uppercase)
-                        }))
+                another_place(correction)
             } else {
                 // An identifier for another: "@pepe_grillo88... no espera, el nuevo es
                 // @pepegrillo_mx"; digits for others ("4471093, no wait, 4471098").
