@@ -1,6 +1,6 @@
 """Questions only for what is missing, with real small models (#39): requests that leave out one
 required fact and requests that state everything, sent to the main model alone (the tools'
-full schemas) and through plaincall (grounding `optional`, the default, and `strict`). Per mode:
+full schemas) and through plaincall (grounding `optional`, the default, `facts` and `strict`). Per mode:
 of the incomplete requests, how many were asked back (no call, a text answer) and how many got
 a call anyway (and with the missing field filled in: invented); of the complete ones, how many
 got a call and how many were asked.
@@ -35,7 +35,7 @@ from conftest import TEMPLATE, Plaincall, config_file, tool  # noqa: E402
 
 SCRIPT = REPO / "scripts" / "real-upstream.sh"
 SYSTEM = "You are a helpful assistant. Use the tools when they fit the request."
-MODES = ["alone", "optional", "strict"]
+MODES = ["alone", "optional", "facts", "strict"]
 
 
 def free_port() -> int:

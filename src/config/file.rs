@@ -425,6 +425,10 @@ pub enum Grounding {
     /// An untraced optional value is left out; an untraced required one is asked back once
     /// to the translator, then becomes a question to the main model.
     Strict,
+    /// As `optional`, and an untraced required fact nobody can work out (a number, a day, a
+    /// time, a weekday, a web or mail address) is asked back once to the translator, then
+    /// becomes a question to the main model; other required values are kept.
+    Facts,
     /// An untraced optional value is left out; required ones are kept.
     Optional,
     /// Values are not checked.

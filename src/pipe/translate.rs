@@ -278,6 +278,20 @@ fn facts_not_said(
     required.into_iter().map(str::to_owned).collect()
 }
 
+/// The paths of `missing` (required values no evidence traces) whose value in a call is a
+/// fact nobody can work out from the request ([`grounding::unworkable`]).
+fn facts_among(missing: Vec<String>, translated: &Translated) -> Vec<String> {
+    missing
+        .into_iter()
+        .filter(|path| {
+            translated
+                .calls
+                .iter()
+                .any(|(_, args)| grounding::at_path(args, path).is_some_and(grounding::unworkable))
+        })
+        .collect()
+}
+
 /// The schema's required properties when the call holds every one and grounding traced none
 /// of them (with two or more, a call for another request: a hotel search sent to a flight
 /// tool, its airports and dates made up, only the count of rooms said); empty otherwise.
@@ -466,10 +480,18 @@ impl Pipe {
             tracing::info!(tool = %tool.name, grounding = %grounded.grounding_line(), %reason, "the translated call is for another request");
             return Outcome::WrongTool(reason);
         }
-        if mode == Grounding::Optional || missing.is_empty() {
+        // Strict: every required value; facts: those nobody can work out (a number, a day, a
+        // time, a weekday, a web or mail address), unless an image or a file may hold them.
+        let asked = |missing: Vec<String>, calls: &Translated| match mode {
+            Grounding::Strict => missing,
+            Grounding::Facts if !conversation.opaque() => facts_among(missing, calls),
+            _ => Vec::new(),
+        };
+        let missing = asked(missing, &translated);
+        if missing.is_empty() {
             return Outcome::Calls(Arc::new(grounded));
         }
-        // Strict: once more, with the finding; then a question, never a guess.
+        // Once more, with the finding; then a question, never a guess.
         let finding = format!(
             "{description}\nNote: the request gives no value for {}. Do not invent one: if the request does not say it, answer with the question for the user.",
             missing.join(", ")
@@ -488,7 +510,7 @@ impl Pipe {
             .await;
         if let Outcome::Calls(again) = &retried {
             let (grounded, still) = self.ground_calls(tool, again, &facts, metrics);
-            if still.is_empty() {
+            if asked(still, again).is_empty() {
                 return Outcome::Calls(Arc::new(grounded));
             }
         }

@@ -22,6 +22,7 @@ mod grounding_corpus;
 mod in_flight_limit;
 mod layers;
 mod metric_labels;
+mod missing_facts;
 mod mode_learning;
 mod operations;
 mod parser_properties;

@@ -87,7 +87,8 @@ struct Outcome {
 
 /// What the user asked: words of the scripted translations (never their time, which the
 /// repair cases ask for).
-const ASKED: &str = "please remind me to check email; research asyncio, then review it";
+const ASKED: &str =
+    "please remind me daily at 09:00 to check email; research asyncio, then review it";
 
 async fn serve(turns: &[Turn], translator: Vec<Reply>, extra: &str, stream: bool) -> Outcome {
     let replies = turns
@@ -188,7 +189,9 @@ async fn a_repair_turn_is_the_same_streamed_or_not() {
         },
     ];
     let translator = vec![
-        translator_reply(r#"{"error": "missing_info", "clarification_needed": "When?"}"#),
+        translator_reply(
+            r#"{"error": "missing_info", "clarification_needed": "What should the reminder say?"}"#,
+        ),
         translator_reply(
             &json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"}).to_string(),
         ),
@@ -225,7 +228,11 @@ async fn failed_repairs_end_with_the_same_note() {
             usage: (40, 7),
         },
     ];
-    let ask = || translator_reply(r#"{"error": "missing_info", "clarification_needed": "When?"}"#);
+    let ask = || {
+        translator_reply(
+            r#"{"error": "missing_info", "clarification_needed": "What should the reminder say?"}"#,
+        )
+    };
     let message = assert_same(turns, vec![ask(), ask(), ask()], "").await;
     assert_eq!(message["finish_reason"], "stop");
     assert!(message["content"]
@@ -346,7 +353,7 @@ async fn two_choices_are_translated_alike_streamed_or_not() {
         })
         .await;
         let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
-        let mut body = json!({"model": "main-model", "n": 2, "messages": [{"role": "user", "content": ASKED}],
+        let mut body = json!({"model": "main-model", "n": 2, "messages": [{"role": "user", "content": "remind me daily at 09:00 or at 10:00 to check email"}],
             "tools": [fixture_tool("set_reminder")]});
         let choices: Vec<(Value, Value)> = if stream {
             body["stream"] = json!(true);

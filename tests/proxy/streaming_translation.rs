@@ -65,7 +65,7 @@ fn stream_of(mut chunks: Vec<Value>, finish: &str) -> Vec<Value> {
 }
 
 fn request(tools: Vec<Value>, stream: bool) -> Value {
-    let mut body = json!({"model": "main-model", "messages": [{"role": "user", "content": "x"}], "tools": tools, "stream": stream});
+    let mut body = json!({"model": "main-model", "messages": [{"role": "user", "content": "remind me daily at 09:00 to check email"}], "tools": tools, "stream": stream});
     if stream {
         body["stream_options"] = json!({"include_usage": true});
     }
@@ -526,8 +526,10 @@ async fn the_repair_turn_runs_inside_the_same_stream() {
     ];
     second.push(usage_chunk(25));
     let main = MockServer::scripted(vec![Reply::sse(first_events), Reply::sse(second)]).await;
-    let translator =
-        translator_with(json!({"error": "missing_info", "clarification_needed": "When?"})).await;
+    let translator = translator_with(
+        json!({"error": "missing_info", "clarification_needed": "What should the reminder say?"}),
+    )
+    .await;
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
     let (events, _) = stream_chat(&proxy, &request(vec![fixture_tool("set_reminder")], true)).await;
     let (streamed, usage) = accumulate(&events);
@@ -549,7 +551,7 @@ async fn the_repair_turn_runs_inside_the_same_stream() {
         .clone();
     assert_eq!(
         last,
-        json!({"role": "tool", "tool_call_id": "call_c", "content": "[TRANSLATION AMBIGUITY] When?"})
+        json!({"role": "tool", "tool_call_id": "call_c", "content": "[TRANSLATION AMBIGUITY] What should the reminder say?"})
     );
 }
 

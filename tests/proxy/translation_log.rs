@@ -72,7 +72,7 @@ async fn each_translated_call_logs_one_info_line_with_its_request_id() {
     .await;
     for (stream, id) in [(false, "req-plain-1"), (true, "req-stream-2")] {
         let body = json!({"model": "main", "stream": stream,
-            "messages": [{"role": "user", "content": format!("remind me to check email{}", if stream { ", streamed" } else { "" })}],
+            "messages": [{"role": "user", "content": format!("remind me daily at 09:00 to check email{}", if stream { ", streamed" } else { "" })}],
             "tools": [fixture_tool("set_reminder")]});
         let response = client()
             .post(served.url("/v1/chat/completions"))

@@ -348,7 +348,7 @@ async fn an_nl_call_beside_a_plain_call() {
         &proxy,
         &request(
             vec![fixture_tool("set_reminder"), fixture_tool("get_weather")],
-            vec![user("x")],
+            vec![user(ASKED)],
         ),
     )
     .await;
@@ -555,9 +555,9 @@ async fn the_second_turn_works_on_another_instance() {
     let first = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
     let second = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
     let tools = vec![fixture_tool("set_reminder")];
-    let (_, body) = chat(&first, &request(tools.clone(), vec![user("x")])).await;
+    let (_, body) = chat(&first, &request(tools.clone(), vec![user(ASKED)])).await;
     let history = vec![
-        user("x"),
+        user(ASKED),
         body["choices"][0]["message"].clone(),
         json!({"role": "tool", "tool_call_id": "call_a", "content": "Reminder set: job 7"}),
     ];
@@ -802,7 +802,10 @@ async fn an_invalid_answer_is_retried_with_the_errors_spelled_out() {
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
     let (_, body) = chat(
         &proxy,
-        &request(vec![fixture_tool("set_reminder")], vec![user("x")]),
+        &request(
+            vec![fixture_tool("set_reminder")],
+            vec![user("every Monday at 14:00, review pulse")],
+        ),
     )
     .await;
     assert_eq!(
@@ -833,7 +836,7 @@ async fn fences_and_prose_around_the_answer_are_stripped() {
     let proxy = Proxy::start(&main.url(), &backend_toml(&translator.url())).await;
     let (_, body) = chat(
         &proxy,
-        &request(vec![fixture_tool("set_reminder")], vec![user("x")]),
+        &request(vec![fixture_tool("set_reminder")], vec![user(ASKED)]),
     )
     .await;
     assert_eq!(
@@ -860,7 +863,7 @@ async fn without_repair_turns(translator: &MockServer, settings: &str) -> (u16, 
     .await;
     chat(
         &proxy,
-        &request(vec![fixture_tool("set_reminder")], vec![user("x")]),
+        &request(vec![fixture_tool("set_reminder")], vec![user(ASKED)]),
     )
     .await
 }
@@ -943,7 +946,7 @@ async fn a_dead_translator_becomes_a_repair_turn_then_text() {
     let proxy = Proxy::start(&main.url(), &backend_toml(&format!("http://{closed}/v1"))).await;
     let (status, body) = chat(
         &proxy,
-        &request(vec![fixture_tool("set_reminder")], vec![user("x")]),
+        &request(vec![fixture_tool("set_reminder")], vec![user(ASKED)]),
     )
     .await;
     assert_eq!(status, 200, "{body}");
@@ -987,7 +990,7 @@ async fn identical_translations_are_served_from_the_cache() {
     for _ in 0..3 {
         let (_, body) = chat(
             &proxy,
-            &request(vec![fixture_tool("set_reminder")], vec![user("x")]),
+            &request(vec![fixture_tool("set_reminder")], vec![user(ASKED)]),
         )
         .await;
         assert_eq!(
@@ -1020,7 +1023,7 @@ async fn auto_selection_on_the_shared_fixtures() {
         "add_skill",
     ];
     let tools: Vec<Value> = names.iter().map(|n| fixture_tool(n)).collect();
-    chat(&proxy, &request(tools, vec![user("x")])).await;
+    chat(&proxy, &request(tools, vec![user(ASKED)])).await;
     let seen = main.chat_requests()[0].json();
     for name in &names[..4] {
         let params = &tool_named(&seen, name)["function"]["parameters"];
@@ -1061,7 +1064,7 @@ async fn a_tool_whose_only_nested_property_is_optional_stays_native() {
         let main =
             MockServer::scripted(vec![Reply::ok(completion(text_message("ok"), "stop"))]).await;
         let proxy = Proxy::start(&main.url(), settings).await;
-        chat(&proxy, &request(vec![tool.clone()], vec![user("x")])).await;
+        chat(&proxy, &request(vec![tool.clone()], vec![user(ASKED)])).await;
         let seen = main.chat_requests()[0].json();
         let shown = tool_named(&seen, "find_card_in_deck");
         assert_eq!(shown != &tool, rewritten, "{settings:?}: {shown}");
@@ -1077,7 +1080,7 @@ async fn per_tool_modes_and_the_header_switch() {
     )
     .await;
     let tools = vec![fixture_tool("set_reminder"), fixture_tool("get_weather")];
-    chat(&proxy, &request(tools.clone(), vec![user("x")])).await;
+    chat(&proxy, &request(tools.clone(), vec![user(ASKED)])).await;
     let seen = main.chat_requests()[0].json();
     assert_eq!(
         tool_named(&seen, "set_reminder"),
@@ -1088,7 +1091,7 @@ async fn per_tool_modes_and_the_header_switch() {
         json!(["description"])
     );
 
-    let raw = request(tools, vec![user("x")]).to_string();
+    let raw = request(tools, vec![user(ASKED)]).to_string();
     support::client()
         .post(proxy.url("/v1/chat/completions"))
         .header("x-plaincall-translate", "off")
@@ -1111,7 +1114,7 @@ async fn strict_and_tool_choice_keep_working() {
     let proxy = Proxy::start(&main.url(), "").await;
     let mut tool = fixture_tool("set_reminder");
     tool["function"]["strict"] = json!(true);
-    let mut body = request(vec![tool], vec![user("x")]);
+    let mut body = request(vec![tool], vec![user(ASKED)]);
     body["tool_choice"] = json!({"type": "function", "function": {"name": "set_reminder"}});
     body["parallel_tool_calls"] = json!(false);
     chat(&proxy, &body).await;
@@ -1164,7 +1167,7 @@ async fn the_upstream_translates_when_no_backend_is_configured() {
     let proxy = Proxy::start(&main.url(), "").await;
     let (_, body) = chat(
         &proxy,
-        &request(vec![fixture_tool("set_reminder")], vec![user("x")]),
+        &request(vec![fixture_tool("set_reminder")], vec![user(ASKED)]),
     )
     .await;
     assert_eq!(
