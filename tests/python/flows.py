@@ -15,7 +15,7 @@ CALL_ID = "call_main_1"
 DESCRIPTION = "daily at 09:00 to check email"
 STRUCTURED = {"message": "Check email", "schedule_type": "daily", "at": "09:00"}
 TRANSLATED_PREFIX = '[Translated to: message="Check email", schedule_type="daily", at="09:00"]'
-USER = {"role": "user", "content": "Remind me every day at nine to check my email."}
+USER = {"role": "user", "content": "Remind me every day at nine in the morning and at six in the evening to check my email."}
 # What the translator is asked: the user's own words, then the main model's description.
 TRANSLATOR_INPUT = f"User's latest message: {USER['content']}\nDescription: {DESCRIPTION}"
 TOOL_RESULT = "Reminder set: job 7"
