@@ -130,25 +130,18 @@ def main() -> None:
         t["passes_now"] += now
         if now != r["passed"]:
             verdicts.append(f"- {r['mode']} `{r['id']}`: {'passes now' if now else 'fails now'} ({why})")
-        # What `strict` grounding would do instead: a required value no rule traces is a
-        # question, not a call (only for the tools plaincall rewrites and grounds).
-        missing = [(calls[key][1], path) for key, res in mine for path in res.get("missing") or []
-                   if calls[key][1] in r.get("rewritten", [])]
-        if missing:
-            t["asked_passed" if r["passed"] else "asked_failed"] += 1
-            asked.append(f"- {r['mode']} `{r['id']}` ({'passed' if r['passed'] else 'failed'}): "
-                         + ", ".join(f"{name}.{path} = `{json.dumps(at(calls[k][2], path))}`"
-                                     for name, path in missing
-                                     for k in [next(k for k, _ in mine if calls[k][1] == name)]))
-        # What the default (`optional`) grounding asks: a missing fact nobody can work out.
-        facts = [(calls[key][1], path) for key, res in mine for path in res.get("asked") or []
-                 if calls[key][1] in r.get("rewritten", [])]
-        if facts:
-            t["default_passed" if r["passed"] else "default_failed"] += 1
-            default_asked.append(f"- {r['mode']} `{r['id']}` ({'passed' if r['passed'] else 'failed'}): "
-                                 + ", ".join(f"{name}.{path} = `{json.dumps(at(calls[k][2], path))}`"
-                                             for name, path in facts
-                                             for k in [next(k for k, _ in mine if calls[k][1] == name)]))
+        # What `strict` grounding would ask (every required value no rule traces), and what
+        # `facts` asks (those of them nobody can work out): a question, not a call (only for
+        # the tools plaincall rewrites and grounds).
+        for key_name, counter, listing in [("missing", "asked", asked), ("asked", "default", default_asked)]:
+            found = [(calls[key][1], path) for key, res in mine for path in res.get(key_name) or []
+                     if calls[key][1] in r.get("rewritten", [])]
+            if found:
+                t[f"{counter}_{'passed' if r['passed'] else 'failed'}"] += 1
+                listing.append(f"- {r['mode']} `{r['id']}` ({'passed' if r['passed'] else 'failed'}): "
+                               + ", ".join(f"{name}.{path} = `{json.dumps(at(calls[k][2], path))}`"
+                                           for name, path in found
+                                           for k in [next(k for k, _ in mine if calls[k][1] == name)]))
         for field in r.get("invented") or []:
             name, _, path = field.partition(".")
             t["invented"] += 1
@@ -175,7 +168,7 @@ def main() -> None:
           f"`scripts/bfcl/reground.py {args.folder}` (`cargo run --example reground`): evidence = the case's "
           f"user messages, today = {today}, the tool's schema as BFCL converts it.\n")
     print("## Totals\n")
-    print("| mode | cases (passed) | passed now (checker) | calls | calls changed | values left out | passed cases changed | invented fields | now left out | still kept | strict would ask: passed / failed cases | the default asks: passed / failed cases |")
+    print("| mode | cases (passed) | passed now (checker) | calls | calls changed | values left out | passed cases changed | invented fields | now left out | still kept | strict would ask: passed / failed cases | facts asks: passed / failed cases |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for m in MODES:
         t = totals[m]
@@ -194,7 +187,7 @@ def main() -> None:
     print("\n".join(invented) or "None.")
     print("\n## (c) Cases with a required value no rule traces: `strict` would ask instead of calling\n")
     print("\n".join(asked) or "None.")
-    print("\n## (d) Cases with a required number, day, time, weekday or address no rule traces: the default asks instead of calling\n")
+    print("\n## (d) Cases with a required number, day, time, weekday or address no rule traces: `facts` asks instead of calling\n")
     print("\n".join(default_asked) or "None.")
 
 

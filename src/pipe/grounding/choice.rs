@@ -569,20 +569,26 @@ const WANTING: &[&str] = &[
     "vuole", "vogliamo", "quero", "quer", "will", "mochte", "mochten", "wollen",
 ];
 
+/// Up to `count` words (folded) before token `at` in its clause, nearest first: an elided
+/// article's apostrophe is no mark ("pas besoin de l'express").
+fn words_back(at: usize, count: usize, evidence: &Evidence) -> Vec<&str> {
+    evidence.tokens[..at]
+        .iter()
+        .rev()
+        .take_while(|t| t.kind != Kind::Punct || t.lower == "'" || t.lower == "’")
+        .filter(|t| t.kind == Kind::Word)
+        .take(count)
+        .map(|t| t.folded.as_str())
+        .collect()
+}
+
 /// A verb of [`WANTING`] among the three words before token `at` in its clause (an elided
 /// article's apostrophe is no mark: "je ne veux pas l'express"), with a refusal right before
 /// it or one word further ("No quiero el envío exprés", "I don't want express", "I really
 /// don't want the express"); never "I want express, not standard" (no refusal before the
 /// verb) nor "no, I want express" (a refusal the mark parts from it).
 fn not_wanted_before(at: usize, evidence: &Evidence) -> bool {
-    let words: Vec<&str> = evidence.tokens[..at]
-        .iter()
-        .rev()
-        .take_while(|t| t.kind != Kind::Punct || t.lower == "'" || t.lower == "’")
-        .filter(|t| t.kind == Kind::Word)
-        .take(6)
-        .map(|t| t.folded.as_str())
-        .collect();
+    let words = words_back(at, 6, evidence);
     let refusal = |w: &&str| is(REFUSALS, w) || evidence.negates(w) || *w == "t";
     if asked_or_supposed(at, evidence) {
         return false;
@@ -606,14 +612,7 @@ const NEEDING: &[&str] = &[
 /// apostrophe between is no mark: "pas besoin de l'express"), a negation right before it
 /// ("no hace falta el express" past its "hace"; never "no I need the express").
 fn not_needed_before(at: usize, evidence: &Evidence) -> bool {
-    let words: Vec<&str> = evidence.tokens[..at]
-        .iter()
-        .rev()
-        .take_while(|t| t.kind != Kind::Punct || t.lower == "'" || t.lower == "’")
-        .filter(|t| t.kind == Kind::Word)
-        .take(5)
-        .map(|t| t.folded.as_str())
-        .collect();
+    let words = words_back(at, 5, evidence);
     words.iter().take(4).enumerate().any(|(i, w)| {
         is(NEEDING, w) && {
             // The negation right before it, past "hace" of "no hace falta".
