@@ -441,8 +441,9 @@ impl Pipe {
     }
 
     /// Grounding (see [`super::grounding`]): untraced optional values left out of each call
-    /// (when the call stays valid without them); in `strict` mode, untraced required values
-    /// asked back to the translator once, then a question for the main model.
+    /// (when the call stays valid without them); untraced required values (in `strict` mode
+    /// every one, in `facts` mode the facts nobody can work out) asked back to the translator
+    /// once, then a question for the main model.
     #[allow(clippy::too_many_arguments)]
     async fn grounded_in(
         &self,

@@ -59,7 +59,7 @@ pub use asked::answered;
 pub use evidence::Evidence;
 pub use replace::said_members;
 pub use rules::{is_day_or_time, Rule, Rules};
-pub use walk::{remove_at, Decision, Outcome, Report};
+pub use walk::{at_path, remove_at, Decision, Outcome, Report};
 pub use words::{affirms, declines};
 
 /// Takes out of `args` the optional values no rule traces to `evidence`, and reports every
@@ -121,14 +121,6 @@ pub fn unworkable(value: &Value) -> bool {
         }
         _ => false,
     }
-}
-
-/// The value at a report path ("a.b[0]") of a call's arguments.
-pub fn at_path<'a>(args: &'a Value, path: &str) -> Option<&'a Value> {
-    args.pointer(&format!(
-        "/{}",
-        path.replace(']', "").replace(['.', '['], "/")
-    ))
 }
 
 /// Whether some string of `args` shares a third of its content words with `evidence` (see

@@ -72,20 +72,9 @@ impl Report {
 /// Takes the value at a report path ("at", "budget.min", "conditions[0].operation") out of
 /// `value`: a member out of its object, an item out of its array. `false` when there is none.
 pub fn remove_at(value: &mut Value, path: &str) -> bool {
-    let mut steps = Vec::new();
-    for part in path.split('.') {
-        let (key, mut rest) = part.split_once('[').map_or((part, ""), |(k, r)| (k, r));
-        if !key.is_empty() {
-            steps.push(Step::Key(key));
-        }
-        while let Some((index, after)) = rest.split_once(']') {
-            match index.parse() {
-                Ok(i) => steps.push(Step::Index(i)),
-                Err(_) => return false,
-            }
-            rest = after.strip_prefix('[').unwrap_or(after);
-        }
-    }
+    let Some(steps) = steps(path) else {
+        return false;
+    };
     let Some((last, parents)) = steps.split_last() else {
         return false;
     };
@@ -109,6 +98,34 @@ pub fn remove_at(value: &mut Value, path: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// The value at a report path of `value`, read as [`remove_at`] reads it.
+pub fn at_path<'a>(value: &'a Value, path: &str) -> Option<&'a Value> {
+    steps(path)?
+        .iter()
+        .try_fold(value, |at, step| match (step, at) {
+            (Step::Key(key), Value::Object(map)) => map.get(*key),
+            (Step::Index(i), Value::Array(items)) => items.get(*i),
+            _ => None,
+        })
+}
+
+/// The steps of a report path ("budget.min", "conditions[0].operation"); `None` for an index
+/// that is no number.
+fn steps(path: &str) -> Option<Vec<Step<'_>>> {
+    let mut steps = Vec::new();
+    for part in path.split('.') {
+        let (key, mut rest) = part.split_once('[').map_or((part, ""), |(k, r)| (k, r));
+        if !key.is_empty() {
+            steps.push(Step::Key(key));
+        }
+        while let Some((index, after)) = rest.split_once(']') {
+            steps.push(Step::Index(index.parse().ok()?));
+            rest = after.strip_prefix('[').unwrap_or(after);
+        }
+    }
+    Some(steps)
 }
 
 /// One step of a report path.
@@ -386,4 +403,22 @@ fn required_keys(schema: &Value, root: &Value) -> HashSet<String> {
         add(resolved(branch, root));
     }
     keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_report_path_reads_and_removes_the_same_value() {
+        let mut call = json!({"a/b": {"list": [1, {"x~y": "v"}]}, "at": "09:00"});
+        assert_eq!(at_path(&call, "a/b.list[1].x~y"), Some(&json!("v")));
+        assert_eq!(at_path(&call, "a/b.list[0]"), Some(&json!(1)));
+        assert_eq!(at_path(&call, "a/b.list[5]"), None);
+        assert_eq!(at_path(&call, "a/b.list[z]"), None);
+        assert!(remove_at(&mut call, "a/b.list[1].x~y"));
+        assert_eq!(at_path(&call, "a/b.list[1]"), Some(&json!({})));
+        assert!(!remove_at(&mut call, "missing"));
+    }
 }
