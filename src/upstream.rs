@@ -33,6 +33,30 @@ pub(crate) type UpstreamRequest = http::Request<Body>;
 pub type Body = UnsyncBoxBody<Bytes, BoxError>;
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
+/// The body of a request plaincall built itself (a turn, a translator call), kept beside it so
+/// that [`UpstreamClient::send`] can send it once more; a client's forwarded request is sent
+/// once, as a proxy does with a POST.
+#[derive(Clone)]
+struct Resendable(Bytes);
+
+impl Resendable {
+    /// The same request again (method, URL, headers, body), not resendable a second time.
+    fn copy_of(&self, request: &UpstreamRequest) -> UpstreamRequest {
+        let mut again = http::Request::new(whole(self.0.clone()));
+        *again.method_mut() = request.method().clone();
+        *again.uri_mut() = request.uri().clone();
+        *again.headers_mut() = request.headers().clone();
+        again
+    }
+}
+
+/// Whether the connection closed before any of the response came: nothing was answered.
+fn closed_unanswered(error: &hyper_util::client::legacy::Error) -> bool {
+    std::error::Error::source(error)
+        .and_then(|source| source.downcast_ref::<hyper::Error>())
+        .is_some_and(hyper::Error::is_incomplete_message)
+}
+
 fn whole(bytes: Bytes) -> Body {
     Full::new(bytes)
         .map_err(|never| match never {})
@@ -441,16 +465,43 @@ impl UpstreamClient {
             header::ACCEPT_ENCODING,
             HeaderValue::from_static("identity"),
         );
-        Ok(self.post_whole(uri, &headers, forward_client_auth, body))
+        let again = Resendable(body.clone());
+        let mut request = self.post_whole(uri, &headers, forward_client_auth, body);
+        request.extensions_mut().insert(again);
+        Ok(request)
     }
 
-    /// Sends and waits for the response headers, within `timeout`.
+    /// Sends and waits for the response headers, within `timeout`. A request plaincall built
+    /// itself ([`Resendable`]) that the upstream's connection closes without an answer is sent
+    /// once more, within the same `timeout`: a keep-alive connection the server was closing
+    /// as plaincall wrote on it loses the request, and a turn lost so ended a conversation
+    /// with a 502 (once or twice in a long run of questions on llama-server). A model's turn
+    /// changes nothing upstream, so sending it again is safe; a client's own POST that
+    /// plaincall only forwards is not sent again.
     pub async fn send(&self, mut request: UpstreamRequest) -> Result<UpstreamResponse, ProxyError> {
         // The current span (a turn's, a translator exchange's) is the upstream's parent.
         crate::telemetry::propagate::inject(request.headers_mut());
         // Kept to name it in an error; a `Uri` clone shares its bytes.
         let uri = request.uri().clone();
-        match tokio::time::timeout(self.timeout, self.http.request(request)).await {
+        let again = request
+            .extensions()
+            .get::<Resendable>()
+            .map(|body| body.copy_of(&request));
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let answer = match (
+            tokio::time::timeout_at(deadline, self.http.request(request)).await,
+            again,
+        ) {
+            (Ok(Err(error)), Some(again)) if closed_unanswered(&error) => {
+                tracing::info!(
+                    upstream = %shown_uri(&uri),
+                    "the upstream closed the connection without answering: sent once more"
+                );
+                tokio::time::timeout_at(deadline, self.http.request(again)).await
+            }
+            (answer, _) => answer,
+        };
+        match answer {
             Ok(Ok(response)) if is_redirect(response.status()) => {
                 Err(ProxyError::UpstreamRedirect {
                     status: response.status().as_u16(),

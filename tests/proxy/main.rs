@@ -21,6 +21,7 @@ mod grounding;
 mod grounding_corpus;
 mod in_flight_limit;
 mod layers;
+mod lost_requests;
 mod metric_labels;
 mod missing_facts;
 mod mode_learning;
