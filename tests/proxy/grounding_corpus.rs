@@ -51,8 +51,8 @@ impl Tally {
 }
 
 /// The chat messages of a labeled conversation ("User: ...", "Assistant: ...", "Tool
-/// result: ..."; a line without a label goes on its message; a text without labels is one
-/// user message), the labels left out: a served request's messages.
+/// result: ..." in any case; a line without a label goes on its message; a text without
+/// labels is one user message), the labels left out: a served request's messages.
 fn messages(text: &str) -> Vec<Box<serde_json::value::RawValue>> {
     const LABELS: &[(&str, &str)] = &[
         ("User:", "user"),
@@ -71,7 +71,11 @@ fn messages(text: &str) -> Vec<Box<serde_json::value::RawValue>> {
     ];
     let mut out: Vec<(&str, String)> = Vec::new();
     for line in text.split_inclusive('\n') {
-        match LABELS.iter().find(|(label, _)| line.starts_with(label)) {
+        let labelled = |label: &str| {
+            line.get(..label.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(label))
+        };
+        match LABELS.iter().find(|(label, _)| labelled(label)) {
             Some((label, role)) => out.push((role, line[label.len()..].trim_start().to_owned())),
             None => match out.last_mut() {
                 Some((_, content)) => content.push_str(line),
