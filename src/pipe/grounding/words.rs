@@ -229,7 +229,9 @@ fn first_words(text: &str) -> Vec<String> {
 pub fn affirms(text: &str) -> bool {
     let words = first_words(text);
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    YES.iter().any(|yes| words.starts_with(yes))
+    // Portuguese says yes with the question's verb and "sim" ("Quero sim", "Pode sim").
+    let verb_and_sim = matches!(words.as_slice(), [first, "sim", ..] if !is(NO, first));
+    verb_and_sim || YES.iter().any(|yes| words.starts_with(yes))
 }
 
 #[cfg(test)]
@@ -271,6 +273,8 @@ mod tests {
             "Sim, pode ser",
             "Va bene, grazie",
             "¡Sí!",
+            "Quero sim, uma de 23 kg.",
+            "Pode sim",
             &format!("Yes please, and here is the file: {}", "x ".repeat(50_000)),
         ] {
             assert!(affirms(text), "{text}");
@@ -282,6 +286,8 @@ mod tests {
             "Per ora mandale solo il messaggio",
             "No, thanks",
             "sinon demain",
+            "Não sim, não quero",
+            "Quero simplesmente o básico",
         ] {
             assert!(!affirms(text), "{text}");
         }
