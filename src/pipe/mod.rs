@@ -206,6 +206,9 @@ pub struct Said {
     /// The names of the tools the request offers that plaincall handles: a call judged for
     /// another request needs another of them named (see `translate::nothing_said`).
     offered: Vec<String>,
+    /// Where the text holds the user's message when it is the conversation's newest (a
+    /// correction of the earlier ones may open it, [`grounding::Evidence::correcting`]).
+    newest_user: Option<std::ops::Range<usize>>,
     /// The evidence read, with the day relative dates were read against.
     read: std::sync::Mutex<Option<(jiff::civil::Date, Arc<grounding::Evidence>)>>,
 }
@@ -229,6 +232,7 @@ impl Said {
             instructions: Vec::new(),
             exchange: None,
             offered: Vec::new(),
+            newest_user: None,
             read: std::sync::Mutex::default(),
         }
     }
@@ -295,10 +299,13 @@ impl Said {
         match read.as_ref() {
             Some((day, evidence)) if *day == today => Arc::clone(evidence),
             _ => {
-                let evidence = Arc::new(
+                let mut evidence =
                     grounding::Evidence::with_tool_results(&self.text, &self.tool_results, today)
-                        .declining(&self.declined),
-                );
+                        .declining(&self.declined);
+                if let Some(newest) = &self.newest_user {
+                    evidence = evidence.correcting(newest.clone());
+                }
+                let evidence = Arc::new(evidence);
                 *read = Some((today, Arc::clone(&evidence)));
                 evidence
             }
@@ -455,6 +462,7 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
     said.declined = read.declined.into();
     said.instructions = read.instructions;
     said.exchange = Some(read.exchange.into());
+    said.newest_user = read.newest_user;
     said
 }
 
@@ -486,6 +494,10 @@ struct Reading {
     declining: bool,
     /// The questions so answered.
     declined: String,
+    /// A message was read already.
+    read_any: bool,
+    /// Where the user's message is in `out` when it is the conversation's newest.
+    newest_user: Option<std::ops::Range<usize>>,
 }
 
 impl Reading {
@@ -497,6 +509,7 @@ impl Reading {
         tool_calls: Option<&serde_json::value::RawValue>,
         function_call: Option<&serde_json::value::RawValue>,
     ) {
+        self.read_any = true;
         let text = openai::content_text(content);
         if std::mem::take(&mut self.affirmed) && text.contains('?') {
             self.evidence("assistant", &text);
@@ -535,7 +548,13 @@ impl Reading {
         }
         self.affirmed = role == "user" && grounding::affirms(&text);
         self.declining = role == "user" && grounding::declines(&text);
-        self.evidence(role, &text)
+        let start = self.out.len();
+        let room = self.evidence(role, &text);
+        if !std::mem::replace(&mut self.read_any, true) && role == "user" {
+            // Without the line break the message ends with.
+            self.newest_user = Some(start..self.out.len().saturating_sub(1).max(start));
+        }
+        room
     }
 
     /// `text` of a message of `role` added to the evidence; `false` once it is full.
@@ -1233,6 +1252,63 @@ mod boilerplate_tests {
         );
         assert!(earlier.len() < call_form::USER_MESSAGE_LIMIT + 100);
         assert_eq!(read(json!([{"role": "user", "content": "only"}])).1, None);
+    }
+
+    /// The user's newest message, opening with a correction, takes back what the earlier ones
+    /// said of its kinds; only when it is the newest, and not one that adds to the request.
+    #[test]
+    fn a_newest_message_that_corrects_takes_back_the_earlier_ones() {
+        let schema = json!({"type": "object", "properties": {
+            "quantity": {"type": "integer"}, "colour": {"type": "string"},
+            "day": {"type": "string", "format": "date"}}});
+        let kept = |conversation: Value, args: Value| {
+            let owned = messages(conversation);
+            let refs: Vec<&serde_json::value::RawValue> = owned.iter().map(|m| &**m).collect();
+            let evidence = conversation_evidence(&refs).evidence(jiff::civil::date(2026, 12, 12));
+            let mut args = args;
+            grounding::ground(&mut args, &schema, &evidence, grounding::Rules::default());
+            args
+        };
+        let order = json!({"role": "user", "content": "Commande 3 cartouches d'encre noire."});
+        let noted = json!({"role": "assistant", "content": "3 cartouches noires, c'est noté."});
+        let corrected = json!([order, noted,
+            {"role": "user", "content": "Finalement mets-en 2 seulement, il m'en reste une."}]);
+        assert_eq!(kept(corrected.clone(), json!({"quantity": 3})), json!({}));
+        assert_eq!(
+            kept(corrected, json!({"quantity": 2})),
+            json!({"quantity": 2})
+        );
+        // Another kind stays: the correction says a number, not a colour.
+        let said = json!([{"role": "user", "content": "Order 3 black cartridges."}, noted,
+            {"role": "user", "content": "Actually, make it 2."}]);
+        assert_eq!(
+            kept(said, json!({"quantity": 3, "colour": "black"})),
+            json!({"colour": "black"})
+        );
+        let day = json!([{"role": "user", "content": "Set the meeting for the 3rd."},
+            {"role": "assistant", "content": "January 3rd, got it."},
+            {"role": "user", "content": "Sorry, not the 3rd, on the 4th."}]);
+        assert_eq!(kept(day.clone(), json!({"day": "2027-01-03"})), json!({}));
+        assert_eq!(
+            kept(day, json!({"day": "2027-01-04"})),
+            json!({"day": "2027-01-04"})
+        );
+        // Not a correction: a message that adds, one that opens otherwise, a correction
+        // that is not the newest message.
+        for newest in [
+            "Actually, also add 2 of the colour ones.",
+            "And 2 colour ones please.",
+            "Actually I need them for the printer on the second floor, which takes the big 2-packs, so please check",
+        ] {
+            let conversation = json!([order, noted, {"role": "user", "content": newest}]);
+            assert_eq!(
+                kept(conversation, json!({"quantity": 3})),
+                json!({"quantity": 3}),
+                "{newest}"
+            );
+        }
+        let older = json!([{"role": "user", "content": "Finalement 2."}, order]);
+        assert_eq!(kept(older, json!({"quantity": 3})), json!({"quantity": 3}));
     }
 }
 

@@ -104,6 +104,18 @@ impl Evidence {
         self
     }
 
+    /// The same evidence, where the byte range `newest` of its text is the user's newest
+    /// message and the text after it the conversation before: a newest message that opens
+    /// with a correction ([`taken_back::opens`]) takes back what the earlier ones said of
+    /// the kinds it says ("Set the meeting for the 3rd." ... "Sorry, not the 3rd, the
+    /// 4th."). A correction inside a line is read first.
+    pub fn correcting(mut self, newest: std::ops::Range<usize>) -> Evidence {
+        if self.taken_back.is_none() {
+            self.taken_back = TakenBack::read_opening(&self.text, &self.tokens, newest, self.today);
+        }
+        self
+    }
+
     /// Whether the folded word `word` negates in this conversation: a word of
     /// [`super::words::NEGATIONS`], but for "no" in Portuguese, where it is "in the" (em + o:
     /// "com piscina no Algarve") and the negation is "não".
@@ -474,6 +486,32 @@ pub(super) struct TakenBack {
 }
 
 impl TakenBack {
+    /// The earlier messages (after `newest` in the text) taken back by the newest one, when it
+    /// opens with a correction.
+    fn read_opening(
+        text: &str,
+        tokens: &[Token],
+        newest: std::ops::Range<usize>,
+        today: Date,
+    ) -> Option<Box<TakenBack>> {
+        let earlier = text.get(newest.end..).filter(|t| !t.trim().is_empty())?;
+        let correction = text.get(newest.clone())?;
+        let own: Vec<Token> = tokens
+            .iter()
+            .filter(|t| newest.contains(&t.start))
+            .cloned()
+            .collect();
+        if newest.start != 0 || !taken_back::opens(&own) {
+            return None;
+        }
+        Some(Box::new(TakenBack {
+            without: Evidence::new(correction, today),
+            taken: Evidence::new(earlier, today),
+            correction: Evidence::new(correction, today),
+            cancels: taken_back::cancels(&tokens_from(&own, 0)),
+        }))
+    }
+
     fn read(text: &str, tokens: &[Token], today: Date) -> Option<Box<TakenBack>> {
         let found = taken_back::find(text, tokens)?;
         let line_end = text[found.at..]

@@ -350,12 +350,22 @@ fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
             // letters barely hold shows nothing: "Crea una incidencia: el wifi de la sala de
             // reuniones va lento" (Spanish 4, Romanian 5) reads as Catalan at 0.07, "No, ne
             // ho già troppe" (Italian 2, Catalan 3) as Vietnamese at 0.06.
-            let read = scores[..READ.len()].iter().map(|(_, n)| *n).max().unwrap_or(0);
-            let sure = if read >= 2 && read + 1 >= hits { LETTERS_SURE } else { 0.0 };
+            let read = scores[..READ.len()]
+                .iter()
+                .map(|(_, n)| *n)
+                .max()
+                .unwrap_or(0);
+            let sure = if read >= 2 && read + 1 >= hits {
+                LETTERS_SURE
+            } else {
+                0.0
+            };
             own_words(line, code) >= 2
                 || detector().detect(line).is_some_and(|info| {
                     info.confidence() >= sure
-                        && !READ.iter().any(|code| whatlang_of(code) == Some(info.lang()))
+                        && !READ
+                            .iter()
+                            .any(|code| whatlang_of(code) == Some(info.lang()))
                 })
         }
         // One function word is thin evidence ("na" is Portuguese and Polish), and so are a

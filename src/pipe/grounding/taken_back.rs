@@ -241,6 +241,72 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
     found
 }
 
+/// Words that open a message correcting the user's earlier ones ("Actually, 3 people",
+/// "Finalement mets-en 2", "Afinal são 80", "Eigentlich lieber 4"), folded; [`IN_FACT`] and
+/// "al final", "alla fine" too.
+const OPENING: &[&str] = &[
+    "actually",
+    "rather",
+    "instead",
+    "finalement",
+    "plutot",
+    "afinal",
+    "eigentlich",
+    "lieber",
+    "mejor",
+    "meglio",
+    "anzi",
+    "invece",
+];
+
+/// Negations that correct after an apology opening a message ("Sorry, not the 3rd, the 4th",
+/// "Perdón, no el 3", "Pardon, pas le 3").
+const NOT: &[&str] = &["not", "no", "non", "pas", "nicht", "nao", "nein", "nee"];
+
+/// Words that add to a request rather than correct it ("Actually, also book a taxi for 9").
+#[rustfmt::skip]
+const ADDING: &[&str] = &[
+    "also", "too", "another", "add", "additionally", "aussi", "egalement", "ajoute", "ajouter",
+    "tambien", "ademas", "anade", "agrega", "auch", "zusatzlich", "noch", "anche", "inoltre",
+    "aggiungi", "tambem", "adiciona", "acrescenta",
+];
+
+/// The most words a message that opens with a correction may hold: a correction restates a
+/// value or two; a longer message asks for something of its own.
+const OPENING_WORDS: usize = 12;
+
+/// Whether the message `tokens` (the user's newest, alone) opens with a correction of the
+/// user's earlier messages: a correcting word ([`OPENING`], "en fait", "al final"), a refusal
+/// answering ("No, the 4th"), or a negation after an apology ("Sorry, not the 3rd, the
+/// 4th"), after lead-ins; a short message that adds nothing ([`ADDING`]).
+pub fn opens(tokens: &[Token]) -> bool {
+    let words: Vec<&str> = tokens
+        .iter()
+        .filter(|t| t.kind == Kind::Word)
+        .map(|t| t.folded.as_str())
+        .collect();
+    if words.len() > OPENING_WORDS || words.iter().any(|w| is(ADDING, w)) {
+        return false;
+    }
+    let Some(first) = tokens
+        .iter()
+        .position(|t| t.kind != Kind::Punct && !is(LEAD_INS, &t.folded))
+    else {
+        return false;
+    };
+    let word = |at: usize| tokens.get(at).map_or("", |t| t.folded.as_str());
+    let punct = |at: usize| tokens.get(at).is_some_and(|t| t.kind == Kind::Punct);
+    let two = |a: &str, b: &str| word(first) == a && word(first + 1) == b;
+    // "Sorry, not ...": the apology, its mark, the negation.
+    let apologised = is(APOLOGIES, word(first)) && punct(first + 1) && is(NOT, word(first + 2));
+    is(OPENING, word(first))
+        || in_fact_at(tokens, first)
+        || two("al", "final")
+        || two("alla", "fine")
+        || (is(REFUSED, word(first)) && punct(first + 1))
+        || apologised
+}
+
 /// Words that start a correction's reason: "no, mejor el martes que el lunes tengo médico",
 /// "nee, lieber Dienstag, da ich Montag arbeite", "actually Tuesday, because Monday is full".
 const REASONS: &[&str] = &[
@@ -370,6 +436,32 @@ mod tests {
             taken_back("pay in euros\nsend it to Canada... no, to Belgium").as_deref(),
             Some("send it to Canada...")
         );
+    }
+
+    #[test]
+    fn a_message_that_opens_with_a_correction() {
+        for text in [
+            "Sorry, not the 3rd, the 4th.",
+            "Finalement mets-en 2 seulement, il m'en reste une.",
+            "Afinal são 80, ele já me devolveu 20.",
+            "No, the 4th.",
+            "Oh, actually 5 people",
+            "En fait, trois personnes",
+            "Al final mejor cuatro",
+            "Perdón, no el 3, el 4",
+        ] {
+            assert!(opens(&tokenize(text)), "{text}");
+        }
+        for text in [
+            "Sorry for the delay, 3 people",
+            "Actually, also add a taxi for 9",
+            "Great, 4 it is",
+            "No problem at all",
+            "Nothing else, thanks",
+            "Actually I need them for the printer on the second floor, which takes the big packs",
+        ] {
+            assert!(!opens(&tokenize(text)), "{text}");
+        }
     }
 
     #[test]
