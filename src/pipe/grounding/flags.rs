@@ -292,7 +292,7 @@ fn retracted_after(after: &[&str]) -> bool {
 /// languages than English ("Incluir cebolla", "Demander un accusé de réception"): a
 /// dictionary for the subject where the field's English name has no entry in the lexicon,
 /// never evidence that it was said. Its first word is left out where there are more (a
-/// label's verb: "Incluir", "Demander"). An English description, or a longer one (a
+/// label's verb: "Incluir", "Demander"); a German label's last noun is left out instead. An English description, or a longer one (a
 /// sentence), speaks of more than the subject ("Include the original attachments when
 /// forwarding" is no flag said by "Forward this email").
 fn label_words(schema: &Value) -> Vec<String> {
@@ -310,11 +310,20 @@ fn label_words(schema: &Value) -> Vec<String> {
         })
         .collect();
     // The language last: reading it costs more than counting words.
-    let label = (1..=3).contains(&words.len())
-        && matches!(super::language::of(description).main, Some(main) if main != "en");
-    match words.len() {
-        _ if !label => Vec::new(),
-        1 => words,
+    if !(1..=3).contains(&words.len()) {
+        return Vec::new();
+    }
+    let last_capitalized = description
+        .split_whitespace()
+        .last()
+        .is_some_and(|w| w.chars().next().is_some_and(char::is_uppercase));
+    match super::language::of(description).main {
+        None | Some("en") => Vec::new(),
+        _ if words.len() == 1 => words,
+        // A German label's last word, a noun (capitalized), is the thing the words before it
+        // qualify: "Ganztägiger Termin" is about all day, not the appointment every request
+        // for one names ("Ordner öffentlich" is about public).
+        Some("de") if last_capitalized => words[..words.len() - 1].to_vec(),
         _ => words[1..].to_vec(),
     }
 }
@@ -786,6 +795,26 @@ mod tests {
             "abonne-moi à la newsletter, et laisse le reste",
             "subscribe",
             "Abonner à la newsletter",
+            true
+        ));
+        // A German label's last noun is what its first word qualifies, which every request
+        // for one names; a word after the noun is the subject.
+        assert!(!labelled(
+            "Erstell einen Termin fürs Elterngespräch am Donnerstag.",
+            "all_day",
+            "Ganztägiger Termin",
+            true
+        ));
+        assert!(labelled(
+            "Erstell einen ganztägigen Termin am Donnerstag.",
+            "all_day",
+            "Ganztägiger Termin",
+            true
+        ));
+        assert!(labelled(
+            "mach den Ordner öffentlich",
+            "shared",
+            "Ordner öffentlich",
             true
         ));
         // Only a dictionary: a label the user never spoke of says nothing.
