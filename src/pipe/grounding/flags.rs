@@ -50,9 +50,14 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
     let key_words = words_of(key);
     let inverted = key_words.len() > 1 && key_words.iter().any(|w| is(INVERTING, w));
     let flag = flag != inverted;
+    // A thing's state (`on`, `power_on`, `is_powered`) names no subject: "power" is no
+    // word a request to switch a light off says.
+    if is_state(key) {
+        return switched(evidence) == Some(flag);
+    }
     let subject_words = subject_of(&key_words, schema, inverted);
     if subject_words.is_empty() {
-        return is_state(key) && switched(evidence) == Some(flag);
+        return false;
     }
     // `enabled`, `active`: a thing's state too, said by switching the thing ("turn off the
     // motion sensor", "active le mode ne pas déranger"), or else by its own word.
@@ -841,9 +846,13 @@ mod tests {
             assert!(flag(text, "on", on), "{text}");
             assert!(!flag(text, "on", !on), "{text}");
             assert!(flag(text, "is_on", on), "{text}");
+            // "power" is a state's word, no subject a request says.
+            assert!(flag(text, "power_on", on), "{text}");
+            assert!(!flag(text, "power_on", !on), "{text}");
         }
         // No switching said, or both ways: no state.
         for text in [
+            "Set the power limit to 40 watts.",
             "Set the living room lights to 40%.",
             "Turn on the fan and turn off the heater.",
             "Das Licht aus dem Flur ist hell.",
