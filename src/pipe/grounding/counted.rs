@@ -189,13 +189,15 @@ pub fn names_people(noun: &str) -> bool {
 }
 
 /// Words before a number that make it a head count: "we are 4", "somos 6", "on est 10", "wir
-/// sind 3", "siamo 5" (folded, one or two words).
+/// sind 3", "wir sind zu acht", "siamo in 5" (folded, one to three words).
 #[rustfmt::skip]
 const WE_ARE: &[&[&str]] = &[
     &["we", "are"], &["we", "re"], &["we", "will", "be"], &["somos"], &["seremos"],
     &["on", "est"], &["on", "sera"], &["nous", "sommes"], &["nous", "serons"], &["wir", "sind"],
     &["siamo"], &["saremo"], &["we", "ll", "be"], &["va", "etre"], &["allons", "etre"],
     &["vamos", "a", "ser"], &["vamos", "ser"], &["seremo"],
+    // "siamo in venti", "wir sind zu acht": the idiom's own word before the number.
+    &["siamo", "in"], &["saremo", "in"], &["wir", "sind", "zu"], &["wir", "waren", "zu"],
 ];
 
 /// Words that make a number rough: "somos unos 15", "we're about 12", "on est environ 8".
@@ -394,6 +396,10 @@ mod joined_tests {
         assert!(head_count(&["que", "somos", "unos"]));
         assert!(head_count(&["we", "are", "about"]));
         assert!(head_count(&["on", "est"]));
+        assert!(head_count(&["wir", "sind", "zu"]));
+        assert!(head_count(&["festa", "siamo", "in"]));
+        assert!(!head_count(&["sind", "zu"]));
+        assert!(!head_count(&["vivo", "in"]));
         assert!(!head_count(&["buy", "about"]));
     }
 

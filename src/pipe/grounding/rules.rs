@@ -2636,6 +2636,13 @@ mod tests {
         assert!(kept(match_night, "quantity", "Nombre de pizzas", 3.0));
         assert!(kept("mesa para el sábado, somos 6", "party_size", "", 6.0));
         assert!(kept("we're 4, book a table", "guests", "", 4.0));
+        let party = "Ordina le pizze per la festa: siamo in venti, ne bastano otto.";
+        assert!(!kept(party, "pizza_count", "Numero di pizze", 20.0));
+        assert!(kept(party, "guests", "Numero di ospiti", 20.0));
+        let rooms = "Wir sind zu acht, brauchen aber nur zwei Zimmer im Hotel Adler.";
+        assert!(!kept(rooms, "room_count", "Anzahl Zimmer", 8.0));
+        assert!(kept(rooms, "room_count", "Anzahl Zimmer", 2.0));
+        assert!(kept(rooms, "guests", "Anzahl Gäste", 8.0));
         assert!(!kept(
             "we're 4, send the money",
             "amount",
