@@ -1096,7 +1096,8 @@ fn read_after(
     let mut value = value;
     let mut next = end;
     let mut multiplied = false;
-    if suffix == "k" {
+    let thousands = suffix == "k";
+    if thousands {
         // The number is read as thousands already ("5k" is 5000).
         suffix = "";
         multiplied = true;
@@ -1133,6 +1134,10 @@ fn read_after(
         // "$12" is money, and no count of anything.
         if multiplied && !money_sign {
             emit(value, (Count, 1.0), out);
+        }
+        // A race's "5k", "10k": kilometres too, where no money is said.
+        if thousands && !money_sign && !currency_after_word(tokens, next) {
+            emit(value / 1000.0, (Length, 1000.0), out);
         }
         if money_sign {
             emit(value, (Money, 1.0), out);

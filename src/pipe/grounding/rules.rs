@@ -2666,6 +2666,14 @@ mod tests {
         let run = "log my run pls, 5k in 28 mins";
         assert!(kept(run, "distance_m", "Distance in metres", 5000.0));
         assert!(!kept(run, "distance_m", "Distance in metres", 5.0));
+        // A race's "5k" is kilometres too, unless it is money.
+        assert!(kept(run, "distance_km", "Distance in kilometres", 5.0));
+        assert!(!kept(
+            "put 5k € aside for the trip",
+            "distance_km",
+            "Distance in kilometres",
+            5.0
+        ));
         // A count field still takes its count; a German sentence's end is no ordinal.
         assert!(kept(
             "Wir sind 4. Bitte reservieren",
