@@ -254,6 +254,34 @@ impl Evidence {
         })
     }
 
+    /// Whether a capitalized word of a value (`word`, folded) is in the text only as another
+    /// name: a word written with a capital inside its sentence that differs from it only by
+    /// a last "a", "o" or "i", the way names of two people do ("Stefano" for "mit Stefan",
+    /// "Maria" for "Mario", "Daniela" for "Daniel"), and not the word itself.
+    pub(super) fn another_name(&self, word: &str) -> bool {
+        let folded = tokens::fold(word);
+        let bare = |w: &str| w.strip_suffix(['a', 'o', 'i']).unwrap_or(w).to_owned();
+        let inside_sentence =
+            |i: usize| i > 0 && !matches!(self.tokens[i - 1].lower.as_str(), "." | "!" | "?" | ":");
+        let capital = |t: &Token| {
+            self.text[t.start..]
+                .chars()
+                .next()
+                .is_some_and(char::is_uppercase)
+        };
+        let mut other = false;
+        for (i, t) in self.tokens.iter().enumerate() {
+            if t.kind != Kind::Word {
+                continue;
+            }
+            if t.folded == folded {
+                return false;
+            }
+            other |= bare(&t.folded) == bare(&folded) && capital(t) && inside_sentence(i);
+        }
+        other
+    }
+
     /// A number written in free text ("18" of "Call grandma at 18h") is in the text: as the
     /// same digits, as a number said another way ("ten" for 10), or as an hour said (18 of
     /// "6 pm").

@@ -56,10 +56,14 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
         return false;
     }
     let content = content_words(value);
-    // Another form of a word said is that word.
+    let names = capitalized(value);
+    // Another form of a word said is that word; not of a name ("Stefano" is no "Stefan").
     let found = content
         .iter()
-        .filter(|w| evidence.has_word(w) || evidence.has_form(w))
+        .filter(|w| {
+            (evidence.has_word(w) || evidence.has_form(w))
+                && !(names.contains(*w) && evidence.another_name(w))
+        })
         .count();
     // A number is a detail, not a paraphrase: one the conversation does not hold was added
     // ("Call grandma at 18h" for "a reminder 'call grandma'").
@@ -84,6 +88,15 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
     } else {
         found * 2 > content.len() && !added_clause(value, evidence)
     }
+}
+
+/// The words of `value` written with a capital, as [`words_of`] gives them.
+fn capitalized(value: &str) -> Vec<String> {
+    value
+        .split_whitespace()
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .flat_map(words_of)
+        .collect()
 }
 
 /// Words that name a name's part (folded): a name given in parts is put together.
@@ -283,6 +296,21 @@ mod tests {
         assert!(said_in(
             "text Sarah I'm running ten minutes late",
             "Running 10 minutes late"
+        ));
+        // A name is no form of another ("Stefano" of "Stefan"); a word written with a capital
+        // only in the value is a word, and a name in another case is the name.
+        let place =
+            "Reservier uns einen Tisch bei dem Italiener, wo wir letztes Jahr mit Stefan waren.";
+        assert!(!said_in(place, "Da Stefano"));
+        assert!(!said_in("send the slides to Mario", "Slides for Maria"));
+        assert!(said_in("send the slides to Maria", "Slides for Maria"));
+        assert!(said_in(
+            "Add a task: review meeting notes",
+            "Review Meeting Note"
+        ));
+        assert!(said_in(
+            "keress olcsó szállást Budapesten",
+            "olcsó szállás Budapest"
         ));
     }
 
