@@ -33,6 +33,11 @@ pub(crate) type UpstreamRequest = http::Request<Body>;
 pub type Body = UnsyncBoxBody<Bytes, BoxError>;
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
+/// How soon after sending a request the connection must have closed, unanswered, for the
+/// request to go once more: a keep-alive connection the server was closing fails at once; one
+/// closed later may have been worked on.
+const RESEND_WITHIN: Duration = Duration::from_secs(2);
+
 /// The body of a request plaincall built itself (a turn, a translator call), kept beside it so
 /// that [`UpstreamClient::send`] can send it once more; a client's forwarded request is sent
 /// once, as a proxy does with a POST.
@@ -472,12 +477,14 @@ impl UpstreamClient {
     }
 
     /// Sends and waits for the response headers, within `timeout`. A request plaincall built
-    /// itself ([`Resendable`]) that the upstream's connection closes without an answer is sent
-    /// once more, within the same `timeout`: a keep-alive connection the server was closing
-    /// as plaincall wrote on it loses the request, and a turn lost so ended a conversation
-    /// with a 502 (once or twice in a long run of questions on llama-server). A model's turn
-    /// changes nothing upstream, so sending it again is safe; a client's own POST that
-    /// plaincall only forwards is not sent again.
+    /// itself ([`Resendable`]) that the upstream's connection closes at once (within
+    /// [`RESEND_WITHIN`]) without an answer is sent once more, within the same `timeout`: a
+    /// keep-alive connection the server was closing as plaincall wrote on it loses the
+    /// request, and a turn lost so ended a conversation with a 502 (once or twice in a long
+    /// run of questions on llama-server). A model's turn changes nothing upstream, so sending
+    /// it again is safe; a connection closed after the server worked on the request for a
+    /// while (a crash, a gateway's timeout) is the client's 502, and a request plaincall
+    /// relays byte for byte ([`Self::post_whole`] alone) is sent once.
     pub async fn send(&self, mut request: UpstreamRequest) -> Result<UpstreamResponse, ProxyError> {
         // The current span (a turn's, a translator exchange's) is the upstream's parent.
         crate::telemetry::propagate::inject(request.headers_mut());
@@ -487,12 +494,15 @@ impl UpstreamClient {
             .extensions()
             .get::<Resendable>()
             .map(|body| body.copy_of(&request));
-        let deadline = tokio::time::Instant::now() + self.timeout;
+        let started = tokio::time::Instant::now();
+        let deadline = started + self.timeout;
         let answer = match (
             tokio::time::timeout_at(deadline, self.http.request(request)).await,
             again,
         ) {
-            (Ok(Err(error)), Some(again)) if closed_unanswered(&error) => {
+            (Ok(Err(error)), Some(again))
+                if closed_unanswered(&error) && started.elapsed() < RESEND_WITHIN =>
+            {
                 tracing::info!(
                     upstream = %shown_uri(&uri),
                     "the upstream closed the connection without answering: sent once more"

@@ -206,9 +206,9 @@ pub struct Said {
     /// The names of the tools the request offers that plaincall handles: a call judged for
     /// another request needs another of them named (see `translate::nothing_said`).
     offered: Vec<String>,
-    /// Where the text holds the user's message when it is the conversation's newest (a
-    /// correction of the earlier ones may open it, [`grounding::Evidence::correcting`]).
-    newest_user: Option<std::ops::Range<usize>>,
+    /// Where the text holds the user's messages, newest first (a correction of the earlier
+    /// ones may open the newest, [`grounding::Evidence::correcting`]).
+    users: Vec<std::ops::Range<usize>>,
     /// The evidence read, with the day relative dates were read against.
     read: std::sync::Mutex<Option<(jiff::civil::Date, Arc<grounding::Evidence>)>>,
 }
@@ -232,7 +232,7 @@ impl Said {
             instructions: Vec::new(),
             exchange: None,
             offered: Vec::new(),
-            newest_user: None,
+            users: Vec::new(),
             read: std::sync::Mutex::default(),
         }
     }
@@ -299,13 +299,10 @@ impl Said {
         match read.as_ref() {
             Some((day, evidence)) if *day == today => Arc::clone(evidence),
             _ => {
-                let mut evidence =
+                let evidence =
                     grounding::Evidence::with_tool_results(&self.text, &self.tool_results, today)
                         .declining(&self.declined);
-                if let Some(newest) = &self.newest_user {
-                    evidence = evidence.correcting(newest.clone());
-                }
-                let evidence = Arc::new(evidence);
+                let evidence = Arc::new(evidence.correcting(&self.users));
                 *read = Some((today, Arc::clone(&evidence)));
                 evidence
             }
@@ -462,7 +459,7 @@ fn conversation_evidence(messages: &[&serde_json::value::RawValue]) -> Said {
     said.declined = read.declined.into();
     said.instructions = read.instructions;
     said.exchange = Some(read.exchange.into());
-    said.newest_user = read.newest_user;
+    said.users = read.users;
     said
 }
 
@@ -494,10 +491,8 @@ struct Reading {
     declining: bool,
     /// The questions so answered.
     declined: String,
-    /// A message was read already.
-    read_any: bool,
-    /// Where the user's message is in `out` when it is the conversation's newest.
-    newest_user: Option<std::ops::Range<usize>>,
+    /// Where the user's messages are in `out`, newest first.
+    users: Vec<std::ops::Range<usize>>,
 }
 
 impl Reading {
@@ -509,7 +504,6 @@ impl Reading {
         tool_calls: Option<&serde_json::value::RawValue>,
         function_call: Option<&serde_json::value::RawValue>,
     ) {
-        self.read_any = true;
         let text = openai::content_text(content);
         if std::mem::take(&mut self.affirmed) && text.contains('?') {
             self.evidence("assistant", &text);
@@ -550,9 +544,9 @@ impl Reading {
         self.declining = role == "user" && grounding::declines(&text);
         let start = self.out.len();
         let room = self.evidence(role, &text);
-        if !std::mem::replace(&mut self.read_any, true) && role == "user" {
+        if role == "user" && self.out.len() > start {
             // Without the line break the message ends with.
-            self.newest_user = Some(start..self.out.len().saturating_sub(1).max(start));
+            self.users.push(start..self.out.len() - 1);
         }
         room
     }
@@ -1309,6 +1303,49 @@ mod boilerplate_tests {
         }
         let older = json!([{"role": "user", "content": "Finalement 2."}, order]);
         assert_eq!(kept(older, json!({"quantity": 3})), json!({"quantity": 3}));
+        // Only the user's own earlier messages are taken back, never a tool's result.
+        let counted = json!({"type": "object", "properties": {
+            "order_id": {"type": "integer"}, "quantity": {"type": "integer"},
+            "party_size": {"type": "integer"}}});
+        let kept_by = |conversation: Value, args: Value| {
+            let owned = messages(conversation);
+            let refs: Vec<&serde_json::value::RawValue> = owned.iter().map(|m| &**m).collect();
+            let evidence = conversation_evidence(&refs).evidence(jiff::civil::date(2026, 12, 12));
+            let mut args = args;
+            grounding::ground(&mut args, &counted, &evidence, grounding::Rules::default());
+            args
+        };
+        let returned = json!([{"role": "user", "content": "Find my last order"},
+            {"role": "tool", "tool_call_id": "c1", "content": "order 88123: 3 items"},
+            {"role": "assistant", "content": "Return all 3?"},
+            {"role": "user", "content": "No, just 2."}]);
+        assert_eq!(
+            kept_by(returned, json!({"order_id": 88123, "quantity": 2})),
+            json!({"order_id": 88123, "quantity": 2})
+        );
+        // An hour or a day corrects no count.
+        let table = json!([{"role": "user", "content": "Book a table for 4 at Luigi's on Friday."},
+            {"role": "assistant", "content": "Is 7pm OK?"},
+            {"role": "user", "content": "No, 8pm please."}]);
+        assert_eq!(
+            kept_by(table, json!({"party_size": 4})),
+            json!({"party_size": 4})
+        );
+        // The newest message's correction goes before an earlier message's own.
+        let twice = json!([
+            {"role": "user", "content": "Order 3 black cartridges, no wait, 4."},
+            {"role": "assistant", "content": "4 noted."},
+            {"role": "user", "content": "Actually, make it 2."}]);
+        assert_eq!(kept_by(twice, json!({"quantity": 4})), json!({}));
+        // Keeping one thing cancels none of the others.
+        let room = json!([
+            {"role": "user", "content": "Book room A on the 18th at 3pm for the budget review"},
+            {"role": "assistant", "content": "3pm is taken, book 4pm instead?"},
+            {"role": "user", "content": "No, keep 3pm, any room is fine."}]);
+        assert_eq!(
+            kept(room, json!({"day": "2026-12-18"})),
+            json!({"day": "2026-12-18"})
+        );
     }
 }
 

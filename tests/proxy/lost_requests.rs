@@ -1,12 +1,14 @@
 //! A request the upstream's connection closes without answering (a keep-alive connection the
 //! server was closing as plaincall wrote on it): a turn or translator call plaincall built is
-//! sent once more and the conversation goes on; the second loss is the client's 502; a
-//! client's own request that plaincall only forwards is sent once.
+//! sent once more and the conversation goes on; the second loss is the client's 502, and so is
+//! a connection closed after the server worked on the request; a request plaincall relays byte
+//! for byte is sent once.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -27,6 +29,11 @@ struct Losing {
 
 impl Losing {
     async fn start(behind: SocketAddr, lose: usize) -> Losing {
+        Losing::start_after(behind, lose, Duration::ZERO).await
+    }
+
+    /// The same, working on each lost request for `after` before closing its connection.
+    async fn start_after(behind: SocketAddr, lose: usize, after: Duration) -> Losing {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let lost = Arc::new(AtomicUsize::new(0));
@@ -37,6 +44,7 @@ impl Losing {
                 tokio::spawn(async move {
                     if counted.load(Ordering::SeqCst) < lose {
                         read_request(&mut client).await;
+                        tokio::time::sleep(after).await;
                         counted.fetch_add(1, Ordering::SeqCst);
                         let _ = client.shutdown().await;
                         return;
@@ -157,6 +165,20 @@ async fn a_turn_lost_twice_is_a_502_in_the_client_s_format() {
     assert!(message.contains("connection closed"), "{message}");
     assert_eq!(losing.lost(), 2, "sent twice, not a third time");
     assert!(main.chat_requests().is_empty());
+}
+
+#[tokio::test]
+async fn a_turn_closed_after_the_server_worked_on_it_is_sent_once() {
+    let main = MockServer::scripted(vec![described_reminder()]).await;
+    // Past the 2 s in which a closing keep-alive connection fails.
+    let losing = Losing::start_after(main.addr, 1, Duration::from_millis(2200)).await;
+    let proxy = Proxy::start(&losing.url(), "").await;
+
+    let (status, body) = chat(&proxy, &reminder_request(false)).await;
+    assert_eq!(status, 502, "{body}");
+    assert_eq!(body["error"]["code"], "upstream_unreachable", "{body}");
+    assert_eq!(losing.lost(), 1);
+    assert!(main.chat_requests().is_empty(), "not sent again");
 }
 
 #[tokio::test]

@@ -13,7 +13,11 @@ use super::language::{self, Languages};
 use super::rows::Rows;
 use super::taken_back;
 use super::tokens::{self, compact, compact_into, stem, Kind, Token};
+use super::words::is;
 use super::{codes, current, dates, lexicon, numbers, quantity, times};
+
+/// Words before a name that make it a person's: "with", "mit", "con", "com", "avec", "chez".
+const PERSON_CUES: &[&str] = &["with", "mit", "con", "com", "avec", "chez", "bei"];
 
 /// What the translator's call is checked against.
 #[derive(Debug)]
@@ -104,14 +108,25 @@ impl Evidence {
         self
     }
 
-    /// The same evidence, where the byte range `newest` of its text is the user's newest
-    /// message and the text after it the conversation before: a newest message that opens
-    /// with a correction ([`taken_back::opens`]) takes back what the earlier ones said of
-    /// the kinds it says ("Set the meeting for the 3rd." ... "Sorry, not the 3rd, the
-    /// 4th."). A correction inside a line is read first.
-    pub fn correcting(mut self, newest: std::ops::Range<usize>) -> Evidence {
-        if self.taken_back.is_none() {
-            self.taken_back = TakenBack::read_opening(&self.text, &self.tokens, newest, self.today);
+    /// The same evidence, where the byte ranges `users` of its text are the user's messages,
+    /// the first of them (at the text's start) the newest: a newest message that opens with a
+    /// correction ([`taken_back::opens`]) takes back what the user's earlier messages said of
+    /// the kinds it says ("Set the meeting for the 3rd." ... "Sorry, not the 3rd, on the
+    /// 4th."), never what a tool or the instructions said. A correction inside the newest
+    /// message is read first; one inside an earlier message gives way to it.
+    pub fn correcting(mut self, users: &[std::ops::Range<usize>]) -> Evidence {
+        let Some(newest) = users.first().filter(|r| r.start == 0) else {
+            return self;
+        };
+        if self
+            .taken_back
+            .as_ref()
+            .is_some_and(|back| back.at < newest.end)
+        {
+            return self;
+        }
+        if let Some(back) = TakenBack::read_opening(&self.text, &self.tokens, users, self.today) {
+            self.taken_back = Some(back);
         }
         self
     }
@@ -255,14 +270,32 @@ impl Evidence {
     }
 
     /// Whether a capitalized word of a value (`word`, folded) is in the text only as another
-    /// name: a word written with a capital inside its sentence that differs from it only by
-    /// a last "a", "o" or "i", the way names of two people do ("Stefano" for "mit Stefan",
-    /// "Maria" for "Mario", "Daniela" for "Daniel"), and not the word itself.
+    /// person's name, and not as itself: a word written with a capital inside its sentence
+    /// that differs from it only in its last vowel ("Maria" for "Mario", "Giovanna" for
+    /// "Giovanni"), or by a last "a", "o" or "i" after a word that goes with a person
+    /// ("Stefano" for "mit Stefan", "Daniela" for "with Daniel"; "Milano" for "to Milan" is
+    /// the city).
     pub(super) fn another_name(&self, word: &str) -> bool {
         let folded = tokens::fold(word);
-        let bare = |w: &str| w.strip_suffix(['a', 'o', 'i']).unwrap_or(w).to_owned();
+        let vowel = |c: char| matches!(c, 'a' | 'o' | 'i' | 'e');
+        let swapped = |w: &str| {
+            let (a, b) = (w.chars().last(), folded.chars().last());
+            w.len() == folded.len()
+                && a != b
+                && a.is_some_and(vowel)
+                && b.is_some_and(vowel)
+                && w[..w.len() - 1] == folded[..folded.len() - 1]
+        };
+        let added = |w: &str| {
+            let longer = |long: &str, short: &str| {
+                long.strip_prefix(short)
+                    .is_some_and(|rest| matches!(rest, "a" | "o" | "i"))
+            };
+            longer(&folded, w) || longer(w, &folded)
+        };
         let inside_sentence =
             |i: usize| i > 0 && !matches!(self.tokens[i - 1].lower.as_str(), "." | "!" | "?" | ":");
+        let with_person = |i: usize| i > 0 && is(PERSON_CUES, &self.tokens[i - 1].folded);
         let capital = |t: &Token| {
             self.text[t.start..]
                 .chars()
@@ -277,7 +310,9 @@ impl Evidence {
             if t.folded == folded {
                 return false;
             }
-            other |= bare(&t.folded) == bare(&folded) && capital(t) && inside_sentence(i);
+            other |= capital(t)
+                && inside_sentence(i)
+                && (swapped(&t.folded) || (added(&t.folded) && with_person(i)));
         }
         other
     }
@@ -511,32 +546,53 @@ pub(super) struct TakenBack {
     /// The correction cancels what was taken back and asks for nothing in its place ("...
     /// anzi no, lasciala dov'è", "no wait, forget it").
     pub cancels: bool,
+    /// The byte of the text where the correction starts.
+    pub at: usize,
+    /// The correction is a message of its own taking back the user's earlier ones: a number
+    /// it says corrects a number only where it counts ([`super::rules`]), never where it is
+    /// an hour or a day.
+    pub opening: bool,
 }
 
 impl TakenBack {
-    /// The earlier messages (after `newest` in the text) taken back by the newest one, when it
-    /// opens with a correction.
+    /// The user's earlier messages (`users` after the first) taken back by the newest (the
+    /// first, at the text's start), when it opens with a correction.
     fn read_opening(
         text: &str,
         tokens: &[Token],
-        newest: std::ops::Range<usize>,
+        users: &[std::ops::Range<usize>],
         today: Date,
     ) -> Option<Box<TakenBack>> {
-        let earlier = text.get(newest.end..).filter(|t| !t.trim().is_empty())?;
-        let correction = text.get(newest.clone())?;
+        let (newest, earlier) = users.split_first()?;
         let own: Vec<Token> = tokens
             .iter()
             .filter(|t| newest.contains(&t.start))
             .cloned()
             .collect();
-        if newest.start != 0 || !taken_back::opens(&own) {
+        if earlier.is_empty() || !taken_back::opens(&own) {
             return None;
         }
+        let mut taken = String::new();
+        let mut without = String::with_capacity(text.len());
+        let mut at = 0;
+        for range in earlier {
+            let (Some(kept), Some(said)) = (text.get(at..range.start), text.get(range.clone()))
+            else {
+                return None;
+            };
+            without.push_str(kept);
+            taken.push_str(said);
+            taken.push('\n');
+            at = range.end;
+        }
+        without.push_str(text.get(at..).unwrap_or_default());
         Some(Box::new(TakenBack {
-            without: Evidence::new(correction, today),
-            taken: Evidence::new(earlier, today),
-            correction: Evidence::new(correction, today),
-            cancels: taken_back::cancels(&tokens_from(&own, 0)),
+            without: Evidence::new(&without, today),
+            taken: Evidence::new(&taken, today),
+            correction: Evidence::new(text.get(newest.clone())?, today),
+            cancels: false,
+            at: 0,
+            opening: true,
         }))
     }
 
@@ -556,6 +612,8 @@ impl TakenBack {
         );
         let cancels = taken_back::cancels(&tokens_from(tokens, found.at));
         Some(Box::new(TakenBack {
+            at: found.at,
+            opening: false,
             without: Evidence::new(&without, today),
             taken: Evidence::new(&text[found.line_start..found.at], today),
             correction: Evidence::new(&text[found.at..end], today),

@@ -325,12 +325,26 @@ fn label_words(schema: &Value) -> Vec<String> {
     match super::language::of(description).main {
         None | Some("en") => Vec::new(),
         _ if words.len() == 1 => words,
-        // A German label's last word, a noun (capitalized), is the thing the words before it
-        // qualify: "Ganztägiger Termin" is about all day, not the appointment every request
-        // for one names ("Ordner öffentlich" is about public).
-        Some("de") if last_capitalized => words[..words.len() - 1].to_vec(),
+        // A German adjective before the label's last word, a noun, qualifies it: "Ganztägiger
+        // Termin" is about all day, not the appointment every request for one names
+        // ("Ordner öffentlich" is about public, "Sende Lesebestätigung" about the receipt).
+        Some("de") if last_capitalized && german_adjective(&words[0]) => {
+            words[..words.len() - 1].to_vec()
+        }
         _ => words[1..].to_vec(),
     }
+}
+
+/// Whether a folded German word ends as an adjective does before a noun ("ganztagiger",
+/// "offentliche", "automatisches"), which no verb does.
+fn german_adjective(word: &str) -> bool {
+    ["", "e", "er", "es", "en", "em"].iter().any(|ending| {
+        word.strip_suffix(ending).is_some_and(|stem| {
+            ["ig", "lich", "isch", "bar", "los"]
+                .iter()
+                .any(|end| stem.ends_with(end))
+        })
+    })
 }
 
 /// Words of a flag that is a thing's state and names no subject (`on`, `is_on`, `power`):
@@ -820,6 +834,13 @@ mod tests {
             "mach den Ordner öffentlich",
             "shared",
             "Ordner öffentlich",
+            true
+        ));
+        // A verb first is no adjective: the noun is the subject.
+        assert!(!labelled(
+            "Sende die Mail an Anna",
+            "read_receipt",
+            "Sende Lesebestätigung",
             true
         ));
         // Only a dictionary: a label the user never spoke of says nothing.

@@ -41,9 +41,9 @@ const MORE_WORDS: &[(&str, &[&str])] = &[
     ]),
 ];
 
-/// The confidence at which letter statistics overrule as many function words of the six
-/// ("Sæt en timer på et kvarter", two French words and three Danish, reads as Norwegian at
-/// 0.14).
+/// The confidence at which letter statistics overrule a line where one of the six holds all
+/// of another language's function words but one, two at least ("Sæt en timer på et kvarter",
+/// two French words and three Danish, reads as Norwegian at 0.14).
 const LETTERS_SURE: f64 = 0.12;
 
 /// How many bytes of a line are looked at: the cost stays flat for a long tool result.

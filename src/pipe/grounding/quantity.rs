@@ -1135,8 +1135,9 @@ fn read_after(
         if multiplied && !money_sign {
             emit(value, (Count, 1.0), out);
         }
-        // A race's "5k", "10k": kilometres too, where no money is said.
-        if thousands && !money_sign && !currency_after_word(tokens, next) {
+        // A race's "5k", "10k": kilometres too, where the line speaks of running and no money
+        // is said ("10k steps" counts steps).
+        if thousands && !money_sign && runs(tokens) {
             emit(value / 1000.0, (Length, 1000.0), out);
         }
         if money_sign {
@@ -1145,6 +1146,21 @@ fn read_after(
         return;
     }
     emit_with_unit(tokens, after, units, value, money_sign, out);
+}
+
+/// Words of running and racing in the six (folded).
+#[rustfmt::skip]
+const RUNNING: &[&str] = &[
+    "run", "ran", "running", "race", "jog", "jogging", "correr", "corri", "carrera", "courir",
+    "couru", "course", "footing", "laufen", "lauf", "gelaufen", "joggen", "corrida", "corsa",
+    "corso", "gara",
+];
+
+/// Whether the conversation speaks of running ("Log a run: 5k", "corrí 10k").
+fn runs(tokens: &[Token]) -> bool {
+    tokens
+        .iter()
+        .any(|t| super::words::is(RUNNING, &t.folded) || t.folded == "parkrun")
 }
 
 /// What is glued to the digits of the number at token `start`: "km" of "5km".

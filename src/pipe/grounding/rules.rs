@@ -7,7 +7,7 @@
 use jiff::civil::Date;
 use serde_json::Value;
 
-use super::evidence::Evidence;
+use super::evidence::{Evidence, TakenBack};
 use super::facts::{close, Role};
 use super::lexicon;
 use super::quantity;
@@ -185,7 +185,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
     if let Some(back) = &evidence.taken_back {
         if traced(leaf, &back.without, rules).is_none()
             && traced(leaf, &back.taken, rules).is_some()
-            && (back.cancels || kind_said(leaf, &back.correction, &back.taken))
+            && (back.cancels || kind_said(leaf, back))
         {
             return None;
         }
@@ -293,9 +293,22 @@ fn another_place(correction: &Evidence) -> bool {
 /// Whether the words of a correction say a value of `leaf`'s kind other than its own: a day,
 /// a time, a code, a number, another member; what it `taken` back tells how a bare word
 /// reads.
-fn kind_said(leaf: &Leaf, correction: &Evidence, taken: &Evidence) -> bool {
+fn kind_said(leaf: &Leaf, back: &TakenBack) -> bool {
+    let (correction, taken) = (&back.correction, &back.taken);
     let facts = &correction.facts;
     match leaf.value {
+        // A message of its own corrects a number by one that counts or measures ("No, just
+        // 2"), not by an hour or a day ("No, 8pm please" keeps the party of 4).
+        Value::Number(_) if back.opening => {
+            !facts.quantities.is_empty()
+                || facts.number_spans.iter().any(|n| {
+                    !n.ordinal
+                        && !matches!(
+                            facts.roles.get(&n.start),
+                            Some(super::facts::Role::Time | super::facts::Role::Date)
+                        )
+                })
+        }
         // A quantity with no number of its own too: "2 litros... bueno no, litro y medio".
         Value::Number(_) => !facts.number_spans.is_empty() || !facts.quantities.is_empty(),
         Value::String(text) => {
@@ -1320,7 +1333,11 @@ fn label_fits(
         clause_after(evidence, end, 2).as_slice(),
         ["of", "us"] | ["de", "nosotros" | "nosotras" | "nos"] | ["di", "noi"]
     );
-    if counted::head_count(&before) || of_us {
+    // Not one with a unit after it: "ci siamo in 10 minuti" is a time.
+    let unit_after = clause_after(evidence, end, 1)
+        .first()
+        .is_some_and(|w| super::quantity::is_unit(w));
+    if (counted::head_count(&before) && !unit_after) || of_us {
         return counted::counts_people(name, description);
     }
     // "ich bin 34", "cumple 60": an age, for a field about one.
@@ -2636,6 +2653,12 @@ mod tests {
         assert!(kept(match_night, "quantity", "Nombre de pizzas", 3.0));
         assert!(kept("mesa para el sábado, somos 6", "party_size", "", 6.0));
         assert!(kept("we're 4, book a table", "guests", "", 4.0));
+        assert!(kept(
+            "Digli che ci siamo in 10 minuti",
+            "delay_minutes",
+            "Ritardo in minuti",
+            10.0
+        ));
         let party = "Ordina le pizze per la festa: siamo in venti, ne bastano otto.";
         assert!(!kept(party, "pizza_count", "Numero di pizze", 20.0));
         assert!(kept(party, "guests", "Numero di ospiti", 20.0));
@@ -2673,6 +2696,12 @@ mod tests {
             "distance_km",
             "Distance in kilometres",
             5.0
+        ));
+        assert!(!kept(
+            "Log 10k steps for today",
+            "distance_km",
+            "Distance in kilometres",
+            10.0
         ));
         // A count field still takes its count; a German sentence's end is no ordinal.
         assert!(kept(

@@ -242,8 +242,8 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
 }
 
 /// Words that open a message correcting the user's earlier ones ("Actually, 3 people",
-/// "Finalement mets-en 2", "Afinal são 80", "Eigentlich lieber 4"), folded; [`IN_FACT`] and
-/// "al final", "alla fine" too.
+/// "Finalement mets-en 2", "Afinal são 80", "Lieber 4"), folded; [`IN_FACT`] and "al final",
+/// "alla fine" too.
 const OPENING: &[&str] = &[
     "actually",
     "rather",

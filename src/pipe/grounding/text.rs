@@ -312,6 +312,12 @@ mod tests {
             "keress olcsó szállást Budapesten",
             "olcsó szállás Budapest"
         ));
+        // A city in another language's form is the city.
+        assert!(said_in(
+            "Find flights to Milan on Friday",
+            "Flights to Milano"
+        ));
+        assert!(said_in("Trova voli per Berlin", "Voli per Berlino"));
     }
 
     #[test]

@@ -193,6 +193,13 @@ const YES: &[&[&str]] = &[
     &["esatto"], &["perfetto"], &["va", "bene"], &["d", "'", "accordo"], &["certamente"],
 ];
 
+/// Portuguese verbs that answer a question with "sim" after them (folded).
+#[rustfmt::skip]
+const SIM_VERBS: &[&str] = &[
+    "quero", "queria", "pode", "podes", "posso", "tenho", "vou", "quer", "preciso", "aceito",
+    "confirmo", "gostaria", "faz", "e", "esta", "ta", "da", "serve", "claro",
+];
+
 /// Answers that say no (folded), and what after one makes it a yes ("no problem").
 const NO: &[&str] = &["no", "nah", "nope", "nao", "non", "nein", "nee", "niet"];
 const NO_BUT_YES: &[&str] = &[
@@ -229,8 +236,9 @@ fn first_words(text: &str) -> Vec<String> {
 pub fn affirms(text: &str) -> bool {
     let words = first_words(text);
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    // Portuguese says yes with the question's verb and "sim" ("Quero sim", "Pode sim").
-    let verb_and_sim = matches!(words.as_slice(), [first, "sim", ..] if !is(NO, first));
+    // Portuguese says yes with the question's verb and "sim" ("Quero sim", "Pode sim"); never
+    // "Se sim" (if so), "Pois sim", nor "2 SIM cards".
+    let verb_and_sim = matches!(words.as_slice(), [first, "sim", ..] if is(SIM_VERBS, first));
     verb_and_sim || YES.iter().any(|yes| words.starts_with(yes))
 }
 
@@ -288,6 +296,9 @@ mod tests {
             "sinon demain",
             "Não sim, não quero",
             "Quero simplesmente o básico",
+            "Se sim, manda",
+            "New SIM card only, please",
+            "2 SIM cards",
         ] {
             assert!(!affirms(text), "{text}");
         }
