@@ -41,10 +41,9 @@ const MORE_WORDS: &[(&str, &[&str])] = &[
     ]),
 ];
 
-/// The confidence at which letter statistics overrule a line where one of the six holds all
-/// of another language's function words but one, two at least ("Sæt en timer på et kvarter",
-/// two French words and three Danish, reads as Norwegian at 0.14).
-const LETTERS_SURE: f64 = 0.12;
+/// The confidence at which letter statistics read a long line with a single function word of
+/// the six as another language.
+const LETTERS_SURE_LONG: f64 = 0.1;
 
 /// How many bytes of a line are looked at: the cost stays flat for a long tool result.
 const SAMPLE: usize = 600;
@@ -346,23 +345,14 @@ fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
         // and Portuguese too), the letters decide ("Reserva a pousada para o dia 5" holds
         // Indonesian "para" and "dia").
         Some((code, hits)) if words >= 3 && hits >= 2 && !READ.contains(&code) => {
-            // Where one of the six holds all of them but one (two at least), a guess the
-            // letters barely hold shows nothing: "Crea una incidencia: el wifi de la sala de
-            // reuniones va lento" (Spanish 4, Romanian 5) reads as Catalan at 0.07, "No, ne
-            // ho già troppe" (Italian 2, Catalan 3) as Vietnamese at 0.06.
-            let read = scores[..READ.len()]
-                .iter()
-                .map(|(_, n)| *n)
-                .max()
-                .unwrap_or(0);
-            let sure = if read >= 2 && read + 1 >= hits {
-                LETTERS_SURE
-            } else {
-                0.0
-            };
+            // With one word of its own at most, the letters must name that language or a
+            // kin of it: "Fammi vedere prima il prezzo" holds two Romanian function words
+            // (one Italian) and reads as Slovene at 0.15, "Crea una incidencia: el wifi de
+            // la sala de reuniones va lento" (Spanish 4, Romanian 5) as Catalan at 0.07, "No,
+            // ne ho già troppe" (Italian 2, Catalan 3) as Vietnamese at 0.06.
             own_words(line, code) >= 2
                 || detector().detect(line).is_some_and(|info| {
-                    info.confidence() >= sure
+                    kin(code, info.lang())
                         && !READ
                             .iter()
                             .any(|code| whatlang_of(code) == Some(info.lang()))
@@ -382,8 +372,10 @@ fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
                 .split_whitespace()
                 .filter(|w| w.chars().any(char::is_alphabetic))
                 .count();
+            // Not a guess the letters barely hold: "Set a reminder to call mom tomorrow
+            // afternoon" reads as Swedish at 0.06, the Catalan line above at 0.12.
             let sure = if hits == 1 && lettered >= 8 {
-                0.0
+                LETTERS_SURE_LONG
             } else if hits == 1 {
                 0.5
             } else {
@@ -674,6 +666,36 @@ fn detector() -> &'static Detector {
 }
 
 /// whatlang's name of a language by its ISO 639-1 code.
+/// Languages whose function words and letters are alike, so that a line's words and its
+/// letters may name two of one group ("Sæt en timer på et kvarter": Danish words, Norwegian
+/// letters).
+const KIN: &[&[Lang]] = &[
+    &[Lang::Swe, Lang::Dan, Lang::Nob],
+    &[
+        Lang::Slv,
+        Lang::Hrv,
+        Lang::Srp,
+        Lang::Ces,
+        Lang::Slk,
+        Lang::Pol,
+    ],
+    &[Lang::Fin, Lang::Est],
+    &[Lang::Nld, Lang::Afr],
+    &[Lang::Ind, Lang::Jav, Lang::Tgl],
+    &[Lang::Tur, Lang::Aze],
+];
+
+/// Whether whatlang's `lang` is the language `code` (a function-word list's) or its kin.
+fn kin(code: &str, lang: Lang) -> bool {
+    let Some(own) = whatlang_of(code) else {
+        return true;
+    };
+    own == lang
+        || KIN
+            .iter()
+            .any(|group| group.contains(&own) && group.contains(&lang))
+}
+
 fn whatlang_of(code: &str) -> Option<Lang> {
     Some(match code {
         "en" => Lang::Eng,
@@ -757,13 +779,17 @@ mod tests {
                 "Prenota un tavolo per quattro persone domani alle otto di sera",
                 "it",
             ),
-            // More function words of Romanian and Catalan than of Spanish or Italian, all
-            // shared but one, and letters that show nothing (0.07, 0.06).
+            // More function words of Romanian or Catalan than of Spanish or Italian, all
+            // shared but one, and letters that read as another language still (Catalan,
+            // Vietnamese, Slovene).
             (
                 "Crea una incidencia: el wifi de la sala de reuniones va lento.",
                 "es",
             ),
             ("No, ne ho già troppe.", "it"),
+            ("Fammi vedere prima il prezzo.", "it"),
+            // One English function word in eight words, letters at 0.06 Swedish.
+            ("Set a reminder to call mom tomorrow afternoon.", "en"),
         ] {
             let read = of(text);
             assert!(!read.unread, "{text}");
@@ -791,10 +817,11 @@ mod tests {
         assert!(of("Dodaj kilu i pol brašna na popis").unread);
         assert!(of("Zobuď ma zajtra o pol siedmej").unread);
         assert!(of("Zamów trzy bilety na koncert w Spodku w sobotę.").unread);
-        // As many French words as Danish ones but one, and letters sure enough (0.14);
-        // fewer than two of the six's words, and letters that show little (0.07).
+        // Function words of one language and letters of its kin (Danish and Norwegian,
+        // Slovene and Czech or Slovak).
         assert!(of("Sæt en timer på et kvarter").unread);
         assert!(of("kolik je 1000 korun v eurech?").unread);
+        assert!(of("Rezervuj mi letenku do Londýna na piatok.").unread);
         // One line in another script is enough: the user's request beside English tool output.
         assert!(of("The tool returned 3 rows.\n東京に送ってください").unread);
         assert!(!of("set a reminder").unread);
