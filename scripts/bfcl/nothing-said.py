@@ -1,8 +1,8 @@
 """How often a call's values are all unsaid in the stored BFCL runs, and in which cases: the
 offline measure of `translate::nothing_said`'s first form (three values or more, none traced by
 grounding, no text value sharing a third of its words with the request) and of
-`translate::facts_not_said` (every required value unsaid, a number, a day or a time among
-them) applied to every delivered call of every mode, by group, verdict and form. No model; `touches` is approximated here
+`translate::facts_not_said` (every required value unsaid, a number, a day, a time or an
+example copied from the schema among them) applied to every delivered call of every mode, by group, verdict and form. No model; `touches` is approximated here
 (words of three letters or more, a plural's `s` ignored).
 
     ~/.cache/plaincall-bfcl/venv/bin/python scripts/bfcl/nothing-said.py
@@ -29,18 +29,32 @@ for r in rows:
     if not case: continue
     text = "\n".join(m['content'] for m in case['messages'] if m.get('role') == 'user')
     tools = {t['function']['name']: t['function'].get('parameters') or {} for t in case['tools']}
+    described = {t['function']['name']: t['function'].get('description') or '' for t in case['tools']}
     for i, call in enumerate(r.get('calls') or []):
         try: a = json.loads(call['arguments'])
         except Exception: continue
         if call['name'] not in tools or not isinstance(a, dict): continue
         key = f"{r['_dir']}|{r['mode']}|{r['id']}|{i}"
-        meta[key] = (r, call, a, text, tools[call['name']])
+        meta[key] = (r, call, a, text, tools[call['name']], described[call['name']])
         inputs.append(json.dumps({'id': key, 'text': text, 'today': '2026-11-27', 'schema': tools[call['name']], 'arguments': a}))
 out = subprocess.run(['cargo','run','--quiet','--example','reground'], cwd=REPO, input='\n'.join(inputs)+'\n', capture_output=True, text=True)
 res = {json.loads(l)['id']: json.loads(l) for l in out.stdout.splitlines()}
 words = lambda s: [w for w in re.findall(r"\w+", s.lower()) if len(w) >= 3]
 tally = collections.Counter(); ex = []
-for key, (r, call, a, text, schema) in meta.items():
+def initials_said(v, text):
+    words = v.split(',')[0].split()
+    if len(words) < 2 or not all(w[:1].isupper() for w in words): return False
+    initials = ''.join(w[0] for w in words).lower()
+    return initials in re.findall(r"\w+", text.lower())
+def copied(k, v, schema, description, text):
+    """A string value that is an example of the schema's own (not a member, not the default,
+    not said by its initials)."""
+    if not isinstance(v, str) or initials_said(v, text): return False
+    p = (schema.get('properties') or {}).get(k) or {}
+    if v == p.get('default') or v in (p.get('enum') or []): return False
+    t = v.strip()
+    return sum(c.isalnum() for c in t) >= 4 and (t in description or t in json.dumps(schema, ensure_ascii=False))
+for key, (r, call, a, text, schema, description) in meta.items():
     x = res.get(key)
     if not x or 'error' in x: continue
     d = x['decisions']
@@ -54,7 +68,7 @@ for key, (r, call, a, text, schema) in meta.items():
     when = lambda v: (isinstance(v, (int, float)) and not isinstance(v, bool)) or (
         isinstance(v, str) and bool(re.match(r"^\d{4}-\d{2}-\d{2}|^\d{1,2}:\d{2}", v)))
     first = allun and not touch
-    third = all_required and any(when(a[k]) for k in req_in) and not touch
+    third = all_required and any(when(a[k]) or copied(k, a[k], schema, description, text) for k in req_in) and not touch
     flag = 'nothing said' if first else 'not said' if third else ''
     grp = 'irrelevance' if r['group'] == 'irrelevance' else 'relevant'
     tally[(r['mode'], grp, r['passed'], flag)] += 1

@@ -247,8 +247,49 @@ fn tied(
         })
 }
 
+/// Whether `text`, the value of property `name` nobody said, is an example the tool's own
+/// description or schema gives ("San Francisco, CA" of "in the format of 'City, State', such
+/// as 'San Francisco, CA'" for "What's 1+1?"): copied from the schema, not worked out from the
+/// request. Never one of the property's members or its default, which the schema offers to
+/// choose.
+fn copied_from_schema(tool: &NlTool, name: &str, text: &str) -> bool {
+    let property = tool
+        .parameters
+        .get("properties")
+        .and_then(|properties| properties.get(name));
+    let offered = property.is_some_and(|p| {
+        p.get("default").and_then(Value::as_str) == Some(text)
+            || p.get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|members| members.iter().any(|m| m.as_str() == Some(text)))
+    });
+    let text = text.trim();
+    !offered
+        && text.chars().filter(|c| c.is_alphanumeric()).count() >= 4
+        && (tool.description.contains(text) || tool.parameters.to_string().contains(text))
+}
+
+/// Whether the conversation says a place or a name by its initials: "SF" for "San Francisco,
+/// CA", "NYC" for "New York City" (the words before a comma, two or more, each capitalized).
+fn initials_said(value: &str, conversation: &str) -> bool {
+    let name = value.split(',').next().unwrap_or_default();
+    let words: Vec<&str> = name.split_whitespace().collect();
+    if words.len() < 2
+        || !words
+            .iter()
+            .all(|w| w.chars().next().is_some_and(char::is_uppercase))
+    {
+        return false;
+    }
+    let initials: String = words.iter().filter_map(|w| w.chars().next()).collect();
+    conversation
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|word| word.eq_ignore_ascii_case(&initials))
+}
+
 /// The required values of the main model's own call `args` that nobody said, when every one
-/// is unsaid and one of them is a number, a day or a time (nobody works those out from
+/// is unsaid and one of them is a number, a day or a time, or an example copied from the
+/// schema ([`copied_from_schema`]) (nobody works those out from
 /// nothing: "2023-04-01" and "12:00" for "I'd like to look for a rental vehicle", `minutes:
 /// 10` for "set a timer"), never where grounding cannot read the conversation or the call is
 /// tied to it ([`tied`]); empty otherwise. Its optional values do not count (they are left
@@ -265,7 +306,11 @@ fn facts_not_said(
     let required = required_unsaid(&tool.parameters, decisions);
     let a_number_or_a_when = required.iter().any(|name| match args.get(*name) {
         Some(Value::Number(_)) => true,
-        Some(Value::String(text)) => grounding::is_day_or_time(text),
+        Some(Value::String(text)) => {
+            grounding::is_day_or_time(text)
+                || (copied_from_schema(tool, name, text)
+                    && !initials_said(text, conversation.said.text()))
+        }
         _ => false,
     });
     if required.is_empty() || !a_number_or_a_when || conversation.said.opaque() {

@@ -627,6 +627,60 @@ async fn a_call_of_a_number_or_day_nobody_gave_asks_the_main_model_to_ask_once()
 }
 
 #[tokio::test]
+async fn a_call_of_the_schema_s_own_example_asks_the_main_model_to_ask_once() {
+    // BFCL's live_irrelevance_25-2-13: "What's 1+1?" and a weather call for the city the
+    // schema gives as its example.
+    let weather = json!({"type": "function", "function": {"name": "get_current_weather",
+        "description": "Retrieves the current weather conditions for a specified city and state.",
+        "parameters": {"type": "object", "required": ["location"], "properties": {
+            "location": {"type": "string", "description": "The location, in the format of 'City, State', such as 'San Francisco, CA'."},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "default": "fahrenheit"}}}}});
+    let copied = json!({"location": "San Francisco, CA"});
+    let answer = "1 + 1 is 2.";
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![tool_call("call_1", "get_current_weather", &copied)]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(text_message(answer), "stop")),
+    ])
+    .await;
+    let proxy = Proxy::start(&main.url(), "").await;
+    let request = json!({"model": "m", "tools": [weather.clone()],
+        "messages": [{"role": "user", "content": "What's 1+1?"}]});
+    let message = served(&proxy, &request).await;
+    assert_eq!(message["content"], answer, "{message}");
+    let requests = main.chat_requests();
+    assert_eq!(requests.len(), 2, "one repair turn");
+    let told = last_message(&requests[1].json());
+    assert!(
+        told.starts_with("[NOT SAID] The user did not give location"),
+        "{told}"
+    );
+
+    // Said by the user, or a value of the model's own that is no example of the schema's, it
+    // goes out.
+    for (user, args) in [
+        ("weather in San Francisco, CA?", copied.clone()),
+        ("is it raining?", json!({"location": "London, UK"})),
+        // Said by its initials.
+        ("attractions to visit in the SF area?", copied.clone()),
+    ] {
+        let main = MockServer::scripted(vec![Reply::ok(completion(
+            calls_message(vec![tool_call("call_1", "get_current_weather", &args)]),
+            "tool_calls",
+        ))])
+        .await;
+        let proxy = Proxy::start(&main.url(), "").await;
+        let request = json!({"model": "m", "tools": [weather.clone()],
+            "messages": [{"role": "user", "content": user}]});
+        let message = served(&proxy, &request).await;
+        assert_eq!(first_call_arguments(&message), args, "{user}");
+        assert_eq!(main.chat_requests().len(), 1, "{user}: no repair turn");
+    }
+}
+
+#[tokio::test]
 async fn a_call_of_worked_out_text_or_a_fact_said_goes_out() {
     // A path, a command, a name: a model works them out from the request, and grounding
     // traces no such work. A number said, or a day said in words, is the user's.
