@@ -243,6 +243,9 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     (&["reyes"], Shift::Fixed(1, 6)),
     (&["noel"], Shift::Fixed(12, 25)),
     (&["reveillon"], Shift::Fixed(12, 31)),
+    (&["reveillon", "de", "noel"], Shift::Fixed(12, 24)),
+    (&["veille", "de", "noel"], Shift::Fixed(12, 24)),
+    (&["reveillon", "du", "nouvel", "an"], Shift::Fixed(12, 31)),
     (&["jour", "de", "l", "'", "an"], Shift::Fixed(1, 1)),
     (&["heiligabend"], Shift::Fixed(12, 24)),
     (&["heiligen", "abend"], Shift::Fixed(12, 24)),
@@ -2209,6 +2212,14 @@ mod tests {
         assert!(dates("por la mañana").is_empty());
         assert!(dates("3 days ago").is_empty());
         assert!(dates("na segunda vez").is_empty());
+    }
+
+    #[test]
+    fn the_eve_of_christmas_is_no_new_year_s_eve() {
+        let christmas_eve = dates("un billet pour le réveillon de Noël");
+        assert!(christmas_eve.contains(&date(2026, 12, 24)));
+        assert!(!christmas_eve.contains(&date(2026, 12, 31)));
+        assert!(dates("une table pour le réveillon").contains(&date(2026, 12, 31)));
     }
 
     #[test]

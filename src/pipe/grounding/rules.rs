@@ -349,7 +349,11 @@ fn kind_said(leaf: &Leaf, back: &TakenBack) -> bool {
                     })
             } else if is_code(text) {
                 !facts.codes.is_empty()
-            } else if time_zone_city(text).is_some() {
+            } else if time_zone_city(text).is_some()
+                || text.chars().next().is_some_and(char::is_uppercase)
+            {
+                // A name or a place for another: "pro Paulo — não, pro Ricardo", "pour la gare
+                // de Lyon... euh non, pour Montparnasse".
                 another_place(correction)
             } else {
                 // An identifier for another: "@pepe_grillo88... no espera, el nuevo es
@@ -2500,6 +2504,18 @@ mod tests {
             "zahl in Franken... nee, doch lieber in Euro",
             money(),
             "EUR"
+        ));
+        // A name or a place for another; not a correction that names none.
+        let name = || serde_json::json!({"type": "string"});
+        let sent = "Manda o relatório pro Paulo — não, pro Ricardo.";
+        assert!(!kept(sent, name(), "Paulo"));
+        assert!(kept(sent, name(), "Ricardo"));
+        let taxi = "Commande un taxi pour la gare de Lyon... euh non, pour Montparnasse.";
+        assert!(!kept(taxi, name(), "Gare de Lyon"));
+        assert!(kept(
+            "Manda o relatório pro Paulo — não, também para o chefe.",
+            name(),
+            "Paulo"
         ));
         let date = || serde_json::json!({"type": "string", "format": "date"});
         let moved = "cámbiame la reunión al lunes... no, mejor al martes";

@@ -40,7 +40,8 @@ const COMPARING: &[&str] = &["que", "than", "of", "als", "di"];
 /// only after an "or" (", or better, ...").
 const ADVISING: &[&str] = &["better", "besser", "instead"];
 
-/// Words that correct what came before right after a mark (", actually the red one").
+/// Words that correct what came before right after a mark (", actually the red one", "para
+/// el martes, digo, para el miércoles").
 const AFTER_A_MARK: &[&str] = &[
     "actually",
     "rather",
@@ -48,15 +49,23 @@ const AFTER_A_MARK: &[&str] = &[
     "plutot",
     "anzi",
     "invece",
+    "digo",
 ];
 
-/// Two words that say "actually" ("en fait", "en realidad", "na verdade", "in realtà"):
-/// after a refusal or a mark, they correct.
+/// Two words that say "actually" ("en fait", "en realidad", "na verdade", "in realtà") or "I
+/// mean" ("quiero decir", "ich meine", "quer dizer", "volevo dire", "veux dire"): after a
+/// refusal or a mark, they correct.
 const IN_FACT: &[[&str; 2]] = &[
     ["en", "fait"],
     ["en", "realidad"],
     ["na", "verdade"],
     ["in", "realta"],
+    ["i", "mean"],
+    ["quiero", "decir"],
+    ["ich", "meine"],
+    ["quer", "dizer"],
+    ["volevo", "dire"],
+    ["veux", "dire"],
 ];
 
 /// "para o dia 15... ah, espera, deixa para o 16", "the 15th, oh wait, the 16th": a word
@@ -259,6 +268,10 @@ const OPENING: &[&str] = &[
     "invece",
 ];
 
+/// Words for "instead" that make a short message a correction wherever they stand ("make that
+/// 300 instead", "dann lieber 3 stattdessen").
+const INSTEAD: &[&str] = &["instead", "stattdessen", "invece"];
+
 /// Negations that correct after an apology opening a message ("Sorry, not the 3rd, the 4th",
 /// "Perdón, no el 3", "Pardon, pas le 3").
 const NOT: &[&str] = &["not", "no", "non", "pas", "nicht", "nao", "nein", "nee"];
@@ -299,7 +312,11 @@ pub fn opens(tokens: &[Token]) -> bool {
     let two = |a: &str, b: &str| word(first) == a && word(first + 1) == b;
     // "Sorry, not ...": the apology, its mark, the negation.
     let apologised = is(APOLOGIES, word(first)) && punct(first + 1) && is(NOT, word(first + 2));
+    // "Hmm, make that 300 instead", "make it 2": the value again, as a request.
+    let make_it = word(first) == "make" && matches!(word(first + 1), "it" | "that");
     is(OPENING, word(first))
+        || make_it
+        || words.iter().any(|w| is(INSTEAD, w))
         || in_fact_at(tokens, first)
         || two("al", "final")
         || two("alla", "fine")
@@ -416,6 +433,15 @@ mod tests {
             taken_back("le rouge, en fait le bleu").as_deref(),
             Some("le rouge,")
         );
+        // "I mean" after a mark.
+        assert_eq!(
+            taken_back("Reserva el vuelo para el martes, digo, para el miércoles").as_deref(),
+            Some("Reserva el vuelo para el martes,")
+        );
+        assert_eq!(
+            taken_back("book it for Tuesday, I mean Wednesday").as_deref(),
+            Some("book it for Tuesday,")
+        );
         // Spanish "no es" negates; "oh no" with no mark before it exclaims.
         assert!(taken_back("reserva el lunes, no es el martes").is_none());
         assert!(taken_back("the printer oh no it jammed again").is_none());
@@ -449,6 +475,8 @@ mod tests {
             "En fait, trois personnes",
             "Al final mejor cuatro",
             "Perdón, no el 3, el 4",
+            "Hmm, make that 300 instead.",
+            "make it 2",
         ] {
             assert!(opens(&tokenize(text)), "{text}");
         }
