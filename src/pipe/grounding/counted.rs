@@ -221,11 +221,11 @@ pub fn head_count(before: &[&str]) -> bool {
 /// "eu e", "io e" (folded).
 const SELF_AND: &[(&[&str], &[&str])] = &[
     (&["me", "i", "myself"], &["and", "plus"]),
-    (&["yo", "mi"], &["y", "con"]),
-    (&["moi"], &["et"]),
-    (&["ich", "mich", "mir"], &["und"]),
-    (&["eu", "mim"], &["e", "com"]),
-    (&["io", "me"], &["e", "con"]),
+    (&["yo", "mi"], &["y", "con", "mas"]),
+    (&["moi"], &["et", "plus"]),
+    (&["ich", "mich", "mir"], &["und", "plus"]),
+    (&["eu", "mim"], &["e", "com", "mais"]),
+    (&["io", "me"], &["e", "con", "piu"]),
 ];
 
 /// Whether the folded words `before` a number (a few words back) join the speaker to what it
@@ -269,9 +269,10 @@ const GROUP: &[&str] = &[
     "os", "as", "miei", "mie", "nostri", "nostre", "i", "le",
 ];
 
-/// Words that join a group to the people named before it: "and", "y", "et", "und", "e", "con".
+/// Words that join a group to the people named before it: "and", "y", "et", "und", "e", "con",
+/// and "plus" ("eu e mais três amigos", "io più due colleghi").
 const JOINS: &[&str] = &[
-    "and", "plus", "y", "con", "et", "avec", "und", "mit", "e", "com",
+    "and", "plus", "y", "con", "et", "avec", "und", "mit", "e", "com", "mais", "piu", "mas",
 ];
 
 /// The people the folded words `before` a number (several words back) name and join to what
@@ -413,6 +414,10 @@ mod joined_tests {
         // A comma in a list, before a possessive: "para mi novia, mis dos hermanos y yo".
         assert_eq!(joined("concierto para mi novia , mis"), 1);
         assert_eq!(joined("for me , my wife and our"), 2);
+        // "Plus" joins too: "pra mim e mais três", "per me più due".
+        assert_eq!(joined("pra mim e mais"), 1);
+        assert_eq!(joined("prenota per me piu"), 1);
+        assert_eq!(joined("somos tres mas"), 0);
         // Not joined to the count: nobody added, nor by a comma right before it.
         assert_eq!(joined("table for me , "), 0);
         assert_eq!(joined("for my wife and me"), 0);
