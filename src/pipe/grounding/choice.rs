@@ -556,11 +556,47 @@ fn negated_before(at: usize, evidence: &Evidence) -> bool {
         .take(3)
         .enumerate()
         .any(|(i, t)| {
-            is(REFUSALS, &t.folded) && (t.folded != "no" || i > 0 && evidence.negates(&t.folded))
+            is(REFUSALS, &t.folded)
+                && (t.folded != "no"
+                    || i > 0 && evidence.negates(&t.folded) && article_after_no(at, i, evidence))
         })
         || left_out_before(at, evidence)
         || not_needed_before(at, evidence)
         || not_wanted_before(at, evidence)
+}
+
+/// Whether the word after a "no" that stands `back` words before token `at` (in its clause)
+/// is an article or a determiner, as in a refusal ("no la doble", "no el exprés", "no the
+/// express one"), not a noun, as after Portuguese "no" (in the: "no modo aquecimento").
+fn article_after_no(at: usize, back: usize, evidence: &Evidence) -> bool {
+    let words = words_back(at, back + 1, evidence);
+    // Nearest first: the word after the "no" is the one before it in this list.
+    words.get(back.wrapping_sub(1)).is_some_and(|w| {
+        matches!(
+            *w,
+            "la" | "el"
+                | "los"
+                | "las"
+                | "lo"
+                | "le"
+                | "les"
+                | "il"
+                | "un"
+                | "una"
+                | "uno"
+                | "the"
+                | "a"
+                | "an"
+                | "ese"
+                | "esa"
+                | "este"
+                | "esta"
+                | "that"
+                | "this"
+                | "mas"
+                | "more"
+        )
+    })
 }
 
 /// Verbs of wanting a thing, in the six (folded).
@@ -1317,6 +1353,18 @@ mod tests {
             "sugar",
             sweetener
         ));
+    }
+
+    #[test]
+    fn a_no_before_an_article_refuses_not_portuguese_no_before_a_noun() {
+        let modes = json!(["cool", "heat", "fan", "auto"]);
+        assert!(!turned_down(
+            "Liga o ar-condicionado no modo aquecimento, tá gelado aqui.",
+            "heat",
+            modes.clone()
+        ));
+        let rooms = json!(["single", "double"]);
+        assert!(turned_down("no la doble, la individual", "double", rooms));
     }
 
     #[test]

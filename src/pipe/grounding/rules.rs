@@ -290,6 +290,20 @@ fn another_place(correction: &Evidence) -> bool {
             }))
 }
 
+/// Whether a message of its own that corrects says a number that counts or measures ("No,
+/// just 2"), not an hour or a day ("No, 8pm please" keeps the party of 4).
+fn counts(correction: &Evidence) -> bool {
+    let facts = &correction.facts;
+    !facts.quantities.is_empty()
+        || facts.number_spans.iter().any(|n| {
+            !n.ordinal
+                && !matches!(
+                    facts.roles.get(&n.start),
+                    Some(super::facts::Role::Time | super::facts::Role::Date)
+                )
+        })
+}
+
 /// Whether the words of a correction say a value of `leaf`'s kind other than its own: a day,
 /// a time, a code, a number, another member; what it `taken` back tells how a bare word
 /// reads.
@@ -297,18 +311,7 @@ fn kind_said(leaf: &Leaf, back: &TakenBack) -> bool {
     let (correction, taken) = (&back.correction, &back.taken);
     let facts = &correction.facts;
     match leaf.value {
-        // A message of its own corrects a number by one that counts or measures ("No, just
-        // 2"), not by an hour or a day ("No, 8pm please" keeps the party of 4).
-        Value::Number(_) if back.opening => {
-            !facts.quantities.is_empty()
-                || facts.number_spans.iter().any(|n| {
-                    !n.ordinal
-                        && !matches!(
-                            facts.roles.get(&n.start),
-                            Some(super::facts::Role::Time | super::facts::Role::Date)
-                        )
-                })
-        }
+        Value::Number(_) if back.opening => counts(correction),
         // A quantity with no number of its own too: "2 litros... bueno no, litro y medio".
         Value::Number(_) => !facts.number_spans.is_empty() || !facts.quantities.is_empty(),
         Value::String(text) => {
