@@ -527,7 +527,7 @@ impl Default for TranslationSection {
             tools: BTreeMap::new(),
             check_calls: CheckMode::Translate,
             checks: BTreeMap::new(),
-            grounding: Grounding::Optional,
+            grounding: Grounding::Facts,
             grounding_tools: BTreeMap::new(),
             grounding_rules_off: Vec::new(),
             split_actions: false,

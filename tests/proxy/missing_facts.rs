@@ -1,4 +1,5 @@
-//! A fact nobody said is asked for, not made up, under `grounding = "facts"`: a translated call
+//! A fact nobody said is asked for, not made up, under `grounding = "facts"` (the default): a
+//! translated call
 //! whose required number, day, time, weekday or address no rule traces to the conversation is
 //! translated once more with the finding, then goes back as a question. Required free text,
 //! names and members are worked out and go as translated; so do facts where the conversation
@@ -15,11 +16,11 @@ fn made_up_time() -> Value {
     json!({"message": "Water the plants", "schedule_type": "daily", "at": "09:00"})
 }
 
-/// Serves `user` (text, or content parts) to a main model that describes a daily reminder and
-/// a translator that answers `answers` in turn. Returns the client's message, the main model's
-/// and the translator's servers.
+/// Serves `user` (text, or content parts) under `grounding` (`None`: the default) to a main
+/// model that describes a daily reminder and a translator that answers `answers` in turn.
+/// Returns the client's message, the main model's and the translator's servers.
 async fn served_under(
-    grounding: &str,
+    grounding: Option<&str>,
     user: Value,
     answers: Vec<Value>,
 ) -> (Value, MockServer, MockServer) {
@@ -43,8 +44,10 @@ async fn served_under(
         .map(|a| translator_reply(&a.to_string()))
         .collect();
     let translator = MockServer::scripted(replies).await;
+    // No setting is the default, `facts`.
+    let setting = grounding.map_or(String::new(), |g| format!("grounding = \"{g}\"\n"));
     let config = format!(
-        "[translation]\ngrounding = \"{grounding}\"\n{}",
+        "[translation]\n{setting}{}",
         backend_toml(&translator.url())
     );
     let proxy = Proxy::start(&main.url(), &config).await;
@@ -57,7 +60,7 @@ async fn served_under(
 }
 
 async fn served(user: Value, answers: Vec<Value>) -> (Value, MockServer, MockServer) {
-    served_under("facts", user, answers).await
+    served_under(None, user, answers).await
 }
 
 fn last_content(request: &Value) -> String {
@@ -93,9 +96,9 @@ async fn a_required_time_nobody_said_is_asked_for_not_made_up() {
 }
 
 #[tokio::test]
-async fn the_default_keeps_a_made_up_required_time() {
+async fn optional_grounding_keeps_a_made_up_required_time() {
     let (message, main, translator) = served_under(
-        "optional",
+        Some("optional"),
         json!("Remind me every day to water the plants."),
         vec![made_up_time()],
     )
