@@ -64,6 +64,9 @@ pub struct Facts {
     pub weekdays: Vec<jiff::civil::Weekday>,
     /// Times of day said with a cue (rule `time`), as (hour, minute) on a 24-hour clock.
     pub times: HashSet<(i8, i8)>,
+    /// Times another is said to be a duration before or after ("à 18 h, rappelle-moi une
+    /// demi-heure avant": 18:00, which says 17:30): the event's, not a reminder's.
+    pub anchors: HashSet<(i8, i8)>,
     /// Upper-case ISO codes named in words or symbols (rule `code`): "GB" and "GBR" from
     /// "Reino Unido", "GBP" from "British pounds" or "£", "DE" and "de" for "German".
     pub codes: HashSet<String>,

@@ -176,6 +176,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
     };
     if said_only_for_the_other_leg(leaf, evidence, rules)
         || said_only_as_moved_from(leaf, evidence, rules)
+        || the_event_s_time(leaf, evidence)
         || said_only_as_turned_down(leaf, evidence, rules)
     {
         return None;
@@ -240,6 +241,39 @@ fn said_only_for_the_other_leg(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
             legs::Leg::Back => true,
         };
     spoken_of && said_in(other) && !said_in(own)
+}
+
+/// Words of a field about a reminder or an alert: its time is the one a duration before or
+/// after the event's says, not the event's.
+const REMINDING: &[&str] = &[
+    "remind",
+    "reminder",
+    "reminders",
+    "alert",
+    "alarm",
+    "notify",
+    "notification",
+    "notice",
+    "recordatorio",
+    "aviso",
+    "rappel",
+    "erinnerung",
+    "lembrete",
+    "promemoria",
+    "avviso",
+];
+
+/// A time for a reminder that is only the time of the event a duration is counted from: "le
+/// cours commence à 18 h, rappelle-moi une demi-heure avant" says 17:30 for `reminder_time`,
+/// and 18:00 only for the class.
+fn the_event_s_time(leaf: &Leaf, evidence: &Evidence) -> bool {
+    let Some(clock) = leaf.value.as_str().and_then(clock_of) else {
+        return false;
+    };
+    evidence.facts.anchors.contains(&clock)
+        && field_words(leaf)
+            .iter()
+            .any(|w| REMINDING.contains(&w.as_str()))
 }
 
 /// A day or time said only as where a thing is moved from ("from 9:15 to 9:45", see
@@ -3276,6 +3310,23 @@ mod tests {
         assert!(!number_kept(water, "quantity", crates.clone(), 12.0));
         assert!(number_kept(water, "quantity", crates, 3.0));
         assert!(number_kept("3 pizzas and 2 cokes", "quantity", int, 2.0));
+    }
+
+    #[test]
+    fn a_reminder_a_duration_before_an_event_is_not_at_the_event() {
+        let time = || serde_json::json!({"type": "string", "format": "time"});
+        let yoga = "Le cours de yoga commence à 18 h, rappelle-moi une demi-heure avant.";
+        assert!(!string_kept(yoga, "reminder_time", time(), "18:00"));
+        assert!(string_kept(yoga, "reminder_time", time(), "17:30"));
+        // The event's own time, for the event.
+        assert!(string_kept(yoga, "start_time", time(), "18:00"));
+        // No duration counted from it: a reminder at the time said.
+        assert!(string_kept(
+            "Remind me at 18:00 about yoga",
+            "reminder_time",
+            time(),
+            "18:00"
+        ));
     }
 
     #[test]

@@ -628,6 +628,7 @@ fn offsets(
         .flat_map(|(_, reading)| clock_times(*reading))
         .collect();
     for (hour, minute) in said {
+        facts.anchors.insert((hour, minute));
         for (by, _) in &moves {
             let at = (i64::from(hour) * 60 + i64::from(minute) + by).rem_euclid(24 * 60);
             if let (Ok(hour), Ok(minute)) = (i8::try_from(at / 60), i8::try_from(at % 60)) {
