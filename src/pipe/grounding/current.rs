@@ -126,6 +126,7 @@ const NOW_AFTER: &[&str] = &[
 const TARGET: &[&str] = &["to", "auf", "para", "su", "zu", "em", "on"];
 
 pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
+    weight_changed(tokens, facts);
     if !tokens
         .iter()
         .any(|t| t.kind == Kind::Word && CHANGE.contains(&t.folded.as_str()))
@@ -148,6 +149,58 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
         .map(|s| (s.start, s.end))
         .collect();
     for (start, end) in changes {
+        facts.bind(start..end, Role::Change);
+    }
+}
+
+/// Verbs of losing or gaining weight, in the six (folded): "I lost 5 kg", "ich habe 5 Kilo
+/// abgenommen", "ho perso 3 chili", "emagreci 4 quilos".
+#[rustfmt::skip]
+const WEIGHT_CHANGED: &[&str] = &[
+    "lost", "gained", "lose", "gain", "perdi", "perdido", "perdu", "pris", "abgenommen",
+    "zugenommen", "verloren", "perso", "preso", "emagreci", "engordei", "ganhei", "adelgace",
+    "engorde", "maigri", "grossi", "dimagrito", "ingrassato",
+];
+
+/// Units of weight a body's change is said in (folded).
+const WEIGHT_UNITS: &[&str] = &[
+    "kg",
+    "kgs",
+    "kilo",
+    "kilos",
+    "kilogram",
+    "kilograms",
+    "lb",
+    "lbs",
+    "pound",
+    "pounds",
+    "libras",
+    "livres",
+    "chili",
+    "quilos",
+    "kilogramm",
+    "kilogramos",
+    "kilogrammes",
+];
+
+/// A weight lost or gained ("Ich habe 5 Kilo abgenommen, trag mein neues Gewicht ein") is how
+/// much it changed ([`Role::Change`]), no weight to record: a verb of [`WEIGHT_CHANGED`] within
+/// three words before the number or after its unit.
+fn weight_changed(tokens: &[Token], facts: &mut Facts) {
+    let verb = |t: &Token| t.kind == Kind::Word && WEIGHT_CHANGED.contains(&t.folded.as_str());
+    let changed: Vec<(usize, usize)> = facts
+        .number_spans
+        .iter()
+        .filter(|s| {
+            tokens
+                .get(s.end)
+                .is_some_and(|u| WEIGHT_UNITS.contains(&u.folded.as_str()))
+                && (tokens[s.start.saturating_sub(3)..s.start].iter().any(verb)
+                    || tokens.iter().skip(s.end + 1).take(3).any(verb))
+        })
+        .map(|s| (s.start, s.end))
+        .collect();
+    for (start, end) in changed {
         facts.bind(start..end, Role::Change);
     }
 }

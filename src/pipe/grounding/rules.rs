@@ -830,6 +830,10 @@ const CURRENT: &[&str] = &["current", "now", "old", "previous", "from"];
 /// Words of a field about how much to change a thing by.
 const CHANGE_BY: &[&str] = &[
     "by",
+    "loss",
+    "lost",
+    "gain",
+    "gained",
     "delta",
     "step",
     "steps",
@@ -3310,6 +3314,24 @@ mod tests {
         assert!(!number_kept(water, "quantity", crates.clone(), 12.0));
         assert!(number_kept(water, "quantity", crates, 3.0));
         assert!(number_kept("3 pizzas and 2 cokes", "quantity", int, 2.0));
+    }
+
+    #[test]
+    fn a_weight_lost_is_no_weight() {
+        let number = || serde_json::json!({"type": "number"});
+        let lost = "Ich habe 5 Kilo abgenommen, trag mein neues Gewicht ein.";
+        assert!(!number_kept(lost, "weight_kg", number(), 5.0));
+        assert!(number_kept(lost, "weight_lost_kg", number(), 5.0));
+        let both = "I weigh 80 kg now, I lost 5 kg";
+        assert!(number_kept(both, "weight_kg", number(), 80.0));
+        assert!(!number_kept(both, "weight_kg", number(), 5.0));
+        // Things taken are no weight changed: "j'ai pris 2 billets".
+        assert!(number_kept(
+            "j'ai pris 2 billets pour samedi",
+            "tickets",
+            number(),
+            2.0
+        ));
     }
 
     #[test]
