@@ -43,17 +43,21 @@ words = lambda s: [w for w in re.findall(r"\w+", s.lower()) if len(w) >= 3]
 tally = collections.Counter(); ex = []
 def initials_said(v, text):
     words = v.split(',')[0].split()
-    if len(words) < 2 or not all(w[:1].isupper() for w in words): return False
-    initials = ''.join(w[0] for w in words).lower()
-    return initials in re.findall(r"\w+", text.lower())
+    if len(words) < 2: return False
+    return ''.join(w[0] for w in words) in re.findall(r"\w+", text)
+def quoted(description, t):
+    return any(f"{o}{t}{c}" in (description or '') for o, c in (("'", "'"), ('"', '"'), ('‘', '’'), ('“', '”')))
 def copied(k, v, schema, description, text):
-    """A string value that is an example of the schema's own (not a member, not the default,
-    not said by its initials)."""
-    if not isinstance(v, str) or initials_said(v, text): return False
+    """A place, name or address of two words or more (each with a capital or a digit) that the
+    tool's description or the property's quotes or lists as an example: not a member, not the
+    default, not said by its initials in capitals (translate::copied_from_schema)."""
+    if not isinstance(v, str): return False
+    t = v.strip(); words = t.split()
+    if len(words) < 2 or not all(w[:1].isupper() or w[:1].isdigit() for w in words): return False
+    if initials_said(t, text): return False
     p = (schema.get('properties') or {}).get(k) or {}
-    if v == p.get('default') or v in (p.get('enum') or []): return False
-    t = v.strip()
-    return sum(c.isalnum() for c in t) >= 4 and (t in description or t in json.dumps(schema, ensure_ascii=False))
+    if t == p.get('default') or t in (p.get('enum') or []): return False
+    return t in (p.get('examples') or []) or quoted(p.get('description'), t) or quoted(description, t)
 for key, (r, call, a, text, schema, description) in meta.items():
     x = res.get(key)
     if not x or 'error' in x: continue

@@ -248,11 +248,24 @@ fn tied(
 }
 
 /// Whether `text`, the value of property `name` nobody said, is an example the tool's own
-/// description or schema gives ("San Francisco, CA" of "in the format of 'City, State', such
-/// as 'San Francisco, CA'" for "What's 1+1?"): copied from the schema, not worked out from the
-/// request. Never one of the property's members or its default, which the schema offers to
-/// choose.
-fn copied_from_schema(tool: &NlTool, name: &str, text: &str) -> bool {
+/// description or the property's gives, quoted or listed in `examples` ("San Francisco, CA" of
+/// "in the format of 'City, State', such as 'San Francisco, CA'" for "What's 1+1?"): a place,
+/// a name or an address of two words or more, each with a capital or a digit, copied from the
+/// schema, not worked out from the request. Never a command, a path or a code a model works
+/// out ("ls -la", "AAPL"), nor one of the property's members or its default, nor one the
+/// conversation says by its initials (in capitals: "the SF area").
+fn copied_from_schema(tool: &NlTool, name: &str, text: &str, conversation: &str) -> bool {
+    let text = text.trim();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let a_fact = words.len() >= 2
+        && words.iter().all(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit())
+        });
+    if !a_fact || initials_said(text, conversation) {
+        return false;
+    }
     let property = tool
         .parameters
         .get("properties")
@@ -263,28 +276,37 @@ fn copied_from_schema(tool: &NlTool, name: &str, text: &str) -> bool {
                 .and_then(Value::as_array)
                 .is_some_and(|members| members.iter().any(|m| m.as_str() == Some(text)))
     });
-    let text = text.trim();
-    !offered
-        && text.chars().filter(|c| c.is_alphanumeric()).count() >= 4
-        && (tool.description.contains(text) || tool.parameters.to_string().contains(text))
+    let listed = property
+        .and_then(|p| p.get("examples"))
+        .and_then(Value::as_array)
+        .is_some_and(|examples| examples.iter().any(|e| e.as_str() == Some(text)));
+    let described = property
+        .and_then(|p| p.get("description"))
+        .and_then(Value::as_str)
+        .is_some_and(|d| quotes(d, text))
+        || quotes(&tool.description, text);
+    !offered && (listed || described)
 }
 
-/// Whether the conversation says a place or a name by its initials: "SF" for "San Francisco,
-/// CA", "NYC" for "New York City" (the words before a comma, two or more, each capitalized).
+/// Whether `description` holds `text` in quotes ('...', "...", ‘...’, “...”).
+fn quotes(description: &str, text: &str) -> bool {
+    [('\'', '\''), ('"', '"'), ('‘', '’'), ('“', '”')]
+        .iter()
+        .any(|(open, close)| description.contains(&format!("{open}{text}{close}")))
+}
+
+/// Whether the conversation says a place or a name by its initials, in capitals: "SF" for
+/// "San Francisco, CA", "NYC" for "New York City" (the words before a comma, two or more).
 fn initials_said(value: &str, conversation: &str) -> bool {
     let name = value.split(',').next().unwrap_or_default();
     let words: Vec<&str> = name.split_whitespace().collect();
-    if words.len() < 2
-        || !words
-            .iter()
-            .all(|w| w.chars().next().is_some_and(char::is_uppercase))
-    {
+    if words.len() < 2 {
         return false;
     }
     let initials: String = words.iter().filter_map(|w| w.chars().next()).collect();
     conversation
         .split(|c: char| !c.is_alphanumeric())
-        .any(|word| word.eq_ignore_ascii_case(&initials))
+        .any(|word| word == initials)
 }
 
 /// The required values of the main model's own call `args` that nobody said, when every one
@@ -308,8 +330,7 @@ fn facts_not_said(
         Some(Value::Number(_)) => true,
         Some(Value::String(text)) => {
             grounding::is_day_or_time(text)
-                || (copied_from_schema(tool, name, text)
-                    && !initials_said(text, conversation.said.text()))
+                || copied_from_schema(tool, name, text, conversation.said.text())
         }
         _ => false,
     });

@@ -658,21 +658,39 @@ async fn a_call_of_the_schema_s_own_example_asks_the_main_model_to_ask_once() {
         "{told}"
     );
 
-    // Said by the user, or a value of the model's own that is no example of the schema's, it
-    // goes out.
-    for (user, args) in [
-        ("weather in San Francisco, CA?", copied.clone()),
-        ("is it raining?", json!({"location": "London, UK"})),
+    // Said by the user, a value of the model's own that is no example of the schema's, or a
+    // command worked out from the request that the schema happens to give, it goes out.
+    let shell = json!({"type": "function", "function": {"name": "run_command",
+        "description": "Runs a shell command, e.g. 'ls -la'.",
+        "parameters": {"type": "object", "required": ["command"],
+            "properties": {"command": {"type": "string"}}}}});
+    for (user, tool, args) in [
+        ("weather in San Francisco, CA?", &weather, copied.clone()),
+        (
+            "is it raining?",
+            &weather,
+            json!({"location": "London, UK"}),
+        ),
         // Said by its initials.
-        ("attractions to visit in the SF area?", copied.clone()),
+        (
+            "attractions to visit in the SF area?",
+            &weather,
+            copied.clone(),
+        ),
+        (
+            "what's in this folder?",
+            &shell,
+            json!({"command": "ls -la"}),
+        ),
     ] {
+        let name = tool["function"]["name"].as_str().unwrap();
         let main = MockServer::scripted(vec![Reply::ok(completion(
-            calls_message(vec![tool_call("call_1", "get_current_weather", &args)]),
+            calls_message(vec![tool_call("call_1", name, &args)]),
             "tool_calls",
         ))])
         .await;
         let proxy = Proxy::start(&main.url(), "").await;
-        let request = json!({"model": "m", "tools": [weather.clone()],
+        let request = json!({"model": "m", "tools": [tool.clone()],
             "messages": [{"role": "user", "content": user}]});
         let message = served(&proxy, &request).await;
         assert_eq!(first_call_arguments(&message), args, "{user}");

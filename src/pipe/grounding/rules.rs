@@ -304,6 +304,49 @@ fn said_only_as_turned_down(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> b
     said_in(down) && !said_in(rest)
 }
 
+/// Particles inside a name ("Gare de Lyon", "Ludwig van Beethoven").
+const NAME_PARTICLES: &[&str] = &[
+    "de", "da", "do", "dos", "das", "del", "della", "di", "la", "le", "von", "van", "der",
+];
+
+/// Whether a value is a name: one to four words, each capitalized but a particle ("Paulo",
+/// "Gare de Lyon"); no title or message ("Pick up kids", "Team sync at 3").
+fn name_like(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (1..=4).contains(&words.len())
+        && words
+            .iter()
+            .all(|w| w.chars().next().is_some_and(char::is_uppercase) || NAME_PARTICLES.contains(w))
+        && words
+            .first()
+            .is_some_and(|w| w.chars().next().is_some_and(char::is_uppercase))
+}
+
+/// Prepositions a place or a person is named after: "pro Ricardo", "pour Montparnasse", "to
+/// Anna", "an Frau Schulz".
+const NAMING: &[&str] = &[
+    "to", "for", "with", "pro", "pra", "para", "por", "pour", "a", "au", "chez", "an", "nach",
+    "zu", "mit", "per", "con", "com", "al", "ao", "in", "en", "em",
+];
+
+/// Whether a correction names a person or a place: a word with a capital inside its sentence
+/// right after a preposition, no day, month or hour ("actually Tuesday", "no, 4 PM").
+fn named_after_a_preposition(correction: &Evidence) -> bool {
+    let tokens = &correction.tokens;
+    (1..tokens.len()).any(|i| {
+        let t = &tokens[i];
+        t.kind == Kind::Word
+            && NAMING.contains(&tokens[i - 1].folded.as_str())
+            && !super::dates::is_weekday(&t.folded)
+            && !super::dates::is_month(&t.folded)
+            && !matches!(t.folded.as_str(), "pm" | "am" | "i")
+            && correction.text[t.start..]
+                .chars()
+                .next()
+                .is_some_and(char::is_uppercase)
+    })
+}
+
 /// Whether a correction names a place a time zone is named by: a code, or a name inside a
 /// sentence ("Tokyo, no wait, Seoul", "Tokyo... anzi no, a Seul"); not "I", nor a German noun
 /// ("nein warte, die vom Handy").
@@ -386,12 +429,12 @@ fn kind_said(leaf: &Leaf, back: &TakenBack) -> bool {
                     })
             } else if is_code(text) {
                 !facts.codes.is_empty()
-            } else if time_zone_city(text).is_some()
-                || text.chars().next().is_some_and(char::is_uppercase)
-            {
+            } else if time_zone_city(text).is_some() {
+                another_place(correction)
+            } else if name_like(text) {
                 // A name or a place for another: "pro Paulo — não, pro Ricardo", "pour la gare
                 // de Lyon... euh non, pour Montparnasse".
-                another_place(correction)
+                named_after_a_preposition(correction)
             } else {
                 // An identifier for another: "@pepe_grillo88... no espera, el nuevo es
                 // @pepegrillo_mx"; digits for others ("4471093, no wait, 4471098").
@@ -2557,6 +2600,17 @@ mod tests {
             "Manda o relatório pro Paulo — não, também para o chefe.",
             name(),
             "Paulo"
+        ));
+        // A title is no name, and a day or an hour corrects none.
+        assert!(kept(
+            "Add 'Pick up kids' to my reminders for Monday, actually Tuesday",
+            name(),
+            "Pick up kids"
+        ));
+        assert!(kept(
+            "Schedule Team Sync at 3 PM, no, 4 PM",
+            name(),
+            "Team Sync"
         ));
         let date = || serde_json::json!({"type": "string", "format": "date"});
         let moved = "cámbiame la reunión al lunes... no, mejor al martes";
