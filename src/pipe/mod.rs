@@ -1323,7 +1323,13 @@ mod boilerplate_tests {
             kept_by(returned, json!({"order_id": 88123, "quantity": 2})),
             json!({"order_id": 88123, "quantity": 2})
         );
-        // An hour or a day corrects no count.
+        // An hour, a day or a count of another thing corrects no count.
+        let nights = json!([{"role": "user", "content": "Book a room for 4 people for 3 nights."},
+            {"role": "user", "content": "Actually, make it 2 nights."}]);
+        assert_eq!(
+            kept_by(nights, json!({"party_size": 4})),
+            json!({"party_size": 4})
+        );
         let table = json!([{"role": "user", "content": "Book a table for 4 at Luigi's on Friday."},
             {"role": "assistant", "content": "Is 7pm OK?"},
             {"role": "user", "content": "No, 8pm please."}]);
@@ -1331,7 +1337,13 @@ mod boilerplate_tests {
             kept_by(table, json!({"party_size": 4})),
             json!({"party_size": 4})
         );
-        // The newest message's correction goes before an earlier message's own.
+        // The newest message's correction, opening it or inside it, goes before an earlier
+        // message's own.
+        let inside = json!([
+            {"role": "user", "content": "Get 3 tickets, no wait, 4."},
+            {"role": "assistant", "content": "4 tickets. Which day?"},
+            {"role": "user", "content": "Book it for the 18th, no, the 19th."}]);
+        assert_eq!(kept(inside, json!({"day": "2026-12-18"})), json!({}));
         let twice = json!([
             {"role": "user", "content": "Order 3 black cartridges, no wait, 4."},
             {"role": "assistant", "content": "4 noted."},

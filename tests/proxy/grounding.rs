@@ -1,7 +1,8 @@
 //! Grounding end to end: a value of a translated call that nothing in the conversation says is
-//! left out (`optional`, the default), a required one is asked back to the translator once and
-//! then becomes a question for the main model (`strict`), `off` keeps everything, and a
-//! per-tool setting wins.
+//! left out (`optional`, and `facts`, the default, which asks for a required fact too: see
+//! missing_facts.rs), a required one is asked back to the translator once and then becomes a
+//! question for the main model (`strict`), `off` keeps everything, and a per-tool setting
+//! wins.
 
 use serde_json::{json, Value};
 

@@ -565,10 +565,28 @@ fn negated_before(at: usize, evidence: &Evidence) -> bool {
         || not_wanted_before(at, evidence)
 }
 
+/// Words only Portuguese of the six writes (folded): where one is, or "ã" or "õ", "no" may be
+/// "in the".
+#[rustfmt::skip]
+const PORTUGUESE: &[&str] = &[
+    "o", "os", "das", "dos", "uma", "nao", "voce", "ta", "pra", "pro", "meu", "minha", "isso",
+    "aqui", "tambem", "obrigado", "obrigada",
+];
+
 /// Whether the word after a "no" that stands `back` words before token `at` (in its clause)
 /// is an article or a determiner, as in a refusal ("no la doble", "no el exprés", "no the
 /// express one"), not a noun, as after Portuguese "no" (in the: "no modo aquecimento").
 fn article_after_no(at: usize, back: usize, evidence: &Evidence) -> bool {
+    // Only where Portuguese is written: "a large pizza, no extra cheese" refuses.
+    let portuguese = evidence.languages.main == Some("pt")
+        || evidence.text.contains(['ã', 'õ', 'Ã', 'Õ'])
+        || evidence
+            .tokens
+            .iter()
+            .any(|t| t.kind == Kind::Word && PORTUGUESE.contains(&t.folded.as_str()));
+    if !portuguese {
+        return true;
+    }
     let words = words_back(at, back + 1, evidence);
     // Nearest first: the word after the "no" is the one before it in this list.
     words.get(back.wrapping_sub(1)).is_some_and(|w| {
@@ -1365,6 +1383,12 @@ mod tests {
         ));
         let rooms = json!(["single", "double"]);
         assert!(turned_down("no la doble, la individual", "double", rooms));
+        let toppings = json!(["cheese", "ham", "mushrooms"]);
+        assert!(turned_down(
+            "a large pizza, no extra cheese",
+            "cheese",
+            toppings
+        ));
     }
 
     #[test]

@@ -221,10 +221,10 @@ pub fn head_count(before: &[&str]) -> bool {
 /// "eu e", "io e" (folded).
 const SELF_AND: &[(&[&str], &[&str])] = &[
     (&["me", "i", "myself"], &["and", "plus"]),
-    (&["yo", "mi"], &["y", "con", "mas"]),
+    (&["yo", "mi"], &["y", "con"]),
     (&["moi"], &["et", "plus"]),
     (&["ich", "mich", "mir"], &["und", "plus"]),
-    (&["eu", "mim"], &["e", "com", "mais"]),
+    (&["eu", "mim"], &["e", "com"]),
     (&["io", "me"], &["e", "con", "piu"]),
 ];
 
@@ -270,10 +270,14 @@ const GROUP: &[&str] = &[
 ];
 
 /// Words that join a group to the people named before it: "and", "y", "et", "und", "e", "con",
-/// and "plus" ("eu e mais três amigos", "io più due colleghi").
+/// and "plus" ("io più due colleghi"; "mais" and "más" only after one: "eu e mais três
+/// amigos", since alone they are French and Portuguese "but").
 const JOINS: &[&str] = &[
-    "and", "plus", "y", "con", "et", "avec", "und", "mit", "e", "com", "mais", "piu", "mas",
+    "and", "plus", "y", "con", "et", "avec", "und", "mit", "e", "com", "piu",
 ];
+
+/// Words for "more" that a join may take before the count: "e mais três", "y más dos".
+const MORE: &[&str] = &["mais", "mas"];
 
 /// The people the folded words `before` a number (several words back) name and join to what
 /// it counts: the speaker and each relative with a possessive ("for me, my wife and our two
@@ -281,6 +285,16 @@ const JOINS: &[&str] = &[
 /// the number, or before its possessive or article ("and our two"), so "my wife and me, 2
 /// people" adds no one.
 pub fn joined_people(before: &[&str]) -> usize {
+    // "e mais", "y más": the join's "more" is the join's.
+    let before = match before {
+        [rest @ .., join, more] if JOINS.contains(join) && MORE.contains(more) => rest
+            .iter()
+            .chain(std::iter::once(join))
+            .copied()
+            .collect::<Vec<_>>(),
+        _ => before.to_vec(),
+    };
+    let before = &before[..];
     // A comma joins too before a possessive or an article ("mi novia, mis dos hermanos"),
     // never right before the number ("for me, 2 people" are two).
     let joins = |word: &&str| JOINS.contains(word) || *word == ",";
@@ -417,7 +431,8 @@ mod joined_tests {
         // "Plus" joins too: "pra mim e mais três", "per me più due".
         assert_eq!(joined("pra mim e mais"), 1);
         assert_eq!(joined("prenota per me piu"), 1);
-        assert_eq!(joined("somos tres mas"), 0);
+        assert_eq!(joined("quarto para mim e meu filho , mas"), 0);
+        assert_eq!(joined("pour moi et ma femme , mais"), 0);
         // Not joined to the count: nobody added, nor by a comma right before it.
         assert_eq!(joined("table for me , "), 0);
         assert_eq!(joined("for my wife and me"), 0);

@@ -113,20 +113,18 @@ impl Evidence {
     /// correction ([`taken_back::opens`]) takes back what the user's earlier messages said of
     /// the kinds it says ("Set the meeting for the 3rd." ... "Sorry, not the 3rd, on the
     /// 4th."), never what a tool or the instructions said. A correction inside the newest
-    /// message is read first; one inside an earlier message gives way to it.
+    /// message is read first, then one opening it; only where neither is, a correction inside
+    /// an earlier message stands.
     pub fn correcting(mut self, users: &[std::ops::Range<usize>]) -> Evidence {
         let Some(newest) = users.first().filter(|r| r.start == 0) else {
             return self;
         };
-        if self
-            .taken_back
-            .as_ref()
-            .is_some_and(|back| back.at < newest.end)
-        {
-            return self;
-        }
-        if let Some(back) = TakenBack::read_opening(&self.text, &self.tokens, users, self.today) {
-            self.taken_back = Some(back);
+        // The newest message's tokens: the text's first.
+        let own = self.tokens.partition_point(|t| t.start < newest.end);
+        let newest_back = TakenBack::read(&self.text, &self.tokens[..own], self.today)
+            .or_else(|| TakenBack::read_opening(&self.text, &self.tokens, users, self.today));
+        if newest_back.is_some() {
+            self.taken_back = newest_back;
         }
         self
     }
@@ -546,8 +544,6 @@ pub(super) struct TakenBack {
     /// The correction cancels what was taken back and asks for nothing in its place ("...
     /// anzi no, lasciala dov'è", "no wait, forget it").
     pub cancels: bool,
-    /// The byte of the text where the correction starts.
-    pub at: usize,
     /// The correction is a message of its own taking back the user's earlier ones: a number
     /// it says corrects a number only where it counts ([`super::rules`]), never where it is
     /// an hour or a day.
@@ -591,7 +587,6 @@ impl TakenBack {
             taken: Evidence::new(&taken, today),
             correction: Evidence::new(text.get(newest.clone())?, today),
             cancels: false,
-            at: 0,
             opening: true,
         }))
     }
@@ -612,7 +607,6 @@ impl TakenBack {
         );
         let cancels = taken_back::cancels(&tokens_from(tokens, found.at));
         Some(Box::new(TakenBack {
-            at: found.at,
             opening: false,
             without: Evidence::new(&without, today),
             taken: Evidence::new(&text[found.line_start..found.at], today),

@@ -665,27 +665,16 @@ fn detector() -> &'static Detector {
     })
 }
 
-/// whatlang's name of a language by its ISO 639-1 code.
 /// Languages whose function words and letters are alike, so that a line's words and its
 /// letters may name two of one group ("Sæt en timer på et kvarter": Danish words, Norwegian
-/// letters).
+/// letters); of those [`detector`] tells apart.
 const KIN: &[&[Lang]] = &[
     &[Lang::Swe, Lang::Dan, Lang::Nob],
-    &[
-        Lang::Slv,
-        Lang::Hrv,
-        Lang::Srp,
-        Lang::Ces,
-        Lang::Slk,
-        Lang::Pol,
-    ],
-    &[Lang::Fin, Lang::Est],
-    &[Lang::Nld, Lang::Afr],
-    &[Lang::Ind, Lang::Jav, Lang::Tgl],
-    &[Lang::Tur, Lang::Aze],
+    &[Lang::Slv, Lang::Hrv, Lang::Ces, Lang::Slk, Lang::Pol],
 ];
 
-/// Whether whatlang's `lang` is the language `code` (a function-word list's) or its kin.
+/// Whether whatlang's `lang` is the language `code` (a function-word list's) or its kin; any
+/// language for a list whatlang has no name for (Galician), as before there was this check.
 fn kin(code: &str, lang: Lang) -> bool {
     let Some(own) = whatlang_of(code) else {
         return true;
@@ -696,6 +685,7 @@ fn kin(code: &str, lang: Lang) -> bool {
             .any(|group| group.contains(&own) && group.contains(&lang))
 }
 
+/// whatlang's name of a language by its ISO 639-1 code.
 fn whatlang_of(code: &str) -> Option<Lang> {
     Some(match code {
         "en" => Lang::Eng,

@@ -367,18 +367,26 @@ fn another_place(correction: &Evidence) -> bool {
             }))
 }
 
-/// Whether a message of its own that corrects says a number that counts or measures ("No,
-/// just 2"), not an hour or a day ("No, 8pm please" keeps the party of 4).
-fn counts(correction: &Evidence) -> bool {
+/// Whether a message of its own that corrects says a number that would be this field's ("No,
+/// just 2" for a quantity), not an hour, a day or a count of another thing ("No, 8pm please"
+/// and "make it 2 nights" keep the party of 4).
+fn counts(leaf: &Leaf, correction: &Evidence) -> bool {
     let facts = &correction.facts;
-    !facts.quantities.is_empty()
-        || facts.number_spans.iter().any(|n| {
-            !n.ordinal
-                && !matches!(
-                    facts.roles.get(&n.start),
-                    Some(super::facts::Role::Time | super::facts::Role::Date)
-                )
-        })
+    facts.number_spans.iter().any(|n| {
+        let value = serde_json::Number::from_f64(n.value).map(Value::Number);
+        !n.ordinal
+            && !matches!(
+                facts.roles.get(&n.start),
+                Some(super::facts::Role::Time | super::facts::Role::Date)
+            )
+            && value.is_some_and(|value| {
+                let other = Leaf {
+                    value: &value,
+                    ..*leaf
+                };
+                traced(&other, correction, Rules::default()).is_some()
+            })
+    })
 }
 
 /// Whether the words of a correction say a value of `leaf`'s kind other than its own: a day,
@@ -388,7 +396,7 @@ fn kind_said(leaf: &Leaf, back: &TakenBack) -> bool {
     let (correction, taken) = (&back.correction, &back.taken);
     let facts = &correction.facts;
     match leaf.value {
-        Value::Number(_) if back.opening => counts(correction),
+        Value::Number(_) if back.opening => counts(leaf, correction),
         // A quantity with no number of its own too: "2 litros... bueno no, litro y medio".
         Value::Number(_) => !facts.number_spans.is_empty() || !facts.quantities.is_empty(),
         Value::String(text) => {

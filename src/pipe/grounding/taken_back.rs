@@ -81,14 +81,40 @@ fn wait_alone(tokens: &[Token], i: usize) -> bool {
         && !after_colon
 }
 
-/// Whether the tokens at `at` say [`IN_FACT`].
+/// Whether the tokens at `at` say [`IN_FACT`]; "I mean" and its kin only where a value follows,
+/// not a clause that gives a reason ("21, I mean it's only 15 in here").
 fn in_fact_at(tokens: &[Token], at: usize) -> bool {
     IN_FACT.iter().any(|pair| {
         pair.iter()
             .enumerate()
             .all(|(k, w)| tokens.get(at + k).is_some_and(|t| t.folded == *w))
+            && !(I_MEAN.contains(pair)
+                && tokens
+                    .iter()
+                    .skip(at + 2)
+                    .find(|t| t.kind == Kind::Word)
+                    .is_some_and(|t| is(REASON_OPENERS, &t.folded)))
     })
 }
+
+/// The pairs of [`IN_FACT`] that say "I mean".
+const I_MEAN: &[[&str; 2]] = &[
+    ["i", "mean"],
+    ["quiero", "decir"],
+    ["ich", "meine"],
+    ["quer", "dizer"],
+    ["volevo", "dire"],
+    ["veux", "dire"],
+];
+
+/// Words that open a clause of its own after "I mean" (a reason, not a value): pronouns and
+/// demonstratives, folded ("c" of "c'est").
+#[rustfmt::skip]
+const REASON_OPENERS: &[&str] = &[
+    "it", "its", "that", "this", "there", "we", "i", "you", "they", "he", "she", "es", "das",
+    "ich", "wir", "c", "ce", "ca", "il", "elle", "on", "nous", "e", "isso", "eso", "esto",
+    "questo", "che", "que", "hace", "fait", "fa", "faz", "ist",
+];
 
 /// Words after a refusal that say what the value is instead ("no it's", "non c'est", "nee
 /// ist"): the refusal answers (folded; "c" of "c'est"). Not Spanish "no es", Portuguese "não
@@ -268,9 +294,10 @@ const OPENING: &[&str] = &[
     "invece",
 ];
 
-/// Words for "instead" that make a short message a correction wherever they stand ("make that
-/// 300 instead", "dann lieber 3 stattdessen").
-const INSTEAD: &[&str] = &["instead", "stattdessen", "invece"];
+/// Words for "instead" that make a short message a correction where they end it or a clause
+/// after a number ("make that 300 instead", "dann 3 stattdessen"); Italian "invece" opens one
+/// ([`OPENING`]) and means "as for" inside a sentence ("Io invece prendo 2 margherite").
+const INSTEAD: &[&str] = &["instead", "stattdessen"];
 
 /// Negations that correct after an apology opening a message ("Sorry, not the 3rd, the 4th",
 /// "Perdón, no el 3", "Pardon, pas le 3").
@@ -314,9 +341,16 @@ pub fn opens(tokens: &[Token]) -> bool {
     let apologised = is(APOLOGIES, word(first)) && punct(first + 1) && is(NOT, word(first + 2));
     // "Hmm, make that 300 instead", "make it 2": the value again, as a request.
     let make_it = word(first) == "make" && matches!(word(first + 1), "it" | "that");
+    // "instead" ending the message or a clause ("Check Amtrak instead" adds a request: not
+    // after a verb's object alone, so only with a number or a day before it).
+    let instead = (first..tokens.len()).any(|i| {
+        is(INSTEAD, word(i))
+            && (tokens.get(i + 1).is_none() || punct(i + 1))
+            && tokens[first..i].iter().any(|t| t.kind == Kind::Number)
+    });
     is(OPENING, word(first))
         || make_it
-        || words.iter().any(|w| is(INSTEAD, w))
+        || instead
         || in_fact_at(tokens, first)
         || two("al", "final")
         || two("alla", "fine")
@@ -442,6 +476,9 @@ mod tests {
             taken_back("book it for Tuesday, I mean Wednesday").as_deref(),
             Some("book it for Tuesday,")
         );
+        // "I mean" before a reason of its own corrects nothing.
+        assert!(taken_back("Set the heating to 21, I mean it's only 15 degrees in here").is_none());
+        assert!(taken_back("Stell die Heizung auf 21, ich meine, es sind nur 15 Grad").is_none());
         // Spanish "no es" negates; "oh no" with no mark before it exclaims.
         assert!(taken_back("reserva el lunes, no es el martes").is_none());
         assert!(taken_back("the printer oh no it jammed again").is_none());
@@ -479,6 +516,10 @@ mod tests {
             "make it 2",
         ] {
             assert!(opens(&tokenize(text)), "{text}");
+        }
+        // "instead" after no value adds a request; "invece" inside a sentence is "as for".
+        for text in ["Check Amtrak instead.", "Io invece prendo 2 margherite."] {
+            assert!(!opens(&tokenize(text)), "{text}");
         }
         for text in [
             "Sorry for the delay, 3 people",
