@@ -1056,10 +1056,13 @@ fn of_other_things(name: &[String], description: &[String], evidence: &Evidence)
     if !nouns.iter().flatten().any(|noun| names_field(noun)) {
         return Vec::new();
     }
+    // A number with a unit measures ("its three sides are 5 units, 4 units and 3 units" for
+    // the length of a side): no other thing.
+    let measure = |noun: &str| quantity::is_unit(noun) || is(ANY_UNIT, noun);
     spans
         .iter()
         .zip(&nouns)
-        .filter(|(_, noun)| noun.is_some_and(|noun| !names_field(noun)))
+        .filter(|(_, noun)| noun.is_some_and(|noun| !names_field(noun) && !measure(noun)))
         .map(|(span, _)| span.start)
         .collect()
 }
@@ -1606,6 +1609,21 @@ fn about_an_address(name: &[String], description: &[String]) -> bool {
 
 /// Whether the noun right after the number at tokens `start..end` (what it counts) fits the
 /// field; `None` where no noun follows it.
+/// Words for a unit of whatever a field measures: "sides of 5 units, 4 units and 3 units"
+/// (BFCL's multiple_0) measure the sides.
+const ANY_UNIT: &[&str] = &[
+    "unit",
+    "units",
+    "unidad",
+    "unidades",
+    "unite",
+    "unites",
+    "einheit",
+    "einheiten",
+    "unidade",
+    "unita",
+];
+
 fn noun_fits(
     start: usize,
     end: usize,
@@ -1639,9 +1657,10 @@ fn noun_fits(
     });
     // A number joined to its noun counts for a field about that noun or its unit only.
     let joined = !german_ordinal && after > end;
+    let unit = |word: &str| quantity::is_unit(word) || is(ANY_UNIT, word);
     if joined
         && !counted.is_some_and(|noun| {
-            quantity::is_unit(&noun.folded) || counted::names(&noun.folded, name, description)
+            unit(&noun.folded) || counted::names(&noun.folded, name, description)
         })
     {
         return Some(false);
@@ -1650,7 +1669,7 @@ fn noun_fits(
     // A field that takes a measure takes no count of a thing: "zum 80. Geburtstag" is no
     // amount in euros.
     let field = quantity::Field { name, description };
-    if field.measured() && !quantity::is_unit(&noun.folded) {
+    if field.measured() && !unit(&noun.folded) {
         return Some(false);
     }
     // "im 3. Stock": a rank of its noun, for a field about that noun or about a rank, no
@@ -3376,6 +3395,17 @@ mod tests {
         assert!(!number_kept(water, "quantity", crates.clone(), 12.0));
         assert!(number_kept(water, "quantity", crates, 3.0));
         assert!(number_kept("3 pizzas and 2 cokes", "quantity", int, 2.0));
+    }
+
+    #[test]
+    fn a_measure_in_units_is_no_count_of_another_thing() {
+        // BFCL's multiple_0: "three sides" counts the field's noun, and "5 units" measures it.
+        let side = || serde_json::json!({"type": "integer", "description": "The length of first side of the triangle."});
+        let triangle = "Can I find the dimensions and properties of a triangle, if I know its \
+                        three sides are 5 units, 4 units and 3 units long?";
+        assert!(number_kept(triangle, "side1", side(), 5.0));
+        assert!(number_kept(triangle, "side2", side(), 4.0));
+        assert!(!number_kept(triangle, "side1", side(), 7.0));
     }
 
     #[test]
