@@ -1248,6 +1248,17 @@ mod boilerplate_tests {
         assert_eq!(read(json!([{"role": "user", "content": "only"}])).1, None);
     }
 
+    /// `args` of a tool of `schema` grounded in `conversation` (chat messages), today
+    /// 2026-12-12.
+    fn grounded(schema: &Value, conversation: Value, args: Value) -> Value {
+        let owned = messages(conversation);
+        let refs: Vec<&serde_json::value::RawValue> = owned.iter().map(|m| &**m).collect();
+        let evidence = conversation_evidence(&refs).evidence(jiff::civil::date(2026, 12, 12));
+        let mut args = args;
+        grounding::ground(&mut args, schema, &evidence, grounding::Rules::default());
+        args
+    }
+
     /// The user's newest message, opening with a correction, takes back what the earlier ones
     /// said of its kinds; only when it is the newest, and not one that adds to the request.
     #[test]
@@ -1255,14 +1266,7 @@ mod boilerplate_tests {
         let schema = json!({"type": "object", "properties": {
             "quantity": {"type": "integer"}, "colour": {"type": "string"},
             "day": {"type": "string", "format": "date"}}});
-        let kept = |conversation: Value, args: Value| {
-            let owned = messages(conversation);
-            let refs: Vec<&serde_json::value::RawValue> = owned.iter().map(|m| &**m).collect();
-            let evidence = conversation_evidence(&refs).evidence(jiff::civil::date(2026, 12, 12));
-            let mut args = args;
-            grounding::ground(&mut args, &schema, &evidence, grounding::Rules::default());
-            args
-        };
+        let kept = |conversation: Value, args: Value| grounded(&schema, conversation, args);
         let order = json!({"role": "user", "content": "Commande 3 cartouches d'encre noire."});
         let noted = json!({"role": "assistant", "content": "3 cartouches noires, c'est noté."});
         let corrected = json!([order, noted,
@@ -1307,14 +1311,7 @@ mod boilerplate_tests {
         let counted = json!({"type": "object", "properties": {
             "order_id": {"type": "integer"}, "quantity": {"type": "integer"},
             "party_size": {"type": "integer"}}});
-        let kept_by = |conversation: Value, args: Value| {
-            let owned = messages(conversation);
-            let refs: Vec<&serde_json::value::RawValue> = owned.iter().map(|m| &**m).collect();
-            let evidence = conversation_evidence(&refs).evidence(jiff::civil::date(2026, 12, 12));
-            let mut args = args;
-            grounding::ground(&mut args, &counted, &evidence, grounding::Rules::default());
-            args
-        };
+        let kept_by = |conversation: Value, args: Value| grounded(&counted, conversation, args);
         let returned = json!([{"role": "user", "content": "Find my last order"},
             {"role": "tool", "tool_call_id": "c1", "content": "order 88123: 3 items"},
             {"role": "assistant", "content": "Return all 3?"},

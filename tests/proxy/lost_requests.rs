@@ -15,9 +15,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::support::{
-    backend_toml, calls_message, chat, chat_stream_text, completion, first_call_arguments,
-    fold_stream, nl_call, reminder_args, reminder_request, streamed_call, text_message,
-    translator_reply, MockServer, Proxy, Reply,
+    backend_toml, chat, chat_stream_text, completion, described_reminder, first_call_arguments,
+    fold_stream, reminder_args, reminder_request, streamed_call, text_message, translator_reply,
+    MockServer, Proxy, Reply,
 };
 
 /// A TCP front to `behind` that reads each of its first `lose` requests whole and closes the
@@ -89,17 +89,6 @@ async fn read_request(stream: &mut TcpStream) {
         assert!(n > 0, "the connection closed before the whole body");
         seen.extend_from_slice(&buffer[..n]);
     }
-}
-
-fn described_reminder() -> Reply {
-    Reply::ok(completion(
-        calls_message(vec![nl_call(
-            "call_1",
-            "set_reminder",
-            "daily at 09:00 to check email",
-        )]),
-        "tool_calls",
-    ))
 }
 
 #[tokio::test]

@@ -9,7 +9,7 @@ use crate::support;
 
 use serde_json::{json, Value};
 use support::{
-    backend_toml, calls_message, chat, completion, eventually, fixture_tool, nl_call, text_message,
+    backend_toml, chat, completion, described_reminder, eventually, fixture_tool, text_message,
     translator_reply, MockServer, Proxy, Reply,
 };
 
@@ -27,17 +27,6 @@ fn text_reply() -> Reply {
     Reply::ok(completion(text_message("ok"), "stop"))
 }
 
-fn reminder_call() -> Reply {
-    Reply::ok(completion(
-        calls_message(vec![nl_call(
-            "call_1",
-            "set_reminder",
-            "daily at 09:00 to check email",
-        )]),
-        "tool_calls",
-    ))
-}
-
 const REMINDER: &str = r#"{"message": "Check email", "schedule_type": "daily", "at": "09:00"}"#;
 
 #[tokio::test]
@@ -45,7 +34,7 @@ async fn a_tools_prompt_is_read_ahead_once_and_is_the_one_translated_with() {
     // The main model takes a moment, as a model does: the warm-up is answered meanwhile.
     let main = MockServer::scripted(vec![
         Reply::Delayed(Duration::from_millis(300), Box::new(text_reply())),
-        reminder_call(),
+        described_reminder(),
     ])
     .await;
     let translator = MockServer::start(|_| translator_reply(REMINDER)).await;
@@ -78,7 +67,7 @@ async fn a_tools_prompt_is_read_ahead_once_and_is_the_one_translated_with() {
 #[tokio::test]
 async fn the_warm_ups_of_tools_not_called_are_cancelled_when_the_turn_ends() {
     let main = MockServer::start(|_| {
-        Reply::Delayed(Duration::from_millis(200), Box::new(reminder_call()))
+        Reply::Delayed(Duration::from_millis(200), Box::new(described_reminder()))
     })
     .await;
     let translator = MockServer::start(|_| {

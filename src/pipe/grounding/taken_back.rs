@@ -52,20 +52,13 @@ const AFTER_A_MARK: &[&str] = &[
     "digo",
 ];
 
-/// Two words that say "actually" ("en fait", "en realidad", "na verdade", "in realtà") or "I
-/// mean" ("quiero decir", "ich meine", "quer dizer", "volevo dire", "veux dire"): after a
-/// refusal or a mark, they correct.
+/// Two words that say "actually" ("en fait", "en realidad", "na verdade", "in realtà"), and
+/// those of [`I_MEAN`]: after a refusal or a mark, they correct.
 const IN_FACT: &[[&str; 2]] = &[
     ["en", "fait"],
     ["en", "realidad"],
     ["na", "verdade"],
     ["in", "realta"],
-    ["i", "mean"],
-    ["quiero", "decir"],
-    ["ich", "meine"],
-    ["quer", "dizer"],
-    ["volevo", "dire"],
-    ["veux", "dire"],
 ];
 
 /// "para o dia 15... ah, espera, deixa para o 16", "the 15th, oh wait, the 16th": a word
@@ -81,23 +74,25 @@ fn wait_alone(tokens: &[Token], i: usize) -> bool {
         && !after_colon
 }
 
-/// Whether the tokens at `at` say [`IN_FACT`]; "I mean" and its kin only where a value follows,
-/// not a clause that gives a reason ("21, I mean it's only 15 in here").
+/// Whether the tokens at `at` say [`IN_FACT`] or [`I_MEAN`], the latter only where a value
+/// follows, not a clause that gives a reason ("21, I mean it's only 15 in here").
 fn in_fact_at(tokens: &[Token], at: usize) -> bool {
-    IN_FACT.iter().any(|pair| {
+    let said = |pair: &[&str; 2]| {
         pair.iter()
             .enumerate()
             .all(|(k, w)| tokens.get(at + k).is_some_and(|t| t.folded == *w))
-            && !(I_MEAN.contains(pair)
-                && tokens
-                    .iter()
-                    .skip(at + 2)
-                    .find(|t| t.kind == Kind::Word)
-                    .is_some_and(|t| is(REASON_OPENERS, &t.folded)))
-    })
+    };
+    let reason = || {
+        tokens
+            .iter()
+            .skip(at + 2)
+            .find(|t| t.kind == Kind::Word)
+            .is_some_and(|t| is(REASON_OPENERS, &t.folded))
+    };
+    IN_FACT.iter().any(said) || (I_MEAN.iter().any(said) && !reason())
 }
 
-/// The pairs of [`IN_FACT`] that say "I mean".
+/// Two words that say "I mean": they correct as [`IN_FACT`] does where a value follows them.
 const I_MEAN: &[[&str; 2]] = &[
     ["i", "mean"],
     ["quiero", "decir"],

@@ -617,6 +617,19 @@ pub fn reminder_args() -> Value {
     json!({"message": "Check email", "schedule_type": "daily", "at": "09:00"})
 }
 
+/// The main model's turn that describes [`reminder_args`]: one plain-English `set_reminder`
+/// call, `call_1`.
+pub fn described_reminder() -> Reply {
+    Reply::ok(completion(
+        calls_message(vec![nl_call(
+            "call_1",
+            "set_reminder",
+            "daily at 09:00 to check email",
+        )]),
+        "tool_calls",
+    ))
+}
+
 /// "remind me daily at 9 to check email" with the `set_reminder` fixture, streamed or not.
 pub fn reminder_request(stream: bool) -> Value {
     json!({
