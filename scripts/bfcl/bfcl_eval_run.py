@@ -220,8 +220,10 @@ def plaincall_env(upstream: str, translator: str | None, output: str = "json_sch
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLAINCALL_") and k != "RUST_LOG"}
     env.update(PLAINCALL_UPSTREAM_URL=upstream)
     if translator is not None:
+        # CPU inference on a busy machine: a translation may take longer than the default
+        # minute (a translator that timed out failed cases that had nothing wrong).
         env.update(PLAINCALL_TRANSLATOR_URL=translator, PLAINCALL_TRANSLATOR_MODEL="qwen2.5-coder-1.5b",
-                   PLAINCALL_TRANSLATOR_OUTPUT=output)
+                   PLAINCALL_TRANSLATOR_OUTPUT=output, PLAINCALL_TRANSLATOR_TIMEOUT="10m")
     else:
         env.update(PLAINCALL_TRANSLATION_UPSTREAM_OUTPUT=output)
     return env

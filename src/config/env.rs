@@ -24,6 +24,7 @@ const ENV_SPECIAL: &[&str] = &[
     "translator_model",
     "translator_api_key",
     "translator_output",
+    "translator_timeout",
     "upstream_api_key",
     "server_access_keys",
     "redis_password",
@@ -135,11 +136,13 @@ pub(super) fn apply_translator_env(
     let model = get("PLAINCALL_TRANSLATOR_MODEL");
     let api_key = get("PLAINCALL_TRANSLATOR_API_KEY");
     let output = get("PLAINCALL_TRANSLATOR_OUTPUT");
+    let timeout = get("PLAINCALL_TRANSLATOR_TIMEOUT");
     match (url, model) {
         (None, None) => {
             for (name, given) in [
                 ("PLAINCALL_TRANSLATOR_API_KEY", api_key.is_some()),
                 ("PLAINCALL_TRANSLATOR_OUTPUT", output.is_some()),
+                ("PLAINCALL_TRANSLATOR_TIMEOUT", timeout.is_some()),
             ] {
                 if given {
                     return Err(invalid(
@@ -165,6 +168,14 @@ pub(super) fn apply_translator_env(
                             "must be auto, json_schema, grammar, json_object or none",
                         )
                     })?;
+            }
+            if let Some(timeout) = timeout {
+                backend.timeout = humantime::parse_duration(&timeout).map_err(|_| {
+                    invalid(
+                        "PLAINCALL_TRANSLATOR_TIMEOUT",
+                        "must be a duration such as 90s or 10m",
+                    )
+                })?;
             }
             translation.backends = vec![backend];
             Ok(())

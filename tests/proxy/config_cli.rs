@@ -862,6 +862,26 @@ fn translator_environment_variables_give_one_backend() {
         &out,
         &["PLAINCALL_TRANSLATOR_OUTPUT", "PLAINCALL_TRANSLATOR_URL"],
     );
+    // Its timeout (a slow CPU's translator): a duration, and only beside the URL and model.
+    let out = check_with(
+        None,
+        &[pair[0], pair[1], ("PLAINCALL_TRANSLATOR_TIMEOUT", "5m")],
+    );
+    assert_success(&out);
+    assert_eq!(
+        effective(&stdout(&out), "translation.backends", "timeout").as_deref(),
+        Some("\"5m\"")
+    );
+    let out = check_with(
+        None,
+        &[pair[0], pair[1], ("PLAINCALL_TRANSLATOR_TIMEOUT", "soon")],
+    );
+    assert_config_error(&out, &["PLAINCALL_TRANSLATOR_TIMEOUT", "duration"]);
+    let out = check_with(None, &[("PLAINCALL_TRANSLATOR_TIMEOUT", "5m")]);
+    assert_config_error(
+        &out,
+        &["PLAINCALL_TRANSLATOR_TIMEOUT", "PLAINCALL_TRANSLATOR_URL"],
+    );
 
     // They replace the file's backend list.
     let file = "[[translation.backends]]\nbase_url = \"http://one:1/v1\"\nmodel = \"one\"\n\
