@@ -98,6 +98,91 @@ pub(crate) fn raw_array<V: std::borrow::Borrow<RawValue>>(
     RawValue::from_string(out)
 }
 
+/// A Chat Completions request, read once where it comes in: the fields plaincall acts on,
+/// typed and checked here, so a malformed one is the client's error in one place; the object
+/// itself stays raw (key order and every other field as it came).
+#[derive(Debug)]
+pub(crate) struct ChatRequest {
+    pub body: RawObject,
+    /// `model`, empty when absent.
+    pub model: String,
+    pub stream: bool,
+    /// `n`: choices asked for.
+    pub choices: u64,
+    /// `tools`, each kept raw.
+    pub tools: Option<Vec<RawObject>>,
+    pub tool_choice: Option<Value>,
+    /// `stream_options.include_usage`.
+    pub include_usage: bool,
+}
+
+/// A request field that does not read as its type.
+#[derive(Debug)]
+pub(crate) struct Malformed {
+    pub param: &'static str,
+    pub error: String,
+}
+
+impl ChatRequest {
+    pub(crate) fn read(body: RawObject) -> Result<ChatRequest, Malformed> {
+        fn field<T: DeserializeOwned>(
+            body: &RawObject,
+            param: &'static str,
+        ) -> Result<Option<T>, Malformed> {
+            get(body, param).map_err(|e| Malformed {
+                param,
+                error: e.to_string(),
+            })
+        }
+        let options = field::<RawObject>(&body, "stream_options")?;
+        let include_usage = match &options {
+            Some(options) => get::<bool>(options, "include_usage")
+                .map_err(|e| Malformed {
+                    param: "stream_options.include_usage",
+                    error: e.to_string(),
+                })?
+                .unwrap_or(false),
+            None => false,
+        };
+        Ok(ChatRequest {
+            model: field(&body, "model")?.unwrap_or_default(),
+            stream: field(&body, "stream")?.unwrap_or(false),
+            choices: field(&body, "n")?.unwrap_or(1),
+            tools: field(&body, "tools")?,
+            tool_choice: field(&body, "tool_choice")?,
+            include_usage,
+            body,
+        })
+    }
+
+    /// Names another model (a `[models]` alias), in the body too.
+    pub(crate) fn set_model(&mut self, model: String) -> Result<(), serde_json::Error> {
+        set(&mut self.body, "model", &model)?;
+        self.model = model;
+        Ok(())
+    }
+
+    /// Whether every tool is a well-formed function tool (a name in OpenAI's alphabet, object
+    /// parameters). Only such a request may teach plaincall that the upstream rejects tools: a
+    /// malformed one is the client's own error.
+    pub(crate) fn tools_checked(&self) -> bool {
+        let Some(tools) = self.tools.as_deref().filter(|t| !t.is_empty()) else {
+            return false;
+        };
+        tools.iter().all(|tool| match FunctionTool::read(tool) {
+            Ok(Some(function)) => {
+                let name = function.name.as_bytes();
+                !name.is_empty()
+                    && name.len() <= 64
+                    && name
+                        .iter()
+                        .all(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
+            }
+            _ => false,
+        })
+    }
+}
+
 /// A JSON `null`: what a field's place holds while its value is taken out to be read.
 pub(crate) fn null_raw() -> Box<RawValue> {
     RawValue::NULL.to_owned()

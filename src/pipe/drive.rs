@@ -1185,7 +1185,7 @@ impl Driver {
                 .await?;
         }
         let usage = match self.streams {
-            true => include_usage(&self.resolver.rewrite.body),
+            true => self.resolver.rewrite.include_usage,
             // A whole answer keeps the upstream's usage unless there were repair turns.
             false => self.conversation.turn() > 0,
         };
@@ -1267,15 +1267,6 @@ fn hold_opening(state: &mut ChoiceState, text: &str, tools: &PromptTools) -> Str
             }
         }
     }
-}
-
-/// Whether the request asked for the usage chunk at the end of a stream.
-fn include_usage(body: &RawObject) -> bool {
-    openai::get::<Value>(body, "stream_options")
-        .ok()
-        .flatten()
-        .and_then(|o| o.get("include_usage").and_then(Value::as_bool))
-        .unwrap_or(false)
 }
 
 /// The next settled resolution of choice `pending`'s calls (never, without one).

@@ -44,7 +44,7 @@ use serde_json::{json, Map, Value};
 
 use crate::config::{CheckMode, Config, OutputMode, TranslationConfig};
 use crate::error::ProxyError;
-use crate::openai::{self, FunctionTool, RawObject};
+use crate::openai::{self, ChatRequest, FunctionTool, RawObject};
 use crate::prompts::Prompts;
 use crate::upstream::UpstreamClient;
 use prompt_mode::PromptTools;
@@ -108,9 +108,6 @@ impl ToolSet {
         tools.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         tools.into_iter()
     }
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.by_name.keys().map(String::as_str)
-    }
 }
 
 /// What the chat route does with a request.
@@ -128,6 +125,8 @@ pub struct Rewrite {
     pub stream: bool,
     /// Choices asked for (`n`, 1 when absent).
     pub choices: u64,
+    /// `stream_options.include_usage`: the client asked for the usage chunk.
+    pub include_usage: bool,
     /// The request's model: the translator's model when no backend is configured.
     pub model: String,
     /// Set in prompt mode: the tools whose calls are parsed out of the reply text.
@@ -753,9 +752,9 @@ impl Pipe {
     /// tools go into the system prompt (see [`crate::pipe::prompt_mode`]); `watch_rejection`: the
     /// upstream may reject native tools, and the caller wants to know. The request is taken:
     /// the changed request is built in it, never beside a copy of it.
-    pub fn plan(
+    pub(crate) fn plan(
         &self,
-        request: RawObject,
+        request: ChatRequest,
         switched_off: bool,
         prompt_mode: bool,
         watch_rejection: bool,
@@ -764,18 +763,15 @@ impl Pipe {
             message: format!("`{param}` is malformed: {e}"),
             param: Some(param.to_owned()),
         };
-        let tools =
-            openai::get::<Vec<RawObject>>(&request, "tools").map_err(|e| bad("tools", e))?;
-        let stream = openai::get::<bool>(&request, "stream")
-            .map_err(|e| bad("stream", e))?
-            .unwrap_or(false);
-        let choices = openai::get::<u64>(&request, "n")
-            .map_err(|e| bad("n", e))?
-            .unwrap_or(1);
-        let model = openai::get::<String>(&request, "model")
-            .map_err(|e| bad("model", e))?
-            .unwrap_or_default();
-        let mut body = request;
+        let ChatRequest {
+            mut body,
+            model,
+            stream,
+            choices,
+            tools,
+            tool_choice,
+            include_usage,
+        } = request;
         let raw_messages = take_messages(&mut body);
         let messages = split_messages(raw_messages.as_deref()).map_err(|e| bad("messages", e))?;
         let translate = self.settings.enabled && !switched_off;
@@ -807,6 +803,7 @@ impl Pipe {
             let tools = prompt_mode::render_request(
                 &mut body,
                 &rewritten_tools,
+                tool_choice.as_ref(),
                 &self.prompts,
                 self.prompt_grammar,
             )?;
@@ -821,6 +818,7 @@ impl Pipe {
             text_calls,
             stream,
             choices,
+            include_usage,
             model,
             prompt,
             watch_rejection: watch_rejection && !prompt_mode && tools.is_some(),

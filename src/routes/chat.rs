@@ -12,11 +12,10 @@ use axum::response::Response;
 
 use crate::config::CallingMode;
 use crate::error::ProxyError;
-use crate::openai::{self, RawObject};
+use crate::openai::{self, ChatRequest, RawObject};
 use crate::pipe::drive::{self, serde_error};
 use crate::pipe::engine::Served;
 use crate::pipe::event::{ChatChunks, Events};
-use crate::pipe::prompt_mode::tools_checked;
 use crate::pipe::{Plan, Rewrite};
 use crate::routes::relay::{bytes_response, relay, sse_response};
 use crate::state::AppState;
@@ -85,15 +84,17 @@ pub(crate) async fn serve_parsed(
     state: &Arc<AppState>,
     mut parts: axum::http::request::Parts,
     bytes: bytes::Bytes,
-    mut parsed: RawObject,
+    parsed: RawObject,
 ) -> Result<Answer, ProxyError> {
-    let (model, bytes) = for_upstream(state, &mut parsed, bytes)?;
+    let mut parsed = read_request(parsed)?;
+    let bytes = for_upstream(state, &mut parsed, bytes)?;
+    let model = parsed.model.clone();
     let mode = state.modes.mode_for_shared(&model).await;
-    let has_tools = tools_checked(&parsed);
+    let has_tools = parsed.tools_checked();
     // With Redis, the descriptions of earlier calls are fetched before the plan rewrites the
     // history.
     if has_tools && state.shared.is_enabled() {
-        if let Some(raw) = parsed.get("messages") {
+        if let Some(raw) = parsed.body.get("messages") {
             if let Ok(messages) = serde_json::from_str::<Vec<&RawValue>>(raw.get()) {
                 state.pipe.memory.prefetch(&messages).await;
             }
@@ -112,7 +113,7 @@ pub(crate) async fn serve_parsed(
         // is parsed again from its bytes rather than kept twice for the whole exchange.
         let request = match parsed.take() {
             Some(request) => request,
-            None => serde_json::from_slice(&bytes).map_err(serde_error)?,
+            None => read_request(serde_json::from_slice(&bytes).map_err(serde_error)?)?,
         };
         let plan = match state.pipe.plan(request, switched_off, prompt_mode, watch)? {
             Plan::Rewrite(rewrite) => Plan::Rewrite(Box::new(as_sent(*rewrite, &parts, &bytes))),
@@ -144,37 +145,45 @@ pub(crate) async fn serve_parsed(
     }
 }
 
-/// The body as the upstream takes it, and the model it names. `[models]`: a client that
-/// insists on its own model names (Claude Code) reaches the upstream's model;
-/// `upstream.drop_params`: fields a strict upstream refuses are taken out. The body is written
-/// again only when one of them changed it.
+/// The request's fields plaincall acts on, read once: a malformed one is the client's error,
+/// named in its own wire format.
+fn read_request(parsed: RawObject) -> Result<ChatRequest, ProxyError> {
+    ChatRequest::read(parsed).map_err(|m| ProxyError::InvalidRequest {
+        message: format!("`{}` is malformed: {}", m.param, m.error),
+        param: Some(m.param.to_owned()),
+    })
+}
+
+/// The body as the upstream takes it. `[models]`: a client that insists on its own model names
+/// (Claude Code) reaches the upstream's model; `upstream.drop_params`: fields a strict upstream
+/// refuses are taken out. The body is written again only when one of them changed it.
 fn for_upstream(
     state: &AppState,
-    parsed: &mut RawObject,
+    parsed: &mut ChatRequest,
     bytes: bytes::Bytes,
-) -> Result<(String, bytes::Bytes), ProxyError> {
-    let mut model: String = openai::get(parsed, "model")
-        .ok()
-        .flatten()
-        .unwrap_or_default();
+) -> Result<bytes::Bytes, ProxyError> {
     let mut changed = false;
-    if let Some(target) = state.config.aliased(&model) {
-        tracing::debug!(from = %model, to = %target, "model alias");
-        model = target.to_owned();
-        openai::set(parsed, "model", &model).map_err(serde_error)?;
+    if let Some(target) = state.config.aliased(&parsed.model) {
+        tracing::debug!(from = %parsed.model, to = %target, "model alias");
+        parsed.set_model(target.to_owned()).map_err(serde_error)?;
         changed = true;
     }
+    let mut dropped = false;
     for field in &state.config.upstream.drop_params {
-        if parsed.shift_remove(field).is_some() {
+        if parsed.body.shift_remove(field).is_some() {
             tracing::debug!(%field, "dropped (upstream.drop_params)");
-            changed = true;
+            dropped = true;
         }
     }
-    if !changed {
-        return Ok((model, bytes));
+    if dropped {
+        // A dropped field the pipe acts on (`tool_choice`, `stream_options`) is gone for it too.
+        *parsed = read_request(std::mem::take(&mut parsed.body))?;
     }
-    let bytes = openai::to_bytes(parsed).map_err(serde_error)?;
-    Ok((model, bytes))
+    if !changed && !dropped {
+        return Ok(bytes);
+    }
+    let bytes = openai::to_bytes(&parsed.body).map_err(serde_error)?;
+    Ok(bytes)
 }
 
 /// What the pipe served, as the route's answer; tools rejected once prompt mode is on are a

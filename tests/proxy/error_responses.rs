@@ -76,6 +76,23 @@ async fn chat_bodies_that_are_not_objects_or_have_malformed_messages_are_400() {
     .await;
     assert_eq!(status, 400, "{answer}");
     assert_eq!(answer["error"]["param"], "n", "{answer}");
+    // Read in the one place the request is read, whether it streams or not.
+    for (options, param) in [
+        (json!("yes"), "stream_options"),
+        (
+            json!({"include_usage": "yes"}),
+            "stream_options.include_usage",
+        ),
+    ] {
+        for stream in [false, true] {
+            let body = json!({"model": "m", "stream": stream, "stream_options": options,
+                "messages": [{"role": "user", "content": "x"}]});
+            let (status, answer) = support::chat(&proxy, &body).await;
+            assert_eq!(status, 400, "{body}: {answer}");
+            assert_eq!(answer["error"]["param"], param, "{answer}");
+            assert_openai_error(&answer, "invalid_request");
+        }
+    }
     // The history plaincall rewrites: a call it cannot read is refused, not passed on as if
     // the message held none.
     for message in [

@@ -163,13 +163,13 @@ fn serde_error(error: serde_json::Error) -> ProxyError {
 pub(crate) fn render_request(
     body: &mut RawObject,
     tools: &[RawObject],
+    tool_choice: Option<&Value>,
     prompts: &Prompts,
     grammar_enabled: bool,
 ) -> Result<PromptTools, ProxyError> {
-    let tool_choice: Option<Value> = openai::get(body, "tool_choice").ok().flatten();
     let (catalog, schemas) = catalog_of(tools);
-    let forced = forced_tools(tool_choice.as_ref(), &schemas);
-    let silenced = matches!(&tool_choice, Some(Value::String(s)) if s == "none");
+    let forced = forced_tools(tool_choice, &schemas);
+    let silenced = matches!(tool_choice, Some(Value::String(s)) if s == "none");
     let instruction = match &forced {
         Some(names) if names.len() == 1 => Some(format!(
             "In this reply you must call the tool `{}`.",
@@ -454,28 +454,6 @@ fn contains_ignoring_case(haystack: &[u8], needle: &[u8]) -> bool {
         && haystack
             .windows(needle.len())
             .any(|w| w.eq_ignore_ascii_case(needle))
-}
-
-/// Whether every tool of the request is a well-formed function tool (a name in OpenAI's
-/// alphabet, object parameters). Only such a request may teach plaincall that the upstream
-/// rejects tools: a malformed one is the client's own error.
-pub(crate) fn tools_checked(request: &RawObject) -> bool {
-    let Ok(Some(tools)) = openai::get::<Vec<Value>>(request, "tools") else {
-        return false;
-    };
-    !tools.is_empty()
-        && tools.iter().all(|tool| {
-            let function = &tool["function"];
-            let name_ok = function["name"].as_str().is_some_and(|n| {
-                !n.is_empty()
-                    && n.len() <= 64
-                    && n.bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-            });
-            tool["type"] == "function"
-                && name_ok
-                && matches!(function.get("parameters"), None | Some(Value::Object(_)))
-        })
 }
 
 /// How much of an error body is searched for a rejection.
