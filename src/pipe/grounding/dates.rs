@@ -1158,7 +1158,12 @@ fn read_relative(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
                 i += words.len();
             }
             Some((words, how)) => {
-                found.extend(shift(today, *how));
+                let day = shift(today, *how);
+                let beside = match how {
+                    Shift::Fixed(..) => next_to_holiday(tokens, i),
+                    _ => 0,
+                };
+                found.extend(day.and_then(|d| d.checked_add(beside.days()).ok()));
                 i += words.len();
             }
             None => {
@@ -1166,6 +1171,47 @@ fn read_relative(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
                 i += 1;
             }
         }
+    }
+}
+
+/// The day after or before a holiday named at `at` ("the day after Christmas", "le lendemain de
+/// Noël", "am Tag nach Weihnachten", "il giorno prima di Natale"): +1 or -1, else 0.
+fn next_to_holiday(tokens: &[Token], at: usize) -> i64 {
+    const AFTER: &[&[&str]] = &[
+        &["day", "after"],
+        &["lendemain", "de"],
+        &["lendemain", "du"],
+        &["dia", "despues", "de"],
+        &["dia", "siguiente", "a"],
+        &["dia", "siguiente", "de"],
+        &["tag", "nach"],
+        &["dia", "seguinte", "ao"],
+        &["dia", "seguinte", "a"],
+        &["dia", "depois", "do"],
+        &["dia", "depois", "de"],
+        &["giorno", "dopo"],
+        &["giorno", "dopo", "di"],
+    ];
+    const BEFORE: &[&[&str]] = &[
+        &["day", "before"],
+        &["dia", "antes", "de"],
+        &["tag", "vor"],
+        &["dia", "antes", "do"],
+        &["dia", "antes", "de"],
+        &["giorno", "prima", "di"],
+    ];
+    let ends_here = |phrases: &[&[&str]]| {
+        phrases.iter().any(|words| {
+            at.checked_sub(words.len())
+                .is_some_and(|from| phrase_at(tokens, from, words))
+        })
+    };
+    if ends_here(AFTER) {
+        1
+    } else if ends_here(BEFORE) {
+        -1
+    } else {
+        0
     }
 }
 
@@ -2019,6 +2065,20 @@ mod tests {
         assert_eq!(dates("tomorrow"), [date(2026, 11, 26)]);
         assert_eq!(dates("yesterday"), [date(2026, 11, 24)]);
         assert_eq!(dates("the day after tomorrow"), [date(2026, 11, 27)]);
+        // A day beside a holiday is that day, not the holiday.
+        for text in [
+            "the day after Christmas",
+            "le lendemain de Noël",
+            "el día después de Navidad",
+            "am Tag nach Weihnachten",
+            "o dia seguinte ao Natal",
+            "il giorno dopo Natale",
+        ] {
+            assert_eq!(dates(text), [date(2026, 12, 26)], "{text}");
+        }
+        assert_eq!(dates("the day before Christmas"), [date(2026, 12, 24)]);
+        assert_eq!(dates("il giorno prima di Capodanno"), [date(2026, 12, 31)]);
+        assert_eq!(dates("dinner on Christmas day"), [date(2026, 12, 25)]);
         // "Next week" names a week, not a day: a date for it is a guess.
         assert!(dates("next week").is_empty());
         assert_eq!(dates("next month"), [date(2026, 12, 25)]);

@@ -46,6 +46,7 @@ mod refused;
 mod replace;
 mod rows;
 mod rules;
+mod signed;
 mod taken_back;
 mod text;
 mod times;

@@ -807,6 +807,7 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     read_numbers(tokens, facts, &mut out);
     read_words(tokens, facts, &mut out);
     half_dozens(tokens, &mut out);
+    marathons(tokens, &mut out);
     let mut compounds = two_unit_compounds(tokens, &out);
     compounds.extend(hours_and_minutes(tokens, facts, &out));
     compounds.extend(metres_and_centimetres(tokens, facts));
@@ -836,6 +837,38 @@ fn half_dozens(tokens: &[Token], out: &mut Vec<Quantity>) {
         if dozen {
             emit(6.0, (Count, 1.0), out);
         }
+    }
+}
+
+/// A race named for its distance: a marathon is 42.195 km, a half marathon 21.0975 km ("media
+/// maratón", "semi-marathon", "Halbmarathon", "meia maratona", "mezza maratona").
+fn marathons(tokens: &[Token], out: &mut Vec<Quantity>) {
+    const MARATHON: f64 = 42.195;
+    for (i, token) in tokens.iter().enumerate() {
+        if token.kind != Kind::Word {
+            continue;
+        }
+        let word = token.folded.trim_end_matches('s');
+        let whole = matches!(word, "marathon" | "maraton" | "maratona");
+        let joined_half = matches!(
+            word,
+            "halfmarathon" | "halbmarathon" | "semimarathon" | "mezzamaratona"
+        );
+        if !whole && !joined_half {
+            continue;
+        }
+        // "half marathon", "semi-marathon": a word for half just before, a hyphen between.
+        let mut before = i;
+        if before > 0 && tokens[before - 1].folded == "-" {
+            before -= 1;
+        }
+        let half = joined_half
+            || before.checked_sub(1).is_some_and(|b| {
+                let word = &tokens[b];
+                is_word(word, HALF) || is_word(word, &["half", "semi", "halb"])
+            });
+        let km = if half { MARATHON / 2.0 } else { MARATHON };
+        emit(km, (Length, 1000.0), out);
     }
 }
 
@@ -1867,6 +1900,28 @@ mod tests {
         ] {
             assert!(has(text, 0.15) && has(text, 15.0), "{text}");
         }
+    }
+
+    #[test]
+    fn a_race_named_for_its_distance() {
+        let km = |value: f64, text: &str| field(&["distance", "km"], &[], value, text);
+        assert!(km(21.1, "Apunta que hoy corrí media maratón"));
+        assert!(km(21.0975, "Log my half marathon"));
+        assert!(km(21.1, "Ich bin einen Halbmarathon gelaufen"));
+        assert!(km(21.1, "j'ai couru un semi-marathon"));
+        assert!(km(42.2, "I ran the Berlin marathon today"));
+        assert!(km(42.195, "corri a maratona do Porto"));
+        // The whole race is no half of it, nor the half the whole.
+        assert!(!km(42.2, "Log my half marathon"));
+        assert!(!km(21.1, "I ran the Berlin marathon today"));
+        // A length only: no count, no duration.
+        assert!(!field(
+            &["participants"],
+            &[],
+            42.0,
+            "marathon registration"
+        ));
+        assert!(!km(21.1, "corrí media hora de series"));
     }
 
     #[test]

@@ -14,7 +14,8 @@ use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, ASIDES, SEQUENCE, STOPWORDS};
 use super::{
-    airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved, text,
+    airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved, signed,
+    text,
 };
 use crate::config::GroundingRule;
 
@@ -329,14 +330,29 @@ const NAMING: &[&str] = &[
     "zu", "mit", "per", "con", "com", "al", "ao", "in", "en", "em",
 ];
 
+/// A word written as a name, not a code: "Tom", "Ana" (a capital, then small letters), not
+/// "US", "usd" or "EUR".
+fn title_cased(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(char::is_uppercase) && chars.all(char::is_lowercase)
+}
+
+/// Words a correction names a person or a place right after, besides a preposition: "I mean
+/// Tim", "no wait, Tim", "quiero decir Ana".
+const MEAN: &[&str] = &[
+    ",", "mean", "meant", "decir", "dizer", "dire", "meine", "meinte",
+];
+
 /// Whether a correction names a person or a place: a word with a capital inside its sentence
-/// right after a preposition, no day, month or hour ("actually Tuesday", "no, 4 PM").
+/// right after a preposition, a mark or "I mean", no day, month or hour ("actually Tuesday",
+/// "no, 4 PM").
 fn named_after_a_preposition(correction: &Evidence) -> bool {
     let tokens = &correction.tokens;
     (1..tokens.len()).any(|i| {
         let t = &tokens[i];
+        let before = tokens[i - 1].folded.as_str();
         t.kind == Kind::Word
-            && NAMING.contains(&tokens[i - 1].folded.as_str())
+            && (NAMING.contains(&before) || MEAN.contains(&before))
             && !super::dates::is_weekday(&t.folded)
             && !super::dates::is_month(&t.folded)
             && !matches!(t.folded.as_str(), "pm" | "am" | "i")
@@ -435,7 +451,7 @@ fn kind_said(leaf: &Leaf, back: &TakenBack) -> bool {
                             && n.start.checked_sub(1).is_some_and(mark)
                             && mark(n.end)
                     })
-            } else if is_code(text) {
+            } else if is_code(text) && !title_cased(text) {
                 !facts.codes.is_empty()
             } else if time_zone_city(text).is_some() {
                 another_place(correction)
@@ -711,6 +727,7 @@ fn turned_down(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bo
         && (labels::another_thing_s(&digits, leaf.key, &evidence.tokens, &evidence.digit_runs)
             || labels::turned_down(&digits, &evidence.tokens, &evidence.digit_runs)))
         || (rules.on(Rule::Verbatim) && identifier_turned_down(text, evidence))
+        || (rules.on(Rule::Verbatim) && signed::only_as_signer(text, leaf.key, evidence))
         || (rules.on(Rule::Code)
             && is_code(text)
             && (code_turned_down(text, evidence) || code_of_the_other_end(text, leaf, evidence)))
@@ -2601,6 +2618,32 @@ mod tests {
         };
         let code =
             || serde_json::json!({"type": "string", "description": "ISO 639-1 language code"});
+        // A name taken back by "I mean" (after an apology too) or a bare name after a wait.
+        let name = || serde_json::json!({"type": "string"});
+        let tim = "Send $40 to Tom, sorry I mean Tim";
+        assert!(!kept(tim, name(), "Tom"));
+        assert!(kept(tim, name(), "Tim"));
+        assert!(!kept(
+            "Send the report to Tom, no wait, Tim.",
+            name(),
+            "Tom"
+        ));
+        for text in [
+            "Send $40 to Tom, sorry, I mean the usual amount",
+            "Invite Tom, sorry I mean also Tim",
+        ] {
+            assert!(kept(text, name(), "Tom"), "{text}");
+        }
+        // "I meant" after the value it corrects to ("Samstag meinte ich"), ending its clause.
+        let day = || serde_json::json!({"type": "string", "format": "date"});
+        let saturday = "Buch den Flug nach Zürich für Freitag, äh, Samstag meinte ich";
+        assert!(!kept(saturday, day(), "2026-12-04"));
+        assert!(kept(saturday, day(), "2026-12-05"));
+        assert!(kept(
+            "Buch den Flug für Freitag, das meinte ich gestern schon",
+            day(),
+            "2026-12-04"
+        ));
         let catalan = "tradúceme esto al catalán... no, mejor al portugués que es pa mi suegra";
         assert!(!kept(catalan, code(), "ca"));
         assert!(kept(catalan, code(), "pt"));

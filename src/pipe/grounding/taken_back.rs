@@ -233,13 +233,32 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
             && after_mark(i - 1)
             && !(tokens[i - 1].folded == "o" && word == "melhor");
         // A correcting word right after a mark corrects unless it compares (", mejor que el
-        // lunes", ", rather than the window") or advises (", better add 2 cokes").
-        let alone_after_mark = after_mark(i) && !next_is(i + 1, COMPARING);
+        // lunes", ", rather than the window") or advises (", better add 2 cokes"); "I mean"
+        // after an apology too (", sorry I mean Tim").
+        let apology_before = i >= 2 && is(APOLOGIES, &tokens[i - 1].folded) && punct(i - 2);
+        let alone_after_mark = (after_mark(i) || (apology_before && in_fact_at(tokens, i)))
+            && !next_is(i + 1, COMPARING);
         let correcting = !refusal_before
             && (((is(AFTER_A_MARK, word) || in_fact_at(tokens, i)) && alone_after_mark)
                 || (is(CORRECTING, word) && after_or)
                 || (is(CORRECTING, word) && !is(ADVISING, word) && alone_after_mark));
         let waits = wait_alone(tokens, i) && (after_mark(i) || after_mark_led_in);
+        // "für Freitag, äh, Samstag meinte ich": the value after the last mark before "I
+        // meant" is the correction.
+        if let Some(at) = meant_after(tokens, i) {
+            let line_start = text[..tokens[at].start].rfind('\n').map_or(0, |n| n + 1);
+            let before = tokens[..at]
+                .iter()
+                .filter(|t| t.start >= line_start && t.kind != Kind::Punct)
+                .count();
+            if before >= 2 {
+                found = Some(Correction {
+                    line_start,
+                    at: tokens[at].start,
+                });
+            }
+            continue;
+        }
         if !(alone || correcting || waits) {
             continue;
         }
@@ -271,6 +290,44 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
     found
 }
 
+/// "I meant" said after the value it corrects to ("Samstag meinte ich", "el martes, quise
+/// decir"), ending its clause.
+const MEANT_AFTER: &[[&str; 2]] = &[
+    ["meinte", "ich"],
+    ["mein", "ich"],
+    ["i", "meant"],
+    ["quise", "decir"],
+    ["queria", "dizer"],
+    ["volevo", "dire"],
+];
+
+/// The most words between the mark and "I meant" ([`MEANT_AFTER`]): a value, not a clause.
+const MEANT_REACH: usize = 3;
+
+/// Where the value corrected to starts, where "I meant" stands at `i` after it: the token
+/// after the last mark (and a filler: "äh") before it, a value of a few words between.
+fn meant_after(tokens: &[Token], i: usize) -> Option<usize> {
+    let said = MEANT_AFTER.iter().any(|pair| {
+        pair.iter()
+            .enumerate()
+            .all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.folded == *w))
+    });
+    let ends = tokens.get(i + 2).is_none_or(|t| t.kind == Kind::Punct);
+    if !said || !ends {
+        return None;
+    }
+    let mark = (0..i).rev().find(|&k| tokens[k].kind == Kind::Punct)?;
+    let mut start = mark + 1;
+    while tokens
+        .get(start)
+        .is_some_and(|t| is(LEAD_INS, &t.folded) || t.kind == Kind::Punct)
+    {
+        start += 1;
+    }
+    let words = i.checked_sub(start)?;
+    (1..=MEANT_REACH).contains(&words).then_some(start)
+}
+
 /// Words that open a message correcting the user's earlier ones ("Actually, 3 people",
 /// "Finalement mets-en 2", "Afinal são 80", "Lieber 4"), folded; [`IN_FACT`] and "al final",
 /// "alla fine" too.
@@ -287,6 +344,19 @@ const OPENING: &[&str] = &[
     "meglio",
     "anzi",
     "invece",
+];
+
+/// Verbs of changing a value that open a correction with what it changes to after them
+/// ([`CHANGED_TO`]), folded ("ändere" is "andere").
+#[rustfmt::skip]
+const CHANGE: &[&str] = &[
+    "change", "corrige", "corrija", "corrigez", "cambia", "cambialo", "cambiala", "cambie",
+    "modifie", "modifica", "muda", "mude", "altera", "altere", "troca", "andere", "andern",
+];
+
+/// Words before the value a change is to: "to", "pra", "a las", "auf", "alle".
+const CHANGED_TO: &[&str] = &[
+    "to", "pra", "para", "a", "al", "au", "auf", "alle", "per", "por", "pour",
 ];
 
 /// Words for "instead" that make a short message a correction where they end it or a clause
@@ -343,8 +413,13 @@ pub fn opens(tokens: &[Token]) -> bool {
             && (tokens.get(i + 1).is_none() || punct(i + 1))
             && tokens[first..i].iter().any(|t| t.kind == Kind::Number)
     });
+    // "corrige pra 20h", "change it to 8pm", "ändere es auf 9 Uhr": a verb of changing, then
+    // what it changes to.
+    let changed_to =
+        is(CHANGE, word(first)) && (first + 1..first + 4).any(|at| is(CHANGED_TO, word(at)));
     is(OPENING, word(first))
         || make_it
+        || changed_to
         || instead
         || in_fact_at(tokens, first)
         || two("al", "final")
@@ -509,8 +584,19 @@ mod tests {
             "Perdón, no el 3, el 4",
             "Hmm, make that 300 instead.",
             "make it 2",
+            "corrige pra 20h, por favor",
+            "Change it to 8pm",
+            "Ändere es auf 9 Uhr",
+            "cámbialo a las 9",
         ] {
             assert!(opens(&tokenize(text)), "{text}");
+        }
+        // A verb of changing with no value it changes to after it.
+        for text in [
+            "Change of plans, I'm bringing my sister",
+            "Cambia tutto, grazie",
+        ] {
+            assert!(!opens(&tokenize(text)), "{text}");
         }
         // "instead" after no value adds a request; "invece" inside a sentence is "as for".
         for text in ["Check Amtrak instead.", "Io invece prendo 2 margherite."] {

@@ -1,0 +1,145 @@
+//! The name a message is signed with is its sender's. "Envia um email à Inês…, assina como
+//! Rui", "fírmalo como Andrés", "sign it as Tom", "unterschreib mit Lena": Rui, Andrés, Tom and
+//! Lena write the message; none of them is whom it goes to.
+
+use super::evidence::Evidence;
+use super::tokens::{tokenize, words_of, Kind};
+
+/// Words that sign with the name right after them (folded).
+#[rustfmt::skip]
+const SIGN: &[&[&str]] = &[
+    &["sign", "as"], &["sign", "it", "as"], &["signed", "as"], &["sign", "off", "as"],
+    &["signed"], &["sign", "with"], &["sign", "it", "with"], &["signature"],
+    &["firmalo", "como"], &["firmala", "como"], &["firma", "como"], &["firmado", "por"],
+    &["firmado"], &["firmada"],
+    &["signe"], &["signez"], &["signe", "-", "le"], &["signe", "-", "la"],
+    &["unterschreib", "mit"], &["unterschreibe", "mit"], &["unterzeichne", "mit"],
+    &["unterschrieben", "von"], &["gezeichnet"], &["gruss"], &["grusse"],
+    &["assina", "como"], &["assine", "como"], &["assinar", "como"], &["assinado", "por"],
+    &["assinado"], &["assinada"],
+    &["firma", "come"], &["firmala", "come"], &["firmalo", "come"], &["firmato"], &["firmata"],
+];
+
+/// Words of a field's name that make it whom a message goes to (folded).
+const RECIPIENT: &[&str] = &[
+    "to",
+    "recipient",
+    "recipients",
+    "receiver",
+    "addressee",
+    "destinatario",
+    "destinatarios",
+    "destinataire",
+    "destinataires",
+    "empfanger",
+    "destinatari",
+];
+
+/// Whether `value`, a name in a field about a message's recipient (`key`), is written in the
+/// conversation only as the name the message is signed with.
+pub fn only_as_signer(value: &str, key: &str, evidence: &Evidence) -> bool {
+    if !words_of(key)
+        .iter()
+        .any(|w| RECIPIENT.contains(&w.as_str()))
+    {
+        return false;
+    }
+    let name: Vec<String> = tokenize(value)
+        .into_iter()
+        .filter(|t| t.kind == Kind::Word)
+        .map(|t| t.folded)
+        .collect();
+    if name.is_empty() {
+        return false;
+    }
+    let tokens = &evidence.tokens;
+    let places: Vec<usize> = (0..tokens.len())
+        .filter(|&i| {
+            name.iter()
+                .enumerate()
+                .all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.folded == *w))
+        })
+        .collect();
+    let signed = |at: usize| {
+        // Past a colon or a comma: "Signed: Rui", "gezeichnet, Lena".
+        let mut end = at;
+        if end > 0 && matches!(tokens[end - 1].folded.as_str(), ":" | ",") {
+            end -= 1;
+        }
+        SIGN.iter().any(|words| {
+            end.checked_sub(words.len()).is_some_and(|from| {
+                words
+                    .iter()
+                    .enumerate()
+                    .all(|(k, w)| tokens[from + k].folded == *w)
+            })
+        })
+    };
+    !places.is_empty() && places.into_iter().all(signed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signer(text: &str, key: &str, value: &str) -> bool {
+        only_as_signer(
+            value,
+            key,
+            &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
+        )
+    }
+
+    #[test]
+    fn the_name_a_message_is_signed_with_is_no_recipient() {
+        for (text, value) in [
+            (
+                "Envia um email à Inês a dizer que a reunião foi adiada, assina como Rui",
+                "Rui",
+            ),
+            (
+                "Mándale un correo a mi jefe Ricardo diciendo que llego tarde, fírmalo como Andrés",
+                "Andrés",
+            ),
+            (
+                "Email the landlord about the leak, sign it as Tom Baker",
+                "Tom Baker",
+            ),
+            (
+                "Schreib dem Vermieter wegen der Heizung, unterschreib mit Lena",
+                "Lena",
+            ),
+            ("Écris au syndic pour la fuite, signé Paul", "Paul"),
+            (
+                "Scrivi a Giulia che arrivo alle 8, firmalo come Marco",
+                "Marco",
+            ),
+        ] {
+            assert!(signer(text, "recipient", value), "{text}");
+            assert!(signer(text, "destinatario", value), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_name_said_otherwise_or_a_field_of_another_role_is_left_alone() {
+        // The recipient itself; the signer named as the recipient too.
+        let text = "Envia um email à Inês a dizer que a reunião foi adiada, assina como Rui";
+        assert!(!signer(text, "destinatario", "Inês"));
+        assert!(!signer(
+            "Email Tom that the file is ready, sign it as Tom",
+            "recipient",
+            "Tom"
+        ));
+        // The sender's own field.
+        assert!(!signer(text, "sender_name", "Rui"));
+        assert!(!signer(text, "signature", "Rui"));
+        // A name not written at all is another rule's to judge.
+        assert!(!signer(text, "to", "Pedro"));
+        // A document to sign: who signs it is whom it goes to ("send Ana the contract to sign").
+        assert!(!signer(
+            "Send Ana the contract, she needs to sign it",
+            "recipient",
+            "Ana"
+        ));
+    }
+}
