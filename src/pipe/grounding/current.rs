@@ -127,6 +127,7 @@ const TARGET: &[&str] = &["to", "auf", "para", "su", "zu", "em", "on"];
 
 pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     weight_changed(tokens, facts);
+    outside(tokens, facts);
     if !tokens
         .iter()
         .any(|t| t.kind == Kind::Word && CHANGE.contains(&t.folded.as_str()))
@@ -203,6 +204,56 @@ fn weight_changed(tokens: &[Token], facts: &mut Facts) {
     for (start, end) in changed {
         facts.bind(start..end, Role::Change);
     }
+}
+
+/// Words for outdoors (folded; "ß" stays, as typed without it too).
+#[rustfmt::skip]
+const OUTSIDE: &[&str] = &[
+    "outside", "outdoors", "afuera", "fuera", "dehors", "draußen", "draussen", "fora", "fuori",
+];
+
+/// Words of degrees after a number (folded, or the sign).
+const DEGREES: &[&str] = &[
+    "degree", "degrees", "grado", "grados", "degre", "degres", "grad", "grau", "graus", "gradi",
+    "°", "°c", "°f", "ºc", "º",
+];
+
+/// The temperature outdoors ("afuera estamos a 5 grados", "it's 2 degrees outside") is the
+/// weather's ([`Role::Outdoor`]), no temperature to set a heating to ([`a_setting`]): degrees
+/// after the number, a word for outdoors within four words of it.
+fn outside(tokens: &[Token], facts: &mut Facts) {
+    let outdoors = |t: &Token| t.kind == Kind::Word && OUTSIDE.contains(&t.folded.as_str());
+    let weather: Vec<(usize, usize)> = facts
+        .number_spans
+        .iter()
+        .filter(|s| {
+            tokens
+                .get(s.end)
+                .is_some_and(|u| DEGREES.contains(&u.folded.as_str()))
+                && (tokens[s.start.saturating_sub(4)..s.start]
+                    .iter()
+                    .any(outdoors)
+                    || tokens.iter().skip(s.end + 1).take(3).any(outdoors))
+        })
+        .map(|s| (s.start, s.end))
+        .collect();
+    for (start, end) in weather {
+        facts.bind(start..end, Role::Outdoor);
+    }
+}
+
+/// Words of a field about a value a thing is set to (folded): no outdoor temperature is one.
+#[rustfmt::skip]
+const SETTING: &[&str] = &[
+    "target", "desired", "set", "setpoint", "setting", "objetivo", "deseada", "deseado", "cible",
+    "souhaitee", "soll", "ziel", "alvo", "desejada", "obiettivo", "desiderata", "heating",
+    "calefaccion", "chauffage", "heizung", "aquecimento", "riscaldamento", "thermostat",
+    "termostato",
+];
+
+/// Whether a field's words (name and description, folded) are about a value to set.
+pub fn a_setting<'a>(mut words: impl Iterator<Item = &'a String>) -> bool {
+    words.any(|w| SETTING.contains(&w.as_str()))
 }
 
 /// Words of a step on a scale between an amount and its comparative: "2 degrees cooler",
@@ -366,6 +417,41 @@ mod tests {
             .number_spans
             .iter()
             .any(|s| s.value == value && facts.roles.get(&s.start) == Some(&Role::Change))
+    }
+
+    fn outdoor(text: &str, value: f64) -> bool {
+        let facts = read_for_test(text);
+        facts
+            .number_spans
+            .iter()
+            .any(|s| s.value == value && facts.roles.get(&s.start) == Some(&Role::Outdoor))
+    }
+
+    #[test]
+    fn the_temperature_outdoors_is_the_weather_s() {
+        assert!(outdoor(
+            "Prende la calefacción, que afuera estamos a 5 grados",
+            5.0
+        ));
+        assert!(outdoor(
+            "It's 2 degrees outside, set the heating to 22",
+            2.0
+        ));
+        assert!(outdoor(
+            "Il fait 3 degrés dehors, mets le chauffage à 20",
+            3.0
+        ));
+        assert!(outdoor("Draußen sind es minus 4 Grad", -4.0));
+        // The value to set, the degrees said without "outside", and outside with no degrees.
+        assert!(!outdoor(
+            "It's 2 degrees outside, set the heating to 22",
+            22.0
+        ));
+        assert!(!outdoor("Set the heating to 22 degrees", 22.0));
+        assert!(!outdoor("Put 3 chairs outside", 3.0));
+        let words = |w: &[&str]| w.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        assert!(super::a_setting(words(&["target", "temperature"]).iter()));
+        assert!(!super::a_setting(words(&["temperature"]).iter()));
     }
 
     #[test]

@@ -43,6 +43,9 @@ pub enum Role {
     Current,
     /// How much to change a thing by ("turn it down by two", "abbassa di due livelli").
     Change,
+    /// The temperature outdoors ("afuera estamos a 5 grados"): the weather's, no value to set
+    /// a heating or a thermostat to.
+    Outdoor,
 }
 
 /// Everything the conversation says, typed.

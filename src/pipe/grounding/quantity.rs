@@ -342,12 +342,13 @@ fn same(a: Dim, b: Dim) -> bool {
 pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
     let units = field.unit();
     // What a thing is at now, or an amount to change it by, is no value to set it to.
+    // Nor is the weather's temperature one to set a heating to.
+    let setting = super::current::a_setting(field.name.iter().chain(field.description));
     let current = |q: &Quantity| {
-        q.start.is_some_and(|s| {
-            matches!(
-                facts.roles.get(&s),
-                Some(super::facts::Role::Current | super::facts::Role::Change)
-            )
+        q.start.is_some_and(|s| match facts.roles.get(&s) {
+            Some(super::facts::Role::Current | super::facts::Role::Change) => true,
+            Some(super::facts::Role::Outdoor) => setting,
+            _ => false,
         })
     };
     facts.quantities.iter().filter(|q| !current(q)).any(|q| {

@@ -139,8 +139,23 @@ impl Rows {
             .filter(|n| tokens.get(n.start).is_some_and(outside))
             .map(|n| (n.value, n.ordinal))
             .collect();
+        // Times of day written outside the tables ("9:45"): an hour, a colon, two digits.
+        let said_clocks: Vec<(u32, u32)> = (0..tokens.len().saturating_sub(2))
+            .filter(|&i| outside(&tokens[i]))
+            .filter_map(|i| {
+                let (hour, mark, minute) = (&tokens[i], &tokens[i + 1], &tokens[i + 2]);
+                let joined = hour.kind == Kind::Number
+                    && matches!(mark.lower.as_str(), ":" | "h")
+                    && !mark.spaced
+                    && !minute.spaced
+                    && minute.lower.len() == 2;
+                joined
+                    .then(|| clock_of(&format!("{}:{}", hour.lower, minute.lower)))
+                    .flatten()
+            })
+            .collect();
         for table in &mut tables {
-            table.picked = pick(&table.rows, &plain, &said_numbers);
+            table.picked = pick(&table.rows, &plain, &said_numbers, &said_clocks);
         }
         Rows { tables, plain }
     }
@@ -250,7 +265,7 @@ fn tables_of(
         let table = if line.contains('|') {
             text_table(line, '|', at, tokens, numbers)
         } else if in_tool_result(at) {
-            list(line, at, tokens, numbers)
+            numbered(line, at, tokens, numbers).or_else(|| list(line, at, tokens, numbers))
         } else {
             None
         };
@@ -378,6 +393,51 @@ fn segments(
         }
     }
     cuts.push(line.len());
+    rows_between(line, &cuts, at, tokens, numbers)
+}
+
+/// The items of a line numbered in order, "1) ITA Airways 07:10 2) Air France 09:45" (or
+/// "1." ... "2."): two or more, each marker after a space or at the start; the markers are no
+/// row's (the user's "2 people" picks no row by them).
+fn numbered(line: &str, at: usize, tokens: &[Token], numbers: &[NumberSpan]) -> Option<Table> {
+    let mut cuts = vec![0];
+    let mut next = 1;
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let marker = format!("{next})");
+        let dotted = format!("{next}. ");
+        let starts = i == 0 || bytes[i - 1] == b' ';
+        let here = &line[i..];
+        if starts && (here.starts_with(&marker) || here.starts_with(&dotted)) {
+            cuts.push(i);
+            cuts.push(i + marker.len());
+            next += 1;
+            i += marker.len();
+            continue;
+        }
+        i += 1;
+        while i < bytes.len() && !line.is_char_boundary(i) {
+            i += 1;
+        }
+    }
+    cuts.push(line.len());
+    let rows = rows_between(line, &cuts, at, tokens, numbers);
+    (next > 2 && rows.len() >= 2).then(|| Table {
+        picked: Vec::new(),
+        rows,
+    })
+}
+
+/// The rows of `line` between the `cuts` (pairs of byte offsets: a row's end, the next one's
+/// start), without a caption before the first.
+fn rows_between(
+    line: &str,
+    cuts: &[usize],
+    at: usize,
+    tokens: &[Token],
+    numbers: &[NumberSpan],
+) -> Vec<Row> {
     let mut rows = Vec::new();
     for (n, pair) in cuts.chunks(2).enumerate() {
         let (mut from, to) = (pair[0], pair[1]);
@@ -533,7 +593,7 @@ fn number_text(n: &serde_json::Number) -> String {
 /// or more that only that row's values hold, by a number of `said` only that row holds, or
 /// by an ordinal after an article. An ordinal of `said` (marked `true`) is a row's place,
 /// unless there are fewer rows than it counts: "the one on the 18th" is a day.
-fn pick(rows: &[Row], words: &[String], said: &[(f64, bool)]) -> Vec<bool> {
+fn pick(rows: &[Row], words: &[String], said: &[(f64, bool)], clocks: &[(u32, u32)]) -> Vec<bool> {
     let mut picked = vec![false; rows.len()];
     let values = said
         .iter()
@@ -541,6 +601,19 @@ fn pick(rows: &[Row], words: &[String], said: &[(f64, bool)]) -> Vec<bool> {
         .map(|(n, _)| n);
     for number in values {
         let holds = |row: &Row| row.numbers.iter().any(|n| super::facts::close(*n, *number));
+        if rows.iter().filter(|r| holds(r)).count() == 1 {
+            if let Some(at) = rows.iter().position(holds) {
+                picked[at] = true;
+            }
+        }
+    }
+    // A time of day only one row holds: "prendi quello delle 9:45".
+    for clock in clocks {
+        let holds = |row: &Row| {
+            row.text
+                .split_whitespace()
+                .any(|w| clock_of(w).as_ref() == Some(clock))
+        };
         if rows.iter().filter(|r| holds(r)).count() == 1 {
             if let Some(at) = rows.iter().position(holds) {
                 picked[at] = true;
@@ -654,6 +727,15 @@ fn pick_by_place(table: &[Row], words: &[String], picked: &mut [bool]) {
             picked[at] = true;
         }
     }
+}
+
+/// A time of day written as one word, "9:45", "09:45", "21h30" (marks around it aside), as
+/// hour and minute.
+fn clock_of(word: &str) -> Option<(u32, u32)> {
+    let word = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+    let (hour, minute) = word.split_once([':', 'h'])?;
+    let (hour, minute): (u32, u32) = (hour.parse().ok()?, minute.parse().ok()?);
+    (hour < 24 && minute < 60 && word.len() <= 5).then_some((hour, minute))
 }
 
 /// A word's first three letters (all of a shorter one).
@@ -806,6 +888,19 @@ mod tests {
         // A superlative over some rows only picks none.
         let showtimes = "User: the latest showing that still ends before 11 pm\nTool: showtimes today: 18:10 (ends 20:55) | 19:40 (ends 22:25) | 21:15 (ends 00:00)";
         assert!(!refused_after_tool(showtimes, "Tool:", json!("19:40")));
+    }
+
+    #[test]
+    fn items_numbered_in_order_on_one_line() {
+        let flights = "User: Trovami un volo per Parigi\nTool: 1) ITA Airways - 07:10 - 129 € 2) Air France - 09:45 - 98 € 3) easyJet - 12:30 - 75 €\nUser: prendi quello delle 9:45";
+        assert!(refused_after_tool(flights, "Tool:", json!("ITA Airways")));
+        assert!(!refused_after_tool(flights, "Tool:", json!("Air France")));
+        // The markers pick no row: "2 persone" is no second item.
+        let two = "User: Trovami un volo\nTool: 1. ITA Airways 129 € 2. Air France 98 €\nUser: ok, per 2 persone";
+        assert!(!refused_after_tool(two, "Tool:", json!("ITA Airways")));
+        // Numbers out of order are no numbered list.
+        let prose = "User: status?\nTool: 3) done 1) pending\nUser: the pending one";
+        assert!(!refused_after_tool(prose, "Tool:", json!("done")));
     }
 
     #[test]

@@ -1024,6 +1024,9 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                     Some(Role::Date) => about(DAY),
                     Some(Role::Current) => about(CURRENT),
                     Some(Role::Change) => about(CHANGE_BY),
+                    Some(Role::Outdoor) => {
+                        !super::current::a_setting(name.iter().chain(&description))
+                    }
                 }
         });
     let party = counted::counts_everyone(&name, &description)
@@ -1371,6 +1374,30 @@ fn said_as_age(before: &[&str], end: usize, evidence: &Evidence) -> bool {
             .is_none_or(|t| t.kind == Kind::Punct || AGE_AFTER.contains(&t.folded.as_str()))
 }
 
+/// Occasions counted in years (folded): a number right before one is its years.
+#[rustfmt::skip]
+const OCCASIONS: &[&str] = &[
+    "birthday", "anniversary", "bday", "cumpleanos", "aniversario", "anniversaire", "geburtstag",
+    "jubilaum", "hochzeitstag", "compleanno", "anniversario",
+];
+
+/// Whether an occasion counted in years follows the number ending before token `end`, past
+/// an ordinal's mark ("40º", "40°"; "40." where German is written, as "a table for 12.
+/// Birthday dinner" ends a sentence): "meinen 40. Geburtstag", "my 40th birthday".
+fn occasion_after(evidence: &Evidence, end: usize) -> bool {
+    let tokens = &evidence.tokens;
+    let german = evidence.languages.main == Some("de");
+    let mut at = end;
+    if tokens.get(at).is_some_and(|t| {
+        !t.spaced && (matches!(t.lower.as_str(), "º" | "°" | "ª") || (german && t.lower == "."))
+    }) {
+        at += 1;
+    }
+    tokens
+        .get(at)
+        .is_some_and(|t| t.kind == Kind::Word && is(OCCASIONS, &t.folded))
+}
+
 /// The folded words of up to `n` tokens from token `from`, to the clause's first mark.
 fn clause_after(evidence: &Evidence, from: usize, n: usize) -> Vec<&str> {
     evidence
@@ -1461,6 +1488,23 @@ fn label_fits(
         return ["age", "edad", "alter", "idade", "eta", "years", "old"]
             .iter()
             .any(|w| name.iter().chain(description).any(|n| n == w));
+    }
+    // "mein 40. Geburtstag", "my 40th birthday": the years of an occasion, for a field about
+    // an age or the occasion only.
+    if occasion_after(evidence, end) {
+        return [
+            "age",
+            "edad",
+            "alter",
+            "idade",
+            "eta",
+            "years",
+            "old",
+            "birthday",
+            "anniversary",
+        ]
+        .iter()
+        .any(|w| name.iter().chain(description).any(|n| n == w));
     }
     // "for me and my two kids", "mis dos hijos y yo": two of the people, not their number.
     let joined = counted::joined_people(&list_before(evidence, start, 8)) > 0
@@ -2489,7 +2533,21 @@ mod tests {
         assert!(!number_kept(kids, "number_of_children", int.clone(), 7.0));
         assert!(number_kept("mi hijo tiene 8 años", "age", int.clone(), 8.0));
         // A verb of having before a count of things is no age.
-        assert!(number_kept("tengo 3 perros", "dogs", int, 3.0));
+        assert!(number_kept("tengo 3 perros", "dogs", int.clone(), 3.0));
+        // The years of an occasion count no guests; the guests said beside them do.
+        let party = "Buch mir einen Tisch für meinen 40. Geburtstag am Freitag, wir sind 12";
+        assert!(!number_kept(party, "anzahl_personen", int.clone(), 40.0));
+        assert!(number_kept(party, "anzahl_personen", int.clone(), 12.0));
+        let anniversary = "Reserva para el 50 aniversario de mis padres";
+        assert!(!number_kept(anniversary, "personas", int.clone(), 50.0));
+        assert!(number_kept(anniversary, "anniversary", int.clone(), 50.0));
+        // A number before another noun is left to the other rules.
+        assert!(number_kept(
+            "a table for 12. Birthday dinner",
+            "guests",
+            int,
+            12.0
+        ));
     }
 
     #[test]

@@ -500,6 +500,17 @@ fn day_part_right_after(tokens: &[Token], at: usize, reading: &Reading) -> bool 
             .any(|phrase| phrase_at(tokens, reading.end, phrase))
 }
 
+/// "una prova de 4 horas", "un viaggio di 3 ore": a number of hours after "de" or "di" is how
+/// long a thing lasts, unless a range goes on from it ("de 8 horas a 10 horas"). Not French
+/// "heures", whose "le train de 8 heures" is a time.
+fn hours_long(tokens: &[Token], facts: &Facts, i: usize, reading: &Reading) -> bool {
+    let of = i >= 1 && matches!(tokens[i - 1].folded.as_str(), "de" | "di");
+    let hours = tokens
+        .get(reading.end.saturating_sub(1))
+        .is_some_and(|t| matches!(t.folded.as_str(), "hora" | "horas" | "ora" | "ore"));
+    of && hours && !range_after(tokens, facts, i, reading)
+}
+
 /// Fills [`Facts::times`].
 pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     let mut accepted_ends: Vec<usize> = Vec::new();
@@ -522,7 +533,7 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
         let duration = i >= 1 && is_one_of(&tokens[i - 1], DURATION);
         let accepted = match reading.cue {
             Cue::Strong => true,
-            Cue::HourWord => !duration,
+            Cue::HourWord => !duration && !hours_long(tokens, facts, i, &reading),
             Cue::None => {
                 !duration
                     && (cue_before(tokens, i)
@@ -1499,5 +1510,15 @@ mod tests {
         assert!(times("on 2026-11-25").is_empty());
         assert!(times("2 to 3 hours").is_empty());
         assert!(times("ten to twenty people").is_empty());
+        assert!(times("Me acorda amanhã cedo, tenho prova de 4 horas").is_empty());
+        assert!(times("una reunión de 2 horas").is_empty());
+        assert!(times("un viaggio di 3 ore").is_empty());
+    }
+
+    #[test]
+    fn a_number_of_hours_after_de_is_a_time_where_a_range_goes_on_or_in_french() {
+        assert!(!times("abierto de 8 horas a 14 horas").is_empty());
+        assert!(!times("le train de 8 heures").is_empty());
+        assert!(!times("a las 4 horas").is_empty());
     }
 }
