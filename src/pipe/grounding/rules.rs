@@ -1099,6 +1099,7 @@ fn party_said(value: f64, evidence: &Evidence) -> Option<bool> {
             + counted::joined_after(&clause_after(evidence, span.end, 6));
         joined > 0 && close(span.value + joined as f64, value)
     });
+    // "nos trois enfants", and the speakers counted: "nous deux", "the two of us", "wir zwei".
     let people_counts: Vec<f64> = spans
         .iter()
         .filter(|span| {
@@ -1106,6 +1107,7 @@ fn party_said(value: f64, evidence: &Evidence) -> Option<bool> {
                 .tokens
                 .get(span.end)
                 .is_some_and(|t| counted::names_people(&t.folded))
+                || we_counted(evidence, span.start, span.end)
         })
         .map(|span| span.value)
         .collect();
@@ -1115,6 +1117,26 @@ fn party_said(value: f64, evidence: &Evidence) -> Option<bool> {
     }
     let one_class = people_counts.len() >= 2 && people_counts.iter().any(|c| close(*c, value));
     one_class.then_some(false)
+}
+
+/// Words for "we" right before a number that counts the speakers ("nous deux", "nosotros
+/// dos", "wir zwei", "nós dois", "noi due"), folded.
+const WE: &[&str] = &[
+    "we", "us", "nous", "nosotros", "nosotras", "wir", "nos", "noi",
+];
+
+/// Whether the number over tokens `start..end` counts the speakers: after "we" or before
+/// "of us" ("the two of us", "los dos de nosotros", "noi due").
+fn we_counted(evidence: &Evidence, start: usize, end: usize) -> bool {
+    let before = start
+        .checked_sub(1)
+        .and_then(|i| evidence.tokens.get(i))
+        .is_some_and(|t| is(WE, &t.folded));
+    before
+        || matches!(
+            clause_after(evidence, end, 2).as_slice(),
+            ["of", "us"] | ["de", "nosotros" | "nosotras" | "nos"] | ["di", "noi"]
+        )
 }
 
 /// A template the field's own description gives, its placeholders filled with what the
@@ -3568,7 +3590,28 @@ mod tests {
         assert!(number_kept(table, "children", int.clone(), 3.0));
         assert!(!number_kept(table, "children", int.clone(), 5.0));
         // Rooms are no people.
-        assert!(!number_kept("2 adults, 3 rooms", "guests", int, 5.0));
+        assert!(!number_kept(
+            "2 adults, 3 rooms",
+            "guests",
+            int.clone(),
+            5.0
+        ));
+        // The speakers counted, then others: "nous deux et nos trois enfants".
+        for text in [
+            "Réserve pour nous deux et nos trois enfants au resto ce soir",
+            "Book for the two of us and our three kids tonight",
+            "Reserva para nosotros dos y nuestros tres hijos",
+        ] {
+            assert!(number_kept(text, "party_size", int.clone(), 5.0), "{text}");
+            assert!(!number_kept(text, "party_size", int.clone(), 3.0), "{text}");
+        }
+        // The speakers and a count of things make no party.
+        assert!(!number_kept(
+            "nous deux et trois valises",
+            "party_size",
+            int,
+            5.0
+        ));
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
         .iter()
         .filter(|w| super::dates::is_weekday(&super::tokens::fold(w)))
         .all(|w| evidence.has_word(w));
-    if !numbers_said || !days_said {
+    if !numbers_said || !days_said || !colors_said(value, evidence) {
         return false;
     }
     // A short text (a title, a task) is every word the user's: an added word is an added
@@ -88,6 +88,48 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
     } else {
         found * 2 > content.len() && !added_clause(value, evidence)
     }
+}
+
+/// Colors in the six languages, their forms folded ("weiß" keeps its "ß"), by the color.
+#[rustfmt::skip]
+const COLORS: &[(&str, &[&str])] = &[
+    ("red", &["red", "rojo", "roja", "rojos", "rojas", "rouge", "rouges", "rot", "rote", "roten",
+        "roter", "rotes", "vermelho", "vermelha", "rosso", "rossa", "rossi", "rosse"]),
+    ("orange", &["orange", "oranges", "naranja", "laranja", "arancione", "arancio"]),
+    ("yellow", &["yellow", "amarillo", "amarilla", "jaune", "jaunes", "gelb", "gelbe", "gelben",
+        "amarelo", "amarela", "giallo", "gialla"]),
+    ("green", &["green", "verde", "verdes", "vert", "verte", "verts", "grun", "grune", "grunen",
+        "gruner"]),
+    ("blue", &["blue", "azul", "azules", "bleu", "bleue", "bleus", "blau", "blaue", "blauen",
+        "blauer", "blu", "azzurro", "azzurra"]),
+    ("purple", &["purple", "violet", "violette", "morado", "morada", "lila", "roxo", "roxa",
+        "viola"]),
+    ("black", &["black", "negro", "negra", "noir", "noire", "schwarz", "schwarze", "schwarzen",
+        "preto", "preta", "nero", "nera"]),
+    ("white", &["white", "blanco", "blanca", "blanc", "blanche", "weiß", "weiße", "weißen",
+        "weiss", "weisse", "branco", "branca", "bianco", "bianca"]),
+    ("grey", &["grey", "gray", "gris", "grau", "graue", "cinza", "grigio", "grigia"]),
+];
+
+/// Whether every color `value` names is a color the conversation names, in any of the six
+/// languages: a color is a detail, not a paraphrase ("Router blinkt orange" for "blinkt rot").
+fn colors_said(value: &str, evidence: &Evidence) -> bool {
+    let color_of = |word: &str| {
+        COLORS
+            .iter()
+            .find(|(_, forms)| forms.contains(&word))
+            .map(|(color, _)| *color)
+    };
+    let said: Vec<&str> = evidence
+        .tokens
+        .iter()
+        .filter(|t| t.kind == Kind::Word)
+        .filter_map(|t| color_of(&t.folded))
+        .collect();
+    words_of(value)
+        .iter()
+        .filter_map(|w| color_of(&super::tokens::fold(w)))
+        .all(|color| said.contains(&color))
 }
 
 /// The words of `value` written with a capital, as [`words_of`] gives them.
@@ -318,6 +360,24 @@ mod tests {
             "Flights to Milano"
         ));
         assert!(said_in("Trova voli per Berlin", "Voli per Berlino"));
+    }
+
+    #[test]
+    fn a_color_is_a_detail_said_in_any_of_the_six() {
+        let ticket = "Eröffne ein Ticket: Mein WLAN-Router blinkt rot seit dem Update";
+        assert!(!said_in(ticket, "Router blinkt orange seit dem Update"));
+        assert!(said_in(ticket, "WLAN-Router blinkt rot seit dem Update"));
+        // The color said in another language, in a paraphrase.
+        let long = "Mein Router blinkt rot seit dem Update gestern Abend im Wohnzimmer";
+        assert!(said_in(
+            long,
+            "Router blinkt red seit dem Update gestern Abend"
+        ));
+        assert!(!said_in(
+            long,
+            "Router blinkt orange seit dem Update gestern Abend"
+        ));
+        assert!(!said_in("buy the blue mug", "Buy the black mug"));
     }
 
     #[test]
