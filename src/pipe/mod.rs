@@ -75,9 +75,15 @@ pub struct NlTool {
 pub struct ToolSet {
     by_name: HashMap<String, Arc<NlTool>>,
     checked: HashMap<String, Arc<NlTool>>,
+    /// The name of every function tool the request offers, handled or not.
+    functions: Vec<String>,
 }
 
 impl ToolSet {
+    /// Whether the request offers a function tool of this name.
+    pub fn offers(&self, name: &str) -> bool {
+        self.functions.iter().any(|f| f == name)
+    }
     /// A rewritten tool.
     pub fn get(&self, name: &str) -> Option<&Arc<NlTool>> {
         self.by_name.get(name)
@@ -846,6 +852,9 @@ impl Pipe {
                 message: format!("`tools[{at}]`: {e}"),
                 param: Some("tools".to_owned()),
             })?;
+            if let Some(function) = &function {
+                set.functions.push(function.name.clone());
+            }
             let Some(function) = function.filter(|_| translate) else {
                 shown.push(tool.clone());
                 continue;

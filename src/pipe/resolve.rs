@@ -466,7 +466,7 @@ async fn direct_call(
     let mut own = calls.iter().filter(|c| c.function.name == tool.name);
     let call = match (own.next(), own.next(), calls.as_slice()) {
         (Some(call), None, _) => call,
-        (None, _, [only]) if offered(rewrite, &only.function.name) => only,
+        (None, _, [only]) if rewrite.tools.offers(&only.function.name) => only,
         _ => return None,
     };
     let mut args: serde_json::Value = serde_json::from_str(&call.function.arguments).ok()?;
@@ -494,18 +494,6 @@ async fn direct_call(
         direct.tool = Some(call.function.name.clone());
     }
     Some(direct)
-}
-
-/// Whether the request offers a function tool of this name.
-fn offered(rewrite: &Rewrite, name: &str) -> bool {
-    rewrite.tools.handled(name).is_some()
-        || openai::get::<Vec<RawObject>>(&rewrite.body, "tools")
-            .ok()
-            .flatten()
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|t| openai::FunctionTool::read(t).ok().flatten())
-            .any(|t| t.name == name)
 }
 
 /// A valid call the main model wrote itself (`repaired`: its arguments after the unambiguous

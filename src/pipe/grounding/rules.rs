@@ -1479,18 +1479,19 @@ const CONNECTIVES: &[&str] = &[
     "ahora", "agora", "maintenant", "jetzt", "pues", "portanto", "asi",
 ];
 
-/// A number written after a word that names it, and before no word it counts ("room 12",
-/// "task 12 as done", "HP 305 du bureau"), is that thing's number: it traces a field about
-/// that thing (`room`, `task_id`, `model`), not any field ("room 12" says no 12 attendees).
-/// "buy 3 apples" counts apples: any field but one that counts another kind of thing
-/// ([`counted`]: "2 chats" is no `bedrooms: 2`).
-fn label_fits(
+/// Words of a field about someone's age.
+const AGE_WORDS: &[&str] = &["age", "edad", "alter", "idade", "eta", "years", "old"];
+
+/// A number that counts the speakers ("on est 10", "the 5 of us"), someone's age ("ich bin
+/// 34") or an occasion's years ("my 40th birthday"): whether it fits the field; `None` for
+/// any other number.
+fn people_or_years(
     start: usize,
     end: usize,
     name: &[String],
     description: &[String],
     evidence: &Evidence,
-) -> bool {
+) -> Option<bool> {
     // A head count ("on est 10 pour le match") counts people: no pizzas, no amount of money.
     let before = words_before(evidence, start, 3);
     // "the 5 of us", "los 4 de nosotros", "noi 3"... "di noi": a head count too.
@@ -1503,30 +1504,40 @@ fn label_fits(
         .first()
         .is_some_and(|w| super::quantity::is_unit(w));
     if (counted::head_count(&before) && !unit_after) || of_us {
-        return counted::counts_people(name, description);
+        return Some(counted::counts_people(name, description));
     }
     // "ich bin 34", "cumple 60": an age, for a field about one.
     if said_as_age(&before, end, evidence) {
-        return ["age", "edad", "alter", "idade", "eta", "years", "old"]
-            .iter()
-            .any(|w| name.iter().chain(description).any(|n| n == w));
+        return Some(
+            AGE_WORDS
+                .iter()
+                .any(|w| name.iter().chain(description).any(|n| n == w)),
+        );
     }
     // "mein 40. Geburtstag", "my 40th birthday": the years of an occasion, for a field about
     // an age or the occasion only.
     if occasion_after(evidence, end) {
-        return [
-            "age",
-            "edad",
-            "alter",
-            "idade",
-            "eta",
-            "years",
-            "old",
-            "birthday",
-            "anniversary",
-        ]
-        .iter()
-        .any(|w| name.iter().chain(description).any(|n| n == w));
+        const YEARS_OF: &[&str] = &["birthday", "anniversary"];
+        let about = |w: &&str| name.iter().chain(description).any(|n| n == w);
+        return Some(AGE_WORDS.iter().chain(YEARS_OF).any(about));
+    }
+    None
+}
+
+/// A number written after a word that names it, and before no word it counts ("room 12",
+/// "task 12 as done", "HP 305 du bureau"), is that thing's number: it traces a field about
+/// that thing (`room`, `task_id`, `model`), not any field ("room 12" says no 12 attendees).
+/// "buy 3 apples" counts apples: any field but one that counts another kind of thing
+/// ([`counted`]: "2 chats" is no `bedrooms: 2`).
+fn label_fits(
+    start: usize,
+    end: usize,
+    name: &[String],
+    description: &[String],
+    evidence: &Evidence,
+) -> bool {
+    if let Some(fits) = people_or_years(start, end, name, description, evidence) {
+        return fits;
     }
     // "for me and my two kids", "mis dos hijos y yo": two of the people, not their number.
     let joined = counted::joined_people(&list_before(evidence, start, 8)) > 0

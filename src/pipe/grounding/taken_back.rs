@@ -246,48 +246,37 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
         // "für Freitag, äh, Samstag meinte ich": the value after the last mark before "I
         // meant" is the correction.
         if let Some(at) = meant_after(tokens, i) {
-            let line_start = text[..tokens[at].start].rfind('\n').map_or(0, |n| n + 1);
-            let before = tokens[..at]
-                .iter()
-                .filter(|t| t.start >= line_start && t.kind != Kind::Punct)
-                .count();
-            if before >= 2 {
-                found = Some(Correction {
-                    line_start,
-                    at: tokens[at].start,
-                });
-            }
+            found = meant_correction(text, tokens, at).or(found);
             continue;
         }
         if !(alone || correcting || waits) {
             continue;
         }
-        let line_start = text[..token.start].rfind('\n').map_or(0, |n| n + 1);
-        // Words before it on its line, or a number: something to take back ("30-4471-82...
-        // nee warte, 30-4471-28").
-        let before = tokens[..i]
-            .iter()
-            .filter(|t| t.start >= line_start)
-            .map(|t| match t.kind {
-                Kind::Word => 1,
-                Kind::Number => 2,
-                _ => 0,
-            })
-            .sum::<usize>();
-        if before >= 2 {
-            // "ah non", "ou melhor": the lead-in is the correction's too.
-            let lead_in = (alone && !punct(i - 1)) || (correcting && after_or);
-            found = Some(Correction {
-                line_start,
-                at: if lead_in {
-                    tokens[i - 1].start
-                } else {
-                    token.start
-                },
-            });
-        }
+        // "ah non", "ou melhor": the lead-in is the correction's too.
+        let lead_in = (alone && !punct(i - 1)) || (correcting && after_or);
+        let at = if lead_in { i - 1 } else { i };
+        found = with_words_before(text, tokens, i, at).or(found);
     }
     found
+}
+
+/// The correction found at token `i`, starting at token `at`, where words stand before it on
+/// its line, or a number: something to take back ("30-4471-82... nee warte, 30-4471-28").
+fn with_words_before(text: &str, tokens: &[Token], i: usize, at: usize) -> Option<Correction> {
+    let line_start = text[..tokens[i].start].rfind('\n').map_or(0, |n| n + 1);
+    let before = tokens[..i]
+        .iter()
+        .filter(|t| t.start >= line_start)
+        .map(|t| match t.kind {
+            Kind::Word => 1,
+            Kind::Number => 2,
+            _ => 0,
+        })
+        .sum::<usize>();
+    (before >= 2).then(|| Correction {
+        line_start,
+        at: tokens[at].start,
+    })
 }
 
 /// "I meant" said after the value it corrects to ("Samstag meinte ich", "el martes, quise
@@ -326,6 +315,20 @@ fn meant_after(tokens: &[Token], i: usize) -> Option<usize> {
     }
     let words = i.checked_sub(start)?;
     (1..=MEANT_REACH).contains(&words).then_some(start)
+}
+
+/// The correction starting at token `at`, the value before "I meant" ([`meant_after`]), with
+/// words before it on its line to take back.
+fn meant_correction(text: &str, tokens: &[Token], at: usize) -> Option<Correction> {
+    let line_start = text[..tokens[at].start].rfind('\n').map_or(0, |n| n + 1);
+    let before = tokens[..at]
+        .iter()
+        .filter(|t| t.start >= line_start && t.kind != Kind::Punct)
+        .count();
+    (before >= 2).then(|| Correction {
+        line_start,
+        at: tokens[at].start,
+    })
 }
 
 /// Words that open a message correcting the user's earlier ones ("Actually, 3 people",
