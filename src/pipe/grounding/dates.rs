@@ -1163,7 +1163,15 @@ fn read_relative(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
                     Shift::Fixed(..) => next_to_holiday(tokens, i),
                     _ => 0,
                 };
-                found.extend(day.and_then(|d| d.checked_add(beside.days()).ok()));
+                let weekday = match how {
+                    Shift::Fixed(..) => weekday_after(tokens, i),
+                    _ => None,
+                };
+                found.extend(day.and_then(|d| match weekday {
+                    // The first such weekday after the holiday.
+                    Some(w) => d.nth_weekday(1, w).ok(),
+                    None => d.checked_add(beside.days()).ok(),
+                }));
                 i += words.len();
             }
             None => {
@@ -1213,6 +1221,26 @@ fn next_to_holiday(tokens: &[Token], at: usize) -> i64 {
     } else {
         0
     }
+}
+
+/// The weekday said right before "after" and a holiday at `at` ("the Monday after Christmas",
+/// "el lunes después de Navidad", "le lundi après Noël", "am Montag nach Weihnachten", "na
+/// segunda depois do Natal", "il lunedì dopo Natale").
+fn weekday_after(tokens: &[Token], at: usize) -> Option<Weekday> {
+    const AFTER: &[&str] = &["after", "despues", "apres", "nach", "depois", "dopo"];
+    let mut k = at.checked_sub(1)?;
+    if matches!(tokens[k].folded.as_str(), "de" | "do" | "di" | "del") {
+        k = k.checked_sub(1)?;
+    }
+    if !AFTER.contains(&tokens[k].folded.as_str()) {
+        return None;
+    }
+    let day = &tokens[k.checked_sub(1)?].folded;
+    let singular = day.strip_suffix('s').unwrap_or(day);
+    WEEKDAYS
+        .iter()
+        .find(|(name, _, _)| name == day || *name == singular)
+        .map(|(_, weekday, _)| *weekday)
 }
 
 /// German holidays that lead the compounds of their own evening ("Silvesterparty",
@@ -2079,6 +2107,16 @@ mod tests {
         assert_eq!(dates("the day before Christmas"), [date(2026, 12, 24)]);
         assert_eq!(dates("il giorno prima di Capodanno"), [date(2026, 12, 31)]);
         assert_eq!(dates("dinner on Christmas day"), [date(2026, 12, 25)]);
+        // The weekday after a holiday (Christmas 2026 is a Friday).
+        for text in [
+            "move it to the Monday after Christmas",
+            "el lunes después de Navidad",
+            "am Montag nach Weihnachten",
+            "il lunedì dopo Natale",
+        ] {
+            assert!(dates(text).contains(&date(2026, 12, 28)), "{text}");
+            assert!(!dates(text).contains(&date(2026, 12, 25)), "{text}");
+        }
         // "Next week" names a week, not a day: a date for it is a guess.
         assert!(dates("next week").is_empty());
         assert_eq!(dates("next month"), [date(2026, 12, 25)]);

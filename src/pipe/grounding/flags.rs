@@ -256,11 +256,22 @@ fn subject_of(key_words: &[String], schema: &Value, inverted: bool) -> Vec<Strin
         })
         .cloned()
         .collect();
+    // "send the invite" says no `send_reminder`: beside its object, the verb of what the
+    // request does anyway names no subject.
+    if subject.len() > 1 && subject.iter().any(|w| !is(ACTIONS, w)) {
+        subject.retain(|w| !is(ACTIONS, w));
+    }
     if !subject.is_empty() {
         subject.extend(label_words(schema));
     }
     subject
 }
+
+/// Verbs of what a request does, in flag names beside their object (`send_reminder`,
+/// `create_backup`, `add_insurance`).
+const ACTIONS: &[&str] = &[
+    "send", "create", "make", "book", "add", "get", "set", "request", "generate", "issue",
+];
 
 /// Phrases that take back what was asked before them, in the six languages (folded).
 const RETRACTIONS: &[&[&str]] = &[
@@ -716,6 +727,29 @@ mod tests {
             value,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    #[test]
+    fn the_verb_beside_a_flag_s_object_is_no_subject() {
+        let invite = "Send the invite for Friday's team lunch to the whole team";
+        assert!(!flag(invite, "send_reminder", true));
+        assert!(flag(
+            "Send the invite and a reminder the day before",
+            "send_reminder",
+            true
+        ));
+        assert!(flag(
+            "Book the car and add insurance please",
+            "add_insurance",
+            true
+        ));
+        assert!(!flag(
+            "Book the car, add a child seat",
+            "add_insurance",
+            true
+        ));
+        // A verb alone is its flag's subject.
+        assert!(flag("send it now", "send", true));
     }
 
     #[test]

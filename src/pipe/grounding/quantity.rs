@@ -1285,6 +1285,9 @@ fn emit_with_unit(
         value += 0.25;
     } else if matches_any(tokens, after, AND_THREE_QUARTERS) > 0 && value.fract() == 0.0 {
         value += 0.75;
+    } else if let Some(cents) = cents_after(tokens, after, units, value) {
+        // "48 Franken 50", "12 euros 99": the cents after the currency.
+        value += cents;
     }
     if money_sign {
         emit(value, (Money, 1.0), out);
@@ -1292,6 +1295,18 @@ fn emit_with_unit(
     for reading in units {
         emit(value, *reading, out);
     }
+}
+
+/// The cents written right after a whole amount's currency ("48 Franken 50", "12 euros 99"):
+/// two digits ending the clause, as a fraction.
+fn cents_after(tokens: &[Token], after: usize, units: &[Reading], value: f64) -> Option<f64> {
+    let money = units.iter().any(|(dim, _)| *dim == Money);
+    let cents = tokens.get(after).filter(|t| {
+        t.kind == Kind::Number && t.lower.len() == 2 && t.lower.bytes().all(|b| b.is_ascii_digit())
+    })?;
+    let ends = tokens.get(after + 1).is_none_or(|t| t.kind == Kind::Punct);
+    let cents: f64 = cents.lower.parse().ok()?;
+    (money && ends && value.fract() == 0.0).then_some(cents / 100.0)
 }
 
 /// "an hour", "una hora", "un'ora", "a day", "a dozen", "un kilo", "a litre": one, where a
@@ -1901,6 +1916,20 @@ mod tests {
         ] {
             assert!(has(text, 0.15) && has(text, 15.0), "{text}");
         }
+    }
+
+    #[test]
+    fn cents_after_the_currency() {
+        let amount = |value: f64, text: &str| field(&["amount"], &[], value, text);
+        let lunch = "Trag die Spesen fürs Mittagessen mit dem Kunden ein, 48 Franken 50";
+        assert!(amount(48.5, lunch));
+        assert!(amount(12.99, "paga 12 euros 99"));
+        // Not a count of something after it, nor the whole amount alone.
+        assert!(!amount(
+            48.5,
+            "48 Franken 50 Rappen Trinkgeld inbegriffen 3"
+        ));
+        assert!(!amount(12.5, "paga 12 euros 50 veces"));
     }
 
     #[test]

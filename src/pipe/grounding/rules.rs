@@ -14,7 +14,7 @@ use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, ASIDES, SEQUENCE, STOPWORDS};
 use super::{
-    airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved, signed,
+    airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved, roles,
     text,
 };
 use crate::config::GroundingRule;
@@ -727,7 +727,7 @@ fn turned_down(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bo
         && (labels::another_thing_s(&digits, leaf.key, &evidence.tokens, &evidence.digit_runs)
             || labels::turned_down(&digits, &evidence.tokens, &evidence.digit_runs)))
         || (rules.on(Rule::Verbatim) && identifier_turned_down(text, evidence))
-        || (rules.on(Rule::Verbatim) && signed::only_as_signer(text, leaf.key, evidence))
+        || (rules.on(Rule::Verbatim) && roles::only_in_another_role(text, leaf.key, evidence))
         || (rules.on(Rule::Code)
             && is_code(text)
             && (code_turned_down(text, evidence) || code_of_the_other_end(text, leaf, evidence)))
@@ -1347,6 +1347,15 @@ const COUNTING: &[&str] = &[
     "serve",
     "voglio",
     "prendi",
+    // With the thing counted as a pronoun: "fanne quattro", "prendine due", "mets-en 3".
+    "fanne",
+    "facciamo",
+    "prendine",
+    "mettine",
+    "dammene",
+    "mets",
+    "ponme",
+    "ponle",
 ];
 
 /// Words right before a number that make it someone's age: "I am 34", "ich bin 34", "cumple
@@ -1593,7 +1602,9 @@ fn label_fits(
 /// A word before a number that says how many, or corrects a number said before it ("per
 /// sei, anzi sette"): no label of what the number names.
 fn counting(word: &str) -> bool {
-    COUNTING.contains(&word) || super::taken_back::CORRECTING.contains(&word)
+    COUNTING.contains(&word)
+        || super::taken_back::CORRECTING.contains(&word)
+        || super::taken_back::AFTER_A_MARK.contains(&word)
 }
 
 /// Words of a field that takes an identifier's number (`release-4`, `build_12`).

@@ -29,7 +29,8 @@ const APOLOGIES: &[&str] = &[
 
 /// Words before a refusal that keep it standing alone ("ah non", "enfin non", "ay no").
 pub(super) const LEAD_INS: &[&str] = &[
-    "ah", "oh", "ay", "enfin", "bueno", "wait", "eh", "ach", "ahh", "euh", "uh", "um", "hmm", "ehm",
+    "ah", "oh", "ay", "enfin", "bueno", "wait", "eh", "ach", "ahh", "euh", "uh", "um", "hmm",
+    "ehm", "oops", "ops", "mist", "zut", "mince", "uy", "upa",
 ];
 
 /// Words right after a correcting word that make it a comparison: ", mejor que el lunes",
@@ -42,8 +43,9 @@ const ADVISING: &[&str] = &["better", "besser", "instead"];
 
 /// Words that correct what came before right after a mark (", actually the red one", "para
 /// el martes, digo, para el miércoles").
-const AFTER_A_MARK: &[&str] = &[
+pub(super) const AFTER_A_MARK: &[&str] = &[
     "actually",
+    "alias",
     "rather",
     "eigentlich",
     "plutot",
@@ -95,6 +97,9 @@ fn in_fact_at(tokens: &[Token], at: usize) -> bool {
 /// Two words that say "I mean": they correct as [`IN_FACT`] does where a value follows them.
 const I_MEAN: &[[&str; 2]] = &[
     ["i", "mean"],
+    ["i", "meant"],
+    ["ich", "meinte"],
+    ["quise", "decir"],
     ["quiero", "decir"],
     ["ich", "meine"],
     ["quer", "dizer"],
@@ -428,6 +433,9 @@ pub fn opens(tokens: &[Token]) -> bool {
         || two("al", "final")
         || two("alla", "fine")
         || (is(REFUSED, word(first)) && punct(first + 1))
+        // "no aspetta, fanne quattro", "espera, eran 450": a wait that stands alone.
+        || (is(REFUSED, word(first)) && is(WAIT, word(first + 1)) && punct(first + 2))
+        || (is(WAIT, word(first)) && word(first) != "dai" && punct(first + 1))
         || apologised
 }
 
@@ -588,14 +596,19 @@ mod tests {
             "Hmm, make that 300 instead.",
             "make it 2",
             "corrige pra 20h, por favor",
+            "no aspetta, fanne quattro, viene pure Ciro",
+            "espera, eran 450, él ya puso el carbón",
+            "Mist, ich meinte 6:30",
             "Change it to 8pm",
             "Ändere es auf 9 Uhr",
             "cámbialo a las 9",
         ] {
             assert!(opens(&tokenize(text)), "{text}");
         }
-        // A verb of changing with no value it changes to after it.
+        // A verb of changing with no value it changes to after it; a wait that goes on.
         for text in [
+            "wait for me at 6",
+            "Espera a que llegue el técnico",
             "Change of plans, I'm bringing my sister",
             "Cambia tutto, grazie",
         ] {

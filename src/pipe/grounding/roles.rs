@@ -1,6 +1,7 @@
-//! The name a message is signed with is its sender's. "Envia um email à Inês…, assina como
-//! Rui", "fírmalo como Andrés", "sign it as Tom", "unterschreib mit Lena": Rui, Andrés, Tom and
-//! Lena write the message; none of them is whom it goes to.
+//! A name said in a role another field's: the name a message is signed with or sent from is
+//! its sender's ("Envia um email à Inês…, assina como Rui", "fírmalo como Andrés", "mittente
+//! Ciro Esposito", "de parte de Jorge Medina"), none of them whom it goes to; the name of a
+//! pet ("unseren Kater Moritz", "my dog Bella") is no owner's.
 
 use super::evidence::Evidence;
 use super::tokens::{tokenize, words_of, Kind};
@@ -20,6 +21,55 @@ const SIGN: &[&[&str]] = &[
     &["firma", "come"], &["firmala", "come"], &["firmalo", "come"], &["firmato"], &["firmata"],
 ];
 
+/// Words that name the sender right before the name (folded): "from", "de parte de",
+/// "mittente", "Absender".
+#[rustfmt::skip]
+const SENT_FROM: &[&[&str]] = &[
+    &["from"], &["sender"], &["de", "parte", "de"], &["remitente"], &["remetente"],
+    &["da", "parte", "de"], &["de", "la", "part", "de"], &["expediteur"], &["absender"],
+    &["im", "auftrag", "von"], &["da", "parte", "di"], &["mittente"],
+];
+
+/// Pets, the word before their name (folded): "my dog Bella", "unseren Kater Moritz".
+#[rustfmt::skip]
+const PETS: &[&[&str]] = &[
+    &["dog"], &["puppy"], &["cat"], &["kitten"], &["perro"], &["perra"], &["perrito"],
+    &["perrita"], &["gato"], &["gata"], &["gatito"], &["chien"], &["chienne"], &["chat"],
+    &["chatte"], &["hund"], &["hundin"], &["katze"], &["kater"], &["cachorro"], &["cachorra"],
+    &["cadela"], &["gatinho"], &["cane"], &["cagnolino"], &["gatta"], &["gattino"],
+];
+
+/// Words of a field's name that make it a pet's owner (folded).
+const OWNER: &[&str] = &[
+    "owner",
+    "dueno",
+    "duena",
+    "propietario",
+    "proprietaire",
+    "besitzer",
+    "halter",
+    "tutor",
+    "dono",
+    "dona",
+    "proprietario",
+    "padrone",
+];
+
+/// Whether `value`, a name in a field about a message's recipient or a pet's owner (`key`),
+/// is written in the conversation only in another role: the message's sender, the pet.
+pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool {
+    let words = words_of(key);
+    let about = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    let before: Vec<&[&str]> = if about(RECIPIENT) {
+        SIGN.iter().chain(SENT_FROM).copied().collect()
+    } else if about(OWNER) {
+        PETS.to_vec()
+    } else {
+        return false;
+    };
+    only_after(value, &before, evidence)
+}
+
 /// Words of a field's name that make it whom a message goes to (folded).
 const RECIPIENT: &[&str] = &[
     "to",
@@ -35,15 +85,9 @@ const RECIPIENT: &[&str] = &[
     "destinatari",
 ];
 
-/// Whether `value`, a name in a field about a message's recipient (`key`), is written in the
-/// conversation only as the name the message is signed with.
-pub fn only_as_signer(value: &str, key: &str, evidence: &Evidence) -> bool {
-    if !words_of(key)
-        .iter()
-        .any(|w| RECIPIENT.contains(&w.as_str()))
-    {
-        return false;
-    }
+/// Whether `value` is written in the conversation, and everywhere right after one of
+/// `before` (past a colon or a comma: "Signed: Rui").
+fn only_after(value: &str, before: &[&[&str]], evidence: &Evidence) -> bool {
     let name: Vec<String> = tokenize(value)
         .into_iter()
         .filter(|t| t.kind == Kind::Word)
@@ -66,7 +110,7 @@ pub fn only_as_signer(value: &str, key: &str, evidence: &Evidence) -> bool {
         if end > 0 && matches!(tokens[end - 1].folded.as_str(), ":" | ",") {
             end -= 1;
         }
-        SIGN.iter().any(|words| {
+        before.iter().any(|words| {
             end.checked_sub(words.len()).is_some_and(|from| {
                 words
                     .iter()
@@ -83,7 +127,7 @@ mod tests {
     use super::*;
 
     fn signer(text: &str, key: &str, value: &str) -> bool {
-        only_as_signer(
+        only_in_another_role(
             value,
             key,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
@@ -118,6 +162,46 @@ mod tests {
             assert!(signer(text, "recipient", value), "{text}");
             assert!(signer(text, "destinatario", value), "{text}");
         }
+    }
+
+    #[test]
+    fn a_sender_or_a_pet_is_no_recipient_or_owner() {
+        assert!(signer(
+            "Spedisci il regalo a mia nonna, mittente Ciro Esposito",
+            "recipient_name",
+            "Ciro Esposito"
+        ));
+        assert!(signer(
+            "Envía un paquete de parte de Jorge Medina a su mamá en Puebla",
+            "recipient_name",
+            "Jorge Medina"
+        ));
+        assert!(signer(
+            "Mach beim Tierarzt einen Termin für unseren Kater Moritz",
+            "owner_name",
+            "Moritz"
+        ));
+        assert!(signer(
+            "Book a grooming slot for my dog Bella, put it under my name",
+            "owner_name",
+            "Bella"
+        ));
+        // The pet's own field; the owner named too; a recipient after "to".
+        assert!(!signer(
+            "Book a grooming slot for my dog Bella",
+            "pet_name",
+            "Bella"
+        ));
+        assert!(!signer(
+            "Book a slot for my dog Bella, owner Bella Swan",
+            "owner_name",
+            "Bella"
+        ));
+        assert!(!signer(
+            "Send flowers from Jorge to Ana",
+            "recipient_name",
+            "Ana"
+        ));
     }
 
     #[test]
