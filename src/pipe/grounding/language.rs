@@ -237,7 +237,7 @@ pub fn of_conversation(text: &str, tool_results: &[std::ops::Range<usize>]) -> L
                 out.present |= 1 << i;
             }
         }
-        if unread_words(line, &scores) || lettered(line, &scores) {
+        if unread_words(line, &scores) || lettered(line, &scores) || unknown(line, &scores) {
             out.unread = true;
         }
     }
@@ -409,6 +409,32 @@ fn unread_words(line: &str, scores: &[(&'static str, usize)]) -> bool {
         }),
         None => false,
     }
+}
+
+/// Whether a line's letters name a language none of the lists knows, where its function words
+/// do not outweigh them: whatlang over every language it has (not only those with a list),
+/// sure of another (0.5) on a line of five words or more with one function word of the six at
+/// most ("Archeba'r ystafell yn y gwesty...": Welsh at 1.0, one "a"). A short line with no
+/// function word tells nothing this way: "Richiamami appena puoi." reads as another language
+/// too, and a short Uzbek line barely reads as any.
+fn unknown(line: &str, scores: &[(&'static str, usize)]) -> bool {
+    let words = line.split_whitespace().count();
+    // One word shared by several of the six ("a") is one word.
+    let read = scores[..READ.len()]
+        .iter()
+        .map(|(_, n)| *n)
+        .max()
+        .unwrap_or(0);
+    // The letters are read only where the words leave it open.
+    if words < 5 || read > 1 {
+        return false;
+    }
+    whatlang::detect(&without_names(line)).is_some_and(|info| {
+        info.confidence() >= 0.5
+            && !READ
+                .iter()
+                .any(|code| whatlang_of(code) == Some(info.lang()))
+    })
 }
 
 /// `line` without its names: the words after its first that begin with a capital.
@@ -812,6 +838,14 @@ mod tests {
         assert!(of("Sæt en timer på et kvarter").unread);
         assert!(of("kolik je 1000 korun v eurech?").unread);
         assert!(of("Rezervuj mi letenku do Londýna na piatok.").unread);
+        // Letters whatlang is sure of, of a language no list knows (Welsh, Uzbek), outweigh
+        // one function word of the six; not an English line of as many words.
+        assert!(of("Archeba'r ystafell yn y gwesty yng Nghaerdydd ar gyfer nos Sadwrn, a ie, gyda brecwast").unread);
+        assert!(
+            of("Shanba kuni kechqurunga ikki kishilik stol band qil, yo'q, to'rt kishilik").unread
+        );
+        assert!(!of("Book a room at the Cardiff hotel for Saturday night with breakfast").unread);
+        assert!(!of("Reserva una habitación en el hotel de Cardiff para el sábado").unread);
         // One line in another script is enough: the user's request beside English tool output.
         assert!(of("The tool returned 3 rows.\n東京に送ってください").unread);
         assert!(!of("set a reminder").unread);
