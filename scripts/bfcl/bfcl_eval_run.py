@@ -727,7 +727,7 @@ def main() -> None:
         new_rows, new_wall = run_modes(bfcl, args.modes, cases, args, work, log)
     rows += new_rows
     wall.update(new_wall)
-    binaries.update({m: describe_binary(args.plaincall_bin) for m in args.modes if m == "plaincall"})
+    binaries.update({m: describe_binary(args.plaincall_bin) for m in args.modes if m.startswith("plaincall")})
     modes = [m for m in MODES if any(r["mode"] == m for r in rows)]
     order = {c["id"]: i for i, c in enumerate(cases)}
     rows.sort(key=lambda r: (MODES.index(r["mode"]), order[r["id"]]))
