@@ -2,7 +2,8 @@
 //! in the six languages `text2num` reads ("twenty five", "ochenta y cinco", "vingt-deux",
 //! "zweiundvierzig", "trinta e dois", "ventitré"). The hour and minute of a time of day
 //! ("10:30") and the parts of a written date ("2026-11-25") are no numbers of their own: an
-//! age of 10 is not said by "at 10:30". A lone article ("un", "une", "ein", "um") is no one.
+//! age of 10 is not said by "at 10:30". A lone article ("un", "une", "ein", "um") is no one,
+//! unless it ends its clause ("no, mejor uno, que somos pocos", "nur eine.").
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -343,12 +344,23 @@ fn read_words(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts
         }
         for (from, to, value, ordinal) in read_in(&pieces, &stretches, language) {
             let words = &text[from..to];
-            // Digits are read above; a lone article counts nothing.
+            // Digits are read above; a lone article counts nothing, unless it ends its clause
+            // as the number one ("no, mejor uno, que somos pocos", "nur eine."): not "a",
+            // "an" or "um", which a clause ends with otherwise ("Um, make it 4").
+            let article = words.trim().to_lowercase();
+            let clause_ends = !matches!(article.as_str(), "a" | "an" | "um")
+                && text[to..]
+                    .trim_start()
+                    .chars()
+                    .next()
+                    .is_none_or(|c| matches!(c, ',' | '.' | ';' | '!' | '?' | ')'));
             if words
                 .trim()
                 .chars()
                 .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
-                || ARTICLES.contains(&words.trim().to_lowercase().as_str())
+                || (ARTICLES.contains(&article.as_str()) && !clause_ends)
+                // "non" is a no in French and Italian, which text2num reads as nine.
+                || article == "non"
             {
                 continue;
             }
@@ -721,6 +733,15 @@ mod tests {
         assert!(numbers("on 25/11/2026").is_empty());
         assert!(numbers("une table, un rendez-vous, a flight, ein Tisch").is_empty());
         assert!(!numbers("This is important").contains(&1.0));
+        // An article that ends its clause is the number one; not "a" or "um".
+        assert_eq!(
+            numbers("Compra 2 kilos... no, mejor uno, que somos pocos"),
+            [2.0, 1.0]
+        );
+        assert_eq!(numbers("Non, j'en prends une, merci"), [1.0]);
+        assert!(numbers("Um, make it a.").is_empty());
+        assert!(numbers("Non, merci").is_empty());
+        assert!(numbers("Non.").is_empty());
     }
 
     const CODES: [&str; 6] = ["en", "es", "fr", "de", "pt", "it"];
