@@ -1099,24 +1099,17 @@ impl Driver {
             }
             let native = self.prompt.is_none();
             let (content, mut calls) = prompt.parse(&held);
-            let read = !calls.is_empty();
-            // Native mode reads calls in the text only for a turn with no call of its own: a
-            // model that called natively meant those calls, and text that writes a call out
-            // beside them repeats one. It is no answer either: the written calls do not reach
-            // the client, the prose around them does.
-            if native && read && state.assembly.tool_names().next().is_some() {
-                tracing::info!(
-                    calls = calls.len(),
-                    "the main model wrote calls as text beside its native calls: the written calls are dropped"
-                );
-                calls.clear();
-            } else if native && read {
-                self.engine.metrics.text_calls.inc_by(calls.len() as u64);
-                tracing::info!(
-                    calls = calls.len(),
-                    "the main model wrote its call as text: it is read as a call"
-                );
-            }
+            let read = if native {
+                let called = state.assembly.tool_names().next().is_some();
+                native_text_calls(
+                    &mut calls,
+                    called,
+                    &self.resolver.rewrite.tried,
+                    &self.engine.metrics,
+                )
+            } else {
+                !calls.is_empty()
+            };
             // The turn's text, as a repair turn shows it back to the model, is what the client
             // got: a call read out of it is in its calls, not written twice. (What is held is
             // always the end of what the turn wrote.)
@@ -1281,6 +1274,47 @@ async fn settle(
         Some(state) => state.assembly.settle_next().await,
         None => std::future::pending().await,
     }
+}
+
+/// Native mode: which `calls` written as text become calls (`called`: the turn made native
+/// calls). None beside native calls: a model that called natively meant those, and text
+/// that writes a call out beside them repeats one (it is no answer either: the written
+/// calls do not reach the client, the prose around them does). None to a tool already
+/// objected to in this request: the text stays text, as the model alone would have left it
+/// (told once that the user gave none of it, a model that writes it again gets no call
+/// made of it).
+/// Returns whether the text was read: its written calls taken out of what the client
+/// gets.
+fn native_text_calls(
+    calls: &mut Vec<crate::openai::ToolCall>,
+    called: bool,
+    tried: &crate::pipe::Tried,
+    metrics: &crate::metrics::Metrics,
+) -> bool {
+    if calls.is_empty() {
+        return false;
+    }
+    if calls.iter().any(|c| tried.objected_to(&c.function.name)) {
+        tracing::info!(
+            "the main model wrote again, as text, a call it was told the user gave nothing for: it stays text"
+        );
+        calls.clear();
+        return false;
+    }
+    if called {
+        tracing::info!(
+            calls = calls.len(),
+            "the main model wrote calls as text beside its native calls: the written calls are dropped"
+        );
+        calls.clear();
+    } else {
+        metrics.text_calls.inc_by(calls.len() as u64);
+        tracing::info!(
+            calls = calls.len(),
+            "the main model wrote its call as text: it is read as a call"
+        );
+    }
+    true
 }
 
 #[cfg(test)]

@@ -668,6 +668,14 @@ impl Tried {
             .is_ok_and(|mut tried| !tried.no_repair_left && tried.objected.insert(tool.to_owned()))
     }
 
+    /// Whether grounding or the translator already objected to a call of `tool` in this
+    /// request.
+    pub fn objected_to(&self, tool: &str) -> bool {
+        self.0
+            .lock()
+            .is_ok_and(|tried| tried.objected.contains(tool))
+    }
+
     /// True the first time in this request that the translator (or grounding) finds a
     /// request is not for `tool`: the main model is told once; should it call the tool
     /// again, its own call is asked for (the worst case is the model alone, one turn later).

@@ -43,8 +43,13 @@ struct Seen {
 }
 
 async fn ask(proxy: &Proxy, stream: bool) -> Seen {
+    ask_with(proxy, &request(stream), stream).await
+}
+
+/// [`ask`] with the request `body` (its `stream` set as `stream` says).
+async fn ask_with(proxy: &Proxy, body: &Value, stream: bool) -> Seen {
     if !stream {
-        let (status, body) = chat(proxy, &request(false)).await;
+        let (status, body) = chat(proxy, body).await;
         assert_eq!(status, 200, "{body}");
         let choice = &body["choices"][0];
         let content = choice["message"]["content"].as_str().unwrap_or("");
@@ -58,7 +63,7 @@ async fn ask(proxy: &Proxy, stream: bool) -> Seen {
             finish: choice["finish_reason"].as_str().unwrap_or("").to_owned(),
         };
     }
-    let response = support::post_json(&proxy.url("/v1/chat/completions"), &request(true)).await;
+    let response = support::post_json(&proxy.url("/v1/chat/completions"), body).await;
     assert_eq!(response.status(), 200);
     let mut seen = Seen {
         calls: Vec::new(),
@@ -107,6 +112,46 @@ async fn proxy_for(reply: Reply, extra: &str) -> (Proxy, MockServer, MockServer)
     let toml = format!("{}{extra}", backend_toml(&translator.url()));
     let proxy = Proxy::start(&main.url(), &toml).await;
     (proxy, main, translator)
+}
+
+/// Told once that the user gave none of it, a main model that writes the same call again as
+/// text gets no call made of it: the text goes out as the model alone would have left it
+/// (BFCL's live_irrelevance_25-2-13: the 0.5B's weather call for "What's 1+1?", the city the
+/// schema's own example). Written once, the call is objected to, not delivered.
+#[tokio::test]
+async fn a_call_written_again_as_text_after_an_objection_stays_text() {
+    let weather = json!({"type": "function", "function": {"name": "get_current_weather",
+        "description": "Retrieves the current weather conditions for a specified city and state.",
+        "parameters": {"type": "object", "required": ["location"], "properties": {
+            "location": {"type": "string", "description": "The location, in the format of 'City, State', such as 'San Francisco, CA'."}}}}});
+    let written =
+        r#"{"name": "get_current_weather", "arguments": {"location": "San Francisco, CA"}}"#;
+    for stream in [false, true] {
+        let main = MockServer::scripted(vec![
+            text_reply(stream, written, 7),
+            text_reply(stream, written, 7),
+        ])
+        .await;
+        let proxy = Proxy::start(&main.url(), "").await;
+        let body = json!({"model": "m", "stream": stream, "tools": [weather.clone()],
+            "messages": [{"role": "user", "content": "What's 1+1?"}]});
+        let seen = ask_with(&proxy, &body, stream).await;
+        assert!(seen.calls.is_empty(), "stream={stream}: {:?}", seen.calls);
+        assert!(
+            seen.content.contains("San Francisco, CA"),
+            "stream={stream}: {:?}",
+            seen.content
+        );
+        let requests = main.chat_requests();
+        assert_eq!(requests.len(), 2, "stream={stream}: one repair turn");
+        let repair = requests[1].json();
+        let told = repair["messages"]
+            .as_array()
+            .and_then(|m| m.last())
+            .map(|m| m["content"].to_string())
+            .unwrap_or_default();
+        assert!(told.contains("[NOT SAID]"), "stream={stream}: {told}");
+    }
 }
 
 #[tokio::test]
