@@ -170,6 +170,15 @@ impl ChatRequest {
             return false;
         };
         tools.iter().all(|tool| match FunctionTool::read(tool) {
+            // `"parameters": null` reads as none given, but is no object either.
+            Ok(Some(function))
+                if function
+                    .function
+                    .get("parameters")
+                    .is_some_and(|p| p.get() == "null") =>
+            {
+                false
+            }
             Ok(Some(function)) => {
                 let name = function.name.as_bytes();
                 !name.is_empty()

@@ -84,10 +84,13 @@ pub(crate) async fn serve_parsed(
     state: &Arc<AppState>,
     mut parts: axum::http::request::Parts,
     bytes: bytes::Bytes,
-    parsed: RawObject,
+    mut parsed: RawObject,
 ) -> Result<Answer, ProxyError> {
+    // Fields a strict upstream refuses go before anything reads them: one the operator drops
+    // is never the client's error.
+    let dropped = drop_params(state, &mut parsed);
     let mut parsed = read_request(parsed)?;
-    let bytes = for_upstream(state, &mut parsed, bytes)?;
+    let bytes = for_upstream(state, &mut parsed, bytes, dropped)?;
     let model = parsed.model.clone();
     let mode = state.modes.mode_for_shared(&model).await;
     let has_tools = parsed.tools_checked();
@@ -154,32 +157,34 @@ fn read_request(parsed: RawObject) -> Result<ChatRequest, ProxyError> {
     })
 }
 
+/// `upstream.drop_params`: the fields a strict upstream refuses, taken out; whether any was.
+fn drop_params(state: &AppState, parsed: &mut RawObject) -> bool {
+    let mut dropped = false;
+    for field in &state.config.upstream.drop_params {
+        if parsed.shift_remove(field).is_some() {
+            tracing::debug!(%field, "dropped (upstream.drop_params)");
+            dropped = true;
+        }
+    }
+    dropped
+}
+
 /// The body as the upstream takes it. `[models]`: a client that insists on its own model names
-/// (Claude Code) reaches the upstream's model; `upstream.drop_params`: fields a strict upstream
-/// refuses are taken out. The body is written again only when one of them changed it.
+/// (Claude Code) reaches the upstream's model. The body is written again only when that or
+/// `drop_params` (`dropped`) changed it.
 fn for_upstream(
     state: &AppState,
     parsed: &mut ChatRequest,
     bytes: bytes::Bytes,
+    dropped: bool,
 ) -> Result<bytes::Bytes, ProxyError> {
-    let mut changed = false;
+    let mut changed = dropped;
     if let Some(target) = state.config.aliased(&parsed.model) {
         tracing::debug!(from = %parsed.model, to = %target, "model alias");
         parsed.set_model(target.to_owned()).map_err(serde_error)?;
         changed = true;
     }
-    let mut dropped = false;
-    for field in &state.config.upstream.drop_params {
-        if parsed.body.shift_remove(field).is_some() {
-            tracing::debug!(%field, "dropped (upstream.drop_params)");
-            dropped = true;
-        }
-    }
-    if dropped {
-        // A dropped field the pipe acts on (`tool_choice`, `stream_options`) is gone for it too.
-        *parsed = read_request(std::mem::take(&mut parsed.body))?;
-    }
-    if !changed && !dropped {
+    if !changed {
         return Ok(bytes);
     }
     let bytes = openai::to_bytes(&parsed.body).map_err(serde_error)?;

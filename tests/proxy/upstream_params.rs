@@ -180,3 +180,16 @@ async fn hosted_tools_are_dropped_or_refused_by_kind() {
         "only the request that dropped a tool went on"
     );
 }
+
+/// A field the operator drops is never read: a malformed one the upstream would refuse is
+/// taken out, not answered with a 400 for the client.
+#[tokio::test]
+async fn a_dropped_field_is_not_read_first() {
+    let main = upstream().await;
+    let proxy = Proxy::start(&main.url(), "drop_params = [\"stream_options\", \"n\"]\n").await;
+    let body = json!({"model": "m", "n": "2", "stream_options": {"include_usage": "yes"},
+        "messages": [{"role": "user", "content": "hi"}]});
+    post(&proxy, "/v1/chat/completions", body).await;
+    let seen = main.chat_requests()[0].json();
+    assert_eq!(fields(&seen), vec!["model", "messages"], "{seen}");
+}

@@ -71,8 +71,7 @@ const CLASSES: &[(Class, &[&str])] = &[
         "bebe", "bebes", "kind", "kinder", "kindern", "crianca", "criancas", "filho", "filhos",
         "bambino", "bambini", "bambina", "bambine", "figlio", "figli", "ragazzi",
         "bimbo", "bimbi", "bimba", "bimbe", "crio", "crios", "peque", "peques", "nene", "nenes",
-        "gosse", "gosses", "gamin", "gamins", "gamine", "gamines", "petits", "petites",
-        "pequenos", "pequenas", "piccoli", "kleinen",
+        "gosse", "gosses", "gamin", "gamins", "gamine", "gamines",
     ]),
     (Class::Rooms, &[
         "room", "bedroom", "habitacion", "habitaciones", "dormitorio", "dormitorios", "cuarto",

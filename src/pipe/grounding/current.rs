@@ -206,11 +206,15 @@ fn weight_changed(tokens: &[Token], facts: &mut Facts) {
     }
 }
 
-/// Words for outdoors (folded; "ß" stays, as typed without it too).
+/// Words for outdoors (folded; "ß" stays, as typed without it too), before the degrees.
 #[rustfmt::skip]
 const OUTSIDE: &[&str] = &[
     "outside", "outdoors", "afuera", "fuera", "dehors", "draußen", "draussen", "fora", "fuori",
 ];
+
+/// Words for outdoors after the degrees: English only, as "fuera", "fuori" and "draußen" after
+/// them also say the user is away ("pon la calefacción a 16 grados mientras estoy fuera").
+const OUTSIDE_AFTER: &[&str] = &["outside", "outdoors"];
 
 /// Words of degrees after a number (folded, or the sign).
 const DEGREES: &[&str] = &[
@@ -220,20 +224,22 @@ const DEGREES: &[&str] = &[
 
 /// The temperature outdoors ("afuera estamos a 5 grados", "it's 2 degrees outside") is the
 /// weather's ([`Role::Outdoor`]), no temperature to set a heating to ([`a_setting`]): degrees
-/// after the number, a word for outdoors within four words of it.
+/// after the number, a word for outdoors within four words before it (or "outside" within
+/// three after the degrees).
 fn outside(tokens: &[Token], facts: &mut Facts) {
-    let outdoors = |t: &Token| t.kind == Kind::Word && OUTSIDE.contains(&t.folded.as_str());
+    let word_of = |list: &'static [&'static str]| {
+        move |t: &Token| t.kind == Kind::Word && list.contains(&t.folded.as_str())
+    };
     let weather: Vec<(usize, usize)> = facts
         .number_spans
         .iter()
         .filter(|s| {
+            let before = &tokens[s.start.saturating_sub(4)..s.start];
+            let mut after = tokens.iter().skip(s.end + 1).take(3);
             tokens
                 .get(s.end)
                 .is_some_and(|u| DEGREES.contains(&u.folded.as_str()))
-                && (tokens[s.start.saturating_sub(4)..s.start]
-                    .iter()
-                    .any(outdoors)
-                    || tokens.iter().skip(s.end + 1).take(3).any(outdoors))
+                && (before.iter().any(word_of(OUTSIDE)) || after.any(word_of(OUTSIDE_AFTER)))
         })
         .map(|s| (s.start, s.end))
         .collect();
@@ -438,8 +444,17 @@ mod tests {
             2.0
         ));
         assert!(outdoor(
-            "Il fait 3 degrés dehors, mets le chauffage à 20",
+            "Dehors il fait 3 degrés, mets le chauffage à 20",
             3.0
+        ));
+        // Away from home is no weather.
+        assert!(!outdoor(
+            "Pon la calefacción a 16 grados mientras estoy fuera",
+            16.0
+        ));
+        assert!(!outdoor(
+            "Metti il riscaldamento a 17 gradi, sono fuori",
+            17.0
         ));
         assert!(outdoor("Draußen sind es minus 4 Grad", -4.0));
         // The value to set, the degrees said without "outside", and outside with no degrees.

@@ -845,6 +845,19 @@ mod tests {
             of("Shanba kuni kechqurunga ikki kishilik stol band qil, yo'q, to'rt kishilik").unread
         );
         assert!(!of("Book a room at the Cardiff hotel for Saturday night with breakfast").unread);
+        // Terse lines of five words or more with one function word at most, which reach the
+        // letters.
+        for line in [
+            "Book hotel Cardiff Saturday night breakfast",
+            "Cancel Netflix subscription starting next month",
+            "Reservar mesa cuatro personas viernes noche",
+            "Termin Zahnarzt nächsten Dienstag vormittag eintragen",
+            "Prenota tavolo quattro persone venerdì sera",
+            "Marcar consulta dentista próxima terça manhã",
+            "Réserve table quatre personnes vendredi soir",
+        ] {
+            assert!(!super::unknown(line, &super::scores(line)), "{line}");
+        }
         assert!(!of("Reserva una habitación en el hotel de Cardiff para el sábado").unread);
         // One line in another script is enough: the user's request beside English tool output.
         assert!(of("The tool returned 3 rows.\n東京に送ってください").unread);

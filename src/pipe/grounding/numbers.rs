@@ -3,7 +3,8 @@
 //! "zweiundvierzig", "trinta e dois", "ventitré"). The hour and minute of a time of day
 //! ("10:30") and the parts of a written date ("2026-11-25") are no numbers of their own: an
 //! age of 10 is not said by "at 10:30". A lone article ("un", "une", "ein", "um") is no one,
-//! unless it ends its clause ("no, mejor uno, que somos pocos", "nur eine.").
+//! unless it ends its clause ("no, mejor uno, que somos pocos", "j'en prends une, merci"; in a
+//! language text2num reads the word in).
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -345,7 +346,7 @@ fn read_words(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts
         for (from, to, value, ordinal) in read_in(&pieces, &stretches, language) {
             let words = &text[from..to];
             // Digits are read above; a lone article counts nothing, unless it ends its clause
-            // as the number one ("no, mejor uno, que somos pocos", "nur eine."): not "a",
+            // as the number one ("no, mejor uno, que somos pocos", "j'en prends une"): not "a",
             // "an" or "um", which a clause ends with otherwise ("Um, make it 4").
             let article = words.trim().to_lowercase();
             let clause_ends = !matches!(article.as_str(), "a" | "an" | "um")

@@ -863,6 +863,13 @@ fn marathons(tokens: &[Token], out: &mut Vec<Quantity>) {
         if before > 0 && tokens[before - 1].folded == "-" {
             before -= 1;
         }
+        // A marathon of films or series is no race ("movie marathon", "maratón de series").
+        let binge = |t: &Token| is_word(t, NOT_RACES);
+        if tokens[i.saturating_sub(2)..i].iter().any(binge)
+            || tokens.iter().skip(i + 1).take(2).any(binge)
+        {
+            continue;
+        }
         let half = joined_half
             || before.checked_sub(1).is_some_and(|b| {
                 let word = &tokens[b];
@@ -872,6 +879,13 @@ fn marathons(tokens: &[Token], out: &mut Vec<Quantity>) {
         emit(km, (Length, 1000.0), out);
     }
 }
+
+/// Words beside "marathon" that make it one of watching or playing (folded).
+#[rustfmt::skip]
+const NOT_RACES: &[&str] = &[
+    "movie", "movies", "film", "films", "series", "serie", "tv", "netflix", "binge", "gaming",
+    "pelicula", "peliculas", "filme", "filmes", "serien", "filmi", "lecture", "lectura",
+];
 
 fn is_word(token: &Token, words: &[&str]) -> bool {
     token.kind == Kind::Word && words.contains(&token.folded.as_str())
@@ -1952,6 +1966,9 @@ mod tests {
             "marathon registration"
         ));
         assert!(!km(21.1, "corrí media hora de series"));
+        // Films and series watched in a row are no race.
+        assert!(!km(42.195, "Book me a movie marathon night"));
+        assert!(!km(42.2, "Organiza un maratón de series el sábado"));
     }
 
     #[test]

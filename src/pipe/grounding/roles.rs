@@ -15,17 +15,18 @@ const SIGN: &[&[&str]] = &[
     &["firmado"], &["firmada"],
     &["signe"], &["signez"], &["signe", "-", "le"], &["signe", "-", "la"],
     &["unterschreib", "mit"], &["unterschreibe", "mit"], &["unterzeichne", "mit"],
-    &["unterschrieben", "von"], &["gezeichnet"], &["gruss"], &["grusse"],
+    &["unterschrieben", "von"], &["gezeichnet"],
     &["assina", "como"], &["assine", "como"], &["assinar", "como"], &["assinado", "por"],
     &["assinado"], &["assinada"],
     &["firma", "come"], &["firmala", "come"], &["firmalo", "come"], &["firmato"], &["firmata"],
 ];
 
-/// Words that name the sender right before the name (folded): "from", "de parte de",
-/// "mittente", "Absender".
+/// Words that name the sender right before the name (folded): "de parte de", "mittente",
+/// "Absender"; not "from", whose name is often whom a reply goes to ("reply to the email from
+/// Sarah").
 #[rustfmt::skip]
 const SENT_FROM: &[&[&str]] = &[
-    &["from"], &["sender"], &["de", "parte", "de"], &["remitente"], &["remetente"],
+    &["sender"], &["de", "parte", "de"], &["remitente"], &["remetente"],
     &["da", "parte", "de"], &["de", "la", "part", "de"], &["expediteur"], &["absender"],
     &["im", "auftrag", "von"], &["da", "parte", "di"], &["mittente"],
 ];
@@ -59,7 +60,19 @@ const OWNER: &[&str] = &[
 /// is written in the conversation only in another role: the message's sender, the pet.
 pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool {
     let words = words_of(key);
-    let about = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    // "to" makes a recipient only as the key's first word before what it is ("to",
+    // "to_email", "to_name"), not a target of another kind ("to_timezone").
+    const WHO: &[&str] = &[
+        "name", "email", "address", "user", "contact", "phone", "number",
+    ];
+    let to_recipient = words.first().is_some_and(|w| w == "to")
+        && words.get(1).is_none_or(|w| WHO.contains(&w.as_str()));
+    let about = |list: &[&str]| {
+        (list == RECIPIENT && to_recipient)
+            || words
+                .iter()
+                .any(|w| w != "to" && list.contains(&w.as_str()))
+    };
     let before: Vec<&[&str]> = if about(RECIPIENT) {
         SIGN.iter().chain(SENT_FROM).copied().collect()
     } else if about(OWNER) {
@@ -201,6 +214,17 @@ mod tests {
             "Send flowers from Jorge to Ana",
             "recipient_name",
             "Ana"
+        ));
+        // Whom a reply goes to is often after "from"; a time zone is no recipient.
+        assert!(!signer(
+            "Reply to the email from Sarah about the invoice",
+            "recipient",
+            "Sarah"
+        ));
+        assert!(!signer(
+            "Call the colleague from Tokyo at 9, sign it as Tokyo",
+            "to_timezone",
+            "Tokyo"
         ));
     }
 

@@ -1024,9 +1024,8 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                     Some(Role::Date) => about(DAY),
                     Some(Role::Current) => about(CURRENT),
                     Some(Role::Change) => about(CHANGE_BY),
-                    Some(Role::Outdoor) => {
-                        !super::current::a_setting(name.iter().chain(&description))
-                    }
+                    // The weather's degrees: the quantity rule reads them, in their scale.
+                    Some(Role::Outdoor) => false,
                 }
         });
     let party = counted::counts_everyone(&name, &description)
@@ -1120,7 +1119,7 @@ fn party_said(value: f64, evidence: &Evidence) -> Option<bool> {
 }
 
 /// Words for "we" right before a number that counts the speakers ("nous deux", "nosotros
-/// dos", "wir zwei", "nós dois", "noi due"), folded.
+/// dos", "wir zwei", "noi due"), folded; not "nos", Portuguese "in the" and French "our".
 const WE: &[&str] = &[
     "we", "us", "nous", "nosotros", "nosotras", "wir", "nos", "noi",
 ];
@@ -1412,21 +1411,53 @@ const OCCASIONS: &[&str] = &[
     "jubilaum", "hochzeitstag", "compleanno", "anniversario",
 ];
 
-/// Whether an occasion counted in years follows the number ending before token `end`, past
-/// an ordinal's mark ("40º", "40°"; "40." where German is written, as "a table for 12.
-/// Birthday dinner" ends a sentence): "meinen 40. Geburtstag", "my 40th birthday".
-fn occasion_after(evidence: &Evidence, end: usize) -> bool {
+/// Words that own or point at an occasion before its years ("my 40th", "meinen 40.", "el 50
+/// aniversario", "zum 60."), folded.
+#[rustfmt::skip]
+const OWNING: &[&str] = &[
+    "my", "his", "her", "our", "their", "the", "mi", "su", "sus", "nuestro", "el", "mon", "ma",
+    "son", "sa", "notre", "leur", "le", "mein", "meinen", "meinem", "meine", "sein", "seinen",
+    "ihr", "ihren", "unseren", "unser", "den", "dem", "zum", "meu", "minha", "seu", "sua",
+    "nosso", "o", "mio", "mia", "suo", "nostro", "il",
+];
+
+/// Whether the number over tokens `start..end` is the years of an occasion: a rank ("my 40th
+/// birthday"; "40." where German is written, as "a table for 12. Birthday dinner" ends a
+/// sentence; "40º", "40°") or owned ("su 50 aniversario"), right before the occasion's word,
+/// and that word names no other thing after it ("30 birthday invitations" are invitations).
+fn occasion_after(evidence: &Evidence, start: usize, end: usize) -> bool {
     let tokens = &evidence.tokens;
     let german = evidence.languages.main == Some("de");
     let mut at = end;
-    if tokens.get(at).is_some_and(|t| {
+    let marked = tokens.get(at).is_some_and(|t| {
         !t.spaced && (matches!(t.lower.as_str(), "º" | "°" | "ª") || (german && t.lower == "."))
-    }) {
+    });
+    if marked {
         at += 1;
     }
-    tokens
+    let rank = |t: &super::tokens::Token| {
+        ["st", "nd", "rd", "th", "e", "eme", "o", "a"]
+            .iter()
+            .any(|s| {
+                t.lower
+                    .strip_suffix(s)
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            })
+    };
+    let ranked = marked || tokens.get(start).is_some_and(rank);
+    let owned = start
+        .checked_sub(1)
+        .and_then(|i| tokens.get(i))
+        .is_some_and(|t| is(OWNING, &t.folded));
+    let occasion = tokens
         .get(at)
-        .is_some_and(|t| t.kind == Kind::Word && is(OCCASIONS, &t.folded))
+        .is_some_and(|t| t.kind == Kind::Word && is(OCCASIONS, &t.folded));
+    // What follows the occasion's word: nothing, a mark or a function word ("am Freitag",
+    // "de mis padres"), never a noun it qualifies.
+    let alone = tokens.get(at + 1).is_none_or(|t| {
+        t.kind != Kind::Word || is(STOPWORDS, &t.folded) || language::function_word(&t.folded)
+    });
+    (ranked || owned) && occasion && alone
 }
 
 /// The folded words of up to `n` tokens from token `from`, to the clause's first mark.
@@ -1525,7 +1556,7 @@ fn people_or_years(
     }
     // "mein 40. Geburtstag", "my 40th birthday": the years of an occasion, for a field about
     // an age or the occasion only.
-    if occasion_after(evidence, end) {
+    if occasion_after(evidence, start, end) {
         const YEARS_OF: &[&str] = &["birthday", "anniversary"];
         let about = |w: &&str| name.iter().chain(description).any(|n| n == w);
         return Some(AGE_WORDS.iter().chain(YEARS_OF).any(about));
@@ -2585,12 +2616,31 @@ mod tests {
         let anniversary = "Reserva para el 50 aniversario de mis padres";
         assert!(!number_kept(anniversary, "personas", int.clone(), 50.0));
         assert!(number_kept(anniversary, "anniversary", int.clone(), 50.0));
-        // A number before another noun is left to the other rules.
+        // A number before another noun is left to the other rules; so is a count of things
+        // for an occasion.
         assert!(number_kept(
             "a table for 12. Birthday dinner",
             "guests",
-            int,
+            int.clone(),
             12.0
+        ));
+        assert!(number_kept(
+            "Order 30 birthday invitations",
+            "quantity",
+            int.clone(),
+            30.0
+        ));
+        assert!(number_kept(
+            "Book a table for 12 birthday guests on Saturday",
+            "party_size",
+            int.clone(),
+            12.0
+        ));
+        assert!(!number_kept(
+            "Book a table for my 40th birthday",
+            "guests",
+            int,
+            40.0
         ));
     }
 

@@ -363,9 +363,11 @@ const CHANGE: &[&str] = &[
 ];
 
 /// Words before the value a change is to: "to", "pra", "a las", "auf", "alle".
-const CHANGED_TO: &[&str] = &[
-    "to", "pra", "para", "a", "al", "au", "auf", "alle", "per", "por", "pour",
-];
+const CHANGED_TO: &[&str] = &["to", "pra", "para", "au", "auf", "alle", "pour"];
+
+/// Pronouns between a verb of changing and what it changes to ("change it to", "ändere es
+/// auf", "muda isso pra").
+const CHANGED_PRONOUNS: &[&str] = &["it", "that", "this", "es", "das", "isso", "lo", "la", "le"];
 
 /// Words for "instead" that make a short message a correction where they end it or a clause
 /// after a number ("make that 300 instead", "dann 3 stattdessen"); Italian "invece" opens one
@@ -423,8 +425,16 @@ pub fn opens(tokens: &[Token]) -> bool {
     });
     // "corrige pra 20h", "change it to 8pm", "ändere es auf 9 Uhr": a verb of changing, then
     // what it changes to.
-    let changed_to =
-        is(CHANGE, word(first)) && (first + 1..first + 4).any(|at| is(CHANGED_TO, word(at)));
+    // Only a change of what was said, not of a thing it names ("change the subject to Budget
+    // Review" takes back no recipient): the verb, a pronoun at most, then what it changes to.
+    let number_at = |at: usize| tokens.get(at).is_some_and(|t| t.kind == Kind::Number);
+    let to_at = |at: usize| {
+        is(CHANGED_TO, word(at))
+            // Spanish "a" only before its number or hour: "cámbialo a las 9".
+            || (word(at) == "a" && (number_at(at + 1) || (word(at + 1) == "las" && number_at(at + 2))))
+    };
+    let changed_to = is(CHANGE, word(first))
+        && (to_at(first + 1) || (is(CHANGED_PRONOUNS, word(first + 1)) && to_at(first + 2)));
     is(OPENING, word(first))
         || make_it
         || changed_to
@@ -435,7 +445,12 @@ pub fn opens(tokens: &[Token]) -> bool {
         || (is(REFUSED, word(first)) && punct(first + 1))
         // "no aspetta, fanne quattro", "espera, eran 450": a wait that stands alone.
         || (is(REFUSED, word(first)) && is(WAIT, word(first + 1)) && punct(first + 2))
-        || (is(WAIT, word(first)) && word(first) != "dai" && punct(first + 1))
+        // A wait alone corrects before a number ("espera, eran 450"), not before more of the
+        // request ("Espera, y la vuelta el domingo").
+        || (is(WAIT, word(first))
+            && word(first) != "dai"
+            && punct(first + 1)
+            && (first + 2..first + 5).any(number_at))
         || apologised
 }
 
@@ -611,6 +626,10 @@ mod tests {
             "Espera a que llegue el técnico",
             "Change of plans, I'm bringing my sister",
             "Cambia tutto, grazie",
+            "Change the subject to Budget Review",
+            "Muda a sala para a B12",
+            "Espera, y la vuelta el domingo",
+            "Aspetta, il ritorno domenica",
         ] {
             assert!(!opens(&tokenize(text)), "{text}");
         }
