@@ -457,6 +457,18 @@ mod tests {
             17.0
         ));
         assert!(outdoor("Draußen sind es minus 4 Grad", -4.0));
+        // Read in its scale: 40 °F outside is no 40 °C.
+        let weather = |value: f64, text: &str| {
+            let name = vec!["temperature".to_owned(), "c".to_owned()];
+            let facts = read_for_test(text);
+            let field = super::super::quantity::Field {
+                name: &name,
+                description: &[],
+            };
+            super::super::quantity::traces(value, &field, &facts)
+        };
+        assert!(!weather(40.0, "It's 40°F outside, log today's weather"));
+        assert!(weather(4.0, "It's 4°C outside, log today's weather"));
         // The value to set, the degrees said without "outside", and outside with no degrees.
         assert!(!outdoor(
             "It's 2 degrees outside, set the heating to 22",

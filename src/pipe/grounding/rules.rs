@@ -1120,9 +1120,7 @@ fn party_said(value: f64, evidence: &Evidence) -> Option<bool> {
 
 /// Words for "we" right before a number that counts the speakers ("nous deux", "nosotros
 /// dos", "wir zwei", "noi due"), folded; not "nos", Portuguese "in the" and French "our".
-const WE: &[&str] = &[
-    "we", "us", "nous", "nosotros", "nosotras", "wir", "nos", "noi",
-];
+const WE: &[&str] = &["we", "nous", "nosotros", "nosotras", "wir", "noi"];
 
 /// Whether the number over tokens `start..end` counts the speakers: after "we" or before
 /// "of us" ("the two of us", "los dos de nosotros", "noi due").
@@ -3676,6 +3674,19 @@ mod tests {
         ] {
             assert!(number_kept(text, "party_size", int.clone(), 5.0), "{text}");
             assert!(!number_kept(text, "party_size", int.clone(), 3.0), "{text}");
+        }
+        // "nos" is Portuguese "in the" and French "our": no speakers counted.
+        for (text, party) in [
+            ("Mesa para 4 pessoas nos 2 dias do festival", 4.0),
+            (
+                "Une table pour 6 personnes, on vient avec nos 2 poussettes",
+                6.0,
+            ),
+        ] {
+            assert!(
+                number_kept(text, "party_size", int.clone(), party),
+                "{text}"
+            );
         }
         // The speakers and a count of things make no party.
         assert!(!number_kept(
