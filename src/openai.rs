@@ -192,6 +192,36 @@ impl ChatRequest {
     }
 }
 
+/// A chat message, read where plaincall reads one (the history it rewrites, the history as
+/// text in prompt mode): its role, calls, call id and name typed and checked, so a malformed
+/// one is the client's error wherever it is read; the object raw.
+#[derive(Debug)]
+pub(crate) struct Message {
+    pub object: RawObject,
+    pub role: Option<String>,
+    pub tool_calls: Option<Vec<ToolCall>>,
+    pub tool_call_id: Option<String>,
+    pub name: Option<String>,
+}
+
+impl Message {
+    pub(crate) fn read(raw: &RawValue) -> Result<Message, serde_json::Error> {
+        let object: RawObject = serde_json::from_str(raw.get())?;
+        Ok(Message {
+            role: get(&object, "role")?,
+            tool_calls: get(&object, "tool_calls")?,
+            tool_call_id: get(&object, "tool_call_id")?,
+            name: get(&object, "name")?,
+            object,
+        })
+    }
+
+    /// Its `content`, as written.
+    pub(crate) fn content(&self) -> Option<&RawValue> {
+        self.object.get("content").map(AsRef::as_ref)
+    }
+}
+
 /// A JSON `null`: what a field's place holds while its value is taken out to be read.
 pub(crate) fn null_raw() -> Box<RawValue> {
     RawValue::NULL.to_owned()

@@ -19,7 +19,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::{canonical, ToolSet};
-use crate::openai::{self, nl_description, RawObject, ToolCall};
+use crate::openai::{self, nl_description, Message, RawObject, ToolCall};
 use crate::shared::{hashed, Shared, Space};
 
 const FANOUT_SEPARATOR: &str = "__";
@@ -178,9 +178,8 @@ pub(crate) fn rewrite<'a>(
     // The fields read here are read or refused: a malformed one is the client's error, never
     // a message passed on as if it held no call.
     for raw in messages {
-        let message = serde_json::from_str::<RawObject>(raw.get())?;
-        let role: Option<String> = openai::get(&message, "role")?;
-        match role.as_deref() {
+        let message = Message::read(raw)?;
+        match message.role.as_deref() {
             Some("assistant") => rewriter.assistant(raw, message, tools, memory)?,
             Some("tool") => rewriter.tool_result(raw, message)?,
             _ => rewriter.out.push(Cow::Borrowed(raw)),
@@ -205,19 +204,24 @@ impl<'a> Rewriter<'a> {
     fn assistant(
         &mut self,
         raw: &'a RawValue,
-        mut message: RawObject,
+        message: Message,
         tools: &ToolSet,
         memory: &Memory,
     ) -> Result<(), serde_json::Error> {
-        let Some(calls) = openai::get::<Vec<ToolCall>>(&message, "tool_calls")? else {
+        let Message {
+            mut object,
+            tool_calls,
+            ..
+        } = message;
+        let Some(calls) = tool_calls else {
             self.out.push(Cow::Borrowed(raw));
             return Ok(());
         };
         let (rewritten, changed) =
             rewrite_calls(calls, tools, memory, &mut self.groups, &mut self.group_of);
         if changed {
-            openai::set(&mut message, "tool_calls", &rewritten)?;
-            self.out.push(Cow::Owned(openai::to_raw(&message)?));
+            openai::set(&mut object, "tool_calls", &rewritten)?;
+            self.out.push(Cow::Owned(openai::to_raw(&object)?));
         } else {
             self.out.push(Cow::Borrowed(raw));
         }
@@ -229,9 +233,14 @@ impl<'a> Rewriter<'a> {
     fn tool_result(
         &mut self,
         raw: &'a RawValue,
-        mut message: RawObject,
+        message: Message,
     ) -> Result<(), serde_json::Error> {
-        let id: Option<String> = openai::get(&message, "tool_call_id")?;
+        let content = openai::content_text(message.content());
+        let Message {
+            mut object,
+            tool_call_id: id,
+            ..
+        } = message;
         let Some(group_index) = id.as_ref().and_then(|id| self.group_of.get(id)).copied() else {
             self.out.push(Cow::Borrowed(raw));
             return Ok(());
@@ -244,13 +253,12 @@ impl<'a> Rewriter<'a> {
             .find(|(client_id, _)| *client_id == id)
             .map(|(_, s)| s.clone())
             .unwrap_or_default();
-        let content = openai::content_text(message.get("content").map(AsRef::as_ref));
         let part = format!("[Translated to: {summary}]\n{content}");
         match self.merged.get_mut(&group_index) {
             Some((_, parts)) => parts.push(part),
             None => {
-                openai::set(&mut message, "tool_call_id", &group.base)?;
-                self.out.push(Cow::Owned(openai::to_raw(&message)?));
+                openai::set(&mut object, "tool_call_id", &group.base)?;
+                self.out.push(Cow::Owned(openai::to_raw(&object)?));
                 self.merged
                     .insert(group_index, (self.out.len() - 1, vec![part]));
             }

@@ -421,3 +421,49 @@ async fn recursive_and_exploding_schemas_stay_small_in_every_mode() {
         }
     }
 }
+
+/// The history as text reads each message as the native history does: a call or a call id
+/// that does not read is the client's 400 naming `messages`, never a message passed on as if
+/// it held no call.
+#[tokio::test]
+async fn a_malformed_history_is_refused_in_prompt_mode_as_in_native_mode() {
+    let main = MockServer::start(|_| Reply::ok(completion(text_message("ok"), "stop"))).await;
+    let proxy = Proxy::start(&main.url(), PROMPT_MODE).await;
+    let weather = json!({"type": "function", "function": {"name": "get_weather",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}});
+    for message in [
+        json!({"role": "assistant", "tool_calls": "get_weather"}),
+        json!({"role": "assistant", "tool_calls": [{"id": "c", "type": "function"}]}),
+        json!({"role": "tool", "tool_call_id": 7, "content": "sunny"}),
+        json!("hello"),
+    ] {
+        let body = request(
+            vec![weather.clone()],
+            vec![user("weather?"), message.clone()],
+        );
+        let (status, answer) = chat(&proxy, &body).await;
+        assert_eq!(status, 400, "{message}: {answer}");
+        assert_eq!(answer["error"]["param"], "messages", "{answer}");
+    }
+    assert!(
+        main.chat_requests().is_empty(),
+        "nothing reached the upstream"
+    );
+    // A well-formed history goes on, its call as text.
+    let body = request(
+        vec![weather],
+        vec![
+            user("weather?"),
+            json!({"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+                "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}}]}),
+            json!({"role": "tool", "tool_call_id": "c1", "content": "sunny"}),
+        ],
+    );
+    let (status, answer) = chat(&proxy, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    let sent = main.chat_requests()[0].json().to_string();
+    assert!(
+        sent.contains("[Tool result for get_weather, call c1]"),
+        "{sent}"
+    );
+}

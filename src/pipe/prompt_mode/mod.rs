@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 use crate::config::{CallingMode, ToolCallingConfig};
 use crate::error::ProxyError;
-use crate::openai::{self, content_text, FunctionTool, RawObject, ToolCall};
+use crate::openai::{self, content_text, FunctionTool, Message, RawObject, ToolCall};
 use crate::pipe::grammar;
 use crate::prompts::Prompts;
 use crate::shared::{hashed, Shared, Space};
@@ -208,7 +208,11 @@ pub(crate) fn render_request(
         body.shift_remove(key);
     }
     if let Ok(Some(messages)) = openai::get::<Vec<Box<RawValue>>>(body, "messages") {
-        let messages = convert_history(messages).map_err(serde_error)?;
+        // The client's messages: one that does not read is its error, named.
+        let messages = convert_history(messages).map_err(|e| ProxyError::InvalidRequest {
+            message: format!("`messages` is malformed: {e}"),
+            param: Some("messages".to_owned()),
+        })?;
         openai::set(body, "messages", &messages).map_err(serde_error)?;
     }
     Ok(PromptTools { names })
@@ -342,26 +346,20 @@ pub(crate) fn convert_history(
         }
         Ok(())
     };
+    // A message is read or refused, as the native history is: a malformed call is the client's
+    // error, never a message passed on as if it held none.
     for raw in messages {
-        let Ok(mut message) = serde_json::from_str::<RawObject>(raw.get()) else {
-            flush(&mut pending_results, &mut out)?;
-            out.push(raw);
-            continue;
-        };
-        let role: Option<String> = openai::get(&message, "role").ok().flatten();
-        match role.as_deref() {
+        let message = Message::read(&raw)?;
+        match message.role.as_deref() {
             Some("assistant") => {
                 flush(&mut pending_results, &mut out)?;
-                let calls: Vec<ToolCall> = openai::get(&message, "tool_calls")
-                    .ok()
-                    .flatten()
-                    .unwrap_or_default();
+                let calls: &[ToolCall] = message.tool_calls.as_deref().unwrap_or_default();
                 if calls.is_empty() {
                     out.push(raw);
                     continue;
                 }
-                let mut text = content_text(message.get("content").map(AsRef::as_ref));
-                for call in &calls {
+                let mut text = content_text(message.content());
+                for call in calls {
                     names_by_id.insert(call.id.clone(), call.function.name.clone());
                     let arguments: Value = serde_json::from_str(&call.function.arguments)
                         .unwrap_or_else(|_| Value::String(call.function.arguments.clone()));
@@ -373,22 +371,20 @@ pub(crate) fn convert_history(
                         json!({"name": call.function.name, "arguments": arguments})
                     ));
                 }
-                message.shift_remove("tool_calls");
-                message.shift_remove("function_call");
-                openai::set(&mut message, "content", &text)?;
-                out.push(openai::to_raw(&message)?);
+                let mut object = message.object;
+                object.shift_remove("tool_calls");
+                object.shift_remove("function_call");
+                openai::set(&mut object, "content", &text)?;
+                out.push(openai::to_raw(&object)?);
             }
             Some("tool") | Some("function") => {
-                let id: String = openai::get(&message, "tool_call_id")
-                    .ok()
-                    .flatten()
-                    .unwrap_or_default();
+                let id = message.tool_call_id.clone().unwrap_or_default();
                 let name = names_by_id
                     .get(&id)
                     .cloned()
-                    .or_else(|| openai::get::<String>(&message, "name").ok().flatten())
+                    .or_else(|| message.name.clone())
                     .unwrap_or_else(|| "a tool".to_owned());
-                let content = content_text(message.get("content").map(AsRef::as_ref));
+                let content = content_text(message.content());
                 pending_results.push(format!("[Tool result for {name}, call {id}]\n{content}"));
             }
             _ => {
