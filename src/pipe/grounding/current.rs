@@ -5,7 +5,7 @@
 //! in such a request ("turn the fan down by two", "abbassa il ventilatore di due livelli",
 //! "baisse de deux degrés") is how much to change it ([`Role::Change`]), no level to set.
 
-use super::facts::{Context, Facts, Role};
+use super::facts::{Context, Facts, NumberSpan, Role};
 use super::tokens::{Kind, Token};
 
 /// Words that ask for a change from where a thing is (folded).
@@ -134,23 +134,24 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     {
         return;
     }
-    let current: Vec<(usize, usize)> = facts
+    bind_where(facts, Role::Current, |s| {
+        !s.ordinal && is_current(tokens, s.start, s.end)
+    });
+    bind_where(facts, Role::Change, |s| {
+        !s.ordinal && (change_by(tokens, s.start) || change_after(tokens, s.end))
+    });
+}
+
+/// Binds `role` to every number the text holds that `which` picks.
+fn bind_where(facts: &mut Facts, role: Role, which: impl Fn(&NumberSpan) -> bool) {
+    let picked: Vec<(usize, usize)> = facts
         .number_spans
         .iter()
-        .filter(|s| !s.ordinal && is_current(tokens, s.start, s.end))
+        .filter(|s| which(s))
         .map(|s| (s.start, s.end))
         .collect();
-    for (start, end) in current {
-        facts.bind(start..end, Role::Current);
-    }
-    let changes: Vec<(usize, usize)> = facts
-        .number_spans
-        .iter()
-        .filter(|s| !s.ordinal && (change_by(tokens, s.start) || change_after(tokens, s.end)))
-        .map(|s| (s.start, s.end))
-        .collect();
-    for (start, end) in changes {
-        facts.bind(start..end, Role::Change);
+    for (start, end) in picked {
+        facts.bind(start..end, role);
     }
 }
 
@@ -189,21 +190,13 @@ const WEIGHT_UNITS: &[&str] = &[
 /// three words before the number or after its unit.
 fn weight_changed(tokens: &[Token], facts: &mut Facts) {
     let verb = |t: &Token| t.kind == Kind::Word && WEIGHT_CHANGED.contains(&t.folded.as_str());
-    let changed: Vec<(usize, usize)> = facts
-        .number_spans
-        .iter()
-        .filter(|s| {
-            tokens
-                .get(s.end)
-                .is_some_and(|u| WEIGHT_UNITS.contains(&u.folded.as_str()))
-                && (tokens[s.start.saturating_sub(3)..s.start].iter().any(verb)
-                    || tokens.iter().skip(s.end + 1).take(3).any(verb))
-        })
-        .map(|s| (s.start, s.end))
-        .collect();
-    for (start, end) in changed {
-        facts.bind(start..end, Role::Change);
-    }
+    bind_where(facts, Role::Change, |s| {
+        tokens
+            .get(s.end)
+            .is_some_and(|u| WEIGHT_UNITS.contains(&u.folded.as_str()))
+            && (tokens[s.start.saturating_sub(3)..s.start].iter().any(verb)
+                || tokens.iter().skip(s.end + 1).take(3).any(verb))
+    });
 }
 
 /// Words for outdoors (folded; "ß" stays, as typed without it too), before the degrees.
@@ -230,22 +223,14 @@ fn outside(tokens: &[Token], facts: &mut Facts) {
     let word_of = |list: &'static [&'static str]| {
         move |t: &Token| t.kind == Kind::Word && list.contains(&t.folded.as_str())
     };
-    let weather: Vec<(usize, usize)> = facts
-        .number_spans
-        .iter()
-        .filter(|s| {
-            let before = &tokens[s.start.saturating_sub(4)..s.start];
-            let mut after = tokens.iter().skip(s.end + 1).take(3);
-            tokens
-                .get(s.end)
-                .is_some_and(|u| DEGREES.contains(&u.folded.as_str()))
-                && (before.iter().any(word_of(OUTSIDE)) || after.any(word_of(OUTSIDE_AFTER)))
-        })
-        .map(|s| (s.start, s.end))
-        .collect();
-    for (start, end) in weather {
-        facts.bind(start..end, Role::Outdoor);
-    }
+    bind_where(facts, Role::Outdoor, |s| {
+        let before = &tokens[s.start.saturating_sub(4)..s.start];
+        let mut after = tokens.iter().skip(s.end + 1).take(3);
+        tokens
+            .get(s.end)
+            .is_some_and(|u| DEGREES.contains(&u.folded.as_str()))
+            && (before.iter().any(word_of(OUTSIDE)) || after.any(word_of(OUTSIDE_AFTER)))
+    });
 }
 
 /// Words of a field about a value a thing is set to (folded): no outdoor temperature is one.
