@@ -167,3 +167,70 @@ async fn a_made_up_day_of_the_week_or_interval_is_asked_for_too() {
         );
     }
 }
+
+/// A sensor-readings tool whose required page size has a default its description gives only
+/// in words (as BFCL's `get_sensor_readings_latest` does).
+fn readings_tool() -> Value {
+    let list =
+        |what: &str| json!({"type": "array", "items": {"type": "string"}, "description": what});
+    json!({"type": "function", "function": {
+    "name": "get_sensor_readings",
+    "description": "Return the latest reading of each metric from each sensor.",
+    "parameters": {"type": "object", "required": ["perPage"], "properties": {
+        "perPage": {"type": "integer", "description": "Entries per page. Value must be between 3 and 100. If user doesn't specify, please use 100."},
+        "startingAfter": {"type": "string", "description": "Page start token"},
+        "endingBefore": {"type": "string", "description": "Page end token"},
+        "networkId": list("network IDs to filter by"),
+        "serials": list("sensor serials to filter by"),
+        "metrics": list("reading types, such as 'temperature'")
+    }}}})
+}
+
+#[tokio::test]
+async fn a_default_the_description_gives_in_words_is_no_fact_to_ask_for() {
+    // The description's own default goes out; any other page size nobody said is asked for.
+    for (per_page, asked) in [(100, false), (50, true)] {
+        let args = json!({"perPage": per_page, "metrics": ["temperature"]});
+        let main = MockServer::scripted(vec![
+            Reply::ok(completion(
+                calls_message(vec![nl_call(
+                    "call_1",
+                    "get_sensor_readings",
+                    "latest temperature readings",
+                )]),
+                "tool_calls",
+            )),
+            Reply::ok(completion(text_message("How many per page?"), "stop")),
+        ])
+        .await;
+        let translator = MockServer::scripted(vec![
+            translator_reply(&args.to_string()),
+            translator_reply(&args.to_string()),
+        ])
+        .await;
+        let config = format!("[translation]\n{}", backend_toml(&translator.url()));
+        let proxy = Proxy::start(&main.url(), &config).await;
+        let body = json!({"model": "main-model",
+            "messages": [{"role": "user", "content": "What is the lowest temperature across all my sensors right now?"}],
+            "tools": [readings_tool()]});
+        let (status, response) = chat(&proxy, &body).await;
+        assert_eq!(status, 200, "{response}");
+        let message = &response["choices"][0]["message"];
+        if asked {
+            assert!(message.get("tool_calls").is_none(), "{per_page}: {message}");
+            let repair = last_content(&main.chat_requests()[1].json());
+            assert!(repair.contains("does not say perPage"), "{repair}");
+        } else {
+            let calls = message["tool_calls"].as_array();
+            assert_eq!(calls.map(Vec::len), Some(1), "{message}");
+            let sent: Value = serde_json::from_str(
+                message["tool_calls"][0]["function"]["arguments"]
+                    .as_str()
+                    .unwrap_or("{}"),
+            )
+            .unwrap_or_default();
+            assert_eq!(sent["perPage"], 100, "{sent}");
+            assert_eq!(translator.chat_requests().len(), 1);
+        }
+    }
+}

@@ -30,6 +30,7 @@ mod conversions;
 mod counted;
 mod current;
 mod dates;
+mod defaults;
 mod dictated;
 mod evidence;
 mod extreme;

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use super::defaults;
 use super::evidence::Evidence;
 use super::rules::{trace, Leaf, Rule, Rules};
 use super::tokens::{compact, words_of};
@@ -217,6 +218,16 @@ impl Walk<'_> {
                 let mut rule = trace(&leaf, self.evidence, self.rules);
                 if !required && is_traced(rule) && self.only_inside_another(&leaf) {
                     rule = Rule::Piece;
+                }
+                // A required value nobody said that is the default its description gives in
+                // words is the tool's own choice for when the user says none, not a fact to ask
+                // for. (An optional one is left out: the tool falls back to it anyway.)
+                if required
+                    && matches!(rule, Rule::Unsaid)
+                    && self.rules.on(Rule::Schema)
+                    && defaults::described(leaf.value, schema)
+                {
+                    rule = Rule::Schema;
                 }
                 let outcome = match (is_traced(rule), rule, required) {
                     (true, _, _) => Outcome::Kept,
