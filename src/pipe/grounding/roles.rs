@@ -1,10 +1,14 @@
-//! A name said in a role another field's: the name a message is signed with or sent from is
-//! its sender's ("Envia um email à Inês…, assina como Rui", "fírmalo como Andrés", "mittente
-//! Ciro Esposito", "de parte de Jorge Medina"), none of them whom it goes to; the name of a
-//! pet ("unseren Kater Moritz", "my dog Bella") is no owner's.
+//! A name said in a role another field's: the name a message is signed with, closed with or
+//! sent from is its sender's ("Envia um email à Inês…, assina como Rui", "fírmalo como
+//! Andrés", "mittente Ciro Esposito", "de parte de Jorge Medina", "Cheers, Declan" ending the
+//! message, "da parte mia e di Chiara"), none of them whom it goes to; the name of a pet
+//! ("unseren Kater Moritz", "my dog Bella") is no owner's; the name a relative is named by
+//! ("la fille de Marc", "a mãe do Rafael", "Marc's daughter") is not the relative's, and a
+//! venue's ("el restaurante Don Julio", "im Hans im Glück") is no person's, for a field about
+//! a person (whom to call, invite, book for).
 
 use super::evidence::Evidence;
-use super::tokens::{tokenize, words_of, Kind};
+use super::tokens::{tokenize, words_of, Kind, Token};
 
 /// Words that sign with the name right after them (folded).
 #[rustfmt::skip]
@@ -29,6 +33,95 @@ const SENT_FROM: &[&[&str]] = &[
     &["sender"], &["de", "parte", "de"], &["remitente"], &["remetente"],
     &["da", "parte", "de"], &["de", "la", "part", "de"], &["expediteur"], &["absender"],
     &["im", "auftrag", "von"], &["da", "parte", "di"], &["mittente"],
+    // A sender beside the user: "da parte mia e di Chiara", "from me and Jake".
+    &["from", "me", "and"], &["de", "mi", "parte", "y", "de"], &["de", "parte", "mia", "y", "de"],
+    &["de", "ma", "part", "et", "de"], &["de", "moi", "et", "de"], &["von", "mir", "und"],
+    &["da", "minha", "parte", "e", "de"], &["da", "parte", "mia", "e", "di"],
+    &["da", "parte", "mia", "e", "del"], &["da", "me", "e", "da"],
+];
+
+/// Words that close a message before the sender's name at its end ("Cheers, Declan",
+/// "Bonne journée, Hélène"), folded.
+#[rustfmt::skip]
+const CLOSINGS: &[&[&str]] = &[
+    &["cheers"], &["thanks"], &["thank", "you"], &["regards"], &["best"], &["best", "regards"],
+    &["kind", "regards"], &["all", "the", "best"], &["sincerely"], &["love"], &["ta"],
+    &["saludos"], &["un", "saludo"], &["gracias"], &["abrazos"], &["un", "abrazo"], &["atte"],
+    &["atentamente"], &["besos"],
+    &["merci"], &["cordialement"], &["bonne", "journee"], &["bonne", "soiree"], &["bises"],
+    &["amities"], &["a", "bientot"], &["bien", "a", "vous"],
+    &["danke"], &["gruss"], &["grusse"], &["lg"], &["vg"], &["mfg"], &["viele", "grusse"],
+    &["liebe", "grusse"], &["beste", "grusse"], &["schonen", "tag"], &["bis", "bald"],
+    &["obrigado"], &["obrigada"], &["abracos"], &["um", "abraco"], &["beijos"], &["bjs"],
+    &["att"], &["atenciosamente"],
+    &["grazie"], &["saluti"], &["cordiali", "saluti"], &["un", "abbraccio"], &["baci"],
+    &["buona", "giornata"], &["a", "presto"],
+];
+
+/// People a name is the relative of, before "of" or after "'s" ("la fille de Marc", "Marc's
+/// daughter"), folded.
+#[rustfmt::skip]
+const KIN: &[&str] = &[
+    "mother", "mom", "mum", "father", "dad", "daughter", "son", "wife", "husband", "sister",
+    "brother", "aunt", "uncle", "niece", "nephew", "cousin", "grandmother", "grandfather",
+    "grandma", "grandpa", "boss", "assistant", "secretary", "friend", "girlfriend", "boyfriend",
+    "partner", "kid", "kids", "child", "children", "parents", "teacher", "neighbour", "neighbor",
+    "colleague", "coworker",
+    "madre", "mama", "padre", "papa", "hija", "hijo", "esposa", "esposo", "marido", "hermana",
+    "hermano", "tia", "tio", "sobrina", "sobrino", "prima", "primo", "abuela", "abuelo", "jefe",
+    "jefa", "asistente", "secretaria", "amiga", "amigo", "novia", "novio", "hijos", "padres",
+    "vecina", "vecino", "colega",
+    "mere", "maman", "pere", "fille", "fils", "femme", "mari", "epouse", "soeur", "frere",
+    "tante", "oncle", "neveu", "cousine", "patron", "patronne", "chef", "assistante", "amie",
+    "ami", "copine", "copain", "enfants", "enfant", "voisine", "voisin", "collegue",
+    "mutter", "vater", "tochter", "sohn", "ehefrau", "ehemann", "schwester", "bruder",
+    "onkel", "nichte", "neffe", "oma", "opa", "chefin", "freundin", "freund", "kinder", "kind",
+    "eltern", "nachbarin", "nachbar", "kollegin", "kollege",
+    "mae", "pai", "filha", "filho", "mulher", "irma", "irmao", "sobrinha", "avo", "chefe",
+    "namorada", "namorado", "filhos", "pais", "vizinha", "vizinho",
+    "mamma", "figlia", "figlio", "moglie", "sorella", "fratello", "zia", "zio", "nipote",
+    "cugina", "cugino", "nonna", "nonno", "capo", "amica", "amico", "fidanzata", "fidanzato",
+    "figli", "genitori", "vicina", "vicino",
+];
+
+/// "Of" between a relative and the name ("la fille de Marc", "die Mutter von Jan").
+const OF: &[&str] = &[
+    "of", "de", "do", "da", "dos", "das", "di", "del", "della", "dello", "du", "des", "von", "vom",
+    "d",
+];
+
+/// Places a name right after is the name of ("el restaurante Don Julio"), folded.
+#[rustfmt::skip]
+const VENUES: &[&str] = &[
+    "restaurant", "restaurante", "ristorante", "trattoria", "pizzeria", "osteria", "bar",
+    "cafe", "hotel", "brasserie", "bistro", "bistrot", "gasthaus", "gasthof", "wirtshaus",
+    "taberna", "tasca", "churrascaria", "cantina", "pub", "diner", "steakhouse", "parrilla",
+    // German "in dem", "in das" before a place's name: "einen Tisch im Hans im Glück".
+    "im", "ins",
+];
+
+/// Words of a field's name that make it about a person someone calls, meets or books for
+/// (folded): the relative or venue a name is only part of is not that person.
+const PEOPLE: &[&str] = &[
+    "contact",
+    "person",
+    "attendee",
+    "attendees",
+    "guest",
+    "guests",
+    "invitee",
+    "invitees",
+    "participant",
+    "participants",
+    "patient",
+    "callee",
+    "reservation",
+    "booking",
+    "reserva",
+    "reservierung",
+    "prenotazione",
+    "reservation_name",
+    "honoree",
 ];
 
 /// Pets, the word before their name (folded): "my dog Bella", "unseren Kater Moritz".
@@ -56,8 +149,9 @@ const OWNER: &[&str] = &[
     "padrone",
 ];
 
-/// Whether `value`, a name in a field about a message's recipient or a pet's owner (`key`),
-/// is written in the conversation only in another role: the message's sender, the pet.
+/// Whether `value`, a name in a field about a message's recipient, a pet's owner or a person
+/// (`key`), is written in the conversation only in another role: the message's sender, the
+/// pet, a relative's or a venue's name.
 pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool {
     let words = words_of(key);
     // "to" makes a recipient only as the key's first word before what it is ("to",
@@ -73,14 +167,20 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
                 .iter()
                 .any(|w| w != "to" && list.contains(&w.as_str()))
     };
-    let before: Vec<&[&str]> = if about(RECIPIENT) {
-        SIGN.iter().chain(SENT_FROM).copied().collect()
-    } else if about(OWNER) {
-        PETS.to_vec()
-    } else {
+    let recipient = about(RECIPIENT);
+    if !recipient && about(OWNER) {
+        return only_where(value, evidence, |tokens, at, _| after(tokens, at, PETS));
+    }
+    let person = recipient || about(PEOPLE);
+    if !person {
         return false;
-    };
-    only_after(value, &before, evidence)
+    }
+    let senders: Vec<&[&str]> = SIGN.iter().chain(SENT_FROM).copied().collect();
+    only_where(value, evidence, |tokens, at, len| {
+        (recipient && (after(tokens, at, &senders) || closing(tokens, at, len, evidence)))
+            || kin_of(tokens, at, len)
+            || venue(tokens, at, &evidence.text)
+    })
 }
 
 /// Words of a field's name that make it whom a message goes to (folded).
@@ -98,9 +198,13 @@ const RECIPIENT: &[&str] = &[
     "destinatari",
 ];
 
-/// Whether `value` is written in the conversation, and everywhere right after one of
-/// `before` (past a colon or a comma: "Signed: Rui").
-fn only_after(value: &str, before: &[&[&str]], evidence: &Evidence) -> bool {
+/// Whether `value` is written in the conversation, and everywhere in a place `role` takes (by
+/// the index of its first token and its number of tokens).
+fn only_where(
+    value: &str,
+    evidence: &Evidence,
+    role: impl Fn(&[Token], usize, usize) -> bool,
+) -> bool {
     let name: Vec<String> = tokenize(value)
         .into_iter()
         .filter(|t| t.kind == Kind::Word)
@@ -117,22 +221,77 @@ fn only_after(value: &str, before: &[&[&str]], evidence: &Evidence) -> bool {
                 .all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.folded == *w))
         })
         .collect();
-    let signed = |at: usize| {
-        // Past a colon or a comma: "Signed: Rui", "gezeichnet, Lena".
-        let mut end = at;
-        if end > 0 && matches!(tokens[end - 1].folded.as_str(), ":" | ",") {
-            end -= 1;
-        }
-        before.iter().any(|words| {
-            end.checked_sub(words.len()).is_some_and(|from| {
-                words
-                    .iter()
-                    .enumerate()
-                    .all(|(k, w)| tokens[from + k].folded == *w)
-            })
+    !places.is_empty() && places.into_iter().all(|at| role(tokens, at, name.len()))
+}
+
+/// Whether the tokens right before `at` are one of `before`, past a colon or a comma ("Signed:
+/// Rui", "gezeichnet, Lena").
+fn after(tokens: &[Token], at: usize, before: &[&[&str]]) -> bool {
+    let mut end = at;
+    if end > 0 && matches!(tokens[end - 1].folded.as_str(), ":" | ",") {
+        end -= 1;
+    }
+    ends_with(tokens, end, before)
+}
+
+/// Whether the tokens before index `end` end with one of `words`.
+fn ends_with(tokens: &[Token], end: usize, words: &[&[&str]]) -> bool {
+    words.iter().any(|words| {
+        end.checked_sub(words.len()).is_some_and(|from| {
+            words
+                .iter()
+                .enumerate()
+                .all(|(k, w)| tokens[from + k].folded == *w)
         })
+    })
+}
+
+/// A name that closes its message after a closing word and a comma: "Cheers, Declan".
+fn closing(tokens: &[Token], at: usize, len: usize, evidence: &Evidence) -> bool {
+    let comma = at > 0 && tokens[at - 1].folded == ",";
+    if !comma || !ends_with(tokens, at - 1, CLOSINGS) {
+        return false;
+    }
+    // Nothing but marks after it on its line.
+    let end = tokens[at + len - 1].end;
+    let line_end = evidence.text[end..]
+        .find('\n')
+        .map_or(evidence.text.len(), |i| end + i);
+    tokens[at + len..]
+        .iter()
+        .take_while(|t| t.start < line_end)
+        .all(|t| t.kind == Kind::Punct)
+}
+
+/// A name a relative is named by: "la fille de Marc", "Marc's daughter".
+fn kin_of(tokens: &[Token], at: usize, len: usize) -> bool {
+    let is = |i: usize, list: &[&str]| {
+        tokens
+            .get(i)
+            .is_some_and(|t| list.contains(&t.folded.as_str()))
     };
-    !places.is_empty() && places.into_iter().all(signed)
+    let before = at >= 2 && is(at - 1, OF) && is(at - 2, KIN);
+    // "Marc's" is "marc", "'", "s".
+    let after = is(at + len, &["'", "’"])
+        && tokens
+            .get(at + len + 1)
+            .is_some_and(|t| t.folded == "s" && !t.spaced)
+        && is(at + len + 2, KIN);
+    before || after
+}
+
+/// A name right after a venue's word, or after a capitalized word of its name that follows
+/// one: "el restaurante Don Julio".
+fn venue(tokens: &[Token], at: usize, text: &str) -> bool {
+    let is_venue = |i: usize| VENUES.contains(&tokens[i].folded.as_str());
+    let capitalized = |t: &Token| {
+        t.kind == Kind::Word
+            && text
+                .get(t.start..t.end)
+                .and_then(|w| w.chars().next())
+                .is_some_and(char::is_uppercase)
+    };
+    (at >= 1 && is_venue(at - 1)) || (at >= 2 && is_venue(at - 2) && capitalized(&tokens[at - 1]))
 }
 
 #[cfg(test)]
@@ -248,6 +407,89 @@ mod tests {
             "Send Ana the contract, she needs to sign it",
             "recipient",
             "Ana"
+        ));
+    }
+
+    #[test]
+    fn a_closing_or_a_co_sender_is_no_recipient() {
+        for (text, value) in [
+            ("Forward this to accounts please. Cheers, Declan", "Declan"),
+            (
+                "Merci de transférer ce mail au service RH. Bonne journée, Hélène",
+                "Hélène",
+            ),
+            (
+                "Manda gli auguri a tutto l'ufficio da parte mia e di Chiara",
+                "Chiara",
+            ),
+            ("Send the card to the team from me and Jake", "Jake"),
+        ] {
+            assert!(signer(text, "recipient_name", value), "{text}");
+        }
+        // The name is whom it goes to elsewhere, or the closing does not end the message.
+        assert!(!signer(
+            "Write to Declan: thanks, Declan, see you Monday",
+            "recipient_name",
+            "Declan"
+        ));
+        assert!(!signer(
+            "Thanks, Declan will get the forward tomorrow",
+            "recipient_name",
+            "Declan"
+        ));
+        // The sender's own field.
+        assert!(!signer(
+            "Forward this to accounts please. Cheers, Declan",
+            "sender_name",
+            "Declan"
+        ));
+    }
+
+    #[test]
+    fn a_relative_s_or_a_venue_s_name_is_no_person_s() {
+        for (text, key, value) in [
+            ("Liga pra mãe do Rafael", "contact_name", "Rafael"),
+            (
+                "Ajoute l'anniversaire de la fille de Marc au calendrier",
+                "person_name",
+                "Marc",
+            ),
+            ("Invite Marc's daughter to the party", "invitee", "Marc"),
+            (
+                "Llama al restaurante Don Julio y reserva para cuatro",
+                "reservation_name",
+                "Julio",
+            ),
+            (
+                "Reservier einen Tisch im Hans im Glück für heute Abend",
+                "reservation_name",
+                "Hans",
+            ),
+        ] {
+            assert!(signer(text, key, value), "{text}");
+        }
+        // Said as the person too; a thing of the name's ("Rafael's phone"); a field about
+        // the relative's relative ("parent_name"), or about the venue.
+        assert!(!signer(
+            "Call Rafael and his mother",
+            "contact_name",
+            "Rafael"
+        ));
+        assert!(!signer("Call Rafael's phone", "contact_name", "Rafael"));
+        assert!(!signer(
+            "Enrol the daughter of Marc in the swim class",
+            "parent_name",
+            "Marc"
+        ));
+        assert!(!signer(
+            "Llama al restaurante Don Julio y reserva para cuatro",
+            "restaurant_name",
+            "Julio"
+        ));
+        assert!(!signer(
+            "Book a table for Julio at the restaurant",
+            "reservation_name",
+            "Julio"
         ));
     }
 }
