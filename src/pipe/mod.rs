@@ -84,6 +84,10 @@ impl ToolSet {
     pub fn offers(&self, name: &str) -> bool {
         self.functions.iter().any(|f| f == name)
     }
+    /// Whether the request offers a function tool of another name than this one.
+    pub fn offers_another(&self, name: &str) -> bool {
+        self.functions.iter().any(|f| f != name)
+    }
     /// A rewritten tool.
     pub fn get(&self, name: &str) -> Option<&Arc<NlTool>> {
         self.by_name.get(name)

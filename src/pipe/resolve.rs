@@ -153,7 +153,8 @@ async fn resolve_call(
     resolved
 }
 
-/// The call's translation within the budget, then the direct ask when it failed, all under
+/// The call's translation within the budget, then the direct ask when it failed or asks a
+/// question (see [`no_dead_end`]), all under
 /// the call's `translate` span, which says how it ended.
 async fn translated(
     engine: &Engine,
@@ -188,23 +189,7 @@ async fn translated(
             }
             other => other,
         };
-        // No dead end: a call the translator could not make is asked of the main model
-        // itself, once, with the tool's whole schema; the failure is relayed only when that
-        // fails too.
-        match outcome {
-            Outcome::Failed(error)
-                if tool.rewritten
-                    && rewrite.prompt.is_none()
-                    && rewrite.tried.first_direct(&tool.name) =>
-            {
-                after_failure(
-                    tool,
-                    Outcome::Failed(error),
-                    direct_call(engine, rewrite, tool, client_headers).await,
-                )
-            }
-            other => other,
-        }
+        no_dead_end(engine, rewrite, tool, outcome, client_headers).await
     }
     .instrument(span.clone())
     .await;
@@ -220,6 +205,53 @@ async fn translated(
         },
     );
     outcome
+}
+
+/// What a failed translation or a question becomes before it goes back: no dead end.
+async fn no_dead_end(
+    engine: &Engine,
+    rewrite: &Rewrite,
+    tool: &NlTool,
+    outcome: Outcome,
+    client_headers: &HeaderMap,
+) -> Outcome {
+    // No dead end: a call the translator could not make is asked of the main model
+    // itself, once, with the tool's whole schema; the failure is relayed only when that
+    // fails too.
+    match outcome {
+        Outcome::Failed(error)
+            if tool.rewritten
+                && rewrite.prompt.is_none()
+                && rewrite.tried.first_direct(&tool.name) =>
+        {
+            after_failure(
+                tool,
+                Outcome::Failed(error),
+                direct_call(engine, rewrite, tool, client_headers).await,
+            )
+        }
+        // A question ends the request, so it is asked only about a tool the main model
+        // wants: shown as one text field, a tool looks fit for anything ("find a music
+        // event" sent to a bus-ticket tool, then a question for the bus's departure). Shown
+        // every tool in full, the main model may call another one instead: that call goes,
+        // as it would from the model alone. Where it calls this tool again, the question
+        // stands (its made-up value is what the question is about).
+        Outcome::Clarification(question)
+            if tool.rewritten
+                && rewrite.prompt.is_none()
+                && rewrite.tools.offers_another(&tool.name)
+                && rewrite.tried.first_direct(&tool.name) =>
+        {
+            match direct_call(engine, rewrite, tool, client_headers).await {
+                Some(direct) if direct.tool.is_some() => {
+                    tracing::info!(tool = %tool.name, %question, "instead of a question about a tool it described, the main model, shown every tool in full, called another one");
+                    Outcome::Calls(Arc::new(direct))
+                }
+                _ => Outcome::Clarification(question),
+            }
+        }
+        other => other,
+    }
 }
 
 /// A translator's question and the translator input it was asked about.

@@ -172,6 +172,17 @@ fn nl(id: &'static str, description: &str) -> (&'static str, &'static str, Value
     (id, "set_reminder", json!({"description": description}))
 }
 
+/// The main model's answer to the direct ask made once before a question goes back: words,
+/// no call.
+fn direct_ask_declined() -> Turn {
+    Turn {
+        content: Some("Which details do you need?"),
+        calls: vec![],
+        finish: "stop",
+        usage: (0, 0),
+    }
+}
+
 #[tokio::test]
 async fn a_repair_turn_is_the_same_streamed_or_not() {
     let turns = vec![
@@ -181,6 +192,9 @@ async fn a_repair_turn_is_the_same_streamed_or_not() {
             finish: "tool_calls",
             usage: (20, 5),
         },
+        // Before the question goes back, the main model is asked with every tool in full
+        // (another tool may be the one it wanted); it answers in words, so the question stands.
+        direct_ask_declined(),
         Turn {
             content: None,
             calls: vec![nl("call_2", "daily at 09:00 to check email")],
@@ -215,6 +229,7 @@ async fn failed_repairs_end_with_the_same_note() {
             finish: "tool_calls",
             usage: (20, 5),
         },
+        direct_ask_declined(),
         Turn {
             content: None,
             calls: vec![nl("call_2", "remind me please")],

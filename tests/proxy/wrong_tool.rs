@@ -351,6 +351,9 @@ async fn flight_call_offering(
             )]),
             "tool_calls",
         )),
+        // With another tool offered, a question is preceded by the direct ask (every tool in
+        // full), answered here in words: the question stands.
+        Reply::ok(completion(text_message("I need more details."), "stop")),
         Reply::ok(completion(
             text_message("Which city are you flying from?"),
             "stop",
@@ -370,7 +373,8 @@ async fn flight_call_offering(
     assert_eq!(status, 200, "{body}");
     let delivered = !body["choices"][0]["message"]["tool_calls"].is_null();
     let requests = main.chat_requests();
-    let told = (requests.len() > 1).then(|| last_message(&requests[1].json()));
+    // The last turn the main model was asked for: the repair turn where there was one.
+    let told = (requests.len() > 1).then(|| last_message(&requests[requests.len() - 1].json()));
     (delivered, told, proxy.metrics())
 }
 
@@ -780,4 +784,111 @@ async fn with_no_repair_turn_left_the_model_s_own_call_goes_as_written() {
         assert_eq!(first_call_arguments(&message), made_up_cars());
         assert_eq!(main.chat_requests().len(), 1, "{config} n={n}");
     }
+}
+
+fn bus_ticket() -> Value {
+    json!({"type": "function", "function": {
+        "name": "Buses_3_BuyBusTicket",
+        "description": "Purchase bus tickets for a specified route, date, and time.",
+        "parameters": {"type": "object", "properties": {
+            "from_city": {"type": "string"}, "to_city": {"type": "string"},
+            "departure_date": {"type": "string", "description": "YYYY-MM-DD"},
+            "departure_time": {"type": "string", "description": "HH:MM"},
+            "num_passengers": {"type": "integer"}, "additional_luggage": {"type": "boolean"}},
+            "required": ["from_city", "to_city", "departure_date", "departure_time"]}}})
+}
+
+fn find_events() -> Value {
+    json!({"type": "function", "function": {
+        "name": "Events_3_FindEvents",
+        "description": "Find cultural events in a city.",
+        "parameters": {"type": "object", "properties": {
+            "event_type": {"type": "string", "enum": ["Music", "Theater"]},
+            "city": {"type": "string"}, "date": {"type": "string"}},
+            "required": ["event_type", "city"]}}})
+}
+
+/// The user asks for a music event; the main model describes a bus ticket, whose translation
+/// lacks the departure time. `direct` is the main model's answer when asked with every tool
+/// in full; `tools` what the request offers. Returns the client's message and the main
+/// model's requests.
+async fn question_about_a_bus(direct: Value, tools: Vec<Value>) -> (Value, Vec<Value>) {
+    let user = "Can you find a music event in Seattle, WA on 2023-03-12? One ticket please.";
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "Buses_3_BuyBusTicket", user)]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(direct, "tool_calls")),
+        Reply::ok(completion(
+            text_message("What time do you want to leave?"),
+            "stop",
+        )),
+    ])
+    .await;
+    let bus = json!({"from_city": "Seattle, WA", "to_city": "Portland, OR",
+        "departure_date": "2023-03-12", "departure_time": "10:00"})
+    .to_string();
+    let translator = MockServer::start(move |_| translator_reply(&bus)).await;
+    let toml = format!(
+        "{}[translation.tools]\nBuses_3_BuyBusTicket = \"nl\"\n",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let request = json!({"model": "main-model",
+        "messages": [{"role": "user", "content": user}], "tools": tools});
+    let (status, body) = chat(&proxy, &request).await;
+    assert_eq!(status, 200, "{body}");
+    let requests = main.chat_requests().iter().map(|r| r.json()).collect();
+    (body["choices"][0]["message"].clone(), requests)
+}
+
+#[tokio::test]
+async fn a_question_about_a_tool_the_main_model_would_not_call_in_full_gives_way_to_its_call() {
+    let events = json!({"event_type": "Music", "city": "Seattle, WA", "date": "2023-03-12"});
+    let (message, requests) = question_about_a_bus(
+        calls_message(vec![tool_call("call_d", "Events_3_FindEvents", &events)]),
+        vec![bus_ticket(), find_events()],
+    )
+    .await;
+    let call = &message["tool_calls"][0];
+    assert_eq!(call["function"]["name"], "Events_3_FindEvents", "{message}");
+    let args: Value = serde_json::from_str(call["function"]["arguments"].as_str().unwrap_or("{}"))
+        .unwrap_or_default();
+    assert_eq!(args, events);
+    // The direct ask showed the bus tool in full.
+    assert_eq!(requests.len(), 2);
+    let shown = &requests[1]["tools"][0]["function"]["parameters"];
+    assert!(
+        shown["properties"].get("departure_time").is_some(),
+        "{shown}"
+    );
+}
+
+#[tokio::test]
+async fn the_question_stands_where_the_main_model_calls_the_same_tool_or_has_no_other() {
+    // Asked in full, it calls the bus tool again, with the time made up: the question goes.
+    let again = json!({"from_city": "Seattle, WA", "to_city": "Portland, OR",
+        "departure_date": "2023-03-12", "departure_time": "08:00"});
+    let (message, requests) = question_about_a_bus(
+        calls_message(vec![tool_call("call_d", "Buses_3_BuyBusTicket", &again)]),
+        vec![bus_ticket(), find_events()],
+    )
+    .await;
+    assert!(message.get("tool_calls").is_none(), "{message}");
+    assert_eq!(
+        requests.len(),
+        3,
+        "the first turn, the direct ask, the repair turn"
+    );
+    assert!(last_message(&requests[2]).contains("does not say departure_time"));
+    // The bus tool alone: no other tool to choose, no direct ask before the question.
+    let (message, requests) = question_about_a_bus(
+        text_message("What time do you want to leave?"),
+        vec![bus_ticket()],
+    )
+    .await;
+    assert!(message.get("tool_calls").is_none(), "{message}");
+    assert_eq!(requests.len(), 2, "the first turn and the repair turn");
+    assert!(last_message(&requests[1]).contains("does not say departure_time"));
 }
