@@ -1529,7 +1529,7 @@ fn in_next_week(tokens: &[Token], i: usize, today: Date, weekday: Weekday) -> Op
 /// Portuguese words before a bare weekday that make it a day: "pra sexta", "na quinta".
 const DAY_BEFORE: &[&str] = &[
     "na", "pra", "para", "ate", "toda", "proxima", "nesta", "nessa", "esta", "essa", "desta",
-    "dessa", "a", "da", "de",
+    "dizer", "dessa", "a", "da", "de",
 ];
 
 /// The day of the month right after the weekday at `i` ("lunes 7", "Monday the 7th"), an

@@ -16,6 +16,12 @@ use super::facts::{Context, Facts, NumberSpan};
 use super::tokens::{Kind, Token};
 
 /// Words that are "one" and also an article: alone, they count nothing.
+/// Words after an article that make it the number one: "une seule", "uno solo", "um só",
+/// "ein einziges" (folded).
+const ONLY: &[&str] = &[
+    "seul", "seule", "solo", "sola", "so", "einzig", "einzige", "einzigen", "einziger", "einziges",
+];
+
 const ARTICLES: &[&str] = &[
     "a", "an", "un", "une", "una", "uno", "um", "uma", "ein", "eine", "einen", "einem", "einer",
     "eines",
@@ -355,11 +361,16 @@ fn read_words(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts
                     .chars()
                     .next()
                     .is_none_or(|c| matches!(c, ',' | '.' | ';' | '!' | '?' | ')'));
+            // "une seule", "uno solo", "um só": one and no more.
+            let only_one = text[to..]
+                .split(|c: char| !c.is_alphanumeric())
+                .find(|w| !w.is_empty())
+                .is_some_and(|w| ONLY.contains(&super::tokens::fold(w).as_str()));
             if words
                 .trim()
                 .chars()
                 .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
-                || (ARTICLES.contains(&article.as_str()) && !clause_ends)
+                || (ARTICLES.contains(&article.as_str()) && !clause_ends && !only_one)
                 // "non" is a no in French and Italian, which text2num reads as nine.
                 || article == "non"
             {
@@ -743,6 +754,10 @@ mod tests {
         assert!(numbers("Um, make it a.").is_empty());
         assert!(numbers("Non, merci").is_empty());
         assert!(numbers("Non.").is_empty());
+        // One and no more: "une seule", "uno solo".
+        assert_eq!(numbers("finalement une seule suffira"), [1.0]);
+        assert_eq!(numbers("mejor uno solo"), [1.0]);
+        assert!(numbers("a solo trip, une salle").is_empty());
     }
 
     const CODES: [&str; 6] = ["en", "es", "fr", "de", "pt", "it"];

@@ -105,6 +105,11 @@ const I_MEAN: &[[&str; 2]] = &[
     ["quer", "dizer"],
     ["volevo", "dire"],
     ["veux", "dire"],
+    ["quis", "dizer"],
+    ["queria", "dizer"],
+    ["queria", "decir"],
+    ["voulais", "dire"],
+    ["wollte", "sagen"],
 ];
 
 /// Words that open a clause of its own after "I mean" (a reason, not a value): pronouns and
@@ -400,7 +405,7 @@ pub fn opens(tokens: &[Token]) -> bool {
         .filter(|t| t.kind == Kind::Word)
         .map(|t| t.folded.as_str())
         .collect();
-    if words.len() > OPENING_WORDS || words.iter().any(|w| is(ADDING, w)) {
+    if words.len() > OPENING_WORDS || adds(tokens) {
         return false;
     }
     let Some(first) = tokens
@@ -435,6 +440,18 @@ pub fn opens(tokens: &[Token]) -> bool {
     };
     let changed_to = is(CHANGE, word(first))
         && (to_at(first + 1) || (is(CHANGED_PRONOUNS, word(first + 1)) && to_at(first + 2)));
+    // "facciamo tre", "digamos 5", "sagen wir 8": let us make it.
+    let lets = is(LETS, word(first))
+        || (matches!(word(first), "sagen" | "machen") && word(first + 1) == "wir");
+    // "scusa, torno il 28", "sorry, I meant 8pm": an apology, its mark, then a value again
+    // or "I mean".
+    let sorry_then = is(APOLOGIES, word(first))
+        && punct(first + 1)
+        && (tokens
+            .iter()
+            .skip(first + 2)
+            .any(|t| t.kind == Kind::Number)
+            || in_fact_at(tokens, first + 2));
     is(OPENING, word(first))
         || make_it
         || changed_to
@@ -452,6 +469,34 @@ pub fn opens(tokens: &[Token]) -> bool {
             && punct(first + 1)
             && (first + 2..first + 5).any(number_at))
         || apologised
+        || lets
+        || sorry_then
+}
+
+/// Words that open "let us make it" ("facciamo tre", "digamos 5", "disons 4"), folded.
+const LETS: &[&str] = &[
+    "facciamo", "fanne", "diciamo", "disons", "digamos", "hagamos", "fazemos", "facamos",
+];
+
+/// Whether the message's first clause that says more than an opener ("Actually, also book a
+/// taxi") adds to the request ([`ADDING`]); a reason after it does not ("facciamo tre, arriva
+/// anche Paolo").
+fn adds(tokens: &[Token]) -> bool {
+    let opener = |w: &str| {
+        is(OPENING, w) || is(LEAD_INS, w) || is(APOLOGIES, w) || is(REFUSED, w) || is(WAIT, w)
+    };
+    let mut clause = Vec::new();
+    for token in tokens {
+        if token.kind == Kind::Punct {
+            if clause.iter().any(|w: &&str| !opener(w)) {
+                break;
+            }
+            clause.clear();
+            continue;
+        }
+        clause.push(token.folded.as_str());
+    }
+    clause.iter().any(|w| is(ADDING, w))
 }
 
 /// Words that start a correction's reason: "no, mejor el martes que el lunes tengo médico",
@@ -617,6 +662,10 @@ mod tests {
             "Change it to 8pm",
             "Ändere es auf 9 Uhr",
             "cámbialo a las 9",
+            "facciamo tre, arriva anche Paolo",
+            "scusa, torno il 28",
+            "sorry, I meant 8pm",
+            "ops, quis dizer sexta",
         ] {
             assert!(opens(&tokenize(text)), "{text}");
         }
@@ -640,6 +689,10 @@ mod tests {
         for text in [
             "Sorry for the delay, 3 people",
             "Actually, also add a taxi for 9",
+            "facciamo anche una margherita",
+            "Sorry, can you also book 2 seats",
+            "Sorry, what about the weather?",
+            "Sorry,",
             "Great, 4 it is",
             "No problem at all",
             "Nothing else, thanks",
