@@ -123,6 +123,22 @@ pub(super) fn before(tokens: &[Token], start: usize) -> Option<Label> {
                     return Some(Label::Named(label.to_owned()));
                 }
             }
+            // "il codice cliente", "numéro client": the word right after it, against it.
+            if let Some(label) = at
+                .checked_sub(1)
+                .filter(|i| adjacent[*i])
+                .and_then(|i| clause.get(i))
+                .map(|t| t.folded.as_str())
+            {
+                if !is(LINKS, label)
+                    && !is(STOPWORDS, label)
+                    && !is(OF, label)
+                    && !super::language::function_word(label)
+                    && label.chars().count() >= 3
+                {
+                    return Some(Label::Named(label.to_owned()));
+                }
+            }
             let after = at.checked_sub(2).and_then(|i| clause.get(i));
             let linked = at
                 .checked_sub(1)
@@ -232,6 +248,67 @@ pub(super) fn another_thing_s(
         })
         .any(|(_, start)| fitting(&before(tokens, *start)));
     all_named_otherwise || own_label_elsewhere
+}
+
+/// Words that end an identifier's last digits said on their own ("la que termina en 4512",
+/// "ending in 0421"), folded, the word right before the digits last.
+#[rustfmt::skip]
+const ENDING_IN: &[&[&str]] = &[
+    &["ending", "in"], &["ends", "in"], &["ending", "with"], &["ends", "with"],
+    &["termina", "en"], &["terminada", "en"], &["acaba", "en"], &["finit", "par"],
+    &["finissant", "par"], &["terminant", "par"], &["endet", "auf"], &["endend", "auf"],
+    &["endet", "mit"], &["termina", "em"], &["terminado", "em"], &["terminada", "em"],
+    &["acaba", "em"], &["finisce", "con"], &["finisce", "per"], &["termina", "con"],
+    &["termina", "per"],
+];
+
+/// Words of a field's name that make it about an identifier: the digits of one are its own.
+#[rustfmt::skip]
+const IDENTIFYING: &[&str] = &[
+    "last", "last4", "digits", "ending", "suffix", "card", "account", "iban", "pin", "code",
+    "id", "number", "no", "nr", "num", "reference", "ref", "customer", "client", "cliente",
+];
+
+/// Whether a whole number of four digits or more is said only as another thing's identifier,
+/// for a field that is about none (an amount, a quantity): under another thing's label ("il
+/// codice cliente è 3300") or as an identifier's last digits ("la tarjeta, la que termina en
+/// 4512").
+pub(super) fn number_of_another_thing(
+    value: f64,
+    key: &str,
+    tokens: &[Token],
+    runs: &[(String, usize)],
+) -> bool {
+    if value.fract() != 0.0 || !(1000.0..1e15).contains(&value) {
+        return false;
+    }
+    if words_of(key).iter().any(|w| is(IDENTIFYING, w)) {
+        return false;
+    }
+    let digits = format!("{}", value as u64);
+    let starts: Vec<usize> = runs
+        .iter()
+        .filter(|(run, _)| *run == digits)
+        .map(|(_, start)| *start)
+        .collect();
+    let tail = |start: usize| {
+        let at = tokens.partition_point(|t| t.start < start);
+        ENDING_IN.iter().any(|words| {
+            at.checked_sub(words.len()).is_some_and(|from| {
+                words
+                    .iter()
+                    .enumerate()
+                    .all(|(k, w)| tokens[from + k].folded == *w)
+            })
+        })
+    };
+    // Named as another thing ("codice cliente"): every time, by a label not the field's.
+    let field = field_words(key);
+    let named_otherwise = |start: usize| match before(tokens, start) {
+        Some(Label::Named(label)) => !fits(&label, &field),
+        _ => false,
+    };
+    !starts.is_empty() && starts.iter().all(|s| tail(*s) || named_otherwise(*s))
 }
 
 /// Words that say a thing is the old one (folded).
@@ -399,6 +476,7 @@ mod tests {
             ),
             Some(Label::Next("entidade".to_owned()))
         );
+        assert_eq!(label("il codice cliente è 3300", "3300"), named("cliente"));
         assert_eq!(
             label("call 555 0199", "555"),
             Some(Label::Next("call".to_owned()))
@@ -444,6 +522,28 @@ mod tests {
         // No label, or a field that names nothing: free.
         assert!(!other("ruf 0171 2345678 an", "01712345678", "phone"));
         assert!(!other(parcel, "77340092", "id"));
+    }
+
+    #[test]
+    fn a_number_said_as_another_thing_s_identifier() {
+        let other = |text: &str, value: f64, key: &str| {
+            let runs = super::super::evidence::digit_runs_for_test(text);
+            number_of_another_thing(value, key, &tokenize(text), &runs)
+        };
+        let bill = "Paga la bolletta del gas, il codice cliente è 3300";
+        assert!(other(bill, 3300.0, "amount"));
+        assert!(!other(bill, 3300.0, "customer_code"));
+        let card = "Quiero pagar la tarjeta, la que termina en 4512";
+        assert!(other(card, 4512.0, "amount"));
+        assert!(!other(card, 4512.0, "card_last4"));
+        // Said as an amount too, said with no label, or too short to be an identifier.
+        assert!(!other(
+            "il codice cliente è 3300, sono 3300 euro",
+            3300.0,
+            "amount"
+        ));
+        assert!(!other("Transfer 4512 to savings", 4512.0, "amount"));
+        assert!(!other("la tarjeta que termina en 45", 45.0, "amount"));
     }
 
     #[test]

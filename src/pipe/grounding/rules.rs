@@ -501,6 +501,16 @@ fn traced(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         Value::Bool(flag) => on(Rule::Flag, &|| flags::said(key, schema, *flag, evidence)),
         Value::Number(number) => {
             let number = number.as_f64()?;
+            if rules.on(Rule::Digits)
+                && labels::number_of_another_thing(
+                    number,
+                    leaf.key,
+                    &evidence.tokens,
+                    &evidence.digit_runs,
+                )
+            {
+                return None;
+            }
             numeric(number, leaf, evidence, rules)
                 // A priority on a scale of numbers, chosen by a word of urgency.
                 .or_else(|| on(Rule::Choice, &|| choice::urgency(key, evidence)))
