@@ -510,8 +510,10 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     }
     // A stay's last day: "checking in tomorrow for 2 nights" says the day two after tomorrow,
     // for a field about the end of it (see `Facts::stay_ends`).
+    // So does a span of days: "dal 27 per tre giorni", "for a week from Monday".
     let ends: Vec<Date> = super::quantity::nights(facts)
         .into_iter()
+        .chain(day_spans(tokens, facts))
         .flat_map(|n| {
             found
                 .iter()
@@ -519,8 +521,125 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
         })
         .collect();
     facts.stay_ends.extend(ends);
+    // "am 2. Jänner, erinnere mich eine Woche vorher": each day said, moved by each such
+    // offset, is said too; the days it was counted from are the event's.
+    let offsets = day_offsets(tokens, facts);
+    if !offsets.is_empty() {
+        for day in &found {
+            facts.date_anchors.insert(*day);
+            facts.offset_dates.extend(
+                offsets
+                    .iter()
+                    .filter_map(|by| day.checked_add(by.days()).ok())
+                    .filter(|moved| !found.contains(moved)),
+            );
+        }
+        facts.dates.extend(facts.offset_dates.iter().copied());
+    }
     facts.dates.extend(found);
     bind_days(tokens, facts);
+}
+
+/// Words before a span of days: "for 3 days", "per tre giorni", "pendant deux jours".
+const FOR_A_SPAN: &[&str] = &[
+    "for", "per", "pour", "pendant", "fur", "por", "durante", "during",
+];
+
+/// Words for a day and a week, with their days.
+const DAY_UNITS: &[(&[&str], i64)] = &[
+    (
+        &[
+            "day", "days", "dia", "dias", "jour", "jours", "journee", "tag", "tage", "tagen",
+            "giorno", "giorni",
+        ],
+        1,
+    ),
+    (
+        &[
+            "week",
+            "weeks",
+            "semana",
+            "semanas",
+            "semaine",
+            "semaines",
+            "woche",
+            "wochen",
+            "settimana",
+            "settimane",
+        ],
+        7,
+    ),
+];
+
+/// Words after an offset that put a day that long before another ("eine Woche vorher", "3
+/// days before", "la semaine d'avant" aside), and after.
+const DAYS_EARLIER: &[&str] = &["before", "earlier", "antes", "avant", "vorher", "prima"];
+const DAYS_LATER: &[&str] = &[
+    "after", "later", "despues", "apres", "danach", "depois", "dopo",
+];
+
+/// The days of a unit of days right after token `at`, and how many: "3 days", "a week",
+/// "tre giorni" (the number read before the unit, or an article for one).
+fn days_at(tokens: &[Token], facts: &Facts, unit: usize) -> Option<i64> {
+    let word = tokens.get(unit)?.folded.as_str();
+    let per = DAY_UNITS.iter().find(|(words, _)| words.contains(&word))?.1;
+    let count = facts
+        .number_spans
+        .iter()
+        .find(|n| n.end == unit && n.value >= 1.0 && n.value <= 366.0 && n.value.fract() == 0.0)
+        .map(|n| n.value as i64)
+        .or_else(|| {
+            unit.checked_sub(1)
+                .and_then(|i| tokens.get(i))
+                .filter(|t| {
+                    matches!(
+                        t.folded.as_str(),
+                        "a" | "an" | "the" | "un" | "una" | "une" | "um" | "uma" | "ein" | "eine"
+                    )
+                })
+                .map(|_| 1)
+        })?;
+    Some(count * per)
+}
+
+/// The days of each span said after a word for "for" ([`FOR_A_SPAN`]): "per tre giorni".
+fn day_spans(tokens: &[Token], facts: &Facts) -> Vec<i64> {
+    (1..tokens.len())
+        .filter_map(|unit| {
+            // The word before the count: its number's, or its article's ("for a week").
+            let before = facts
+                .number_spans
+                .iter()
+                .find(|n| n.end == unit)
+                .map_or(unit.saturating_sub(2), |n| n.start.saturating_sub(1));
+            let after_for = tokens
+                .get(before)
+                .is_some_and(|t| FOR_A_SPAN.contains(&t.folded.as_str()));
+            after_for.then(|| days_at(tokens, facts, unit)).flatten()
+        })
+        .collect()
+}
+
+/// Offsets in days said after a span and before a word of earlier or later ending its clause:
+/// "erinnere mich eine Woche vorher" is -7.
+fn day_offsets(tokens: &[Token], facts: &Facts) -> Vec<i64> {
+    (1..tokens.len())
+        .filter_map(|j| {
+            let word = tokens[j].folded.as_str();
+            let sign = if DAYS_EARLIER.contains(&word) {
+                -1
+            } else if DAYS_LATER.contains(&word) {
+                1
+            } else {
+                return None;
+            };
+            // Ending its clause: "a week before", never "a week before the trip".
+            if tokens.get(j + 1).is_some_and(|t| t.kind != Kind::Punct) {
+                return None;
+            }
+            days_at(tokens, facts, j - 1).map(|days| sign * days)
+        })
+        .collect()
 }
 
 /// Words for the first and the last of a month's weekdays (folded): "the last Thursday",
@@ -2288,6 +2407,32 @@ mod tests {
         assert!(has("in about 3 days", 2026, 11, 28));
         assert!(has("in genau einer Woche", 2026, 12, 2));
         assert!(!has("in exactly 3 hours", 2026, 11, 28));
+    }
+
+    #[test]
+    fn a_span_of_days_ends_and_an_offset_moves() {
+        // Today is Wednesday 2026-11-25.
+        let facts = |text: &str| super::super::facts::read_for_test(text);
+        let rental = facts("Noleggia un'auto dal 27 per tre giorni");
+        assert!(rental.stay_ends.contains(&date(2026, 11, 30)));
+        assert!(facts("rent it from Friday for a week")
+            .stay_ends
+            .contains(&date(2026, 12, 4)));
+        // Days counted without "for" are no span: "3 days" of what?
+        assert!(facts("on the 27th, 3 days of rain").stay_ends.is_empty());
+        let birthday = facts("Geburtstag am 2. Dezember, erinnere mich eine Woche vorher");
+        assert!(birthday.dates.contains(&date(2026, 11, 25)));
+        assert!(birthday.date_anchors.contains(&date(2026, 12, 2)));
+        assert!(has(
+            "the launch is on December 10, ping me 2 days after",
+            2026,
+            12,
+            12
+        ));
+        // "before" that goes on to its thing moves nothing.
+        let trip = facts("remind me a week before the trip on December 10");
+        assert!(trip.date_anchors.is_empty());
+        assert!(!trip.dates.contains(&date(2026, 12, 3)));
     }
 
     #[test]

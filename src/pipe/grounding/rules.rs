@@ -222,6 +222,12 @@ fn said_only_for_the_other_leg(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
     let Some(leg) = legs::of_field(&words) else {
         return false;
     };
+    // A day counted from another is a later leg's, or an earlier: not the way out's.
+    if leg == legs::Leg::Out
+        && date_of(text).is_some_and(|day| evidence.facts.offset_dates.contains(&day))
+    {
+        return true;
+    }
     let Some((back, out)) = legs::split(evidence) else {
         return false;
     };
@@ -264,14 +270,18 @@ const REMINDING: &[&str] = &[
     "avviso",
 ];
 
-/// A time for a reminder that is only the time of the event a duration is counted from: "le
+/// A time or a day for a reminder that is only the event's a duration is counted from: "le
 /// cours commence à 18 h, rappelle-moi une demi-heure avant" says 17:30 for `reminder_time`,
-/// and 18:00 only for the class.
+/// and 18:00 only for the class; "am 2. Jänner, erinnere mich eine Woche vorher" says 26
+/// December for `reminder_date`.
 fn the_event_s_time(leaf: &Leaf, evidence: &Evidence) -> bool {
-    let Some(clock) = leaf.value.as_str().and_then(clock_of) else {
+    let Some(text) = leaf.value.as_str() else {
         return false;
     };
-    evidence.facts.anchors.contains(&clock)
+    let facts = &evidence.facts;
+    let anchored = clock_of(text).is_some_and(|clock| facts.anchors.contains(&clock))
+        || date_of(text).is_some_and(|day| facts.date_anchors.contains(&day));
+    anchored
         && field_words(leaf)
             .iter()
             .any(|w| REMINDING.contains(&w.as_str()))

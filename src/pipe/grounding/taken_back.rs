@@ -471,6 +471,7 @@ pub fn opens(tokens: &[Token]) -> bool {
         || apologised
         || lets
         || sorry_then
+        || first_clause(tokens).iter().any(|w| is(WRONG, w))
 }
 
 /// Words that open "let us make it" ("facciamo tre", "digamos 5", "disons 4"), folded.
@@ -482,12 +483,21 @@ const LETS: &[&str] = &[
 /// taxi") adds to the request ([`ADDING`]); a reason after it does not ("facciamo tre, arriva
 /// anche Paolo").
 fn adds(tokens: &[Token]) -> bool {
+    first_clause(tokens).iter().any(|w| is(ADDING, w))
+}
+
+/// The words of the message's first clause that says more than an opener, folded.
+fn first_clause(tokens: &[Token]) -> Vec<&str> {
     let opener = |w: &str| {
         is(OPENING, w) || is(LEAD_INS, w) || is(APOLOGIES, w) || is(REFUSED, w) || is(WAIT, w)
     };
     let mut clause = Vec::new();
     for token in tokens {
+        // A clause ends at a mark between clauses, not at an apostrophe ("that's").
         if token.kind == Kind::Punct {
+            if matches!(token.lower.as_str(), "'" | "’" | "-") {
+                continue;
+            }
             if clause.iter().any(|w: &&str| !opener(w)) {
                 break;
             }
@@ -496,8 +506,17 @@ fn adds(tokens: &[Token]) -> bool {
         }
         clause.push(token.folded.as_str());
     }
-    clause.iter().any(|w| is(ADDING, w))
+    clause
 }
+
+/// Words that say what was said is wrong ("die Adresse ist falsch, es muss ... sein", "that's
+/// wrong, it's 8"), folded.
+#[rustfmt::skip]
+const WRONG: &[&str] = &[
+    "wrong", "incorrect", "falsch", "faux", "fausse", "erronee", "errone", "equivocado",
+    "equivocada", "incorrecto", "incorrecta", "errado", "errada", "incorreto", "incorreta",
+    "sbagliato", "sbagliata", "errato", "errata",
+];
 
 /// Words that start a correction's reason: "no, mejor el martes que el lunes tengo médico",
 /// "nee, lieber Dienstag, da ich Montag arbeite", "actually Tuesday, because Monday is full".
@@ -666,6 +685,8 @@ mod tests {
             "scusa, torno il 28",
             "sorry, I meant 8pm",
             "ops, quis dizer sexta",
+            "Mist, die Adresse ist falsch, es muss rechnung@weber-bau.de sein",
+            "that's wrong, it's 8",
         ] {
             assert!(opens(&tokenize(text)), "{text}");
         }
@@ -693,6 +714,8 @@ mod tests {
             "Sorry, can you also book 2 seats",
             "Sorry, what about the weather?",
             "Sorry,",
+            "Great, and is the wrong-way sign still up?",
+            "Thanks, also what went wrong with the order",
             "Great, 4 it is",
             "No problem at all",
             "Nothing else, thanks",
