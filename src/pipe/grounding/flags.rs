@@ -17,7 +17,8 @@ use super::words::{is, SEQUENCE, STOPWORDS};
 
 /// Words of a flag's name that are no subject: `is_public` is about "public".
 const GENERIC: &[&str] = &[
-    "is", "has", "should", "use", "allow", "flag", "option", "setting", "with", "on", "do",
+    "is", "has", "should", "use", "allow", "allowed", "allows", "flag", "option", "setting",
+    "with", "on", "do",
 ];
 
 /// Subjects whose opposite is a word of its own.
@@ -1027,6 +1028,22 @@ mod tests {
             "child_seat",
             true
         ));
+    }
+
+    #[test]
+    fn a_short_plural_and_an_allowed_thing_name_their_subject() {
+        let pets = "Reserva el Airbnb, y que acepte mascotas porque vamos con la perra";
+        assert!(flag(pets, "pets_allowed", true));
+        assert!(!flag(pets, "pets_allowed", false));
+        assert!(!flag(
+            "Reserva el Airbnb para dos noches",
+            "pets_allowed",
+            true
+        ));
+        assert!(!flag("Reserva uno sin mascotas", "pets_allowed", true));
+        let seat = "Buch den ICE nach Hamburg, mit Sitzplatzreservierung bitte";
+        assert!(flag(seat, "seat_reservation", true));
+        assert!(!flag("Buch den ICE nach Hamburg", "seat_reservation", true));
     }
 
     #[test]

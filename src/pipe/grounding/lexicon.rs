@@ -1005,6 +1005,8 @@ const WORDS: &[(&str, &[&str])] = &[
     ("required", &["requerido", "requerida", "obligatorio", "obligatoria", "requis", "requise",
         "obligatoire", "erforderlich", "pflicht", "notwendig", "obrigatorio", "obrigatoria",
         "necessario", "obbligatorio", "obbligatoria", "richiesto"]),
+    ("reservation", &["reserva", "reservas", "reservacion", "reservierung", "reservierungen",
+        "prenotazione", "prenotazioni"]),
     ("resolved", &["resuelto", "resuelta", "resueltos", "resolu", "resolue", "gelost",
         "erledigt", "resolvido", "resolvida", "risolto", "risolta"]),
     ("resources", &["recursos", "ressources", "ressourcen", "risorse"]),
@@ -1208,6 +1210,7 @@ const WORDS: &[(&str, &[&str])] = &[
     ("tuesday", &["martes", "mardi", "dienstag", "terca", "martedi"]),
     ("university", &["universidad", "universidades", "universite", "universitat", "universidade",
         "universita", "universitario"]),
+    ("unread", &["ungelesen", "ungelesene", "ungelesenen", "ungelesener", "ungelesenes"]),
     ("unlock", &["desbloquear", "desbloquea", "deverrouiller", "deverrouille", "aufschließen",
         "aufschliessen", "aufsperren", "entriegeln", "entsperren", "destrancar", "sbloccare",
         "sblocca"]),
@@ -1380,7 +1383,13 @@ pub fn translations(word: &str) -> &'static [&'static str] {
     }
     // A plural or inflected form of a listed word ("notifications", "shared").
     let stemmed = super::tokens::stem(&lower);
-    [stemmed.clone(), format!("{stemmed}e")]
+    // A short plural the stem keeps whole: "pets", "bags".
+    let singular = lower
+        .strip_suffix('s')
+        .filter(|w| w.chars().count() >= 3 && !w.ends_with('s'))
+        .unwrap_or(&lower)
+        .to_owned();
+    [stemmed.clone(), format!("{stemmed}e"), singular]
         .iter()
         .find_map(|w| index.get(w.as_str()).copied())
         .unwrap_or(&[])

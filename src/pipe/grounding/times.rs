@@ -508,8 +508,35 @@ fn hours_long(tokens: &[Token], facts: &Facts, i: usize, reading: &Reading) -> b
     let hours = tokens
         .get(reading.end.saturating_sub(1))
         .is_some_and(|t| matches!(t.folded.as_str(), "hora" | "horas" | "ora" | "ore"));
-    of && hours && !range_after(tokens, facts, i, reading)
+    // "sono otto ore avanti", "they're 8 hours ahead": a difference between clocks.
+    let apart = tokens
+        .get(reading.end)
+        .is_some_and(|t| is_one_of(t, AHEAD_OR_BEHIND));
+    (of && hours && !range_after(tokens, facts, i, reading)) || apart
 }
+
+/// Words after a number of hours that make it a difference between clocks: "8 hours ahead",
+/// "otto ore avanti", "6 Stunden voraus", "3 heures de décalage".
+const AHEAD_OR_BEHIND: &[&str] = &[
+    "ahead",
+    "behind",
+    "avanti",
+    "indietro",
+    "adelante",
+    "adelantados",
+    "atras",
+    "atrasados",
+    "voraus",
+    "zuruck",
+    "hinterher",
+    "decalage",
+    "frente",
+    "diferenca",
+    "diferencia",
+    "differenza",
+    "unterschied",
+    "difference",
+];
 
 /// Fills [`Facts::times`].
 pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
@@ -1513,6 +1540,11 @@ mod tests {
         assert!(times("Me acorda amanhã cedo, tenho prova de 4 horas").is_empty());
         assert!(times("una reunión de 2 horas").is_empty());
         assert!(times("un viaggio di 3 ore").is_empty());
+        // A difference between clocks.
+        assert!(times("il cliente giapponese, loro sono otto ore avanti").is_empty());
+        assert!(times("they're 8 hours ahead of us").is_empty());
+        assert!(times("alle 9, loro sono otto ore avanti").contains(&(9, 0)));
+        assert!(!times("alle 9, loro sono otto ore avanti").contains(&(8, 0)));
     }
 
     #[test]
