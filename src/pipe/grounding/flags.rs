@@ -272,6 +272,7 @@ fn subject_of(key_words: &[String], schema: &Value, inverted: bool) -> Vec<Strin
 /// `create_backup`, `add_insurance`).
 const ACTIONS: &[&str] = &[
     "send", "create", "make", "book", "add", "get", "set", "request", "generate", "issue",
+    "include",
 ];
 
 /// Phrases that take back what was asked before them, in the six languages (folded).
@@ -1044,6 +1045,17 @@ mod tests {
         let seat = "Buch den ICE nach Hamburg, mit Sitzplatzreservierung bitte";
         assert!(flag(seat, "seat_reservation", true));
         assert!(!flag("Buch den ICE nach Hamburg", "seat_reservation", true));
+        // "include" beside its object names nothing ("compra" is no "compris").
+        assert!(!flag(
+            "Compra el vuelo más barato a Madrid",
+            "include_checked_bag",
+            true
+        ));
+        assert!(flag(
+            "Compra el vuelo a Madrid con maleta facturada",
+            "include_checked_bag",
+            true
+        ));
     }
 
     #[test]

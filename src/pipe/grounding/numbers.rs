@@ -74,6 +74,7 @@ pub fn read(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) 
         read_as_a_group(tokens, facts);
     }
     read_both(tokens, facts);
+    read_grands(tokens, facts);
     // A number or an hour before "minus" makes it a subtraction or a time ("otto meno
     // dieci" is 7:50, "huit heures moins dix"), not a sign.
     let ends: Vec<usize> = facts.number_spans.iter().map(|s| s.end).collect();
@@ -138,6 +139,45 @@ fn read_halves_of(tokens: &[Token], facts: &mut Facts) {
             });
         }
     }
+}
+
+/// English "grand", a thousand (of money): "two grand", "5 grand", "a grand", "half a
+/// grand". The count before it is read as a number already; the thousands are added.
+fn read_grands(tokens: &[Token], facts: &mut Facts) {
+    let mut found = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        // Not an adjective before its noun: "a grand piano", "the grand total".
+        let noun_after = tokens
+            .get(i + 1)
+            .is_some_and(|t| t.kind == Kind::Word && !super::language::function_word(&t.folded));
+        if token.folded != "grand" || i == 0 || noun_after {
+            continue;
+        }
+        let before = tokens[i - 1].folded.as_str();
+        let count = if before == "a" || before == "one" {
+            let half = i >= 2 && tokens[i - 2].folded == "half";
+            Some((
+                if half { 0.5 } else { 1.0 },
+                if half { i - 2 } else { i - 1 },
+            ))
+        } else {
+            facts
+                .number_spans
+                .iter()
+                .find(|n| n.end == i && n.value > 0.0 && n.value < 1000.0)
+                .map(|n| (n.value, n.start))
+        };
+        if let Some((count, start)) = count {
+            found.push(NumberSpan {
+                start,
+                end: i + 1,
+                value: count * 1000.0,
+                ordinal: false,
+                in_words: true,
+            });
+        }
+    }
+    facts.number_spans.extend(found);
 }
 
 /// Words that count two of what they name, which `text2num` does not read: "both kids",
@@ -754,6 +794,13 @@ mod tests {
         assert!(numbers("Um, make it a.").is_empty());
         assert!(numbers("Non, merci").is_empty());
         assert!(numbers("Non.").is_empty());
+        // Thousands of money in English.
+        assert!(numbers("Transfer half a grand to my savings").contains(&500.0));
+        assert!(numbers("it cost me two grand").contains(&2000.0));
+        assert!(numbers("5 grand, tops").contains(&5000.0));
+        assert!(!numbers("a grand piano for the hall").contains(&1000.0));
+        assert!(!numbers("two grand pianos").contains(&2000.0));
+        assert!(numbers("the Grand Hotel").is_empty());
         // One and no more: "une seule", "uno solo".
         assert_eq!(numbers("finalement une seule suffira"), [1.0]);
         assert_eq!(numbers("mejor uno solo"), [1.0]);

@@ -1529,6 +1529,30 @@ fn names_no_number(word: &str) -> bool {
         || is(CONNECTIVES, word)
 }
 
+/// Verbs that move money, right before the sum they move ("transfer 500", "paga 40"),
+/// folded.
+#[rustfmt::skip]
+const MONEY_VERBS: &[&str] = &[
+    "pay", "transfer", "send", "spend", "withdraw", "deposit", "lend", "donate", "tip", "wire",
+    "paga", "pagar", "pague", "transfiere", "transferir", "transfira", "envia", "enviar",
+    "deposita", "retira", "presta", "dona", "payer", "paie", "payez", "vire", "virer", "virez",
+    "envoie", "depose", "retire", "zahl", "zahle", "zahlen", "uberweise", "uberweisen", "uberweis",
+    "schick", "schicke", "uberweist", "pagare", "bonifica", "trasferisci", "manda", "versa",
+    "preleva",
+];
+
+/// Words of a field about a sum of money.
+#[rustfmt::skip]
+const MONEY_FIELDS: &[&str] = &[
+    "amount", "sum", "total", "price", "cost", "payment", "value", "tip", "donation", "deposit",
+    "importe", "monto", "cantidad", "montant", "somme", "betrag", "summe", "valor", "quantia",
+    "importo", "somma", "gbp", "usd", "eur", "chf",
+];
+
+fn about_money(name: &[String], description: &[String]) -> bool {
+    name.iter().chain(description).any(|w| is(MONEY_FIELDS, w))
+}
+
 /// Words that draw a conclusion or say when, in the six languages (folded): no label of the
 /// number after them.
 #[rustfmt::skip]
@@ -1636,7 +1660,12 @@ fn label_fits(
                 .any(|w| name.iter().chain(description).any(|n| n == w));
     };
     let word = &label.folded;
-    if names_no_number(word) {
+    // "transfer 500 to savings": a sum, where no noun after it says what it counts ("send
+    // 3 photos").
+    let bare = tokens
+        .get(end)
+        .is_none_or(|t| t.kind != Kind::Word || language::function_word(&t.folded));
+    if names_no_number(word) || (bare && is(MONEY_VERBS, word) && about_money(name, description)) {
         return true;
     }
     let label = stem(word);
@@ -2377,6 +2406,42 @@ mod tests {
 
     fn number_kept(text: &str, key: &str, schema: serde_json::Value, value: f64) -> bool {
         value_kept(text, key, schema, serde_json::json!(value))
+    }
+
+    #[test]
+    fn a_sum_after_a_verb_that_moves_money() {
+        let amount = || serde_json::json!({"type": "number", "description": "amount in GBP"});
+        assert!(number_kept(
+            "Transfer 500 to my savings account",
+            "amount",
+            amount(),
+            500.0
+        ));
+        assert!(number_kept(
+            "Transfer half a grand to savings",
+            "amount",
+            amount(),
+            500.0
+        ));
+        assert!(number_kept(
+            "Paga 40 a Marco",
+            "importo",
+            serde_json::json!({"type": "number"}),
+            40.0
+        ));
+        // Not a count of things, and not for a field about another thing than money.
+        assert!(!number_kept(
+            "Transfer 500 to my savings account",
+            "quantity",
+            serde_json::json!({"type": "integer"}),
+            500.0
+        ));
+        assert!(!number_kept(
+            "Pay 3 invoices today",
+            "amount",
+            amount(),
+            3.0
+        ));
     }
 
     #[test]
