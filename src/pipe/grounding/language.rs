@@ -429,13 +429,19 @@ fn unknown(line: &str, scores: &[(&'static str, usize)]) -> bool {
     if words < 5 || read > 1 {
         return false;
     }
+    // A long line with no function word of the six at all is in none of them, unless its
+    // letters say it is (a list of things: "tomatoes onions garlic basil olive oil salt").
+    let none_of_ours = read == 0 && words >= LONG_WITHOUT_OURS;
     whatlang::detect(&without_names(line)).is_some_and(|info| {
-        info.confidence() >= 0.5
-            && !READ
-                .iter()
-                .any(|code| whatlang_of(code) == Some(info.lang()))
+        let ours = READ
+            .iter()
+            .any(|code| whatlang_of(code) == Some(info.lang()));
+        !ours && (info.confidence() >= 0.5 || none_of_ours)
     })
 }
+
+/// Words from which a line with no function word of the six is in another language.
+const LONG_WITHOUT_OURS: usize = 9;
 
 /// `line` without its names: the words after its first that begin with a capital.
 fn without_names(line: &str) -> String {
@@ -855,9 +861,16 @@ mod tests {
             "Prenota tavolo quattro persone venerdì sera",
             "Marcar consulta dentista próxima terça manhã",
             "Réserve table quatre personnes vendredi soir",
+            // Longer, with no function word at all: the letters are one of the six.
+            "tomatoes onions garlic basil olive oil salt pepper lemons",
+            "Reservar mesa cuatro personas viernes noche terraza Madrid centro",
+            "Termin Zahnarzt nächsten Dienstag vormittag eintragen bitte danke schön",
         ] {
             assert!(!super::unknown(line, &super::scores(line)), "{line}");
         }
+        // A long line with no function word of the six, whose letters are another's even
+        // where whatlang is unsure (Swahili read as Javanese).
+        assert!(of("Tafadhali panga barua pepe zangu kuanzia zile za zamani zaidi").unread);
         assert!(!of("Reserva una habitación en el hotel de Cardiff para el sábado").unread);
         // One line in another script is enough: the user's request beside English tool output.
         assert!(of("The tool returned 3 rows.\n東京に送ってください").unread);

@@ -34,10 +34,19 @@ fn content_words(value: &str) -> Vec<String> {
         .filter(|w| {
             w.chars().count() >= 3
                 && !is(STOPWORDS, w)
+                && !is(HEDGES, &super::tokens::fold(w))
                 && !super::language::function_word(&super::tokens::fold(w))
         })
         .collect()
 }
+
+/// Words that hedge a number, carrying no fact of their own: "about" and "around twenty
+/// minutes" say the same.
+#[rustfmt::skip]
+const HEDGES: &[&str] = &[
+    "about", "around", "approximately", "roughly", "circa", "approx", "environ", "etwa",
+    "ungefahr", "aproximadamente", "alrededor", "aprox", "circa", "quasi",
+];
 
 /// Whether every content word of `value` is a word of the field's own name: a placeholder
 /// that names the field ("Any Theater" for `theater_name`, "the project" for
@@ -302,6 +311,20 @@ mod tests {
         assert!(!touches_in(
             "put it in the box for me",
             "Go to the gym for an hour"
+        ));
+    }
+
+    #[test]
+    fn a_hedge_is_no_added_fact() {
+        let text = "Text Maya that I'm stuck on the M8 and will be about twenty minutes late";
+        assert!(said_in(
+            text,
+            "Stuck on the M8, I'll be around 20 minutes late."
+        ));
+        // The number it hedges is still a fact.
+        assert!(!said_in(
+            "Text Maya that I'm stuck on the M8",
+            "Stuck on the M8, I'll be around 20 minutes late."
         ));
     }
 
