@@ -100,6 +100,13 @@ fn said_as(tokens: &[Token], at: usize) -> Option<(End, bool)> {
     }
     let word = tokens.get(i).filter(|t| t.kind == Kind::Word)?;
     let word = word.folded.as_str();
+    // "200 Franken in Euro", "50 dólares en euros": "in" after an amount and its unit is
+    // what the amount becomes.
+    let after_an_amount =
+        i >= 2 && tokens[i - 1].kind == Kind::Word && tokens[i - 2].kind == Kind::Number;
+    if matches!(word, "in" | "en" | "em") && after_an_amount {
+        return Some((End::Target, true));
+    }
     if PLAIN_SOURCE.contains(&word) {
         Some((End::Source, true))
     } else if PLAIN_TARGET.contains(&word) {

@@ -402,10 +402,14 @@ fn read_words(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts
                     .next()
                     .is_none_or(|c| matches!(c, ',' | '.' | ';' | '!' | '?' | ')'));
             // "une seule", "uno solo", "um só": one and no more.
+            // German "ein Paar" is one pair; "ein paar", written small, is a few.
             let only_one = text[to..]
                 .split(|c: char| !c.is_alphanumeric())
                 .find(|w| !w.is_empty())
-                .is_some_and(|w| ONLY.contains(&super::tokens::fold(w).as_str()));
+                .is_some_and(|w| {
+                    ONLY.contains(&super::tokens::fold(w).as_str())
+                        || (w == "Paar" && article.starts_with("ein"))
+                });
             if words
                 .trim()
                 .chars()
@@ -805,6 +809,11 @@ mod tests {
         assert_eq!(numbers("finalement une seule suffira"), [1.0]);
         assert_eq!(numbers("mejor uno solo"), [1.0]);
         assert!(numbers("a solo trip, une salle").is_empty());
+        assert_eq!(
+            numbers("Bestell ein Paar Laufschuhe in Größe 44"),
+            [1.0, 44.0]
+        );
+        assert_eq!(numbers("ich brauche ein paar Tage"), Vec::<f64>::new());
     }
 
     const CODES: [&str; 6] = ["en", "es", "fr", "de", "pt", "it"];

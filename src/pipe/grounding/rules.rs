@@ -2595,6 +2595,11 @@ mod tests {
         ));
         assert!(kept(both, "language", "de"));
         assert!(kept("convert my euros to dollars", "from_currency", "EUR"));
+        // "in" after an amount and its unit is the target.
+        let francs = "Rechne 200 Franken in Euro um";
+        assert!(!kept(francs, "from_currency", "EUR"));
+        assert!(kept(francs, "to_currency", "EUR"));
+        assert!(kept("paga 200 in euro", "currency", "EUR"));
     }
 
     #[test]
