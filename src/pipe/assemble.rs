@@ -317,7 +317,14 @@ impl Assembly {
                     }
                     Some(Resolved::Translated(calls)) => {
                         self.note_sent(self.head);
-                        out.extend(calls.into_iter().map(|call| self.open(call)))
+                        // The main model asked directly may answer with a call this turn
+                        // holds already (`get_weather` beside the described tool): once.
+                        let others = self.others_written(self.head);
+                        let fresh: Vec<ToolCall> = calls
+                            .into_iter()
+                            .filter(|call| !others.contains(&written_as(call)))
+                            .collect();
+                        out.extend(fresh.into_iter().map(|call| self.open(call)))
                     }
                 },
             }
@@ -350,10 +357,15 @@ impl Assembly {
 
     /// The main model's call in `slot` as compared across turns: its name and arguments.
     fn written(&self, slot: usize) -> (String, Value) {
-        let call = &self.slots[slot].call;
-        let arguments = serde_json::from_str(&call.function.arguments)
-            .unwrap_or_else(|_| Value::String(call.function.arguments.clone()));
-        (call.function.name.clone(), arguments)
+        written_as(&self.slots[slot].call)
+    }
+
+    /// The calls of this turn's other slots so far, as written.
+    fn others_written(&self, slot: usize) -> Vec<(String, Value)> {
+        (0..self.slots.len())
+            .filter(|&i| i != slot)
+            .map(|i| self.written(i))
+            .collect()
     }
 
     /// Whether the call in `slot` is one an earlier turn already sent, as the model wrote it.
@@ -518,4 +530,11 @@ fn absorb(slot: &mut Slot, delta: &Value) {
     if let Some(fragment) = delta.pointer("/function/arguments").and_then(Value::as_str) {
         slot.call.function.arguments.push_str(fragment);
     }
+}
+
+/// A call as compared with another: its name and its arguments, parsed where they parse.
+fn written_as(call: &ToolCall) -> (String, Value) {
+    let arguments = serde_json::from_str(&call.function.arguments)
+        .unwrap_or_else(|_| Value::String(call.function.arguments.clone()));
+    (call.function.name.clone(), arguments)
 }

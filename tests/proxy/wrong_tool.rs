@@ -892,3 +892,50 @@ async fn the_question_stands_where_the_main_model_calls_the_same_tool_or_has_no_
     assert_eq!(requests.len(), 2, "the first turn and the repair turn");
     assert!(last_message(&requests[1]).contains("does not say departure_time"));
 }
+
+#[tokio::test]
+async fn a_direct_answer_that_repeats_another_call_of_the_turn_does_not_send_it_twice() {
+    // The turn: the weather (a tool plaincall does not handle) and a bus ticket described in
+    // words; asked directly, the main model answers with the weather call alone.
+    let user = "What's the weather in Seattle, and a music event there on 2023-03-12?";
+    let weather = json!({"city": "Seattle"});
+    let weather_tool = json!({"type": "function", "function": {"name": "get_weather",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}});
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![
+                tool_call("call_w", "get_weather", &weather),
+                nl_call("call_1", "Buses_3_BuyBusTicket", user),
+            ]),
+            "tool_calls",
+        )),
+        Reply::ok(completion(
+            calls_message(vec![tool_call("call_d", "get_weather", &weather)]),
+            "tool_calls",
+        )),
+    ])
+    .await;
+    let bus = json!({"from_city": "Seattle, WA", "to_city": "Portland, OR",
+        "departure_date": "2023-03-12", "departure_time": "10:00"})
+    .to_string();
+    let translator = MockServer::start(move |_| translator_reply(&bus)).await;
+    let toml = format!(
+        "{}[translation.tools]\nBuses_3_BuyBusTicket = \"nl\"\n",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let request = json!({"model": "main-model",
+        "messages": [{"role": "user", "content": user}],
+        "tools": [weather_tool, bus_ticket(), find_events()]});
+    let (status, body) = chat(&proxy, &request).await;
+    assert_eq!(status, 200, "{body}");
+    let calls = body["choices"][0]["message"]["tool_calls"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let names: Vec<&str> = calls
+        .iter()
+        .filter_map(|c| c["function"]["name"].as_str())
+        .collect();
+    assert_eq!(names, ["get_weather"], "{body}");
+}

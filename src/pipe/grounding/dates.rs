@@ -523,18 +523,22 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     facts.stay_ends.extend(ends);
     // "am 2. Jänner, erinnere mich eine Woche vorher": each day said, moved by each such
     // offset, is said too; the days it was counted from are the event's.
+    // A day before is a reminder's (its anchor the event's); a day after, a later leg's
+    // ("volto uma semana depois"). "Remind me on the 10th, and again 3 days later" keeps the
+    // 10th a reminder's.
     let offsets = day_offsets(tokens, facts);
-    if !offsets.is_empty() {
-        for day in &found {
-            facts.date_anchors.insert(*day);
-            facts.offset_dates.extend(
-                offsets
-                    .iter()
-                    .filter_map(|by| day.checked_add(by.days()).ok())
-                    .filter(|moved| !found.contains(moved)),
-            );
+    for day in &found {
+        for by in &offsets {
+            let Ok(moved) = day.checked_add(by.days()) else {
+                continue;
+            };
+            facts.dates.insert(moved);
+            if *by < 0 {
+                facts.date_anchors.insert(*day);
+            } else if !found.contains(&moved) {
+                facts.offset_dates.insert(moved);
+            }
         }
-        facts.dates.extend(facts.offset_dates.iter().copied());
     }
     facts.dates.extend(found);
     bind_days(tokens, facts);
@@ -2429,6 +2433,13 @@ mod tests {
             12,
             12
         ));
+        // A day after keeps its anchor a reminder's; a day before is no later leg's.
+        let again = facts("Remind me on December 10 to pay rent, and again 3 days later");
+        assert!(again.date_anchors.is_empty());
+        assert!(again.dates.contains(&date(2026, 12, 13)));
+        let wedding = facts("The wedding is on December 20, fly me there two days before");
+        assert!(wedding.offset_dates.is_empty());
+        assert!(wedding.dates.contains(&date(2026, 12, 18)));
         // "before" that goes on to its thing moves nothing.
         let trip = facts("remind me a week before the trip on December 10");
         assert!(trip.date_anchors.is_empty());

@@ -5,10 +5,12 @@
 //! unsaid, since the tool falls back to it anyway.
 //!
 //! Read: the value right after a word of default ("default", "defaults to", "default value
-//! is"), or right after a verb of using ("use", "assume", "set") in a sentence that says the
-//! user gave none ("if not specified", "if user doesn't", "unless", "otherwise"). A value is a
-//! quoted text, a number, or one word. Not read: a use with no absence ("if the user wants
-//! more, use 200"), a range ("between 3 and 100"), an example ("such as 100"), "no default".
+//! is"), right after "otherwise", or right after a verb of using ("use", "assume", "set") in a
+//! sentence that says the user gave none ("if not specified", "if user doesn't specify", "if
+//! none") or before "unless". A value is a quoted text, a number, or one word. Not read: a use
+//! with no absence ("if the user wants more, use 200"), or after another negation ("if the
+//! passenger is not an adult, use 'child'"), a range ("between 3 and 100"), an example ("such
+//! as 100"), "no default".
 
 use serde_json::Value;
 
@@ -32,11 +34,8 @@ const USE: &[&str] = &[
     "use", "assume", "set", "choose", "pick", "pass", "put", "fill", "enter",
 ];
 
-/// Words that say, after "if" or "when", that the user gave no value.
+/// Words that say on their own, after "if" or "when", that the user gave no value.
 const ABSENT: &[&str] = &[
-    "not",
-    "t",
-    "no",
     "none",
     "omitted",
     "unspecified",
@@ -48,14 +47,20 @@ const ABSENT: &[&str] = &[
     "null",
     "blank",
     "nothing",
-    "never",
     "unsure",
     "unclear",
     "unprovided",
 ];
 
-/// Words that say on their own that the rest applies when the user gave no value.
-const OTHERWISE: &[&str] = &["unless", "otherwise"];
+/// Negations that say so before a verb of giving ([`GIVEN`]): "if not specified", "if user
+/// doesn't specify" ("t" of "doesn't").
+const NOT: &[&str] = &["not", "t", "no", "never"];
+
+/// Verbs of giving a value, as the start of their forms ("specif" of "specify", "specified").
+const GIVEN: &[&str] = &[
+    "specif", "give", "given", "provide", "mention", "state", "suppl", "pass", "set", "indicat",
+    "say", "said", "know", "enter", "choose", "chose", "select", "request", "ask",
+];
 
 /// Whether `value` is the default the property's description states in words.
 pub(super) fn described(value: &Value, schema: &Value) -> bool {
@@ -128,13 +133,19 @@ fn sentences(text: &str) -> impl Iterator<Item = &str> {
 /// The defaults one sentence states.
 fn defaults_in(sentence: &str) -> Vec<String> {
     let tokens = tokenize(sentence);
+    // "if user doesn't specify", "if not given", "if none": the user gave no value. Not any
+    // negation ("if the passenger is not an adult, use 'child'").
     let absent = tokens.iter().enumerate().any(|(i, t)| {
-        OTHERWISE.contains(&t.folded.as_str())
-            || (matches!(t.folded.as_str(), "if" | "when" | "where")
-                && tokens[i + 1..]
-                    .iter()
-                    .take(6)
-                    .any(|t| ABSENT.contains(&t.folded.as_str())))
+        matches!(t.folded.as_str(), "if" | "when" | "where")
+            && tokens[i + 1..].iter().take(6).enumerate().any(|(k, t)| {
+                let word = t.folded.as_str();
+                ABSENT.contains(&word)
+                    || (NOT.contains(&word)
+                        && tokens[i + 2 + k..]
+                            .iter()
+                            .take(3)
+                            .any(|g| GIVEN.iter().any(|v| g.folded.starts_with(v))))
+            })
     });
     let mut out = Vec::new();
     for (i, t) in tokens.iter().enumerate() {
@@ -143,8 +154,12 @@ fn defaults_in(sentence: &str) -> Vec<String> {
         let before = tokens[..i].last().map(|p| p.folded.as_str());
         let named = matches!(word, "default" | "defaults" | "defaulted")
             && !matches!(before, Some("no" | "by"));
-        let used = absent && USE.contains(&word);
-        if named || used {
+        // "use 'en' unless the user names another": the use before "unless".
+        let unless_after = tokens[i + 1..].iter().any(|t| t.folded == "unless");
+        let used = USE.contains(&word) && (absent || unless_after);
+        // "true to include archived items, otherwise false": the value after "otherwise".
+        let otherwise = word == "otherwise";
+        if named || used || otherwise {
             if let Some(value) = value_after(sentence, t.end) {
                 out.push(value);
             }
@@ -210,6 +225,10 @@ mod tests {
             "Currency. If none is given, assume USD.",
             json!("USD")
         ));
+        assert!(said(
+            "Set to true to include archived items, otherwise false.",
+            json!(false)
+        ));
     }
 
     #[test]
@@ -230,5 +249,14 @@ mod tests {
             json!(7)
         ));
         assert!(!described(&json!(100), &json!({"type": "integer"})));
+        // A value to set for a case, or under another negation, is no default.
+        assert!(!said(
+            "Set to true to include archived items, otherwise false.",
+            json!(true)
+        ));
+        assert!(!said(
+            "If the passenger is not an adult, use 'child'.",
+            json!("child")
+        ));
     }
 }

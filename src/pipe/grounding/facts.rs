@@ -63,11 +63,11 @@ pub struct Facts {
     /// The last day of a stay said by its first day and its nights ("in tomorrow for 2
     /// nights"): a date only for a field about an end (`check_out`, `end_date`, `return`).
     pub stay_ends: HashSet<Date>,
-    /// Days another is said to be an offset before or after ("am 2. Jänner, erinnere mich
-    /// eine Woche vorher": 2 January, which says 26 December): the event's, not a reminder's.
+    /// Days another is said to be an offset before ("am 2. Jänner, erinnere mich eine Woche
+    /// vorher": 2 January, which says 26 December): the event's, not a reminder's.
     pub date_anchors: HashSet<Date>,
-    /// The days said only as such an offset from another (in [`Facts::dates`] too): never
-    /// the outbound leg's ("vou dia 15 e volto uma semana depois" says the 22nd for the way
+    /// The days said only as an offset after another (in [`Facts::dates`] too): never the
+    /// outbound leg's ("vou dia 15 e volto uma semana depois" says the 22nd for the way
     /// back).
     pub offset_dates: HashSet<Date>,
     /// Weekdays named ("Monday", "lunes"): what `mon` of a day-of-week enum stands for.

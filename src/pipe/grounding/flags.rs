@@ -257,6 +257,15 @@ fn subject_of(key_words: &[String], schema: &Value, inverted: bool) -> Vec<Strin
         })
         .cloned()
         .collect();
+    // "allowed" names nothing beside a subject (`pets_allowed`), and is the subject alone
+    // (`allowed`, `is_allowed`).
+    if subject.is_empty() {
+        subject = key_words
+            .iter()
+            .filter(|w| matches!(w.as_str(), "allowed" | "allows"))
+            .cloned()
+            .collect();
+    }
     // "send the invite" says no `send_reminder`: beside its object, the verb of what the
     // request does anyway names no subject.
     if subject.len() > 1 && subject.iter().any(|w| !is(ACTIONS, w)) {

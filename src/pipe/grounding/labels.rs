@@ -123,9 +123,11 @@ pub(super) fn before(tokens: &[Token], start: usize) -> Option<Label> {
                     return Some(Label::Named(label.to_owned()));
                 }
             }
-            // "il codice cliente", "numéro client": the word right after it, against it.
+            // "il codice cliente", "numéro client": the word right after it, against it (a
+            // number word of four letters or more: "no" and "n" are words of their own).
             if let Some(label) = at
                 .checked_sub(1)
+                .filter(|_| word.chars().count() >= 4)
                 .filter(|i| adjacent[*i])
                 .and_then(|i| clause.get(i))
                 .map(|t| t.folded.as_str())
@@ -262,6 +264,21 @@ const ENDING_IN: &[&[&str]] = &[
     &["termina", "per"],
 ];
 
+/// Words for a number that identifies ("Kundennummer" ends with one).
+const CODE_WORDS: &[&str] = &[
+    "number",
+    "numero",
+    "nummer",
+    "code",
+    "codigo",
+    "codice",
+    "id",
+    "ref",
+    "reference",
+    "referencia",
+    "kennung",
+];
+
 /// Words of a field's name that make it about an identifier: the digits of one are its own.
 #[rustfmt::skip]
 const IDENTIFYING: &[&str] = &[
@@ -302,10 +319,21 @@ pub(super) fn number_of_another_thing(
             })
         })
     };
-    // Named as another thing ("codice cliente"): every time, by a label not the field's.
+    // Named as another thing ("codice cliente"): every time, by a label not the field's,
+    // with a word for a number or a code among the few words before it ("no" of "gastar no
+    // máximo 1500" is no number's).
     let field = field_words(key);
+    let coded = |start: usize| {
+        let at = tokens.partition_point(|t| t.start < start);
+        tokens[at.saturating_sub(4)..at].iter().any(|t| {
+            is(CODE_WORDS, &t.folded)
+                || CODE_WORDS
+                    .iter()
+                    .any(|w| w.len() >= 6 && t.folded.ends_with(w))
+        })
+    };
     let named_otherwise = |start: usize| match before(tokens, start) {
-        Some(Label::Named(label)) => !fits(&label, &field),
+        Some(Label::Named(label)) => coded(start) && !fits(&label, &field),
         _ => false,
     };
     !starts.is_empty() && starts.iter().all(|s| tail(*s) || named_otherwise(*s))
@@ -544,6 +572,18 @@ mod tests {
         ));
         assert!(!other("Transfer 4512 to savings", 4512.0, "amount"));
         assert!(!other("la tarjeta que termina en 45", 45.0, "amount"));
+        // "no" is a word of its own.
+        assert!(!other(
+            "Quero gastar no máximo 1500 reais no hotel",
+            1500.0,
+            "max_price"
+        ));
+        assert!(!other("No gastes más de 1500 euros", 1500.0, "budget"));
+        assert!(other(
+            "Meine Kundennummer ist 7734, zahl die Rechnung",
+            7734.0,
+            "amount"
+        ));
     }
 
     #[test]

@@ -431,12 +431,17 @@ fn unknown(line: &str, scores: &[(&'static str, usize)]) -> bool {
     }
     // A long line with no function word of the six at all is in none of them, unless its
     // letters say it is (a list of things: "tomatoes onions garlic basil olive oil salt").
-    let none_of_ours = read == 0 && words >= LONG_WITHOUT_OURS;
+    // Words of letters only: an itinerary's codes and numbers say no language.
+    let lettered = line
+        .split_whitespace()
+        .filter(|w| w.chars().all(char::is_alphabetic))
+        .count();
+    let none_of_ours = read == 0 && lettered >= LONG_WITHOUT_OURS;
     whatlang::detect(&without_names(line)).is_some_and(|info| {
         let ours = READ
             .iter()
             .any(|code| whatlang_of(code) == Some(info.lang()));
-        !ours && (info.confidence() >= 0.5 || none_of_ours)
+        !ours && (info.confidence() >= 0.5 || (none_of_ours && info.confidence() >= 0.1))
     })
 }
 
@@ -871,6 +876,9 @@ mod tests {
         // A long line with no function word of the six, whose letters are another's even
         // where whatlang is unsure (Swahili read as Javanese).
         assert!(of("Tafadhali panga barua pepe zangu kuanzia zile za zamani zaidi").unread);
+        // Codes and numbers are no words of a language.
+        let itinerary = "AF1234 CDG JFK 20/12 08:45 seat 14A economy bag 23kg";
+        assert!(!super::unknown(itinerary, &super::scores(itinerary)));
         assert!(!of("Reserva una habitación en el hotel de Cardiff para el sábado").unread);
         // One line in another script is enough: the user's request beside English tool output.
         assert!(of("The tool returned 3 rows.\n東京に送ってください").unread);

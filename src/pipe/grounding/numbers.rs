@@ -16,15 +16,15 @@ use super::facts::{Context, Facts, NumberSpan};
 use super::tokens::{Kind, Token};
 
 /// Words that are "one" and also an article: alone, they count nothing.
-/// Words after an article that make it the number one: "une seule", "uno solo", "um só",
-/// "ein einziges" (folded).
-const ONLY: &[&str] = &[
-    "seul", "seule", "solo", "sola", "so", "einzig", "einzige", "einzigen", "einziger", "einziges",
-];
-
 const ARTICLES: &[&str] = &[
     "a", "an", "un", "une", "una", "uno", "um", "uma", "ein", "eine", "einen", "einem", "einer",
     "eines",
+];
+
+/// Words after an article that make it the number one: "une seule", "uno solo", "ein
+/// einziges" (folded; not Portuguese "só", whose fold is German "so": "ein so großes").
+const ONLY: &[&str] = &[
+    "seul", "seule", "solo", "sola", "einzig", "einzige", "einzigen", "einziger", "einziges",
 ];
 
 fn languages() -> &'static [Language] {
@@ -401,7 +401,7 @@ fn read_words(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts
                     .chars()
                     .next()
                     .is_none_or(|c| matches!(c, ',' | '.' | ';' | '!' | '?' | ')'));
-            // "une seule", "uno solo", "um só": one and no more.
+            // "une seule", "uno solo": one and no more.
             // German "ein Paar" is one pair; "ein paar", written small, is a few.
             let only_one = text[to..]
                 .split(|c: char| !c.is_alphanumeric())
@@ -814,6 +814,7 @@ mod tests {
             [1.0, 44.0]
         );
         assert_eq!(numbers("ich brauche ein paar Tage"), Vec::<f64>::new());
+        assert!(!numbers("ein so großes Zimmer").contains(&1.0));
     }
 
     const CODES: [&str; 6] = ["en", "es", "fr", "de", "pt", "it"];

@@ -68,7 +68,7 @@ const KIN: &[&str] = &[
     "partner", "kid", "kids", "child", "children", "parents", "teacher", "neighbour", "neighbor",
     "colleague", "coworker",
     "madre", "mama", "padre", "papa", "hija", "hijo", "esposa", "esposo", "marido", "hermana",
-    "hermano", "tia", "tio", "sobrina", "sobrino", "prima", "primo", "abuela", "abuelo", "jefe",
+    "hermano", "tia", "tio", "sobrina", "sobrino", "abuela", "abuelo", "jefe",
     "jefa", "asistente", "secretaria", "amiga", "amigo", "novia", "novio", "hijos", "padres",
     "vecina", "vecino", "colega",
     "mere", "maman", "pere", "fille", "fils", "femme", "mari", "epouse", "soeur", "frere",
@@ -96,33 +96,30 @@ const VENUES: &[&str] = &[
     "restaurant", "restaurante", "ristorante", "trattoria", "pizzeria", "osteria", "bar",
     "cafe", "hotel", "brasserie", "bistro", "bistrot", "gasthaus", "gasthof", "wirtshaus",
     "taberna", "tasca", "churrascaria", "cantina", "pub", "diner", "steakhouse", "parrilla",
-    // German "in dem", "in das" before a place's name: "einen Tisch im Hans im Glück".
-    "im", "ins",
 ];
+
+/// German "in dem", "in das" right before a place's name: "einen Tisch im Hans im Glück"
+/// (never with a word between: "im Büro Lisa" is Lisa at the office).
+const IN_THE: &[&str] = &["im", "ins"];
 
 /// Words of a field's name that make it about a person someone calls, meets or books for
 /// (folded): the relative or venue a name is only part of is not that person.
+#[rustfmt::skip]
 const PEOPLE: &[&str] = &[
-    "contact",
-    "person",
-    "attendee",
-    "attendees",
-    "guest",
-    "guests",
-    "invitee",
-    "invitees",
-    "participant",
-    "participants",
-    "patient",
-    "callee",
+    "contact", "person", "attendee", "attendees", "guest", "guests", "invitee", "invitees",
+    "participant", "participants", "patient", "callee", "honoree",
+];
+
+/// Words of a field's name about a booking, which make it about a person only beside a word
+/// of [`WHOSE`]: `reservation_name` is whom it is under, `reservation_restaurant` is a place.
+const BOOKED: &[&str] = &[
     "reservation",
     "booking",
     "reserva",
     "reservierung",
     "prenotazione",
-    "reservation_name",
-    "honoree",
 ];
+const WHOSE: &[&str] = &["name", "holder", "for", "nombre", "nom", "nome"];
 
 /// Pets, the word before their name (folded): "my dog Bella", "unseren Kater Moritz".
 #[rustfmt::skip]
@@ -171,7 +168,7 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
     if !recipient && about(OWNER) {
         return only_where(value, evidence, |tokens, at, _| after(tokens, at, PETS));
     }
-    let person = recipient || about(PEOPLE);
+    let person = recipient || about(PEOPLE) || (about(BOOKED) && about(WHOSE));
     if !person {
         return false;
     }
@@ -249,7 +246,19 @@ fn ends_with(tokens: &[Token], end: usize, words: &[&[&str]]) -> bool {
 /// A name that closes its message after a closing word and a comma: "Cheers, Declan".
 fn closing(tokens: &[Token], at: usize, len: usize, evidence: &Evidence) -> bool {
     let comma = at > 0 && tokens[at - 1].folded == ",";
-    if !comma || !ends_with(tokens, at - 1, CLOSINGS) {
+    let Some(words) = CLOSINGS
+        .iter()
+        .find(|words| comma && ends_with(tokens, at - 1, &[words]))
+    else {
+        return false;
+    };
+    // The closing starts its sentence: not one inside a relayed message ("a text: \"Thank
+    // you, Ingrid!\"").
+    let opening = at - 1 - words.len();
+    let starts = opening == 0
+        || matches!(tokens[opening - 1].lower.as_str(), "." | "!" | "?")
+        || evidence.text[tokens[opening - 1].end..tokens[opening].start].contains('\n');
+    if !starts {
         return false;
     }
     // Nothing but marks after it on its line.
@@ -284,6 +293,7 @@ fn kin_of(tokens: &[Token], at: usize, len: usize) -> bool {
 /// one: "el restaurante Don Julio".
 fn venue(tokens: &[Token], at: usize, text: &str) -> bool {
     let is_venue = |i: usize| VENUES.contains(&tokens[i].folded.as_str());
+    let in_the = at >= 1 && IN_THE.contains(&tokens[at - 1].folded.as_str());
     let capitalized = |t: &Token| {
         t.kind == Kind::Word
             && text
@@ -291,7 +301,9 @@ fn venue(tokens: &[Token], at: usize, text: &str) -> bool {
                 .and_then(|w| w.chars().next())
                 .is_some_and(char::is_uppercase)
     };
-    (at >= 1 && is_venue(at - 1)) || (at >= 2 && is_venue(at - 2) && capitalized(&tokens[at - 1]))
+    in_the
+        || (at >= 1 && is_venue(at - 1))
+        || (at >= 2 && is_venue(at - 2) && capitalized(&tokens[at - 1]))
 }
 
 #[cfg(test)]
@@ -443,6 +455,12 @@ mod tests {
             "sender_name",
             "Declan"
         ));
+        // A closing inside a relayed message is whom it thanks.
+        assert!(!signer(
+            "Send my neighbour a text: \"Thank you, Ingrid!\"",
+            "recipient_name",
+            "Ingrid"
+        ));
     }
 
     #[test]
@@ -489,6 +507,24 @@ mod tests {
         assert!(!signer(
             "Book a table for Julio at the restaurant",
             "reservation_name",
+            "Julio"
+        ));
+        // German nouns are capitalized: "im Büro Lisa" is Lisa at the office; "prima di"
+        // is "before"; a booking's place is no person.
+        assert!(!signer("Ruf im Büro Lisa an", "contact_name", "Lisa"));
+        assert!(!signer(
+            "Trag im Kalender Anna als Teilnehmerin ein",
+            "attendee",
+            "Anna"
+        ));
+        assert!(!signer(
+            "Chiama Luca prima di Marco",
+            "contact_name",
+            "Marco"
+        ));
+        assert!(!signer(
+            "Reserva en el restaurante Don Julio",
+            "reservation_restaurant",
             "Julio"
         ));
     }

@@ -405,7 +405,7 @@ pub fn opens(tokens: &[Token]) -> bool {
         .filter(|t| t.kind == Kind::Word)
         .map(|t| t.folded.as_str())
         .collect();
-    if words.len() > OPENING_WORDS || adds(tokens) {
+    if words.len() > OPENING_WORDS {
         return false;
     }
     let Some(first) = tokens
@@ -414,6 +414,18 @@ pub fn opens(tokens: &[Token]) -> bool {
     else {
         return false;
     };
+    // "facciamo tre, arriva anche Paolo": after "let us make it", a clause that adds is its
+    // reason; any other message that adds asks for more ("Actually, one more thing: add 3
+    // cokes").
+    let lets_at_first = is(LETS, tokens[first].folded.as_str());
+    let adding = if lets_at_first {
+        first_clause(tokens).iter().any(|w| is(ADDING, w))
+    } else {
+        words.iter().any(|w| is(ADDING, w))
+    };
+    if adding {
+        return false;
+    }
     let word = |at: usize| tokens.get(at).map_or("", |t| t.folded.as_str());
     let punct = |at: usize| tokens.get(at).is_some_and(|t| t.kind == Kind::Punct);
     let two = |a: &str, b: &str| word(first) == a && word(first + 1) == b;
@@ -445,11 +457,15 @@ pub fn opens(tokens: &[Token]) -> bool {
         || (matches!(word(first), "sagen" | "machen") && word(first + 1) == "wir");
     // "scusa, torno il 28", "sorry, I meant 8pm": an apology, its mark, then a value again
     // or "I mean".
+    // The value within a few words of the apology, not in a clause of its own ("Sorry,
+    // forgot to mention, we have 2 kids").
     let sorry_then = is(APOLOGIES, word(first))
         && punct(first + 1)
         && (tokens
             .iter()
             .skip(first + 2)
+            .take(SORRY_REACH)
+            .take_while(|t| t.kind != Kind::Punct)
             .any(|t| t.kind == Kind::Number)
             || in_fact_at(tokens, first + 2));
     is(OPENING, word(first))
@@ -471,20 +487,43 @@ pub fn opens(tokens: &[Token]) -> bool {
         || apologised
         || lets
         || sorry_then
-        || first_clause(tokens).iter().any(|w| is(WRONG, w))
+        || declared_wrong(tokens, first)
+}
+
+/// The most words between an apology's mark and the value it restates ("scusa, torno il 28").
+const SORRY_REACH: usize = 4;
+
+/// Linking verbs before a word of [`WRONG`] that make it a verdict on what was said ("ist
+/// falsch", "c'est faux", "that's wrong", "está mal", "è sbagliato"), folded.
+const VERDICT_LINKS: &[&str] = &[
+    "is", "s", "are", "was", "ist", "sind", "war", "est", "es", "esta", "estan", "era", "e",
+    "sono", "son", "sao",
+];
+
+/// Whether the message's first clause says what was said is wrong: a word of [`WRONG`] after
+/// a linking verb, or opening the message ("wrong address, it's ..."); not "faux-filets".
+fn declared_wrong(tokens: &[Token], first: usize) -> bool {
+    let words: Vec<&Token> = tokens.iter().filter(|t| t.kind == Kind::Word).collect();
+    let clause = first_clause(tokens);
+    (0..words.len()).any(|i| {
+        let word = words[i].folded.as_str();
+        is(WRONG, word)
+            && clause.contains(&word)
+            && (tokens[first].folded == word
+                || (i > 0 && is(VERDICT_LINKS, &words[i - 1].folded)))
+            // A compound's first part is no verdict ("faux-filets").
+            && !tokens
+                .iter()
+                .position(|t| std::ptr::eq(t, words[i]))
+                .and_then(|at| tokens.get(at + 1))
+                .is_some_and(|t| t.lower == "-" && !t.spaced)
+    })
 }
 
 /// Words that open "let us make it" ("facciamo tre", "digamos 5", "disons 4"), folded.
 const LETS: &[&str] = &[
     "facciamo", "fanne", "diciamo", "disons", "digamos", "hagamos", "fazemos", "facamos",
 ];
-
-/// Whether the message's first clause that says more than an opener ("Actually, also book a
-/// taxi") adds to the request ([`ADDING`]); a reason after it does not ("facciamo tre, arriva
-/// anche Paolo").
-fn adds(tokens: &[Token]) -> bool {
-    first_clause(tokens).iter().any(|w| is(ADDING, w))
-}
 
 /// The words of the message's first clause that says more than an opener, folded.
 fn first_clause(tokens: &[Token]) -> Vec<&str> {
@@ -716,6 +755,10 @@ mod tests {
             "Sorry,",
             "Great, and is the wrong-way sign still up?",
             "Thanks, also what went wrong with the order",
+            "Actually, one more thing: add 3 cokes",
+            "Sorry, forgot to mention, we have 2 kids",
+            "Et 2 faux-filets, s'il te plaît",
+            "Le faux plafond est à refaire, 3 mètres",
             "Great, 4 it is",
             "No problem at all",
             "Nothing else, thanks",
