@@ -380,6 +380,14 @@ async fn within_budget(
             failed @ (Outcome::Failed(_) | Outcome::WrongTool(_)) => {
                 after_failure(tool, failed, direct.await)
             }
+            // A question waits for the direct ask too, as it would have been asked before
+            // the question went back ([`no_dead_end`]): another tool's call goes instead.
+            Outcome::Clarification(question) if rewrite.tools.offers_another(&tool.name) => {
+                match direct.await {
+                    Some(direct) if direct.tool.is_some() => Outcome::Calls(Arc::new(direct)),
+                    _ => Outcome::Clarification(question),
+                }
+            }
             other => other,
         },
         answer = &mut direct => match answer {

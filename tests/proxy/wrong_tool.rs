@@ -939,3 +939,48 @@ async fn a_direct_answer_that_repeats_another_call_of_the_turn_does_not_send_it_
         .collect();
     assert_eq!(names, ["get_weather"], "{body}");
 }
+
+#[tokio::test]
+async fn past_the_budget_a_question_waits_for_the_direct_ask_in_flight() {
+    // The translator asks after the budget ran out, while the direct ask is still out: that
+    // answer, a call to another tool, goes instead of the question.
+    let user = "Can you find a music event in Seattle, WA on 2023-03-12?";
+    let events = json!({"event_type": "Music", "city": "Seattle, WA", "date": "2023-03-12"});
+    let main = MockServer::scripted(vec![
+        Reply::ok(completion(
+            calls_message(vec![nl_call("call_1", "Buses_3_BuyBusTicket", user)]),
+            "tool_calls",
+        )),
+        Reply::Delayed(
+            std::time::Duration::from_millis(900),
+            Box::new(Reply::ok(completion(
+                calls_message(vec![tool_call("call_d", "Events_3_FindEvents", &events)]),
+                "tool_calls",
+            ))),
+        ),
+    ])
+    .await;
+    let question = r#"{"error": "missing_info", "clarification_needed": "When do you leave?"}"#;
+    let translator = MockServer::scripted(vec![Reply::Delayed(
+        std::time::Duration::from_millis(300),
+        Box::new(translator_reply(question)),
+    )])
+    .await;
+    let toml = format!(
+        "[translation]\nbudget = \"100ms\"\n{}[translation.tools]\nBuses_3_BuyBusTicket = \"nl\"\n",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    let request = json!({"model": "main-model",
+        "messages": [{"role": "user", "content": user}],
+        "tools": [bus_ticket(), find_events()]});
+    let (status, body) = chat(&proxy, &request).await;
+    assert_eq!(status, 200, "{body}");
+    let call = &body["choices"][0]["message"]["tool_calls"][0];
+    assert_eq!(call["function"]["name"], "Events_3_FindEvents", "{body}");
+    assert_eq!(
+        main.chat_requests().len(),
+        2,
+        "the first turn and the direct ask"
+    );
+}

@@ -70,34 +70,7 @@ impl Label {
 
 /// The label before the digits that start at byte `start`, read from `tokens`.
 pub(super) fn before(tokens: &[Token], start: usize) -> Option<Label> {
-    let end = tokens.iter().position(|t| t.start >= start)?;
-    // The clause before the digits, nearest word first.
-    let all: Vec<&Token> = tokens[..end]
-        .iter()
-        .rev()
-        // A clause ends at a sentence's marks; JSON's marks end it too (a key is read by
-        // the tables of [`super::rows`], not here).
-        .take_while(|t| {
-            !matches!(
-                t.lower.as_str(),
-                "." | "," | ";" | "!" | "?" | "\n" | "\"" | "{" | "[" | "="
-            )
-        })
-        .collect();
-    // The clause's words, nearest first, each with whether the word before it in the text
-    // stands right against it (no mark between: "order number", not "récentes : n°").
-    let mut clause: Vec<&Token> = Vec::new();
-    let mut adjacent: Vec<bool> = Vec::new();
-    for (at, token) in all.iter().enumerate() {
-        if token.kind != Kind::Word {
-            continue;
-        }
-        clause.push(token);
-        adjacent.push(all.get(at + 1).is_some_and(|t| t.kind == Kind::Word));
-        if clause.len() == REACH {
-            break;
-        }
-    }
+    let (clause, adjacent) = clause_before(tokens, start)?;
     for (at, token) in clause.iter().enumerate() {
         let word = token.folded.as_str();
         // A compound that ends in its number word: "kundennummer", "bestellnr".
@@ -123,23 +96,8 @@ pub(super) fn before(tokens: &[Token], start: usize) -> Option<Label> {
                     return Some(Label::Named(label.to_owned()));
                 }
             }
-            // "il codice cliente", "numéro client": the word right after it, against it (a
-            // number word of four letters or more: "no" and "n" are words of their own).
-            if let Some(label) = at
-                .checked_sub(1)
-                .filter(|_| word.chars().count() >= 4)
-                .filter(|i| adjacent[*i])
-                .and_then(|i| clause.get(i))
-                .map(|t| t.folded.as_str())
-            {
-                if !is(LINKS, label)
-                    && !is(STOPWORDS, label)
-                    && !is(OF, label)
-                    && !super::language::function_word(label)
-                    && label.chars().count() >= 3
-                {
-                    return Some(Label::Named(label.to_owned()));
-                }
+            if let Some(label) = named_after(&clause, &adjacent, at) {
+                return Some(label);
             }
             let after = at.checked_sub(2).and_then(|i| clause.get(i));
             let linked = at
@@ -165,6 +123,55 @@ pub(super) fn before(tokens: &[Token], start: usize) -> Option<Label> {
                 && w.chars().count() >= 3
         })
         .map(|w| Label::Next(w.to_owned()))
+}
+
+/// The words of the clause before byte `start`, nearest first and at most [`REACH`], each
+/// with whether the word before it in the text stands right against it (no mark between:
+/// "order number", not "récentes : n°").
+fn clause_before(tokens: &[Token], start: usize) -> Option<(Vec<&Token>, Vec<bool>)> {
+    let end = tokens.iter().position(|t| t.start >= start)?;
+    let all: Vec<&Token> = tokens[..end]
+        .iter()
+        .rev()
+        // A clause ends at a sentence's marks; JSON's marks end it too (a key is read by
+        // the tables of [`super::rows`], not here).
+        .take_while(|t| {
+            !matches!(
+                t.lower.as_str(),
+                "." | "," | ";" | "!" | "?" | "\n" | "\"" | "{" | "[" | "="
+            )
+        })
+        .collect();
+    let mut clause: Vec<&Token> = Vec::new();
+    let mut adjacent: Vec<bool> = Vec::new();
+    for (at, token) in all.iter().enumerate() {
+        if token.kind != Kind::Word {
+            continue;
+        }
+        clause.push(token);
+        adjacent.push(all.get(at + 1).is_some_and(|t| t.kind == Kind::Word));
+        if clause.len() == REACH {
+            break;
+        }
+    }
+    Some((clause, adjacent))
+}
+
+/// "il codice cliente", "numéro client": the word right after the number word at `at` of
+/// `clause` (nearest the digits first), against it; only after a number word of four letters
+/// or more ("no" and "n" are words of their own).
+fn named_after(clause: &[&Token], adjacent: &[bool], at: usize) -> Option<Label> {
+    if clause.get(at)?.folded.chars().count() < 4 {
+        return None;
+    }
+    let i = at.checked_sub(1).filter(|i| adjacent[*i])?;
+    let label = clause.get(i)?.folded.as_str();
+    let names = !is(LINKS, label)
+        && !is(STOPWORDS, label)
+        && !is(OF, label)
+        && !super::language::function_word(label)
+        && label.chars().count() >= 3;
+    names.then(|| Label::Named(label.to_owned()))
 }
 
 /// The words of a field's name that label what it holds (`order_id`: "order").

@@ -414,16 +414,7 @@ pub fn opens(tokens: &[Token]) -> bool {
     else {
         return false;
     };
-    // "facciamo tre, arriva anche Paolo": after "let us make it", a clause that adds is its
-    // reason; any other message that adds asks for more ("Actually, one more thing: add 3
-    // cokes").
-    let lets_at_first = is(LETS, tokens[first].folded.as_str());
-    let adding = if lets_at_first {
-        first_clause(tokens).iter().any(|w| is(ADDING, w))
-    } else {
-        words.iter().any(|w| is(ADDING, w))
-    };
-    if adding {
+    if adds(tokens, first, &words) {
         return false;
     }
     let word = |at: usize| tokens.get(at).map_or("", |t| t.folded.as_str());
@@ -455,19 +446,6 @@ pub fn opens(tokens: &[Token]) -> bool {
     // "facciamo tre", "digamos 5", "sagen wir 8": let us make it.
     let lets = is(LETS, word(first))
         || (matches!(word(first), "sagen" | "machen") && word(first + 1) == "wir");
-    // "scusa, torno il 28", "sorry, I meant 8pm": an apology, its mark, then a value again
-    // or "I mean".
-    // The value within a few words of the apology, not in a clause of its own ("Sorry,
-    // forgot to mention, we have 2 kids").
-    let sorry_then = is(APOLOGIES, word(first))
-        && punct(first + 1)
-        && (tokens
-            .iter()
-            .skip(first + 2)
-            .take(SORRY_REACH)
-            .take_while(|t| t.kind != Kind::Punct)
-            .any(|t| t.kind == Kind::Number)
-            || in_fact_at(tokens, first + 2));
     is(OPENING, word(first))
         || make_it
         || changed_to
@@ -486,8 +464,34 @@ pub fn opens(tokens: &[Token]) -> bool {
             && (first + 2..first + 5).any(number_at))
         || apologised
         || lets
-        || sorry_then
+        || sorry_then(tokens, first)
         || declared_wrong(tokens, first)
+}
+
+/// Whether the message adds to the request ([`ADDING`]): anywhere in it, but after "let us
+/// make it", only in its first clause ("facciamo tre, arriva anche Paolo" gives a reason;
+/// "Actually, one more thing: add 3 cokes" asks for more).
+fn adds(tokens: &[Token], first: usize, words: &[&str]) -> bool {
+    if is(LETS, tokens[first].folded.as_str()) {
+        first_clause(tokens).iter().any(|w| is(ADDING, w))
+    } else {
+        words.iter().any(|w| is(ADDING, w))
+    }
+}
+
+/// "scusa, torno il 28", "sorry, I meant 8pm": an apology opening the message at `first`, its
+/// mark, then a value within a few words or "I mean" (not a clause of its own: "Sorry, forgot
+/// to mention, we have 2 kids").
+fn sorry_then(tokens: &[Token], first: usize) -> bool {
+    is(APOLOGIES, tokens[first].folded.as_str())
+        && tokens.get(first + 1).is_some_and(|t| t.kind == Kind::Punct)
+        && (tokens
+            .iter()
+            .skip(first + 2)
+            .take(SORRY_REACH)
+            .take_while(|t| t.kind != Kind::Punct)
+            .any(|t| t.kind == Kind::Number)
+            || in_fact_at(tokens, first + 2))
 }
 
 /// The most words between an apology's mark and the value it restates ("scusa, torno il 28").
