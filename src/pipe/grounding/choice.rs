@@ -332,8 +332,20 @@ fn named(member: &str, evidence: &Evidence) -> bool {
     !meaning.is_empty()
         && meaning
             .iter()
-            .all(|w| said_word(w, evidence) || agent_said(w, evidence))
+            .all(|w| said_word(w, evidence) || agent_said(w, evidence) || said_longer(w, evidence))
         && (meaning.len() < 2 || !meaning.iter().any(|w| turned_down(w, evidence)))
+}
+
+/// A member's word of six letters or more said as the start of a word at most three letters
+/// longer: "PostgreSQL" for `postgres`, "Kubernetes" for no `kube` (too short).
+fn said_longer(word: &str, evidence: &Evidence) -> bool {
+    let length = word.chars().count();
+    length >= 6
+        && evidence.tokens.iter().any(|t| {
+            t.kind == Kind::Word
+                && t.folded.starts_with(word)
+                && (length + 1..=length + 3).contains(&t.folded.chars().count())
+        })
 }
 
 /// Whether a word is said, and only where a refusal or "without" stands right before it.
@@ -1342,6 +1354,26 @@ mod tests {
             &members,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    #[test]
+    fn a_member_said_as_the_start_of_a_longer_word() {
+        let kinds = || json!(["all", "graphql", "postgres", "rds", "sql"]);
+        let text = "Could you list all the PostgreSQL servers in our environment?";
+        assert!(chosen(text, "postgres", kinds(), "db_engine"));
+        // Another word, or a word much longer than the member, says nothing.
+        assert!(!chosen(
+            "List the MySQL servers",
+            "postgres",
+            kinds(),
+            "db_engine"
+        ));
+        assert!(!chosen(
+            "list the postgresqlreplica servers",
+            "postgres",
+            kinds(),
+            "db_engine"
+        ));
     }
 
     #[test]
