@@ -808,6 +808,21 @@ fn find_events() -> Value {
             "required": ["event_type", "city"]}}})
 }
 
+/// A proxy in front of `main` whose translator answers a bus ticket with a departure time
+/// nobody said, the bus tool always rewritten; and the translator.
+async fn bus_translation(main: &MockServer) -> (MockServer, Proxy) {
+    let bus = json!({"from_city": "Seattle, WA", "to_city": "Portland, OR",
+        "departure_date": "2023-03-12", "departure_time": "10:00"})
+    .to_string();
+    let translator = MockServer::start(move |_| translator_reply(&bus)).await;
+    let toml = format!(
+        "{}[translation.tools]\nBuses_3_BuyBusTicket = \"nl\"\n",
+        backend_toml(&translator.url())
+    );
+    let proxy = Proxy::start(&main.url(), &toml).await;
+    (translator, proxy)
+}
+
 /// The user asks for a music event; the main model describes a bus ticket, whose translation
 /// lacks the departure time. `direct` is the main model's answer when asked with every tool
 /// in full; `tools` what the request offers. Returns the client's message and the main
@@ -826,15 +841,7 @@ async fn question_about_a_bus(direct: Value, tools: Vec<Value>) -> (Value, Vec<V
         )),
     ])
     .await;
-    let bus = json!({"from_city": "Seattle, WA", "to_city": "Portland, OR",
-        "departure_date": "2023-03-12", "departure_time": "10:00"})
-    .to_string();
-    let translator = MockServer::start(move |_| translator_reply(&bus)).await;
-    let toml = format!(
-        "{}[translation.tools]\nBuses_3_BuyBusTicket = \"nl\"\n",
-        backend_toml(&translator.url())
-    );
-    let proxy = Proxy::start(&main.url(), &toml).await;
+    let (_translator, proxy) = bus_translation(&main).await;
     let request = json!({"model": "main-model",
         "messages": [{"role": "user", "content": user}], "tools": tools});
     let (status, body) = chat(&proxy, &request).await;
@@ -915,15 +922,7 @@ async fn a_direct_answer_that_repeats_another_call_of_the_turn_does_not_send_it_
         )),
     ])
     .await;
-    let bus = json!({"from_city": "Seattle, WA", "to_city": "Portland, OR",
-        "departure_date": "2023-03-12", "departure_time": "10:00"})
-    .to_string();
-    let translator = MockServer::start(move |_| translator_reply(&bus)).await;
-    let toml = format!(
-        "{}[translation.tools]\nBuses_3_BuyBusTicket = \"nl\"\n",
-        backend_toml(&translator.url())
-    );
-    let proxy = Proxy::start(&main.url(), &toml).await;
+    let (_translator, proxy) = bus_translation(&main).await;
     let request = json!({"model": "main-model",
         "messages": [{"role": "user", "content": user}],
         "tools": [weather_tool, bus_ticket(), find_events()]});
