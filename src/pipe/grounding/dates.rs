@@ -784,7 +784,20 @@ fn read_compact(tokens: &[Token], found: &mut Vec<Date>) {
 }
 
 /// Words that say "today", and what may stand between one and the date it is.
-const TODAY: &[&str] = &["today", "hoy", "aujourd", "heute", "hoje", "oggi"];
+const TODAY: &[&str] = &[
+    "today",
+    "hoy",
+    "aujourd",
+    "heute",
+    "hoje",
+    "oggi",
+    "currently",
+    "actualmente",
+    "actuellement",
+    "derzeit",
+    "atualmente",
+    "attualmente",
+];
 const TODAY_IS: &[&str] = &[
     "is", "it", "'", "s", "'s", "es", "est", "hui", "ist", "e", "è", "nous", "sommes", "le", "el",
     "il", "der", "den", ",", ":", "-",
@@ -816,8 +829,25 @@ fn stated_today(tokens: &[Token], context: &Context, facts: &Facts) -> Option<Da
         .any(|t| t.kind == Kind::Number && matches!(t.lower.len(), 4 | 8 | 10));
     match (found.as_slice(), has_year) {
         ([date], true) => Some(*date),
+        // "currently is sep 2023": a month and its year, no day; its first day stands for
+        // today, so that "the 9th" is that month's.
+        ([], true) if start > at + 1 => month_and_year(window),
         _ => None,
     }
+}
+
+/// The first day of the month a window opens with, by its name, and its year: "sep 2023".
+fn month_and_year(window: &[Token]) -> Option<Date> {
+    let first = window.first()?;
+    let month = MONTHS
+        .iter()
+        .find(|(m, _)| *m == first.folded)
+        .map(|(_, n)| *n)?;
+    let year = window
+        .iter()
+        .find(|t| t.kind == Kind::Number && t.lower.len() == 4)
+        .and_then(|t| t.lower.parse::<i16>().ok())?;
+    jiff::civil::Date::new(year, month, 1).ok()
 }
 
 /// The number spans of `facts` as seen from token `start` on.
@@ -2411,6 +2441,20 @@ mod tests {
         assert!(has("in about 3 days", 2026, 11, 28));
         assert!(has("in genau einer Woche", 2026, 12, 2));
         assert!(!has("in exactly 3 hours", 2026, 11, 28));
+    }
+
+    #[test]
+    fn a_month_and_year_said_as_now_is_today_s() {
+        let text =
+            "I'll be in New York City on the 9th, find theater events. currently is sep 2023";
+        assert!(has(text, 2023, 9, 9));
+        // Not a month said after "today" as anything else.
+        assert!(!has(
+            "today I want to plan March 2024, on the 9th",
+            2024,
+            3,
+            9
+        ));
     }
 
     #[test]

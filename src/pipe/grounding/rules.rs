@@ -1167,14 +1167,40 @@ fn filled_template(value: &Value, schema: &Value, evidence: &Evidence) -> bool {
     ) else {
         return false;
     };
-    if value.len() > 512 || !description.contains('{') {
+    if value.len() > 512 || !description.contains(['{', '<']) {
         return false;
     }
     description
         .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '`'))
-        .map(|t| t.trim_end_matches([',', ';', ')']))
+        .map(|t| t.trim_end_matches([',', ';', ')', '.']))
+        .map(angle_placeholders)
         .filter(|t| t.contains('{') && t.contains('}'))
-        .any(|template| fills(template, value, evidence))
+        .any(|template| fills(&template, value, evidence))
+}
+
+/// A template's `<name>` placeholders written as `{name}` ("https://<ip>/api"): a name of
+/// letters, digits and underscores between the angle brackets.
+fn angle_placeholders(template: &str) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('<') {
+        let after = &rest[open + 1..];
+        let name_end = after
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        out.push_str(&rest[..open]);
+        if name_end > 0 && after[name_end..].starts_with('>') {
+            out.push('{');
+            out.push_str(&after[..name_end]);
+            out.push('}');
+            rest = &after[name_end + 1..];
+        } else {
+            out.push('<');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether `value` is `template` with each `{name}` replaced by text the conversation holds.
@@ -3211,6 +3237,20 @@ mod tests {
             "Seat class: economy, business or first. 1 = economy, 2 = business, 3 = first"});
         assert!(said("business class please", "seat_class", &class, 2));
         assert!(!said("business class please", "seat_class", &class, 1));
+    }
+
+    #[test]
+    fn a_template_with_angle_placeholders() {
+        let evidence = Evidence::new(
+            "get list of nodes for fabric fab-ed and ip is 3.321.3232.2",
+            jiff::civil::date(2026, 11, 25),
+        );
+        let schema = serde_json::json!({"type": "string", "description":
+            "The URL, in https://<ip>/api/nodes?fabricName={fabricName}."});
+        let filled = |value: &str| filled_template(&serde_json::json!(value), &schema, &evidence);
+        assert!(filled("https://3.321.3232.2/api/nodes?fabricName=fab-ed"));
+        assert!(!filled("https://10.0.0.1/api/nodes?fabricName=fab-ed"));
+        assert_eq!(angle_placeholders("a<b c>d<ip>/x<"), "a<b c>d{ip}/x<");
     }
 
     #[test]
