@@ -160,13 +160,19 @@ test('keep-alive comments go out while the translator works', async (t) => {
 // The translator asks for a missing fact: plaincall runs a repair turn inside the same stream.
 const CLARIFICATION = { error: 'missing_info', clarification_needed: QUESTION };
 
+// Before a question about a rewritten tool goes back, with another tool offered, the main
+// model is asked once with every tool in full; it answers in words, so the question stands.
+const directAskDeclined = () => json(completion({ role: 'assistant', content: 'Which details do you need?' }));
+
 function assertRepairTurn(out, main) {
   assert.equal(out.content, ASK_USER);
   assert.deepEqual(out.calls.filter(Boolean), []);
   assert.equal(out.finish, 'stop');
   const requests = main.chatRequests();
-  assert.equal(requests.length, 2);
-  const messages = requests[1].body.messages;
+  assert.equal(requests.length, 3);
+  assert.equal(requests[1].body.stream, false);
+  assert.equal(requests[1].body.messages.length, 1);
+  const messages = requests[2].body.messages;
   assert.equal(messages.length, 3);
   assert.deepEqual(messages[0], USER);
   const [assistant, toolMessage] = messages.slice(-2);
@@ -178,12 +184,12 @@ function assertRepairTurn(out, main) {
   assert.equal(toolMessage.role, 'tool');
   assert.equal(toolMessage.tool_call_id, CALL_ID);
   assert.ok(toolMessage.content.startsWith(`[TRANSLATION AMBIGUITY] ${QUESTION}`), toolMessage.content);
-  assertRewrittenTools(requests[1]);
+  assertRewrittenTools(requests[2]);
 }
 
 test('a clarification becomes a repair turn (for await)', async (t) => {
   const { main, client } = await setup(t, {
-    main: [nlCallStream(), sse(textChunks(ASK_USER))],
+    main: [nlCallStream(), directAskDeclined(), sse(textChunks(ASK_USER))],
     translator: [translatorReply(CLARIFICATION, { delay: 500 })],
   });
   const stream = await client.chat.completions.create({ ...REQUEST, stream: true });
@@ -192,7 +198,7 @@ test('a clarification becomes a repair turn (for await)', async (t) => {
 
 test('a clarification becomes a repair turn (stream helper)', async (t) => {
   const { main, client } = await setup(t, {
-    main: [nlCallStream(), sse(textChunks(ASK_USER))],
+    main: [nlCallStream(), directAskDeclined(), sse(textChunks(ASK_USER))],
     translator: [translatorReply(CLARIFICATION, { delay: 500 })],
   });
   assertRepairTurn(await withHelper(client, REQUEST), main);

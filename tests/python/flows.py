@@ -8,7 +8,7 @@ import http.client
 import json
 from urllib.parse import urlsplit
 
-from mock_upstream import SseReply, completion, calls_message, tool_call, tool_call_chunks
+from mock_upstream import JsonReply, SseReply, completion, calls_message, text_message, tool_call, tool_call_chunks
 
 CHAT = "/v1/chat/completions"
 CALL_ID = "call_main_1"
@@ -23,6 +23,13 @@ FINAL_TEXT = "Done: I will remind you every day at 09:00."
 QUESTION = "Which device should the reminder go to?"
 ASK_USER = "When should I remind you?"
 TRANSLATOR_DELAY = 1.5
+
+
+def direct_ask_declined() -> JsonReply:
+    """The main model's answer to the direct ask plaincall makes before a question about a
+    rewritten tool goes back, where the request offers another tool: words, no call, so the
+    question stands."""
+    return JsonReply(completion(text_message("Which details do you need?")))
 
 
 def nl_call_completion() -> dict:

@@ -24,6 +24,7 @@ from flows import (
     assert_repair_turn,
     assert_rewritten_tools,
     assert_translator_asked,
+    direct_ask_declined,
     history_with,
     nl_call_completion,
     nl_call_stream,
@@ -143,7 +144,12 @@ def test_streamed_translation(how, main_mock, translator_mock, translating_proxy
 
 
 def test_clarification_repair_turn(main_mock, translator_mock, translating_proxy, client_for, tools):
-    main_mock.script(CHAT, JsonReply(nl_call_completion()), JsonReply(completion(text_message(ASK_USER))))
+    main_mock.script(
+        CHAT,
+        JsonReply(nl_call_completion()),
+        direct_ask_declined(),
+        JsonReply(completion(text_message(ASK_USER))),
+    )
     translator_mock.script(CHAT, translator_reply(CLARIFICATION))
     client = client_for(translating_proxy)
 
@@ -158,7 +164,9 @@ def test_clarification_repair_turn(main_mock, translator_mock, translating_proxy
     # Usage covers both upstream turns; the id is the first turn's.
     assert response.usage.total_tokens == 30
     assert response.id == "chatcmpl-upstream-1"
-    first, second = main_mock.chat_requests()
+    # Before the question goes back, the main model is asked once with every tool in full.
+    first, direct, second = main_mock.chat_requests()
+    assert direct.body["tools"] == [tools["set_reminder"], tools["get_weather"]]
     assert_rewritten_tools(second, tools)
     assert_repair_turn(second)
     assert len(second.messages()) == 3
@@ -169,7 +177,7 @@ def test_clarification_repair_turn(main_mock, translator_mock, translating_proxy
 def test_streamed_clarification_repair_turn(
     how, main_mock, translator_mock, translating_proxy, client_for, tools
 ):
-    main_mock.script(CHAT, nl_call_stream(), SseReply(text_chunks(ASK_USER)))
+    main_mock.script(CHAT, nl_call_stream(), direct_ask_declined(), SseReply(text_chunks(ASK_USER)))
     translator_mock.script(CHAT, translator_reply(CLARIFICATION, delay=0.5))
     client = client_for(translating_proxy)
 
@@ -178,7 +186,8 @@ def test_streamed_clarification_repair_turn(
     assert out["content"] == ASK_USER
     assert out["calls"] == []
     assert out["finish"] == "stop"
-    first, second = main_mock.chat_requests()
+    first, direct, second = main_mock.chat_requests()
+    assert direct.body["stream"] is False
     assert second.body["stream"] is True
     assert_repair_turn(second)
     assert len(second.messages()) == 3

@@ -31,6 +31,7 @@ from flows import (
     STREAMERS,
     STRUCTURED,
     USER,
+    direct_ask_declined,
     request_args,
 )
 
@@ -146,6 +147,8 @@ def test_streamed_usage_is_summed_over_a_repair_turn(
     main_mock.script(
         CHAT,
         SseReply(with_usage(tool_call_chunks(*NL, every=5), 10)),
+        # The direct ask before the question: its usage is not the client's turns'.
+        direct_ask_declined(),
         SseReply(with_usage(answer, 20)),
     )
     translator_mock.script(CHAT, translator_reply(CLARIFICATION))
@@ -170,7 +173,9 @@ def test_repair_turns_run_out(main_mock, translator_mock, translating_proxy, cli
     """repair_turns = 2: the first answer and two repairs all call the tool; the translator
     asks each time; the client reads why, as text."""
     nl = tool_call(CALL_ID, "set_reminder", {"description": DESCRIPTION})
-    main_mock.script(CHAT, *[JsonReply(completion(calls_message(nl), "tool_calls")) for _ in range(3)])
+    turn = lambda: JsonReply(completion(calls_message(nl), "tool_calls"))  # noqa: E731
+    # The direct ask, once, before the first question goes back.
+    main_mock.script(CHAT, turn(), direct_ask_declined(), turn(), turn())
     translator_mock.script(CHAT, *[translator_reply(CLARIFICATION) for _ in range(3)])
     client = client_for(translating_proxy)
 
@@ -182,13 +187,14 @@ def test_repair_turns_run_out(main_mock, translator_mock, translating_proxy, cli
     assert not choice.message.tool_calls
     assert choice.finish_reason == "stop"
     requests = main_mock.chat_requests()
-    assert len(requests) == 3
-    assert [len(r.messages()) for r in requests] == [1, 3, 5]
+    assert len(requests) == 4
+    assert [len(r.messages()) for r in requests] == [1, 1, 3, 5]
 
 
 @pytest.mark.parametrize("how", ["create", "helper"])
 def test_streamed_repair_turns_run_out(how, main_mock, translator_mock, translating_proxy, client_for, tools):
-    main_mock.script(CHAT, *[SseReply(tool_call_chunks(*NL, every=5)) for _ in range(3)])
+    turn = lambda: SseReply(tool_call_chunks(*NL, every=5))  # noqa: E731
+    main_mock.script(CHAT, turn(), direct_ask_declined(), turn(), turn())
     translator_mock.script(CHAT, *[translator_reply(CLARIFICATION) for _ in range(3)])
 
     out = STREAMERS[how](translating_proxy, client_for(translating_proxy), request_args(tools))
@@ -196,7 +202,7 @@ def test_streamed_repair_turns_run_out(how, main_mock, translator_mock, translat
     assert out["content"].startswith(FAILED_PREFIX), out["content"]
     assert out["calls"] == []
     assert out["finish"] == "stop"
-    assert len(main_mock.chat_requests()) == 3
+    assert len(main_mock.chat_requests()) == 4
 
 
 def test_translator_garbage_becomes_a_translation_error_turn(
@@ -310,7 +316,12 @@ def test_a_failed_repair_turn_is_an_error_in_the_sdk(
 ):
     """The stream is already open (HTTP 200) when the repair turn fails upstream: the client
     must get an error event, which the SDK raises, not a stream that just stops."""
-    main_mock.script(CHAT, SseReply(tool_call_chunks(*NL, every=5)), JsonReply({"error": {"message": "boom"}}, status=500))
+    main_mock.script(
+        CHAT,
+        SseReply(tool_call_chunks(*NL, every=5)),
+        direct_ask_declined(),
+        JsonReply({"error": {"message": "boom"}}, status=500),
+    )
     translator_mock.script(CHAT, translator_reply(CLARIFICATION))
     client = client_for(translating_proxy)
 
@@ -319,7 +330,7 @@ def test_a_failed_repair_turn_is_an_error_in_the_sdk(
             pass
 
     assert "500" in str(caught.value)
-    assert len(main_mock.chat_requests()) == 2
+    assert len(main_mock.chat_requests()) == 3
 
 
 def test_translation_starts_while_the_upstream_still_streams(
