@@ -6,7 +6,7 @@
 //! was not said.
 
 use super::lexicon;
-use super::tokens::{cognate, stem, words_of, Kind, Token};
+use super::tokens::{cognate, ends_with, stem, words_of, Kind, Token};
 use super::words::{is, STOPWORDS};
 
 /// Words that say "number" or "identifier" after a label ("order number", "customer id"), or
@@ -317,14 +317,7 @@ pub(super) fn number_of_another_thing(
         .collect();
     let tail = |start: usize| {
         let at = tokens.partition_point(|t| t.start < start);
-        ENDING_IN.iter().any(|words| {
-            at.checked_sub(words.len()).is_some_and(|from| {
-                words
-                    .iter()
-                    .enumerate()
-                    .all(|(k, w)| tokens[from + k].folded == *w)
-            })
-        })
+        ends_with(tokens, at, ENDING_IN)
     };
     // Named as another thing ("codice cliente"): every time, by a label not the field's,
     // with a word for a number or a code among the few words before it ("no" of "gastar no

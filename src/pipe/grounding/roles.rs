@@ -8,7 +8,7 @@
 //! a person (whom to call, invite, book for).
 
 use super::evidence::Evidence;
-use super::tokens::{tokenize, words_of, Kind, Token};
+use super::tokens::{ends_with, tokenize, words_of, Kind, Token};
 
 /// Words that sign with the name right after them (folded).
 #[rustfmt::skip]
@@ -229,18 +229,6 @@ fn after(tokens: &[Token], at: usize, before: &[&[&str]]) -> bool {
         end -= 1;
     }
     ends_with(tokens, end, before)
-}
-
-/// Whether the tokens before index `end` end with one of `words`.
-fn ends_with(tokens: &[Token], end: usize, words: &[&[&str]]) -> bool {
-    words.iter().any(|words| {
-        end.checked_sub(words.len()).is_some_and(|from| {
-            words
-                .iter()
-                .enumerate()
-                .all(|(k, w)| tokens[from + k].folded == *w)
-        })
-    })
 }
 
 /// A name that closes its message after a closing word and a comma: "Cheers, Declan".

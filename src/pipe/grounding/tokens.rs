@@ -44,6 +44,18 @@ pub fn fold(text: &str) -> String {
         .collect()
 }
 
+/// Whether the tokens before index `end` end with one of the phrases `words` (folded).
+pub fn ends_with(tokens: &[Token], end: usize, words: &[&[&str]]) -> bool {
+    words.iter().any(|words| {
+        end.checked_sub(words.len()).is_some_and(|from| {
+            words
+                .iter()
+                .enumerate()
+                .all(|(k, w)| tokens[from + k].folded == *w)
+        })
+    })
+}
+
 /// The tokens of `text`, in order. An apostrophe inside a word splits it ("l'heure" is "l"
 /// and "heure", "o'clock" is "o" and "clock") so French and Italian elisions read as words.
 pub fn tokenize(text: &str) -> Vec<Token> {
