@@ -137,7 +137,10 @@ pub fn said(
     }
     if frequency(member, evidence)
         || once(member, members, evidence)
-        || (!is_frequency && (named(member, evidence) || weekday(member, evidence)))
+        || (!is_frequency
+            && (named(member, evidence)
+                || told_apart(member, members, evidence)
+                || weekday(member, evidence)))
         || sort_order(member, evidence)
     {
         return true;
@@ -149,6 +152,7 @@ pub fn said(
         .any(|m| {
             evidence.written(m)
                 || named(m, evidence)
+                || told_apart(m, members, evidence)
                 || frequency(m, evidence)
                 || once(m, members, evidence)
                 || sort_order(m, evidence)
@@ -334,6 +338,45 @@ fn named(member: &str, evidence: &Evidence) -> bool {
             .iter()
             .all(|w| said_word(w, evidence) || agent_said(w, evidence) || said_longer(w, evidence))
         && (meaning.len() < 2 || !meaning.iter().any(|w| turned_down(w, evidence)))
+}
+
+/// Words that name the kind of thing a member is, not which one: "point" of `pickup_point`.
+const HEADS: &[&str] = &[
+    "point", "place", "location", "station", "option", "type", "mode", "level", "plan", "class",
+    "service", "method", "spot",
+];
+
+/// A member of several words said by the words that tell it from the others, where its other
+/// words are shared with another member or only name its kind: "warm" for `warm_white` among
+/// `neutral_white` and `cool_white`, "punto di ritiro" for `pickup_point`, "premium" for
+/// `premium_economy` beside `economy`. Not `cash_on_delivery` for "delivery": "cash", which
+/// tells it apart too, is not said.
+fn told_apart(member: &str, members: &[Value], evidence: &Evidence) -> bool {
+    let meaningful = |m: &str| -> Vec<String> {
+        words_of(m)
+            .into_iter()
+            .filter(|w| w.chars().count() >= 3 && !is(STOPWORDS, w))
+            .collect()
+    };
+    let own = meaningful(member);
+    if own.len() < 2 || own.iter().any(|w| is(TURNING, w)) {
+        return false;
+    }
+    let others: Vec<String> = members
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|m| !m.eq_ignore_ascii_case(member))
+        .flat_map(meaningful)
+        .collect();
+    let telling: Vec<&String> = own
+        .iter()
+        .filter(|w| !others.contains(w) && !is(HEADS, w))
+        .collect();
+    !telling.is_empty()
+        && telling.len() < own.len()
+        && telling
+            .iter()
+            .all(|w| said_word(w, evidence) && !turned_down(w, evidence))
 }
 
 /// A member's word of six letters or more said as the start of a word at most three letters
@@ -1354,6 +1397,38 @@ mod tests {
             &members,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    #[test]
+    fn a_member_said_by_the_words_that_tell_it_apart() {
+        let whites = || json!(["warm_white", "neutral_white", "cool_white"]);
+        let text = "Mach das Licht im Wohnzimmer schön gemütlich warm";
+        assert!(chosen(text, "warm_white", whites(), "color"));
+        assert!(!chosen(text, "cool_white", whites(), "color"));
+        let places = || json!(["home", "pickup_point", "locker"]);
+        let text = "Quando spedisci il pacco, mandalo al punto di ritiro, non a casa";
+        assert!(chosen(text, "pickup_point", places(), "delivery_type"));
+        let cabins = || json!(["economy", "premium_economy", "business"]);
+        assert!(chosen(
+            "Book premium seats to Austin",
+            "premium_economy",
+            cabins(),
+            "cabin_class"
+        ));
+        // A word that tells it apart is not said, or only turned down.
+        let payments = || json!(["card", "cash_on_delivery", "paypal"]);
+        assert!(!chosen(
+            "Use the delivery address on Main St",
+            "cash_on_delivery",
+            payments(),
+            "payment"
+        ));
+        assert!(!chosen(
+            "Set the light to a white that is not warm",
+            "warm_white",
+            whites(),
+            "color"
+        ));
     }
 
     #[test]

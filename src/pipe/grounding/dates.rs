@@ -499,6 +499,7 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     read_compact(tokens, &mut found);
     read_month_names(tokens, today, facts, &mut found);
     read_nth_weekday_of_month(tokens, today, &mut found);
+    read_month_ends(tokens, today, &mut found);
     read_day_of_next_month(tokens, today, facts, &mut found);
     for at in bare_days(tokens) {
         if let Some(day) = at.and_then(|at| day_at(tokens, at, facts, true)) {
@@ -1311,6 +1312,16 @@ fn read_relative(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
                 i += words.len();
             }
             Some((words, how)) => {
+                // "fin du mois prochain", "el fin de mes pasado": the month after, or none ahead.
+                let how = match how {
+                    Shift::MonthEnd(months) => match month_after(tokens, i + words.len()) {
+                        Some(true) => Shift::MonthEnd(months + 1),
+                        Some(false) => Shift::Nothing,
+                        None => *how,
+                    },
+                    other => *other,
+                };
+                let how = &how;
                 let day = shift(today, *how);
                 let beside = match how {
                     Shift::Fixed(..) => next_to_holiday(tokens, i),
@@ -1330,6 +1341,68 @@ fn read_relative(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
             None => {
                 found.extend(holiday_compound(&tokens[i].folded).and_then(|day| shift(today, day)));
                 i += 1;
+            }
+        }
+    }
+}
+
+/// Whether the words at `at` make a month just named the next one (`Some(true)`: "prochain",
+/// "que viene") or a past one (`Some(false)`: "dernier", "pasado").
+fn month_after(tokens: &[Token], at: usize) -> Option<bool> {
+    let word = |j: usize| tokens.get(j).map_or("", |t| t.folded.as_str());
+    if is(NEXT, word(at)) || (word(at) == "que" && matches!(word(at + 1), "viene" | "vem")) {
+        Some(true)
+    } else if is(PAST, word(at)) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The last day of a month said by its end: "the end of next month", "fin del próximo mes",
+/// "Ende des nächsten Monats", "fine gennaio", "end of January", "fim de janeiro" (its next
+/// coming, this month's included). Only "of", an article, "this" or "next" between the end
+/// and the month; a past month ("fin del mes pasado") says none ahead.
+fn read_month_ends(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
+    const BETWEEN: &[&str] = &[
+        "this", "este", "esta", "ce", "dieses", "diesen", "questo", "deste", "del",
+    ];
+    for (i, token) in tokens.iter().enumerate() {
+        if !is(MONTH_END, &token.folded) {
+            continue;
+        }
+        let mut next = false;
+        let mut j = i + 1;
+        while j < tokens.len() && j <= i + 4 {
+            let word = tokens[j].folded.as_str();
+            if is(NEXT, word) {
+                next = true;
+            } else if !(is(OF_MONTH, word) || is(ARTICLE, word) || is(BETWEEN, word)) {
+                break;
+            }
+            j += 1;
+        }
+        let Some(month) = tokens.get(j) else {
+            continue;
+        };
+        let named = MONTHS
+            .iter()
+            .find(|(name, _)| name.chars().count() >= 4 && *name == month.folded)
+            .map(|(_, m)| *m);
+        if let Some(m) = named {
+            let year = if m >= today.month() {
+                today.year()
+            } else {
+                today.year().saturating_add(1)
+            };
+            found.extend(Date::new(year, m, 1).ok().map(|d| d.last_of_month()));
+        } else if is(MONTH_WORDS, &month.folded) || month.folded == "mes" {
+            match month_after(tokens, j + 1) {
+                Some(false) => {}
+                after => {
+                    let months = i64::from(next || after == Some(true));
+                    found.extend(shift(today, Shift::MonthEnd(months)));
+                }
             }
         }
     }
@@ -2133,6 +2206,23 @@ mod tests {
         assert!(has("dopo la Befana", 2027, 1, 6));
         assert!(has("a fine mese", 2026, 11, 30));
         assert!(has("by the end of the month", 2026, 11, 30));
+        // The end of the month after, or of a month by its name (today is in November).
+        for text in [
+            "pour la fin du mois prochain",
+            "the end of next month",
+            "Ende des nächsten Monats",
+            "fim do mês que vem",
+            "a fin del próximo mes",
+        ] {
+            assert!(has(text, 2026, 12, 31), "{text}");
+            assert!(!has(text, 2026, 11, 30), "{text}");
+        }
+        assert!(has("la scadenza: fine gennaio", 2027, 1, 31));
+        assert!(has("by the end of November", 2026, 11, 30));
+        assert!(has("Ende Februar", 2027, 2, 28));
+        // A month past, or an end of something else in a month.
+        assert!(!has("el fin del mes pasado", 2026, 11, 30));
+        assert!(!has("the end of the meeting in January", 2027, 1, 31));
         // A weekday said beside "next week" is next week's (today is a Wednesday).
         assert!(has("end of next week, friday ideally", 2026, 12, 4));
         assert!(!has("end of next week, friday ideally", 2026, 11, 27));

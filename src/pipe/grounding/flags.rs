@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::evidence::Evidence;
 use super::lexicon;
-use super::tokens::{cognate, fold, stem, words_of, Kind};
+use super::tokens::{cognate, fold, stem, words_of, Kind, Token};
 use super::words::{is, SEQUENCE, STOPWORDS};
 
 /// Words of a flag's name that are no subject: `is_public` is about "public".
@@ -128,8 +128,10 @@ pub fn said(key: &str, schema: &Value, flag: bool, evidence: &Evidence) -> bool 
 }
 
 /// Whether a word (folded) names a flag's subject (`subject`, its words' stems): by stem, by
-/// the word in another of the six languages, or as a word of its kind ("suitable for
-/// children" for `good_for_kids`).
+/// the word in another of the six languages (stemmed, or whole: English endings cut from
+/// "avises" leave "avis", which no form of "avisar" meets; a verb's plural, "avisen", as
+/// its singular), or as a word of its kind
+/// ("suitable for children" for `good_for_kids`).
 fn names_subject(word: &str, subject: &[String], subject_words: &[String]) -> bool {
     let word_stem = stem(word);
     subject.iter().any(|s| cognate(s, &word_stem))
@@ -137,9 +139,18 @@ fn names_subject(word: &str, subject: &[String], subject_words: &[String]) -> bo
         || subject_words.iter().any(|s| {
             lexicon::translations(s)
                 .iter()
-                .any(|t| cognate(&stem(t), &word_stem))
+                .any(|t| cognate(&stem(t), &word_stem) || cognate(t, singular(word)))
         })
         || super::counted::same_kind(word, subject_words)
+}
+
+/// A Romance verb of six letters or more without its plural's "n" ("avisen", "avisan"), which
+/// then meets its other forms ("aviso"); any other word as it is.
+fn singular(word: &str) -> &str {
+    match word.strip_suffix('n') {
+        Some(rest) if word.chars().count() >= 6 && rest.ends_with(['a', 'e']) => rest,
+        _ => word,
+    }
 }
 
 /// Whether an English past participle of five letters or more (`muted`, `locked`, `pinned`)
@@ -529,7 +540,8 @@ fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool
                 }
                 continue;
             }
-            if evidence.joins(&token.folded) || seen == reach {
+            // "e" of "e-mail" is no Portuguese "and".
+            if (evidence.joins(&token.folded) && !hyphened(tokens, j)) || seen == reach {
                 return false;
             }
             if evidence.negates(&fold(&token.folded)) && !forget_next(tokens, j) {
@@ -548,6 +560,14 @@ fn negated_in_clause(evidence: &Evidence, at: usize, turning: &[String]) -> bool
         false
     };
     scan(&mut (0..at).rev(), REACH) || scan(&mut (at + 1..tokens.len()), REACH_AFTER)
+}
+
+/// Whether the word at `j` is joined to the next by a hyphen, with no space: "e-mail".
+fn hyphened(tokens: &[Token], j: usize) -> bool {
+    matches!(
+        (tokens.get(j + 1), tokens.get(j + 2)),
+        (Some(dash), Some(next)) if dash.lower == "-" && !dash.spaced && !next.spaced
+    )
 }
 
 /// Words of a need, which a negation before them turns on what is needed: "no need to",
@@ -738,6 +758,34 @@ mod tests {
             value,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    #[test]
+    fn a_subject_said_in_a_romance_verb_s_other_persons() {
+        assert!(flag("no me avises, gracias", "notify", false));
+        assert!(flag(
+            "Cuando llegue el paquete no hace falta que me avisen",
+            "notify_on_delivery",
+            false
+        ));
+        assert!(!flag("no me avises, gracias", "notify", true));
+        // A plural's "n" off only a long verb: "listen" is no "lista".
+        assert_eq!(singular("avisen"), "avise");
+        assert_eq!(singular("listen"), "liste");
+        assert_eq!(singular("plan"), "plan");
+        assert!(!flag("listen to me", "list", true));
+    }
+
+    #[test]
+    fn a_hyphened_word_joins_no_clauses() {
+        assert!(flag("não precisa mandar por e-mail", "email", false));
+        assert!(flag(
+            "Quero a nota fiscal só no app, não precisa mandar por e-mail.",
+            "send_email",
+            false
+        ));
+        // "e" alone joins: the negation is the other clause's.
+        assert!(!flag("não quero papel e mandar por email", "email", false));
     }
 
     #[test]

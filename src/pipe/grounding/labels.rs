@@ -259,6 +259,58 @@ pub(super) fn another_thing_s(
     all_named_otherwise || own_label_elsewhere
 }
 
+/// Words of a field's name that make it about a postal code (folded).
+const POSTAL: &[&str] = &[
+    "zip",
+    "zipcode",
+    "postal",
+    "postcode",
+    "plz",
+    "postleitzahl",
+    "cap",
+    "cp",
+    "cep",
+    "postale",
+];
+
+/// Words right before a postal code and its town ("in 10115 Berlin", "à 75011 Paris").
+const IN_TOWN: &[&str] = &[
+    "in", "a", "en", "em", "nach", "bei", "aus", ",", "de", "di", "da",
+];
+
+/// Whether the digits are said only as a postal code before its town, for a field about
+/// none: "Ich wohne in 10115 Berlin" gives no parcel's tracking number. Four or five digits,
+/// right after "in" or a comma and right before a capitalized word; four that may be a year
+/// (1900 to 2099) never.
+pub(super) fn postcode_only(digits: &str, key: &str, tokens: &[Token], text: &str) -> bool {
+    if !(4..=5).contains(&digits.len()) || words_of(key).iter().any(|w| is(POSTAL, w)) {
+        return false;
+    }
+    if digits.len() == 4
+        && digits
+            .parse::<u32>()
+            .is_ok_and(|y| (1900..2100).contains(&y))
+    {
+        return false;
+    }
+    let places: Vec<usize> = (0..tokens.len())
+        .filter(|&i| tokens[i].kind == Kind::Number && tokens[i].lower == digits)
+        .collect();
+    let capitalized = |t: &Token| {
+        t.kind == Kind::Word
+            && text
+                .get(t.start..t.end)
+                .and_then(|w| w.chars().next())
+                .is_some_and(char::is_uppercase)
+    };
+    !places.is_empty()
+        && places.iter().all(|&at| {
+            at > 0
+                && is(IN_TOWN, &tokens[at - 1].folded)
+                && tokens.get(at + 1).is_some_and(capitalized)
+        })
+}
+
 /// Words that end an identifier's last digits said on their own ("la que termina en 4512",
 /// "ending in 0421"), folded, the word right before the digits last.
 #[rustfmt::skip]
@@ -550,6 +602,29 @@ mod tests {
         // No label, or a field that names nothing: free.
         assert!(!other("ruf 0171 2345678 an", "01712345678", "phone"));
         assert!(!other(parcel, "77340092", "id"));
+    }
+
+    #[test]
+    fn digits_said_as_a_postal_code_before_its_town() {
+        let postcode =
+            |text: &str, digits: &str, key: &str| postcode_only(digits, key, &tokenize(text), text);
+        let home = "Mein DHL-Paket ist nicht da. Ich wohne in 10115 Berlin, kannst du nachsehen?";
+        assert!(postcode(home, "10115", "tracking_number"));
+        assert!(postcode("Livrer à 75011 Paris", "75011", "order_id"));
+        assert!(postcode("Wien, 1010 Wien", "1010", "order_id"));
+        // The field's own, said otherwise too, no town after it, or a year.
+        assert!(!postcode(home, "10115", "zip_code"));
+        assert!(!postcode(
+            "Sendung 10115, ich wohne in 10115 Berlin",
+            "10115",
+            "tracking_number"
+        ));
+        assert!(!postcode(
+            "Track parcel 48213 in Berlin",
+            "48213",
+            "tracking_number"
+        ));
+        assert!(!postcode("In 2026 Berlin hosts it", "2026", "code"));
     }
 
     #[test]

@@ -14,6 +14,7 @@ use text2num::{find_numbers, BasicAnnotate, LangInterpreter, Language};
 
 use super::facts::{Context, Facts, NumberSpan};
 use super::tokens::{Kind, Token};
+use super::words::is;
 
 /// Words that are "one" and also an article: alone, they count nothing.
 const ARTICLES: &[&str] = &[
@@ -74,6 +75,7 @@ pub fn read(text: &str, tokens: &[Token], context: &Context, facts: &mut Facts) 
         read_as_a_group(tokens, facts);
     }
     read_both(tokens, facts);
+    read_couples(tokens, facts);
     read_grands(tokens, facts);
     // A number or an hour before "minus" makes it a subtraction or a time ("otto meno
     // dieci" is 7:50, "huit heures moins dix"), not a sign.
@@ -371,6 +373,26 @@ fn decimal_of_a_group(token: &str, value: f64) -> bool {
             .split_once('.')
             .is_some_and(|(_, after)| after.len() == 3 && after.chars().all(|c| c.is_ascii_digit()))
         && value.fract() != 0.0
+}
+
+/// Two, said as a couple or a pair of things: "a couple of days", "un paio di risme", "un par
+/// de cafés", "une paire de chaussures", "um par de meias". Not German "ein paar" (a few).
+fn read_couples(tokens: &[Token], facts: &mut Facts) {
+    const A: &[&str] = &["a", "un", "una", "um", "uma", "une"];
+    const COUPLE: &[&str] = &["couple", "pair", "paio", "par", "paire"];
+    const OF: &[&str] = &["of", "di", "de", "d"];
+    let word = |i: usize| tokens.get(i).map_or("", |t| t.folded.as_str());
+    for i in 0..tokens.len() {
+        if is(A, word(i)) && is(COUPLE, word(i + 1)) && is(OF, word(i + 2)) {
+            facts.number_spans.push(NumberSpan {
+                start: i,
+                end: i + 3,
+                value: 2.0,
+                ordinal: false,
+                in_words: true,
+            });
+        }
+    }
 }
 
 /// Numbers written in words, in the six languages `text2num` reads (English alone for a text
@@ -815,6 +837,18 @@ mod tests {
         );
         assert_eq!(numbers("ich brauche ein paar Tage"), Vec::<f64>::new());
         assert!(!numbers("ein so großes Zimmer").contains(&1.0));
+        // A couple or a pair of things is two; "couple" alone is no number.
+        for text in [
+            "Ordina un paio di risme di carta",
+            "ponme un par de cafés",
+            "a couple of tickets",
+            "une paire de chaussures",
+            "um par de meias",
+        ] {
+            assert_eq!(numbers(text), [2.0], "{text}");
+        }
+        assert!(numbers("the couple next door").is_empty());
+        assert!(numbers("a pair programming session").is_empty());
     }
 
     const CODES: [&str; 6] = ["en", "es", "fr", "de", "pt", "it"];

@@ -808,6 +808,7 @@ pub fn read(tokens: &[Token], _context: &Context, facts: &mut Facts) {
     read_numbers(tokens, facts, &mut out);
     read_words(tokens, facts, &mut out);
     half_dozens(tokens, &mut out);
+    packs(tokens, facts, &mut out);
     marathons(tokens, &mut out);
     let mut compounds = two_unit_compounds(tokens, &out);
     compounds.extend(hours_and_minutes(tokens, facts, &out));
@@ -837,6 +838,65 @@ fn half_dozens(tokens: &[Token], out: &mut Vec<Quantity>) {
             .is_some_and(|f| f == 12.0);
         if dozen {
             emit(6.0, (Count, 1.0), out);
+        }
+    }
+}
+
+/// What things come in by the number (folded): "two packs of six".
+#[rustfmt::skip]
+const CONTAINERS: &[&str] = &[
+    "pack", "packs", "case", "cases", "crate", "crates", "box", "boxes", "carton", "cartons",
+    "paquete", "paquetes", "caja", "cajas", "packs", "cajon", "fardo", "fardos",
+    "boite", "boites", "caisse", "caisses", "lot", "lots", "paquet", "paquets",
+    "kiste", "kisten", "karton", "kartons", "packung", "packungen", "packchen", "schachtel",
+    "schachteln", "sixpack", "sixpacks", "pacote", "pacotes", "caixa", "caixas", "engradado",
+    "engradados", "confezione", "confezioni", "scatola", "scatole", "cassa", "casse",
+    "pacco", "pacchi", "cartone", "cartoni",
+];
+
+/// Words between a container and the count each holds: "of", "each", "je", "cada".
+#[rustfmt::skip]
+const OF_EACH: &[&str] = &[
+    "of", "each", "with", "de", "con", "cada", "una", "uno", "chacun", "chacune", "a", "je",
+    "mit", "von", "zu", "a", "da", "di", "ciascuna", "ciascuno", "ognuna", "ognuno", "com",
+    "cada", "um", "uma",
+];
+
+/// A count of things said as containers of them: "dos packs de seis botellas" is 12, "zwei
+/// Kisten Wasser, je zwölf Flaschen" 24, "3 boxes of 10" 30. The first number right before
+/// the container, the second after it with "of" or "each" between, and at most its thing and
+/// a comma.
+fn packs(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
+    for packs in &facts.number_spans {
+        let counts = |span: &super::facts::NumberSpan| {
+            !span.ordinal && span.value.fract() == 0.0 && span.value >= 1.0
+        };
+        if !counts(packs)
+            || !tokens
+                .get(packs.end)
+                .is_some_and(|t| is_word(t, CONTAINERS))
+        {
+            continue;
+        }
+        let after = packs.end + 1;
+        let Some(each) = facts
+            .number_spans
+            .iter()
+            .find(|s| s.start >= after && s.start <= after + 3 && counts(s))
+        else {
+            continue;
+        };
+        let between = &tokens[after..each.start];
+        let things = between
+            .iter()
+            .filter(|t| t.kind == Kind::Word && !is_word(t, OF_EACH))
+            .count();
+        let linked = between.iter().any(|t| is_word(t, OF_EACH));
+        let only_marks = between
+            .iter()
+            .all(|t| t.kind == Kind::Word || t.lower == ",");
+        if linked && only_marks && things <= 1 {
+            emit(packs.value * each.value, (Count, 1.0), out);
         }
     }
 }
@@ -1653,6 +1713,28 @@ mod tests {
             1.61,
             "the shop is a mile away"
         ));
+    }
+
+    #[test]
+    fn packs_of_things_are_their_product() {
+        for (text, total) in [
+            ("Order two packs of six bottles", 12.0),
+            ("Pídeme agua al súper, dos packs de seis botellas", 12.0),
+            ("Bestell uns zwei Kisten Wasser, je zwölf Flaschen", 24.0),
+            ("Compra 3 caixas com 10 ovos", 30.0),
+            ("Prendi due confezioni da 4 yogurt", 8.0),
+        ] {
+            assert!(has(text, total), "{text}");
+        }
+        // Two numbers beside a container that are no packs of the other: a list, a comma
+        // with nothing that says "each", a container after the second number.
+        for text in [
+            "Order 2 packs and 6 bottles",
+            "Order 2 packs, 6 more bottles later",
+            "Order 2 bottles of 6 packs",
+        ] {
+            assert!(!has(text, 12.0), "{text}");
+        }
     }
 
     #[test]

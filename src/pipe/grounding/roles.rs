@@ -90,6 +90,96 @@ const OF: &[&str] = &[
     "d",
 ];
 
+/// People a name beside "of" is not ("la maestra di Giulia", "the lawyer of Mr Park"): people
+/// by their trade, whom a field may be about (`doctor_name`), folded.
+#[rustfmt::skip]
+const TRADES: &[&str] = &[
+    "doctor", "dentist", "lawyer", "plumber", "electrician", "tutor", "coach", "nanny",
+    "babysitter", "vet", "dermatologist", "pediatrician", "therapist", "mechanic", "landlord",
+    "maestra", "maestro", "insegnante", "professoressa", "professore", "prof", "medico",
+    "dottore", "dottoressa", "dentista", "avvocato", "avvocata", "idraulico", "elettricista",
+    "pediatra", "dermatologa", "dermatologo", "allenatore", "allenatrice", "tata",
+    "profesora", "profesor", "maestra", "doctora", "abogado", "abogada", "fontanero",
+    "electricista", "entrenador", "entrenadora", "niñera", "ninera", "veterinario",
+    "veterinaria", "dermatologa", "dermatologo",
+    "professeur", "professeure", "maitresse", "maitre", "instituteur", "institutrice",
+    "medecin", "docteur", "avocat", "avocate", "plombier", "electricien", "nounou",
+    "veterinaire", "dermatologue", "pediatre", "entraineur", "proprietaire",
+    "lehrer", "lehrerin", "arzt", "arztin", "zahnarzt", "zahnarztin", "anwalt", "anwaltin",
+    "klempner", "elektriker", "trainer", "trainerin", "tierarzt", "tierarztin", "vermieter",
+    "vermieterin", "hausarzt", "hausarztin", "kinderarzt", "kinderarztin",
+    "professora", "professor", "advogado", "advogada", "encanador", "eletricista",
+    "treinador", "treinadora", "baba", "dermatologista", "pediatra", "medica",
+];
+
+/// Words for a person's title between "of" or "by" and the name ("von Herrn Köhler", "dal
+/// signor Bianchi"), folded.
+#[rustfmt::skip]
+const TITLES: &[&str] = &[
+    "mr", "mrs", "ms", "miss", "dr", "prof", "sir", "herr", "herrn", "frau", "monsieur",
+    "madame", "mme", "m", "mlle", "senor", "senora", "sr", "sra", "srta", "don", "dona",
+    "senhor", "senhora", "signor", "signora", "signore", "sig", "dott", "dottor", "doktor",
+    ".",
+];
+
+/// "By" between a recommendation and the one who gave it ("consigliato dal signor Bianchi").
+const BY: &[&str] = &[
+    "by", "da", "dal", "dalla", "dallo", "von", "vom", "par", "por", "pelo", "pela", "de",
+];
+
+/// Beginnings of the words that recommend someone (folded): whoever recommends is not who
+/// was recommended ("the dermatologist Fernanda recommended", "que a Fernanda me indicou").
+const RECOMMENDS: &[&str] = &[
+    "recommend",
+    "recomend",
+    "recommand",
+    "raccomand",
+    "consigli",
+    "conseill",
+    "empfohl",
+    "empfahl",
+    "empfiehl",
+    "empfehl",
+    "indicou",
+    "indicad",
+    "indico",
+    "suggest",
+    "sugger",
+    "suger",
+    "referred",
+];
+
+/// Words between a name and the recommending verb after it ("che Bianchi mi ha consigliato",
+/// "qu'Anne m'a recommandé"), folded.
+const RECOMMENDED_TO: &[&str] = &[
+    "me", "mi", "m", "'", "’", "a", "ha", "hat", "has", "have", "had", "mir", "uns", "nos", "ci",
+    "te", "ti", "dir", "us",
+];
+
+/// Things a message forwards, whose "of" names who wrote them ("le mail de Sophie", "die
+/// Rechnung von Herrn Köhler"), folded.
+#[rustfmt::skip]
+const WRITTEN: &[&str] = &[
+    "email", "mail", "e-mail", "message", "text", "invoice", "letter", "document", "file",
+    "note", "correo", "mensaje", "factura", "carta", "documento", "archivo", "nota",
+    "courriel", "facture", "lettre", "fichier", "nachricht", "rechnung", "brief", "datei",
+    "dokument", "notiz", "mensagem", "fatura", "arquivo", "messaggio", "fattura", "lettera",
+    "nota", "sms",
+];
+
+/// Beginnings of the words that forward a message (folded): who wrote it is then no
+/// recipient ("Transfère le mail de Sophie à Marc"); a reply goes back to its writer.
+const FORWARDS: &[&str] = &[
+    "forward",
+    "fwd",
+    "transfer",
+    "reenvi",
+    "reencaminh",
+    "encaminh",
+    "inoltr",
+    "weiterleit",
+];
+
 /// Places a name right after is the name of ("el restaurante Don Julio"), folded.
 #[rustfmt::skip]
 const VENUES: &[&str] = &[
@@ -168,14 +258,22 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
     if !recipient && about(OWNER) {
         return only_where(value, evidence, |tokens, at, _| after(tokens, at, PETS));
     }
-    let person = recipient || about(PEOPLE) || (about(BOOKED) && about(WHOSE));
+    let person = recipient || about(PEOPLE) || about(TRADES) || (about(BOOKED) && about(WHOSE));
     if !person {
         return false;
     }
     let senders: Vec<&[&str]> = SIGN.iter().chain(SENT_FROM).copied().collect();
+    // German forwards in two words: "leite ... weiter".
+    let has = |f: &dyn Fn(&str) -> bool| evidence.tokens.iter().any(|t| f(&t.folded));
+    let forwarded = has(&|w| FORWARDS.iter().any(|f| w.starts_with(f)))
+        || (has(&|w| w.starts_with("leit")) && has(&|w| w == "weiter"));
     only_where(value, evidence, |tokens, at, len| {
         (recipient && (after(tokens, at, &senders) || closing(tokens, at, len, evidence)))
-            || kin_of(tokens, at, len)
+            || (recipient && forwarded && of_before(tokens, at, WRITTEN))
+            || of_before(tokens, at, KIN)
+            || of_before(tokens, at, TRADES)
+            || kin_after(tokens, at, len)
+            || recommender(tokens, at, len)
             || venue(tokens, at, &evidence.text)
     })
 }
@@ -202,9 +300,10 @@ fn only_where(
     evidence: &Evidence,
     role: impl Fn(&[Token], usize, usize) -> bool,
 ) -> bool {
+    // The name without its title: "Herr Köhler" is written "Herrn Köhler".
     let name: Vec<String> = tokenize(value)
         .into_iter()
-        .filter(|t| t.kind == Kind::Word)
+        .filter(|t| t.kind == Kind::Word && !TITLES.contains(&t.folded.as_str()))
         .map(|t| t.folded)
         .collect();
     if name.is_empty() {
@@ -260,21 +359,57 @@ fn closing(tokens: &[Token], at: usize, len: usize, evidence: &Evidence) -> bool
         .all(|t| t.kind == Kind::Punct)
 }
 
-/// A name a relative is named by: "la fille de Marc", "Marc's daughter".
-fn kin_of(tokens: &[Token], at: usize, len: usize) -> bool {
+/// Whether a word of `whose` stands before "of" and the name, with the name's own kin,
+/// possessives, articles or title between: "la fille de Marc", "la maestra di Giulia", "la
+/// profesora de mi hijo Lucas", "die Rechnung von Herrn Köhler".
+fn of_before(tokens: &[Token], at: usize, whose: &[&str]) -> bool {
+    /// Words between "of" and the name that leave the name someone else's, folded.
+    #[rustfmt::skip]
+    const BETWEEN: &[&str] = &[
+        "my", "our", "the", "his", "her", "their", "mi", "mis", "su", "sus", "nuestro",
+        "nuestra", "el", "la", "los", "las", "mon", "ma", "notre", "le", "sa", "son", "leur",
+        "meinem", "meiner", "meines", "unserem", "unserer", "dem", "der", "des", "seinem",
+        "ihrem", "meu", "minha", "nosso", "nossa", "o", "a", "seu", "sua", "mio", "mia",
+        "nostro", "nostra", "il", "lo", "suo",
+    ];
+    let is = |i: usize, list: &[&str]| list.contains(&tokens[i].folded.as_str());
+    let mut i = at;
+    while i > 0 && (is(i - 1, BETWEEN) || is(i - 1, KIN) || is(i - 1, TITLES)) {
+        i -= 1;
+    }
+    i >= 2 && is(i - 1, OF) && is(i - 2, whose)
+}
+
+/// A name a relative is named by after it: "Marc's daughter" ("marc", "'", "s").
+fn kin_after(tokens: &[Token], at: usize, len: usize) -> bool {
     let is = |i: usize, list: &[&str]| {
         tokens
             .get(i)
             .is_some_and(|t| list.contains(&t.folded.as_str()))
     };
-    let before = at >= 2 && is(at - 1, OF) && is(at - 2, KIN);
-    // "Marc's" is "marc", "'", "s".
-    let after = is(at + len, &["'", "’"])
+    is(at + len, &["'", "’"])
         && tokens
             .get(at + len + 1)
             .is_some_and(|t| t.folded == "s" && !t.spaced)
-        && is(at + len + 2, KIN);
-    before || after
+        && is(at + len + 2, KIN)
+}
+
+/// A name that recommended someone: after a recommending word and "by" ("consigliato dal
+/// signor Bianchi", "recommended by Dr. Lee"), or right before a recommending verb, past a
+/// pronoun or an auxiliary ("que a Fernanda me indicou", "che Bianchi mi ha consigliato").
+fn recommender(tokens: &[Token], at: usize, len: usize) -> bool {
+    let recommends = |t: &Token| RECOMMENDS.iter().any(|r| t.folded.starts_with(r));
+    let mut i = at;
+    while i > 0 && TITLES.contains(&tokens[i - 1].folded.as_str()) {
+        i -= 1;
+    }
+    let by = i >= 2 && BY.contains(&tokens[i - 1].folded.as_str()) && recommends(&tokens[i - 2]);
+    let verb_after = tokens[at + len..]
+        .iter()
+        .take_while(|t| RECOMMENDED_TO.contains(&t.folded.as_str()) || recommends(t))
+        .take(4)
+        .any(recommends);
+    by || verb_after
 }
 
 /// A name right after a venue's word, or after a capitalized word of its name that follows
@@ -289,10 +424,28 @@ fn venue(tokens: &[Token], at: usize, text: &str) -> bool {
                 .and_then(|w| w.chars().next())
                 .is_some_and(char::is_uppercase)
     };
+    // A place's name opening with a word of its own, capitalized, after "at" or "in": "im Da
+    // Luigi", "at Chez Marie" (not "vai da Luigi", whose "da" is "to").
+    let opened = at >= 2
+        && capitalized(&tokens[at - 1])
+        && OPENERS.contains(&tokens[at - 1].folded.as_str())
+        && AT_A_PLACE.contains(&tokens[at - 2].folded.as_str());
     in_the
+        || opened
         || (at >= 1 && is_venue(at - 1))
         || (at >= 2 && is_venue(at - 2) && capitalized(&tokens[at - 1]))
 }
+
+/// Words a place's name opens with before a person's name ("Da Luigi", "Chez Marie", "Zum
+/// Franz"), folded.
+const OPENERS: &[&str] = &[
+    "da", "chez", "zum", "zur", "casa", "don", "dona", "bei", "el", "la", "le", "il", "lo", "o",
+];
+
+/// "At" or "in" before a place (folded).
+const AT_A_PLACE: &[&str] = &[
+    "at", "in", "im", "ins", "al", "au", "nel", "no", "na", "en", "em", "bei", "dans", "chez",
+];
 
 #[cfg(test)]
 mod tests {
@@ -515,5 +668,85 @@ mod tests {
             "reservation_restaurant",
             "Julio"
         ));
+    }
+
+    #[test]
+    fn a_name_that_is_someone_else_s_or_recommended_someone_is_not_theirs() {
+        for (text, key, value) in [
+            (
+                "Scrivi alla maestra di Giulia che domani esce alle 12",
+                "recipient_name",
+                "Giulia",
+            ),
+            (
+                "Manda un correo a la profesora de mi hijo Lucas",
+                "recipient_name",
+                "Lucas",
+            ),
+            (
+                "Chiama l'idraulico, quello consigliato dal signor Bianchi",
+                "contact_name",
+                "Bianchi",
+            ),
+            (
+                "Agenda uma consulta com a dermatologista que a Fernanda me indicou",
+                "doctor_name",
+                "Fernanda",
+            ),
+            (
+                "Book the dentist Sam recommended for Friday",
+                "doctor_name",
+                "Sam",
+            ),
+            ("Transfère le mail de Sophie à Marc", "recipient", "Sophie"),
+            (
+                "Leite die Rechnung von Herrn Köhler an die Buchhaltung weiter",
+                "recipient",
+                "Herr Köhler",
+            ),
+            (
+                "Kannst du einen Tisch im Da Luigi reservieren?",
+                "reservation_name",
+                "Luigi",
+            ),
+        ] {
+            assert!(signer(text, key, value), "{text}");
+        }
+        // The person itself: named with their kin or trade but no "of", the recipient of a
+        // reply, a name before a word that only starts like a recommendation, the one
+        // recommended, the forwarded message's recipient, "da" as "to".
+        for (text, key, value) in [
+            (
+                "Email my son Lucas that dinner is at 8",
+                "recipient_name",
+                "Lucas",
+            ),
+            ("Chiama la dottoressa Bianchi", "contact_name", "Bianchi"),
+            ("Rispondi alla mail di Sophie", "recipient", "Sophie"),
+            ("Email Marco to suggest a meeting", "recipient", "Marco"),
+            (
+                "Chiama Ana e consigliale un ristorante",
+                "contact_name",
+                "Ana",
+            ),
+            (
+                "Prenota dal dermatologo Ferri, che mi ha consigliato Anna",
+                "doctor_name",
+                "Ferri",
+            ),
+            ("Forward the email from Sophie to Marc", "recipient", "Marc"),
+            (
+                "Vai da Luigi e prenota a nome di Luigi",
+                "reservation_name",
+                "Luigi",
+            ),
+            (
+                "Leite die Rechnung an Herrn Köhler weiter",
+                "recipient",
+                "Herr Köhler",
+            ),
+        ] {
+            assert!(!signer(text, key, value), "{text}");
+        }
     }
 }

@@ -176,6 +176,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
             .and_then(|back| traced(leaf, &back.without, rules));
     };
     if said_only_for_the_other_leg(leaf, evidence, rules)
+        || struck_off(leaf, evidence)
         || said_only_as_moved_from(leaf, evidence, rules)
         || the_event_s_time(leaf, evidence)
         || said_only_as_turned_down(leaf, evidence, rules)
@@ -301,6 +302,19 @@ fn said_only_as_moved_from(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bo
     };
     let said_in = |part: &Evidence| day_or_time(text, leaf, part, rules).flatten().is_some();
     said_in(from) && !said_in(rest)
+}
+
+/// A text said, then struck off ("Brot und Käse ... Käse streichen"; see
+/// [`taken_back::struck`]).
+fn struck_off(leaf: &Leaf, evidence: &Evidence) -> bool {
+    leaf.value.as_str().is_some_and(|text| {
+        let words: Vec<String> = super::tokens::tokenize(text)
+            .into_iter()
+            .filter(|t| t.kind != Kind::Punct)
+            .map(|t| t.folded)
+            .collect();
+        super::taken_back::struck(&words, &evidence.tokens)
+    })
 }
 
 /// A day said only where the user turns it down, another day said ([`refused`]).
@@ -745,7 +759,8 @@ fn turned_down(text: &str, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bo
     (mostly_digits
         && rules.on(Rule::Digits)
         && (labels::another_thing_s(&digits, leaf.key, &evidence.tokens, &evidence.digit_runs)
-            || labels::turned_down(&digits, &evidence.tokens, &evidence.digit_runs)))
+            || labels::turned_down(&digits, &evidence.tokens, &evidence.digit_runs)
+            || labels::postcode_only(&digits, leaf.key, &evidence.tokens, &evidence.text)))
         || (rules.on(Rule::Verbatim) && identifier_turned_down(text, evidence))
         || (rules.on(Rule::Verbatim) && roles::only_in_another_role(text, leaf.key, evidence))
         || (rules.on(Rule::Code)
@@ -1546,7 +1561,15 @@ fn read_before(evidence: &Evidence, start: usize, n: usize, commas: bool) -> Vec
 /// that counts, or one that links or orders what is said ("quindi sette in tutto", "poi 7",
 /// "now 4").
 fn names_no_number(word: &str) -> bool {
+    /// Verbs that say what a thing reads ("la ricetta dice 180", "the label says 40"): the
+    /// number is said, not a label's.
+    #[rustfmt::skip]
+    const SAYS: &[&str] = &[
+        "says", "said", "reads", "shows", "dice", "diceva", "indica", "segna", "dit", "indique",
+        "affiche", "sagt", "zeigt", "steht", "diz", "dizia", "mostra", "pone", "marca",
+    ];
     word.chars().count() < 2
+        || is(SAYS, word)
         || is(STOPWORDS, word)
         || language::function_word(word)
         || counting(word)
@@ -2482,6 +2505,26 @@ mod tests {
             "party_size",
             guests(),
             12.0
+        ));
+        // What a thing says is said: "la ricetta dice 180" (not "la ricetta 180").
+        let oven = || serde_json::json!({"type": "integer", "minimum": 50, "maximum": 250});
+        assert!(number_kept(
+            "Imposta il forno, la ricetta dice 180",
+            "temperature_c",
+            oven(),
+            180.0
+        ));
+        assert!(number_kept(
+            "Preheat the oven, the box says 220",
+            "temperature_c",
+            oven(),
+            220.0
+        ));
+        assert!(!number_kept(
+            "Imposta il forno, pagina 180 della ricetta",
+            "temperature_c",
+            oven(),
+            180.0
         ));
     }
 

@@ -186,12 +186,72 @@ const CANCEL: &[&str] = &[
 /// How many words into a correction a cancelling word may stand ("anzi no, lasciala").
 const CANCEL_REACH: usize = 4;
 
+/// Words that ask for none of a thing, folded: "niente sveglia", "nada de postre", "kein
+/// Wecker"; a correction they stand in asks for nothing in place of what it took back.
+const NOTHING: &[&str] = &[
+    "nothing", "niente", "nulla", "nada", "rien", "nichts", "kein", "keine", "keinen", "nenhum",
+    "nenhuma", "nessun", "nessuna", "nessuno",
+];
+
+/// How many words into a correction [`NOTHING`] may stand, past the reason before it ("ah no,
+/// domani è sabato, niente sveglia").
+const NOTHING_REACH: usize = 8;
+
 /// Whether a correction's words (folded, from its start) cancel what it took back.
 pub fn cancels(correction: &[&str]) -> bool {
     correction
         .iter()
         .take(CANCEL_REACH)
         .any(|w| is(CANCEL, w) || (*w == "mind" && correction.contains(&"never")))
+        || correction
+            .iter()
+            .take(NOTHING_REACH)
+            .any(|w| is(NOTHING, w))
+}
+
+/// Verbs that strike a thing off what was asked (folded): "Käse streichen", "quita el pan",
+/// "enlève le fromage", "togli il pane".
+#[rustfmt::skip]
+const STRIKE: &[&str] = &[
+    "remove", "delete", "drop", "strike", "quita", "quitar", "quitale", "borra", "borrar",
+    "elimina", "eliminar", "saca", "sacar", "enleve", "enlever", "enlevez", "retire",
+    "retirer", "supprime", "supprimer", "raye", "streichen", "streich", "streiche", "losche",
+    "loschen", "entferne", "entfernen", "tira", "tirar", "remova", "remover", "risca",
+    "togli", "togliere", "toglilo", "togliete", "cancella", "levare", "leva",
+];
+
+/// Whether the words `value` (folded, in order) are said, and the last time with a verb that
+/// strikes them within two words before or after, in its clause: "Setz Brot und Käse auf die
+/// Liste. Ach, Käse streichen" takes back "Käse". Said once only, it is struck from nothing
+/// said before ("remove the cheese" asks to remove it).
+pub fn struck(value: &[String], tokens: &[Token]) -> bool {
+    if value.is_empty() {
+        return false;
+    }
+    let places: Vec<usize> = (0..tokens.len())
+        .filter(|&i| {
+            value
+                .iter()
+                .enumerate()
+                .all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.folded == *w))
+        })
+        .collect();
+    let [.., before, last] = places.as_slice() else {
+        return false;
+    };
+    let striking = |at: usize| {
+        let back = tokens[..at]
+            .iter()
+            .rev()
+            .take_while(|t| t.kind != Kind::Punct)
+            .take(2);
+        let ahead = tokens[at + value.len()..]
+            .iter()
+            .take_while(|t| t.kind != Kind::Punct)
+            .take(2);
+        back.chain(ahead).any(|t| is(STRIKE, &t.folded))
+    };
+    !striking(*before) && striking(*last)
 }
 
 /// Where the text is corrected: the byte where its corrected line starts, and the byte where
@@ -793,6 +853,36 @@ mod tests {
         ));
         assert!(cancelled("move it to Friday... no wait, forget it"));
         assert!(!cancelled("move it to Friday... no wait, to Monday"));
+        // None of the thing, past a reason; not far into a correction that gives a value.
+        assert!(cancelled(
+            "Metti la sveglia alle 6:30. Ah no, domani è sabato, niente sveglia."
+        ));
+        assert!(cancelled("Pon la alarma a las 7. Ah no, nada de alarma"));
+        assert!(!cancelled(
+            "Table at 8. No, make it 9 because we will be late and then there is nothing open"
+        ));
+    }
+
+    #[test]
+    fn a_thing_struck_off_after_it_was_asked_for() {
+        let struck_in = |text: &str, value: &str| {
+            let words: Vec<String> = tokenize(value).into_iter().map(|t| t.folded).collect();
+            struck(&words, &tokenize(text))
+        };
+        assert!(struck_in(
+            "Setz Brot und Käse auf die Einkaufsliste. Ach, Käse streichen, haben wir noch.",
+            "Käse"
+        ));
+        assert!(struck_in(
+            "Aggiungi pane e latte alla lista. Togli il latte, ce l'ho",
+            "latte"
+        ));
+        assert!(struck_in("Add eggs and ham. Actually remove ham", "ham"));
+        // Said once, with the verb: what to remove; said again without one; another thing
+        // struck.
+        assert!(!struck_in("Remove the cheese from my list", "cheese"));
+        assert!(!struck_in("Remove the cheese. Cheese, I said", "cheese"));
+        assert!(!struck_in("Add milk and bread. Remove the bread", "milk"));
     }
 
     #[test]
