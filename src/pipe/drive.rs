@@ -1101,10 +1101,15 @@ impl Driver {
             let (content, mut calls) = prompt.parse(&held);
             let read = if native {
                 let called = state.assembly.tool_names().next().is_some();
+                let rewrite = &self.resolver.rewrite;
+                let made_up = |call: &crate::openai::ToolCall| {
+                    made_up_whole(&self.engine.pipe, rewrite, call)
+                };
                 native_text_calls(
                     &mut calls,
                     called,
-                    &self.resolver.rewrite.tried,
+                    &rewrite.tried,
+                    &made_up,
                     &self.engine.metrics,
                 )
             } else {
@@ -1283,12 +1288,17 @@ async fn settle(
 /// objected to in this request: the text stays text, as the model alone would have left it
 /// (told once that the user gave none of it, a model that writes it again gets no call
 /// made of it).
+/// None made up whole either (`made_up`): a call written as text that holds nothing the
+/// user said, or none of its required facts, is no call the model alone would have made
+/// (its text reaches the client as text), so no call is made of it ("Hi" answered with a
+/// weather call for a city nobody named).
 /// Returns whether the text was read: its written calls taken out of what the client
 /// gets.
 fn native_text_calls(
     calls: &mut Vec<crate::openai::ToolCall>,
     called: bool,
     tried: &crate::pipe::Tried,
+    made_up: &dyn Fn(&crate::openai::ToolCall) -> bool,
     metrics: &crate::metrics::Metrics,
 ) -> bool {
     if calls.is_empty() {
@@ -1297,6 +1307,13 @@ fn native_text_calls(
     if calls.iter().any(|c| tried.objected_to(&c.function.name)) {
         tracing::info!(
             "the main model wrote again, as text, a call it was told the user gave nothing for: it stays text"
+        );
+        calls.clear();
+        return false;
+    }
+    if !called && calls.iter().any(made_up) {
+        tracing::info!(
+            "the main model wrote as text a call the user gave nothing for: it stays text, as the model alone would have left it"
         );
         calls.clear();
         return false;
@@ -1315,6 +1332,28 @@ fn native_text_calls(
         );
     }
     true
+}
+
+/// Whether a call to a tool the main model sees in full holds nothing the conversation says,
+/// or none of its required facts ([`crate::pipe::Pipe::ground_own`]). A rewritten tool's
+/// call is a description, which its translation judges.
+fn made_up_whole(
+    pipe: &crate::pipe::Pipe,
+    rewrite: &crate::pipe::Rewrite,
+    call: &crate::openai::ToolCall,
+) -> bool {
+    let Some(tool) = rewrite
+        .tools
+        .handled(&call.function.name)
+        .filter(|t| !t.rewritten)
+    else {
+        return false;
+    };
+    let Ok(args) = serde_json::from_str::<serde_json::Value>(&call.function.arguments) else {
+        return false;
+    };
+    pipe.ground_own(tool, &args, &rewrite.evidence)
+        .is_some_and(|own| own.for_another.is_some() || !own.not_said.is_empty())
 }
 
 #[cfg(test)]

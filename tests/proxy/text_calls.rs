@@ -114,26 +114,66 @@ async fn proxy_for(reply: Reply, extra: &str) -> (Proxy, MockServer, MockServer)
     (proxy, main, translator)
 }
 
-/// Told once that the user gave none of it, a main model that writes the same call again as
-/// text gets no call made of it: the text goes out as the model alone would have left it
-/// (BFCL's live_irrelevance_25-2-13: the 0.5B's weather call for "What's 1+1?", the city the
-/// schema's own example). Written once, the call is objected to, not delivered.
-#[tokio::test]
-async fn a_call_written_again_as_text_after_an_objection_stays_text() {
-    let weather = json!({"type": "function", "function": {"name": "get_current_weather",
+fn weather_tool() -> Value {
+    json!({"type": "function", "function": {"name": "get_current_weather",
         "description": "Retrieves the current weather conditions for a specified city and state.",
         "parameters": {"type": "object", "required": ["location"], "properties": {
-            "location": {"type": "string", "description": "The location, in the format of 'City, State', such as 'San Francisco, CA'."}}}}});
-    let written =
-        r#"{"name": "get_current_weather", "arguments": {"location": "San Francisco, CA"}}"#;
+            "location": {"type": "string", "description": "The location, in the format of 'City, State', such as 'San Francisco, CA'."}}}}})
+}
+
+const WRITTEN_WEATHER: &str =
+    r#"{"name": "get_current_weather", "arguments": {"location": "San Francisco, CA"}}"#;
+
+/// A call written as text that holds nothing the user gave is no call the model alone would
+/// have made: its text goes out as written, with no repair turn (BFCL's
+/// live_irrelevance_407-89-0: the 0.5B's weather call for "Hi", and live_irrelevance_25-2-13
+/// for "What's 1+1?", the city the schema's own example). The same call with the city said
+/// is a call.
+#[tokio::test]
+async fn a_call_written_as_text_that_holds_nothing_said_stays_text() {
     for stream in [false, true] {
-        let main = MockServer::scripted(vec![
-            text_reply(stream, written, 7),
-            text_reply(stream, written, 7),
-        ])
-        .await;
+        for question in ["Hi", "What's 1+1?"] {
+            let main = MockServer::scripted(vec![text_reply(stream, WRITTEN_WEATHER, 7)]).await;
+            let proxy = Proxy::start(&main.url(), "").await;
+            let body = json!({"model": "m", "stream": stream, "tools": [weather_tool()],
+                "messages": [{"role": "user", "content": question}]});
+            let seen = ask_with(&proxy, &body, stream).await;
+            assert!(
+                seen.calls.is_empty(),
+                "{question} stream={stream}: {:?}",
+                seen.calls
+            );
+            assert_eq!(seen.content, WRITTEN_WEATHER, "{question} stream={stream}");
+            assert_eq!(main.chat_requests().len(), 1, "{question}: no repair turn");
+        }
+        let main = MockServer::scripted(vec![text_reply(stream, WRITTEN_WEATHER, 7)]).await;
         let proxy = Proxy::start(&main.url(), "").await;
-        let body = json!({"model": "m", "stream": stream, "tools": [weather.clone()],
+        let body = json!({"model": "m", "stream": stream, "tools": [weather_tool()],
+            "messages": [{"role": "user", "content": "Weather in San Francisco, CA?"}]});
+        let seen = ask_with(&proxy, &body, stream).await;
+        assert_eq!(seen.calls.len(), 1, "stream={stream}: {:?}", seen.content);
+        assert_eq!(seen.calls[0]["function"]["name"], "get_current_weather");
+    }
+}
+
+/// Told once that the user gave none of it, a main model that writes the same call again as
+/// text gets no call made of it: the text goes out as the model alone would have left it.
+#[tokio::test]
+async fn a_call_written_as_text_after_an_objection_stays_text() {
+    let arguments = r#"{"location": "San Francisco, CA"}"#;
+    for stream in [false, true] {
+        let native = if stream {
+            support::streamed_call("call_1", "get_current_weather", arguments, 9)
+        } else {
+            Reply::ok(completion(
+                support::calls_message(vec![json!({"id": "call_1", "type": "function",
+                    "function": {"name": "get_current_weather", "arguments": arguments}})]),
+                "tool_calls",
+            ))
+        };
+        let main = MockServer::scripted(vec![native, text_reply(stream, WRITTEN_WEATHER, 7)]).await;
+        let proxy = Proxy::start(&main.url(), "").await;
+        let body = json!({"model": "m", "stream": stream, "tools": [weather_tool()],
             "messages": [{"role": "user", "content": "What's 1+1?"}]});
         let seen = ask_with(&proxy, &body, stream).await;
         assert!(seen.calls.is_empty(), "stream={stream}: {:?}", seen.calls);
