@@ -1185,11 +1185,37 @@ const SCALES: &[(&str, &[&str], &[&str])] = &[
 /// Service tiers, slowest and cheapest first: a delivery's or a plan's speed.
 #[rustfmt::skip]
 const TIERS: &[&[&str]] = &[
-    &["economy", "saver", "budget", "slow", "eco"],
-    &["standard", "regular", "ground", "normal"],
-    &["express", "expedited", "priority", "fast", "rush"],
+    &["economy", "saver", "budget", "slow", "eco", "economico", "economica", "economique",
+        "economisch", "sparversand"],
+    &["standard", "regular", "ground", "normal", "estandar", "padrao", "normale", "standardversand"],
+    &["express", "expedited", "priority", "fast", "rush", "expreso", "expresso", "expres",
+        "rapido", "rapide", "espresso", "prioritario", "prioritaire"],
     &["next_day", "nextday", "overnight", "next_business_day"],
     &["same_day", "sameday"],
+];
+
+/// A seat's classes, cheapest first: another family of tiers ("the cheapest seat" is
+/// `economy` among `premium_economy`, `business` and `first`).
+const CABINS: &[&[&str]] = &[
+    &[
+        "economy",
+        "basic_economy",
+        "coach",
+        "economica",
+        "economico",
+        "economique",
+        "turista",
+    ],
+    &["premium_economy", "premium"],
+    &["business", "ejecutiva", "affaires", "executiva"],
+    &[
+        "first",
+        "first_class",
+        "primera",
+        "premiere",
+        "primeira",
+        "prima",
+    ],
 ];
 
 /// Words that ask for the fastest of a service's tiers (folded): "the fastest way", "lo
@@ -1210,19 +1236,23 @@ const FAST: &[&str] = &[
 /// tiers or more, where the text asks for the fastest or the cheapest: said when it is that
 /// end of the enum's tiers. `None` when the member is no tier or neither end is asked for.
 fn tier_end(member: &str, members: &[Value], evidence: &Evidence) -> Option<bool> {
-    let tier_of = |m: &str| {
-        let m = m.to_lowercase().replace(['-', ' '], "_");
-        TIERS.iter().position(|names| names.contains(&m.as_str()))
+    let tiers_in = |family: &[&[&str]]| -> Option<(usize, Vec<usize>)> {
+        let tier_of = |m: &str| {
+            let m = super::tokens::fold(m).replace(['-', ' '], "_");
+            family.iter().position(|names| names.contains(&m.as_str()))
+        };
+        let tiers: Vec<usize> = members
+            .iter()
+            .filter_map(Value::as_str)
+            .filter_map(tier_of)
+            .collect();
+        (tiers.len() >= 2).then_some((tier_of(member)?, tiers))
     };
-    let own = tier_of(member)?;
-    let tiers: Vec<usize> = members
-        .iter()
-        .filter_map(Value::as_str)
-        .filter_map(tier_of)
-        .collect();
-    if tiers.len() < 2 {
-        return None;
-    }
+    // The family most of the members are in: `economy` is a parcel's tier and a seat's.
+    let (own, tiers) = [TIERS, CABINS]
+        .into_iter()
+        .filter_map(tiers_in)
+        .max_by_key(|(_, tiers)| tiers.len())?;
     let words = evidence.folded_words();
     // Not turned down: "express, not the cheapest".
     let negated = |i: usize| {
@@ -1234,8 +1264,21 @@ fn tier_end(member: &str, members: &[Value], evidence: &Evidence) -> Option<bool
         !negated(i)
             && (is(FASTEST, &words[i]) || (is(FAST, &words[i]) && i > 0 && is(MOST, &words[i - 1])))
     });
+    // The cheapest, not something cheap ("a cheap hotel" chose no cabin): a superlative, or
+    // a cheap word after "most" ("la entrega más barata").
     let (_, cheap, _) = SCALES.iter().find(|(scale, _, _)| *scale == "price")?;
-    let cheapest = (0..words.len()).any(|i| !negated(i) && cheap.contains(&words[i].as_str()));
+    const CHEAPEST: &[&str] = &[
+        "cheapest",
+        "gunstigste",
+        "gunstigsten",
+        "billigste",
+        "billigsten",
+    ];
+    let cheapest = (0..words.len()).any(|i| {
+        !negated(i)
+            && (is(CHEAPEST, &words[i])
+                || (cheap.contains(&words[i].as_str()) && i > 0 && is(MOST, &words[i - 1])))
+    });
     match (fastest, cheapest) {
         (true, false) => Some(Some(own) == tiers.iter().max().copied()),
         (false, true) => Some(Some(own) == tiers.iter().min().copied()),
@@ -2244,6 +2287,27 @@ mod tests {
 
     #[test]
     fn the_fastest_or_the_cheapest_of_a_services_tiers() {
+        // Tiers named in another language, and a seat's classes.
+        let fretes = || json!(["economico", "padrao", "expresso"]);
+        let text = "Quero o frete mais rápido que tiver.";
+        assert!(chosen(text, "expresso", fretes(), "shipping"));
+        assert!(!chosen(text, "padrao", fretes(), "shipping"));
+        let cabins = || json!(["economy", "premium_economy", "business", "first"]);
+        let text = "Book me the cheapest seat on the flight to Austin";
+        assert!(chosen(text, "economy", cabins(), "cabin_class"));
+        assert!(!chosen(text, "business", cabins(), "cabin_class"));
+        assert!(!chosen(
+            "Book me a seat on the flight to Austin",
+            "economy",
+            cabins(),
+            "cabin_class"
+        ));
+        assert!(!chosen(
+            "Book a flight to Lisbon and find a cheap hotel near the old town",
+            "economy",
+            cabins(),
+            "cabin_class"
+        ));
         let speeds = json!(["standard", "express", "overnight"]);
         let shipping = json!(["economy", "standard", "express"]);
         let fastest = "Ship it the fastest way you've got";

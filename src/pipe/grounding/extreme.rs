@@ -4,6 +4,47 @@
 //! money the least), the latest (its time or date the last), and so on; when exactly one row
 //! is, it is the row picked ([`super::rows`]).
 
+/// Words that ask for the top of a scale, folded: "à fond", "a tope", "al máximo", "full
+/// marks", "auf voll", "al massimo".
+#[rustfmt::skip]
+const TOP: &[&str] = &[
+    "max", "maximum", "maximo", "maxima", "maximal", "maximale", "massimo", "massima", "fond",
+    "tope", "full", "voll", "volle", "vollen", "highest", "top",
+];
+
+/// Words that ask for the bottom of a scale, folded: "al mínimo", "au minimum", "the lowest".
+#[rustfmt::skip]
+const BOTTOM: &[&str] = &[
+    "min", "minimum", "minimo", "minima", "minimal", "minimale", "lowest", "niedrigste",
+    "niedrigsten",
+];
+
+/// Whether `value` is an end of its field's scale (the schema's `maximum` or `minimum`) that
+/// the conversation asks for by name: "Mets le volume à fond" for `volume: 100` of 0 to 100,
+/// "full marks" for a 1-to-5 rating's 5. Not a word that bounds a number after it ("max 3
+/// people", "top 10"), nor one after a negation.
+pub(super) fn scale_end_said(
+    value: f64,
+    schema: &serde_json::Value,
+    evidence: &super::evidence::Evidence,
+) -> bool {
+    let end = |key: &str| schema.get(key).and_then(serde_json::Value::as_f64);
+    let asked = |words: &[&str]| {
+        let tokens = &evidence.tokens;
+        tokens.iter().enumerate().any(|(i, t)| {
+            let bound = tokens
+                .get(i + 1)
+                .is_some_and(|n| n.kind == super::tokens::Kind::Number);
+            let negated = tokens[i.saturating_sub(2)..i]
+                .iter()
+                .any(|n| evidence.negates(&n.folded));
+            words.contains(&t.folded.as_str()) && !bound && !negated
+        })
+    };
+    (end("maximum").is_some_and(|m| super::facts::close(m, value)) && asked(TOP))
+        || (end("minimum").is_some_and(|m| super::facts::close(m, value)) && asked(BOTTOM))
+}
+
 /// Which end of which column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Extreme {
@@ -265,6 +306,35 @@ fn date(text: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_end_of_a_scale_asked_for_by_name() {
+        let end = |text: &str, value: f64, schema: serde_json::Value| {
+            let evidence =
+                super::super::evidence::Evidence::new(text, jiff::civil::date(2026, 11, 25));
+            scale_end_said(value, &schema, &evidence)
+        };
+        let volume = || serde_json::json!({"type": "integer", "minimum": 0, "maximum": 100});
+        let stars = || serde_json::json!({"type": "integer", "minimum": 1, "maximum": 5});
+        assert!(end("Mets le volume de l'enceinte à fond.", 100.0, volume()));
+        assert!(end("Pon la música a tope", 100.0, volume()));
+        assert!(end(
+            "Rate my driver. He was great, full marks.",
+            5.0,
+            stars()
+        ));
+        assert!(end("Put the heating on minimum", 1.0, stars()));
+        // Another value, a bound before a number, an end turned down, none named.
+        assert!(!end("Mets le volume à fond.", 50.0, volume()));
+        assert!(!end("Book max 3 people", 5.0, stars()));
+        assert!(!end("Set the volume, not full please", 100.0, volume()));
+        assert!(!end("Set the volume for the party", 100.0, volume()));
+        assert!(!end(
+            "Mets le volume à fond.",
+            100.0,
+            serde_json::json!({"type": "integer"})
+        ));
+    }
 
     fn words(text: &str) -> Vec<String> {
         super::super::tokens::tokenize(text)

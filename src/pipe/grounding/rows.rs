@@ -62,7 +62,17 @@ pub struct Rows {
     tables: Vec<Table>,
     /// The conversation's words outside the tables, folded.
     plain: Vec<String>,
+    /// After the tables, the user turned every row down ("Ninguna me viene bien").
+    none: bool,
 }
+
+/// Words that turn down every row when they open a sentence after the tables ("Ninguna me
+/// viene bien", "None of those work", "Keiner passt"), folded.
+#[rustfmt::skip]
+const NONE_OF_THEM: &[&str] = &[
+    "none", "neither", "ninguna", "ninguno", "aucune", "aucun", "keine", "keiner", "keines",
+    "nenhuma", "nenhum", "nessuna", "nessuno",
+];
 
 #[derive(Debug, Default)]
 struct Table {
@@ -157,7 +167,12 @@ impl Rows {
         for table in &mut tables {
             table.picked = pick(&table.rows, &plain, &said_numbers, &said_clocks);
         }
-        Rows { tables, plain }
+        let none = turned_all_down(text, tokens, &inside);
+        Rows {
+            tables,
+            plain,
+            none,
+        }
     }
 
     /// Whether `value` is held only by rows the user did not pick (and by no row they did),
@@ -179,14 +194,17 @@ impl Rows {
         // A number by its value too: "84,20 €" holds 84.2.
         let number = value.as_f64();
         let refused = self.tables.iter().any(|table| {
-            if !table.picked.contains(&true) {
-                return false;
-            }
             let holds = |row: &Row| {
                 row.holds(&wanted, &wanted_compact)
                     || number
                         .is_some_and(|n| row.numbers.iter().any(|r| super::facts::close(*r, n)))
             };
+            if self.none {
+                return table.rows.iter().any(holds);
+            }
+            if !table.picked.contains(&true) {
+                return false;
+            }
             let in_picked = table
                 .rows
                 .iter()
@@ -216,6 +234,27 @@ impl Rows {
             joined == wanted
         })
     }
+}
+
+/// Whether a sentence outside the tables opens with a word that turns every row down
+/// ([`NONE_OF_THEM`]): "¿Cuál prefieres?" "Ninguna me viene bien". Not one inside a sentence
+/// ("no tengo ninguna preferencia").
+fn turned_all_down(text: &str, tokens: &[Token], inside: &[std::ops::Range<usize>]) -> bool {
+    let outside = |t: &Token| !inside.iter().any(|r| r.contains(&t.start));
+    tokens.iter().enumerate().any(|(i, t)| {
+        let opens = match i.checked_sub(1).map(|k| &tokens[k]) {
+            None => true,
+            Some(before) => {
+                (before.kind == Kind::Punct
+                    && matches!(before.lower.as_str(), "." | "?" | "!" | ":"))
+                    || !outside(before)
+                    || text
+                        .get(before.end..t.start)
+                        .is_some_and(|gap| gap.contains('\n'))
+            }
+        };
+        outside(t) && t.kind == Kind::Word && is(NONE_OF_THEM, &t.folded) && opens
+    })
 }
 
 /// The tables of `text` ([`Rows::read`]) and the byte ranges they stand in.
@@ -785,6 +824,31 @@ mod tests {
         let orders = "User: wo ist die Sendung mit den Kopfhörern?\nTool: Bestellungen: 302-8841 Kopfhörer (unterwegs); 302-8814 Ladekabel (zugestellt)";
         assert!(refused_after_tool(orders, "Tool:", json!("3028814")));
         assert!(!refused_after_tool(orders, "Tool:", json!("3028841")));
+    }
+
+    #[test]
+    fn every_row_turned_down_is_no_pick() {
+        let slots = "User: cita el viernes\nTool: {\"huecos\": [{\"hora\": \"10:00\"}, {\"hora\": \"12:30\"}]}\nUser: ";
+        for answer in [
+            "Ninguna me viene bien, miro otro día.",
+            "None of those work for me.",
+            "Keiner passt mir.",
+        ] {
+            let text = format!("{slots}{answer}");
+            assert!(
+                refused_after_tool(&text, "Tool:", json!("12:30")),
+                "{answer}"
+            );
+            assert!(
+                refused_after_tool(&text, "Tool:", json!("10:00")),
+                "{answer}"
+            );
+        }
+        // "ninguna" inside a sentence, and a row picked.
+        let text = format!("{slots}No tengo ninguna preferencia, la de las 12:30.");
+        assert!(!refused_after_tool(&text, "Tool:", json!("12:30")));
+        let text = format!("{slots}La de las 12:30.");
+        assert!(!refused_after_tool(&text, "Tool:", json!("12:30")));
     }
 
     #[test]

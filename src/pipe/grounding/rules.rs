@@ -538,6 +538,12 @@ fn traced(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
             numeric(number, leaf, evidence, rules)
                 // A priority on a scale of numbers, chosen by a word of urgency.
                 .or_else(|| on(Rule::Choice, &|| choice::urgency(key, evidence)))
+                // An end of the scale asked for by name ("à fond" for the maximum).
+                .or_else(|| {
+                    on(Rule::Choice, &|| {
+                        super::extreme::scale_end_said(number, schema, evidence)
+                    })
+                })
         }
         Value::String(text) => string(text.trim(), leaf, evidence, rules),
     }
