@@ -1289,9 +1289,10 @@ async fn settle(
 /// (told once that the user gave none of it, a model that writes it again gets no call
 /// made of it).
 /// None made up whole either (`made_up`): a call written as text that holds nothing the
-/// user said, or none of its required facts, is no call the model alone would have made
-/// (its text reaches the client as text), so no call is made of it ("Hi" answered with a
-/// weather call for a city nobody named).
+/// user said, or only the schema's examples for its required facts, is no call the model
+/// alone would have made (its text reaches the client as text), so no call is made of it
+/// ("Hi" answered with a weather call for the schema's example city). Where the text holds
+/// other calls too, only the made-up ones are dropped.
 /// Returns whether the text was read: its written calls taken out of what the client
 /// gets.
 fn native_text_calls(
@@ -1311,13 +1312,15 @@ fn native_text_calls(
         calls.clear();
         return false;
     }
-    if !called && calls.iter().any(made_up) {
+    if !called && calls.iter().all(made_up) {
         tracing::info!(
             "the main model wrote as text a call the user gave nothing for: it stays text, as the model alone would have left it"
         );
         calls.clear();
         return false;
     }
+    // Beside calls that hold what the user said, a made-up one is dropped, not made a call.
+    calls.retain(|c| !made_up(c));
     if called {
         tracing::info!(
             calls = calls.len(),
@@ -1335,8 +1338,10 @@ fn native_text_calls(
 }
 
 /// Whether a call to a tool the main model sees in full holds nothing the conversation says,
-/// or none of its required facts ([`crate::pipe::Pipe::ground_own`]). A rewritten tool's
-/// call is a description, which its translation judges.
+/// or required values nobody said that are all the schema's own examples
+/// ([`crate::pipe::Pipe::ground_own`]). A value worked out from the request ("radius 5" for
+/// "a diameter of ten") is no such call: it gets its repair turn. A rewritten tool's call is
+/// a description, which its translation judges.
 fn made_up_whole(
     pipe: &crate::pipe::Pipe,
     rewrite: &crate::pipe::Rewrite,
@@ -1353,7 +1358,7 @@ fn made_up_whole(
         return false;
     };
     pipe.ground_own(tool, &args, &rewrite.evidence)
-        .is_some_and(|own| own.for_another.is_some() || !own.not_said.is_empty())
+        .is_some_and(|own| own.for_another.is_some() || own.examples_copied)
 }
 
 #[cfg(test)]

@@ -644,9 +644,17 @@ impl Pipe {
             Some(_) => Vec::new(),
             None => facts_not_said(tool, &report.decisions, args, &conversation),
         };
+        // Every required value nobody said is the schema's own example: made up whole.
+        let examples_copied = !not_said.is_empty()
+            && not_said.iter().all(|name| {
+                args.get(name.as_str())
+                    .and_then(Value::as_str)
+                    .is_some_and(|text| copied_from_schema(tool, name, text, evidence.text()))
+            });
         Some(OwnGrounding {
             for_another,
             not_said,
+            examples_copied,
             replaced,
             needed: if strict {
                 needed(&report, &gone)
@@ -1003,6 +1011,9 @@ pub(crate) struct OwnGrounding {
     /// The required values nobody said, when no required value is said and one of them is a
     /// number, a day or a time ([`facts_not_said`]): the main model is asked to ask.
     pub not_said: Vec<String>,
+    /// Every value of `not_said` is an example copied from the schema ("San Francisco, CA"
+    /// for "Hi"): nothing of it was worked out from the conversation.
+    pub examples_copied: bool,
     decisions: Vec<grounding::Decision>,
 }
 

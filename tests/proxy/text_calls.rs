@@ -156,6 +156,40 @@ async fn a_call_written_as_text_that_holds_nothing_said_stays_text() {
     }
 }
 
+/// A value worked out from the request is no call made up whole: written as text, it gets
+/// the repair turn any own call with a required number nobody said gets ("radius 5" for "a
+/// diameter of ten"), where the model may call again or ask.
+#[tokio::test]
+async fn a_call_written_as_text_with_a_worked_out_value_gets_its_repair_turn() {
+    let circle = json!({"type": "function", "function": {"name": "circle_area",
+        "description": "The area of a circle.",
+        "parameters": {"type": "object", "required": ["radius"], "properties": {
+            "radius": {"type": "number", "description": "The radius, such as 2.5"}}}}});
+    let written = r#"{"name": "circle_area", "arguments": {"radius": 5}}"#;
+    for stream in [false, true] {
+        let main = MockServer::scripted(vec![
+            text_reply(stream, written, 7),
+            text_reply(stream, written, 7),
+        ])
+        .await;
+        let proxy = Proxy::start(&main.url(), "").await;
+        let body = json!({"model": "m", "stream": stream, "tools": [circle],
+            "messages": [{"role": "user", "content": "Area of a circle with a diameter of ten?"}]});
+        let seen = ask_with(&proxy, &body, stream).await;
+        let requests = main.chat_requests();
+        assert_eq!(requests.len(), 2, "stream={stream}: a repair turn");
+        let told = requests[1].json()["messages"]
+            .as_array()
+            .and_then(|m| m.last())
+            .map(|m| m["content"].to_string())
+            .unwrap_or_default();
+        assert!(told.contains("[NOT SAID]"), "stream={stream}: {told}");
+        // Written again as text after the objection, it stays text (as the model alone).
+        assert!(seen.calls.is_empty(), "stream={stream}: {:?}", seen.calls);
+        assert!(seen.content.contains("circle_area"), "stream={stream}");
+    }
+}
+
 /// Told once that the user gave none of it, a main model that writes the same call again as
 /// text gets no call made of it: the text goes out as the model alone would have left it.
 #[tokio::test]

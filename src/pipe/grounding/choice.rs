@@ -368,10 +368,19 @@ fn told_apart(member: &str, members: &[Value], evidence: &Evidence) -> bool {
         .filter(|m| !m.eq_ignore_ascii_case(member))
         .flat_map(meaningful)
         .collect();
+    // Words that order or count tell nothing apart in a sentence ("First, find me a flight"
+    // is no `first_class`, "by next week" no `next_day`).
+    const ORDERING: &[&str] = &[
+        "first", "second", "third", "next", "last", "same", "new", "old", "other", "one", "two",
+        "three", "any", "all", "this", "that", "day", "week", "month",
+    ];
     let telling: Vec<&String> = own
         .iter()
         .filter(|w| !others.contains(w) && !is(HEADS, w))
         .collect();
+    if telling.iter().any(|w| is(ORDERING, w)) {
+        return false;
+    }
     !telling.is_empty()
         && telling.len() < own.len()
         && telling
@@ -1457,6 +1466,21 @@ mod tests {
             "premium_economy",
             cabins(),
             "cabin_class"
+        ));
+        // A word that orders or counts tells nothing apart.
+        let classes = || json!(["first_class", "business_class", "economy_class"]);
+        assert!(!chosen(
+            "First, find me a flight to Rome",
+            "first_class",
+            classes(),
+            "cabin"
+        ));
+        let speeds = || json!(["next_day", "two_day", "ground"]);
+        assert!(!chosen(
+            "I need it by next week",
+            "next_day",
+            speeds(),
+            "shipping"
         ));
         // A word that tells it apart is not said, or only turned down.
         let payments = || json!(["card", "cash_on_delivery", "paypal"]);

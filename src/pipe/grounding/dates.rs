@@ -1367,8 +1367,19 @@ fn read_month_ends(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
     const BETWEEN: &[&str] = &[
         "this", "este", "esta", "ce", "dieses", "diesen", "questo", "deste", "del",
     ];
+    let month_named = |t: &Token| {
+        MONTHS
+            .iter()
+            .find(|(name, _)| *name == t.folded)
+            .map(|(_, m)| *m)
+    };
     for (i, token) in tokens.iter().enumerate() {
-        if !is(MONTH_END, &token.folded) {
+        // The end, then "of" or the month itself: not "fine this June" ("fine" is English
+        // too).
+        let opens = tokens.get(i + 1).is_some_and(|t| {
+            is(OF_MONTH, &t.folded) || month_named(t).is_some() || is(MONTH_WORDS, &t.folded)
+        });
+        if !is(MONTH_END, &token.folded) || !opens {
             continue;
         }
         let mut next = false;
@@ -1385,15 +1396,17 @@ fn read_month_ends(tokens: &[Token], today: Date, found: &mut Vec<Date>) {
         let Some(month) = tokens.get(j) else {
             continue;
         };
-        let named = MONTHS
-            .iter()
-            .find(|(name, _)| name.chars().count() >= 4 && *name == month.folded)
-            .map(|(_, m)| *m);
-        if let Some(m) = named {
-            let year = if m >= today.month() {
-                today.year()
-            } else {
-                today.year().saturating_add(1)
+        if let Some(m) = month_named(month) {
+            // A year said after it ("the end of January 2026"), or its next coming.
+            let said = tokens
+                .get(j + 1)
+                .and_then(digits)
+                .filter(|d| d.len() == 4)
+                .and_then(|d| year_of(d, false));
+            let year = match said {
+                Some(year) => year,
+                None if m >= today.month() => today.year(),
+                None => today.year().saturating_add(1),
             };
             found.extend(Date::new(year, m, 1).ok().map(|d| d.last_of_month()));
         } else if is(MONTH_WORDS, &month.folded) || month.folded == "mes" {
@@ -2080,10 +2093,22 @@ fn read_month_names(tokens: &[Token], today: Date, facts: &Facts, found: &mut Ve
                 push_yearless(found, today, month, day);
             }
         };
-        // Day first: "25 November", "25. November", "25 de noviembre", "25th of November".
+        // Day first: "25 November", "25. November", "25 de noviembre", "25th of November",
+        // "7th of this March".
         if m >= 1 {
-            let link = matches!(tokens[m - 1].folded.as_str(), "de" | "of" | "." | "del");
-            let at = if link { m.checked_sub(2) } else { Some(m - 1) };
+            let this = matches!(
+                tokens[m - 1].folded.as_str(),
+                "this" | "este" | "ce" | "cette" | "dieses" | "diesen" | "deste" | "questo"
+            );
+            let linked_at = if this { m.checked_sub(1) } else { Some(m) };
+            let link = linked_at
+                .and_then(|l| l.checked_sub(1))
+                .is_some_and(|l| matches!(tokens[l].folded.as_str(), "de" | "of" | "." | "del"));
+            let at = match (link, linked_at) {
+                (true, Some(l)) => l.checked_sub(2),
+                (false, _) if this => None,
+                _ => Some(m - 1),
+            };
             if let Some(day) = at.and_then(|at| day_at(tokens, at, facts, ambiguous)) {
                 add(day, year_after(tokens, after));
                 continue;
@@ -2218,11 +2243,18 @@ mod tests {
             assert!(!has(text, 2026, 11, 30), "{text}");
         }
         assert!(has("la scadenza: fine gennaio", 2027, 1, 31));
+        assert!(has("happening on 7th of this march 2023", 2023, 3, 7));
+        assert!(!has("this march 2023 was cold", 2023, 3, 7));
         assert!(has("by the end of November", 2026, 11, 30));
         assert!(has("Ende Februar", 2027, 2, 28));
         // A month past, or an end of something else in a month.
         assert!(!has("el fin del mes pasado", 2026, 11, 30));
         assert!(!has("the end of the meeting in January", 2027, 1, 31));
+        assert!(!has("Sounds fine this June", 2027, 6, 30));
+        assert!(has("the end of January 2026", 2026, 1, 31));
+        assert!(!has("the end of January 2026", 2027, 1, 31));
+        assert!(has("Ende Mai", 2027, 5, 31));
+        assert!(has("fin mai", 2027, 5, 31));
         // A weekday said beside "next week" is next week's (today is a Wednesday).
         assert!(has("end of next week, friday ideally", 2026, 12, 4));
         assert!(!has("end of next week, friday ideally", 2026, 11, 27));

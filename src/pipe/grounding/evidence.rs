@@ -605,7 +605,17 @@ impl TakenBack {
             &text[found.at..end],
             &text[line_end..]
         );
-        let cancels = taken_back::cancels(&tokens_from(tokens, found.at));
+        let within: Vec<&Token> = tokens
+            .iter()
+            .filter(|t| t.start >= found.at && t.start < line_end)
+            .collect();
+        let words: Vec<&str> = within
+            .iter()
+            .filter(|t| t.kind == Kind::Word)
+            .map(|t| t.folded.as_str())
+            .collect();
+        let numbered = within.iter().any(|t| t.kind == Kind::Number);
+        let cancels = taken_back::cancels(&words, numbered);
         Some(Box::new(TakenBack {
             opening: false,
             without: Evidence::new(&without, today),
@@ -614,15 +624,6 @@ impl TakenBack {
             cancels,
         }))
     }
-}
-
-/// The folded words of `tokens` from byte `at` on.
-fn tokens_from(tokens: &[Token], at: usize) -> Vec<&str> {
-    tokens
-        .iter()
-        .filter(|t| t.start >= at && t.kind == Kind::Word)
-        .map(|t| t.folded.as_str())
-        .collect()
 }
 
 /// The byte in the text at `offset` of the compact text, where a token starts or ends there.

@@ -19,30 +19,51 @@ const BOTTOM: &[&str] = &[
     "niedrigsten",
 ];
 
+/// Words right before a scale's end that set a thing to it: "à fond", "a tope", "al
+/// máximo", "on minimum", "auf voll", folded.
+const SET_TO: &[&str] = &[
+    "to", "at", "on", "a", "al", "au", "auf", "sur", "na", "no", "em", "ao", "in", "alla",
+];
+
+/// Marks given in full: "full marks", "top marks", "volle Punktzahl" (folded, two words).
+const FULL_MARKS: &[[&str; 2]] = &[
+    ["full", "marks"],
+    ["top", "marks"],
+    ["volle", "punktzahl"],
+    ["full", "blast"],
+];
+
 /// Whether `value` is an end of its field's scale (the schema's `maximum` or `minimum`) that
 /// the conversation asks for by name: "Mets le volume à fond" for `volume: 100` of 0 to 100,
-/// "full marks" for a 1-to-5 rating's 5. Not a word that bounds a number after it ("max 3
-/// people", "top 10"), nor one after a negation.
+/// "full marks" for a 1-to-5 rating's 5. Only the end a thing is set to ("to", "à", "al"
+/// right before it) or marks given in full, not a word that bounds a number after it ("max 3
+/// people"), one after a number ("10 min"), one that says something else is high ("the top
+/// stories", "the top floor"), nor one after a negation.
 pub(super) fn scale_end_said(
     value: f64,
     schema: &serde_json::Value,
     evidence: &super::evidence::Evidence,
 ) -> bool {
+    use super::tokens::Kind;
     let end = |key: &str| schema.get(key).and_then(serde_json::Value::as_f64);
-    let asked = |words: &[&str]| {
+    let asked = |words: &[&str], top: bool| {
         let tokens = &evidence.tokens;
         tokens.iter().enumerate().any(|(i, t)| {
-            let bound = tokens
-                .get(i + 1)
-                .is_some_and(|n| n.kind == super::tokens::Kind::Number);
+            let word = |k: usize| tokens.get(k).map_or("", |t| t.folded.as_str());
+            let bound = tokens.get(i + 1).is_some_and(|n| n.kind == Kind::Number);
             let negated = tokens[i.saturating_sub(2)..i]
                 .iter()
                 .any(|n| evidence.negates(&n.folded));
-            words.contains(&t.folded.as_str()) && !bound && !negated
+            let set = i > 0 && SET_TO.contains(&word(i - 1));
+            let marks = top
+                && FULL_MARKS
+                    .iter()
+                    .any(|[a, b]| word(i) == *a && word(i + 1) == *b);
+            (marks || (words.contains(&t.folded.as_str()) && set && !bound)) && !negated
         })
     };
-    (end("maximum").is_some_and(|m| super::facts::close(m, value)) && asked(TOP))
-        || (end("minimum").is_some_and(|m| super::facts::close(m, value)) && asked(BOTTOM))
+    (end("maximum").is_some_and(|m| super::facts::close(m, value)) && asked(TOP, true))
+        || (end("minimum").is_some_and(|m| super::facts::close(m, value)) && asked(BOTTOM, false))
 }
 
 /// Which end of which column.
@@ -329,6 +350,13 @@ mod tests {
         assert!(!end("Book max 3 people", 5.0, stars()));
         assert!(!end("Set the volume, not full please", 100.0, volume()));
         assert!(!end("Set the volume for the party", 100.0, volume()));
+        assert!(!end(
+            "Show me the top stories on Hacker News",
+            100.0,
+            volume()
+        ));
+        assert!(!end("Book a table on the top floor terrace", 5.0, stars()));
+        assert!(!end("Remind me in 10 min to call Ana", 1.0, stars()));
         assert!(!end(
             "Mets le volume à fond.",
             100.0,

@@ -278,12 +278,34 @@ const IN_TOWN: &[&str] = &[
     "in", "a", "en", "em", "nach", "bei", "aus", ",", "de", "di", "da",
 ];
 
-/// Whether the digits are said only as a postal code before its town, for a field about
-/// none: "Ich wohne in 10115 Berlin" gives no parcel's tracking number. Four or five digits,
+/// Whether the digits are said only as a postal code before its town, for a field of an
+/// identifier: "Ich wohne in 10115 Berlin" gives no parcel's tracking number. Four or five digits,
 /// right after "in" or a comma and right before a capitalized word; four that may be a year
 /// (1900 to 2099) never.
 pub(super) fn postcode_only(digits: &str, key: &str, tokens: &[Token], text: &str) -> bool {
-    if !(4..=5).contains(&digits.len()) || words_of(key).iter().any(|w| is(POSTAL, w)) {
+    // Only a field of an identifier: a place's field ("location") may hold a postal code.
+    const IDENTIFIERS: &[&str] = &[
+        "tracking",
+        "shipment",
+        "parcel",
+        "order",
+        "booking",
+        "ticket",
+        "invoice",
+        "confirmation",
+        "sendungsnummer",
+        "sendung",
+        "pedido",
+        "commande",
+        "ordine",
+        "encomenda",
+        "bestellung",
+    ];
+    let key_words = words_of(key);
+    let identifier = key_words
+        .iter()
+        .any(|w| is(IDENTIFYING, w) || is(IDENTIFIERS, w));
+    if !(4..=5).contains(&digits.len()) || key_words.iter().any(|w| is(POSTAL, w)) || !identifier {
         return false;
     }
     if digits.len() == 4
@@ -625,6 +647,12 @@ mod tests {
             "tracking_number"
         ));
         assert!(!postcode("In 2026 Berlin hosts it", "2026", "code"));
+        // A place's field may hold it.
+        assert!(!postcode(
+            "What's the weather in 75011 Paris?",
+            "75011",
+            "location"
+        ));
     }
 
     #[test]

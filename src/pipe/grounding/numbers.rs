@@ -375,15 +375,18 @@ fn decimal_of_a_group(token: &str, value: f64) -> bool {
         && value.fract() != 0.0
 }
 
-/// Two, said as a couple or a pair of things: "a couple of days", "un paio di risme", "un par
-/// de cafés", "une paire de chaussures", "um par de meias". Not German "ein paar" (a few).
+/// Two, said as a couple of things: "a couple of days", "un paio di risme", "un par de
+/// cafés". Not a pair, which is one thing ("a pair of shoes", "une paire de chaussures", "um
+/// par de meias"), nor German "ein paar" (a few).
 fn read_couples(tokens: &[Token], facts: &mut Facts) {
-    const A: &[&str] = &["a", "un", "una", "um", "uma", "une"];
-    const COUPLE: &[&str] = &["couple", "pair", "paio", "par", "paire"];
     const OF: &[&str] = &["of", "di", "de", "d"];
     let word = |i: usize| tokens.get(i).map_or("", |t| t.folded.as_str());
     for i in 0..tokens.len() {
-        if is(A, word(i)) && is(COUPLE, word(i + 1)) && is(OF, word(i + 2)) {
+        let couple = matches!(
+            (word(i), word(i + 1)),
+            ("a", "couple") | ("un", "paio") | ("un", "par")
+        );
+        if couple && is(OF, word(i + 2)) {
             facts.number_spans.push(NumberSpan {
                 start: i,
                 end: i + 3,
@@ -837,18 +840,22 @@ mod tests {
         );
         assert_eq!(numbers("ich brauche ein paar Tage"), Vec::<f64>::new());
         assert!(!numbers("ein so großes Zimmer").contains(&1.0));
-        // A couple or a pair of things is two; "couple" alone is no number.
+        // A couple of things is two; a pair is one thing; "couple" alone is no number.
         for text in [
             "Ordina un paio di risme di carta",
             "ponme un par de cafés",
             "a couple of tickets",
-            "une paire de chaussures",
-            "um par de meias",
         ] {
             assert_eq!(numbers(text), [2.0], "{text}");
         }
-        assert!(numbers("the couple next door").is_empty());
-        assert!(numbers("a pair programming session").is_empty());
+        for text in [
+            "the couple next door",
+            "Order a pair of running shoes",
+            "une paire de chaussures",
+            "um par de meias",
+        ] {
+            assert!(!numbers(text).contains(&2.0), "{text}");
+        }
     }
 
     const CODES: [&str; 6] = ["en", "es", "fr", "de", "pt", "it"];

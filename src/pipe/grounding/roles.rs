@@ -398,17 +398,47 @@ fn kin_after(tokens: &[Token], at: usize, len: usize) -> bool {
 /// signor Bianchi", "recommended by Dr. Lee"), or right before a recommending verb, past a
 /// pronoun or an auxiliary ("que a Fernanda me indicou", "che Bianchi mi ha consigliato").
 fn recommender(tokens: &[Token], at: usize, len: usize) -> bool {
-    let recommends = |t: &Token| RECOMMENDS.iter().any(|r| t.folded.starts_with(r));
+    // A verb's form, not a noun's ("consigli per la cena", "a suggestion", "sugerencias").
+    const NOUNS: &[&str] = &[
+        "ion",
+        "ions",
+        "ione",
+        "ioni",
+        "iones",
+        "cao",
+        "coes",
+        "ung",
+        "ungen",
+        "encia",
+        "encias",
+        "consigli",
+        "consiglio",
+        "conseil",
+        "conseils",
+        "conseiller",
+    ];
+    let recommends = |t: &Token| {
+        RECOMMENDS.iter().any(|r| t.folded.starts_with(r))
+            && !NOUNS.iter().any(|n| t.folded.ends_with(n))
+    };
     let mut i = at;
     while i > 0 && TITLES.contains(&tokens[i - 1].folded.as_str()) {
         i -= 1;
     }
     let by = i >= 2 && BY.contains(&tokens[i - 1].folded.as_str()) && recommends(&tokens[i - 2]);
-    let verb_after = tokens[at + len..]
+    // Right before the verb, unless "by" follows it: "Dr. Ferri recommended by my sister" is
+    // the one recommended.
+    let after = &tokens[at + len..];
+    let verb = after
         .iter()
         .take_while(|t| RECOMMENDED_TO.contains(&t.folded.as_str()) || recommends(t))
         .take(4)
-        .any(recommends);
+        .position(recommends);
+    let verb_after = verb.is_some_and(|v| {
+        !after
+            .get(v + 1)
+            .is_some_and(|t| BY.contains(&t.folded.as_str()))
+    });
     by || verb_after
 }
 
@@ -735,6 +765,26 @@ mod tests {
                 "Ferri",
             ),
             ("Forward the email from Sophie to Marc", "recipient", "Marc"),
+            (
+                "Book an appointment with Dr. Ferri recommended by my sister",
+                "doctor_name",
+                "Ferri",
+            ),
+            (
+                "Prenota una visita dal dottor Ferri consigliato da Anna",
+                "doctor_name",
+                "Ferri",
+            ),
+            (
+                "Scrivi a Giulia consigli per la cena",
+                "recipient",
+                "Giulia",
+            ),
+            (
+                "Escríbele a Marta sugerencias para el viaje",
+                "recipient",
+                "Marta",
+            ),
             (
                 "Vai da Luigi e prenota a nome di Luigi",
                 "reservation_name",

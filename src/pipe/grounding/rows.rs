@@ -66,12 +66,24 @@ pub struct Rows {
     none: bool,
 }
 
-/// Words that turn down every row when they open a sentence after the tables ("Ninguna me
-/// viene bien", "None of those work", "Keiner passt"), folded.
+/// Words that turn down every row when they open a message and say that none fits ("Ninguna
+/// me viene bien", "None of those work", "Keiner passt"), folded.
 #[rustfmt::skip]
 const NONE_OF_THEM: &[&str] = &[
     "none", "neither", "ninguna", "ninguno", "aucune", "aucun", "keine", "keiner", "keines",
     "nenhuma", "nenhum", "nessuna", "nessuno",
+];
+
+/// Words after [`NONE_OF_THEM`] that say it is the rows that do not fit: a verb of fitting
+/// ("me viene bien", "passt", "convient") or "of them" ("none of those", "ninguna de ellas",
+/// "keiner davon"), folded.
+#[rustfmt::skip]
+const FITS: &[&str] = &[
+    "works", "work", "suits", "suit", "fits", "fit", "good", "viene", "vienen", "sirve",
+    "sirven", "va", "van", "convient", "conviennent", "passt", "passen", "geht", "gehen",
+    "serve", "servem", "funciona", "vale", "bene", "vanno", "those", "them", "these", "ellas",
+    "ellos", "esas", "esos", "estas", "estos", "davon", "entre", "delas", "deles", "dessas",
+    "desses", "questi", "queste", "quelli", "quelle",
 ];
 
 #[derive(Debug, Default)]
@@ -167,7 +179,9 @@ impl Rows {
         for table in &mut tables {
             table.picked = pick(&table.rows, &plain, &said_numbers, &said_clocks);
         }
-        let none = turned_all_down(text, tokens, &inside);
+        // Turned down, where no row was picked.
+        let none = !tables.iter().any(|t| t.picked.contains(&true))
+            && turned_all_down(text, tokens, &inside);
         Rows {
             tables,
             plain,
@@ -236,24 +250,28 @@ impl Rows {
     }
 }
 
-/// Whether a sentence outside the tables opens with a word that turns every row down
-/// ([`NONE_OF_THEM`]): "¿Cuál prefieres?" "Ninguna me viene bien". Not one inside a sentence
-/// ("no tengo ninguna preferencia").
+/// Whether a message outside the tables opens with a word that turns every row down and
+/// says they do not fit ([`NONE_OF_THEM`], [`FITS`]): "¿Cuál prefieres?" "Ninguna me viene
+/// bien". Not one inside a sentence ("no tengo ninguna preferencia"), nor one about another
+/// thing ("None of my mornings are free", "Keine Ahnung").
 fn turned_all_down(text: &str, tokens: &[Token], inside: &[std::ops::Range<usize>]) -> bool {
     let outside = |t: &Token| !inside.iter().any(|r| r.contains(&t.start));
     tokens.iter().enumerate().any(|(i, t)| {
         let opens = match i.checked_sub(1).map(|k| &tokens[k]) {
             None => true,
             Some(before) => {
-                (before.kind == Kind::Punct
-                    && matches!(before.lower.as_str(), "." | "?" | "!" | ":"))
-                    || !outside(before)
+                (before.kind == Kind::Punct && before.lower == ":")
                     || text
                         .get(before.end..t.start)
                         .is_some_and(|gap| gap.contains('\n'))
             }
         };
-        outside(t) && t.kind == Kind::Word && is(NONE_OF_THEM, &t.folded) && opens
+        let fits = tokens[i + 1..]
+            .iter()
+            .filter(|t| t.kind == Kind::Word)
+            .take(4)
+            .any(|t| is(FITS, &t.folded));
+        outside(t) && t.kind == Kind::Word && is(NONE_OF_THEM, &t.folded) && opens && fits
     })
 }
 
@@ -844,9 +862,13 @@ mod tests {
                 "{answer}"
             );
         }
-        // "ninguna" inside a sentence, and a row picked.
+        // "ninguna" inside a sentence or about another thing, and a row picked.
         let text = format!("{slots}No tengo ninguna preferencia, la de las 12:30.");
         assert!(!refused_after_tool(&text, "Tool:", json!("12:30")));
+        let text = format!("{slots}Ninguna preferencia, la primera.");
+        assert!(!refused_after_tool(&text, "Tool:", json!("10:00")));
+        let text = "User: None of my mornings are free, find me a slot on Friday\nTool: {\"slots\": [{\"id\": \"s1\"}, {\"id\": \"s2\"}]}\nUser: the second one";
+        assert!(!refused_after_tool(text, "Tool:", json!("s2")));
         let text = format!("{slots}La de las 12:30.");
         assert!(!refused_after_tool(&text, "Tool:", json!("12:30")));
     }

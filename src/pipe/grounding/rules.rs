@@ -307,6 +307,11 @@ fn said_only_as_moved_from(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bo
 /// A text said, then struck off ("Brot und Käse ... Käse streichen"; see
 /// [`taken_back::struck`]).
 fn struck_off(leaf: &Leaf, evidence: &Evidence) -> bool {
+    // A field of what to remove holds what was struck.
+    const REMOVING: &[&str] = &["remove", "removed", "delete", "drop", "exclude", "excluded"];
+    if words_of(leaf.key).iter().any(|w| is(REMOVING, w)) {
+        return false;
+    }
     leaf.value.as_str().is_some_and(|text| {
         let words: Vec<String> = super::tokens::tokenize(text)
             .into_iter()
@@ -1566,16 +1571,15 @@ fn read_before(evidence: &Evidence, start: usize, n: usize, commas: bool) -> Vec
 /// Whether a word before a number cannot be its label: a short or function word, a word
 /// that counts, or one that links or orders what is said ("quindi sette in tutto", "poi 7",
 /// "now 4").
+/// Verbs that say what a thing reads ("la ricetta dice 180", "the label says 40"), folded.
+#[rustfmt::skip]
+const SAYS: &[&str] = &[
+    "says", "said", "reads", "shows", "dice", "diceva", "indica", "segna", "dit", "indique",
+    "affiche", "sagt", "zeigt", "steht", "diz", "dizia", "mostra", "pone", "marca",
+];
+
 fn names_no_number(word: &str) -> bool {
-    /// Verbs that say what a thing reads ("la ricetta dice 180", "the label says 40"): the
-    /// number is said, not a label's.
-    #[rustfmt::skip]
-    const SAYS: &[&str] = &[
-        "says", "said", "reads", "shows", "dice", "diceva", "indica", "segna", "dit", "indique",
-        "affiche", "sagt", "zeigt", "steht", "diz", "dizia", "mostra", "pone", "marca",
-    ];
     word.chars().count() < 2
-        || is(SAYS, word)
         || is(STOPWORDS, word)
         || language::function_word(word)
         || counting(word)
@@ -1722,6 +1726,17 @@ fn label_fits(
         .is_none_or(|t| t.kind != Kind::Word || language::function_word(&t.folded));
     if names_no_number(word) || (bare && is(MONEY_VERBS, word) && about_money(name, description)) {
         return true;
+    }
+    // What a thing says is said ("la ricetta dice 180"), where no other number follows it in
+    // its sentence: "das Thermometer zeigt 25, stell die Heizung auf 21" sets 21.
+    if is(SAYS, word) {
+        let another_after = tokens[end..]
+            .iter()
+            .take_while(|t| !matches!(t.lower.as_str(), "." | "!" | "?" | ";"))
+            .any(|t| t.kind == Kind::Number);
+        if !another_after {
+            return true;
+        }
     }
     let label = stem(word);
     name.iter().chain(description).any(|w| {
@@ -2531,6 +2546,20 @@ mod tests {
             "temperature_c",
             oven(),
             180.0
+        ));
+        // What an instrument reads beside the value set.
+        let thermostat = || serde_json::json!({"type": "integer", "minimum": 5, "maximum": 30});
+        assert!(!number_kept(
+            "Das Thermometer zeigt 25, stell die Heizung auf 21",
+            "target_temperature",
+            thermostat(),
+            25.0
+        ));
+        assert!(number_kept(
+            "Das Thermometer zeigt 25, stell die Heizung auf 21",
+            "target_temperature",
+            thermostat(),
+            21.0
         ));
     }
 

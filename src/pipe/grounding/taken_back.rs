@@ -197,16 +197,20 @@ const NOTHING: &[&str] = &[
 /// domani è sabato, niente sveglia").
 const NOTHING_REACH: usize = 8;
 
-/// Whether a correction's words (folded, from its start) cancel what it took back.
-pub fn cancels(correction: &[&str]) -> bool {
+/// Whether a correction's words (folded, from its start to its line's end) cancel what it
+/// took back: a cancelling word near its start, or, in a correction that gives no number of
+/// its own (`numbered`), a word that asks for none of the thing ("niente sveglia"; not
+/// "keine 4, sondern 5", which corrects).
+pub fn cancels(correction: &[&str], numbered: bool) -> bool {
     correction
         .iter()
         .take(CANCEL_REACH)
         .any(|w| is(CANCEL, w) || (*w == "mind" && correction.contains(&"never")))
-        || correction
-            .iter()
-            .take(NOTHING_REACH)
-            .any(|w| is(NOTHING, w))
+        || (!numbered
+            && correction
+                .iter()
+                .take(NOTHING_REACH)
+                .any(|w| is(NOTHING, w)))
 }
 
 /// Verbs that strike a thing off what was asked (folded): "Käse streichen", "quita el pan",
@@ -220,10 +224,23 @@ const STRIKE: &[&str] = &[
     "togli", "togliere", "toglilo", "togliete", "cancella", "levare", "leva",
 ];
 
-/// Whether the words `value` (folded, in order) are said, and the last time with a verb that
-/// strikes them within two words before or after, in its clause: "Setz Brot und Käse auf die
-/// Liste. Ach, Käse streichen" takes back "Käse". Said once only, it is struck from nothing
-/// said before ("remove the cheese" asks to remove it).
+/// Verbs that add a thing to what is asked (folded): what [`struck`] takes back was first
+/// asked for with one of them.
+#[rustfmt::skip]
+const ADD: &[&str] = &[
+    "add", "put", "include", "order", "buy", "get", "anade", "agrega", "agregar", "anadir",
+    "pon", "incluye", "compra", "pide", "ajoute", "ajouter", "mets", "mettre", "inclus",
+    "achete", "commande", "setz", "setze", "schreib", "schreibe", "fug", "fuge", "hinzu",
+    "kauf", "kaufe", "bestell", "bestelle", "nimm", "adiciona", "adicionar", "coloca", "bota",
+    "inclui", "pede", "aggiungi", "aggiungere", "metti", "includi", "compra", "ordina",
+    "prendi",
+];
+
+/// Whether the words `value` (folded, in order) are said, first in a clause that adds them
+/// ([`ADD`]), and the last time with a verb that strikes them within two words before or
+/// after, in its clause: "Setz Brot und Käse auf die Liste. Ach, Käse streichen" takes back
+/// "Käse". Not a thing only named before ("I bought ham yesterday. Remove ham", a tool's list
+/// and "remove the ham"): then it is what to remove.
 pub fn struck(value: &[String], tokens: &[Token]) -> bool {
     if value.is_empty() {
         return false;
@@ -251,7 +268,15 @@ pub fn struck(value: &[String], tokens: &[Token]) -> bool {
             .take(2);
         back.chain(ahead).any(|t| is(STRIKE, &t.folded))
     };
-    !striking(*before) && striking(*last)
+    let added = |at: usize| {
+        tokens[..at]
+            .iter()
+            .rev()
+            .take_while(|t| t.kind != Kind::Punct || t.lower == ",")
+            .take(8)
+            .any(|t| is(ADD, &t.folded))
+    };
+    added(*before) && !striking(*before) && striking(*last)
 }
 
 /// Where the text is corrected: the byte where its corrected line starts, and the byte where
@@ -845,7 +870,13 @@ mod tests {
             let found = find(text, &tokenize(text));
             found.is_some_and(|c| {
                 let after = words(&text[c.at..]);
-                cancels(&after.iter().map(String::as_str).collect::<Vec<_>>())
+                let numbered = tokenize(&text[c.at..])
+                    .iter()
+                    .any(|t| t.kind == Kind::Number);
+                cancels(
+                    &after.iter().map(String::as_str).collect::<Vec<_>>(),
+                    numbered,
+                )
             })
         };
         assert!(cancelled(
@@ -860,6 +891,13 @@ mod tests {
         assert!(cancelled("Pon la alarma a las 7. Ah no, nada de alarma"));
         assert!(!cancelled(
             "Table at 8. No, make it 9 because we will be late and then there is nothing open"
+        ));
+        // A correction that gives its own number corrects: "keine 4, sondern 5".
+        assert!(!cancelled(
+            "Tisch am Freitag um 20 Uhr für 4. Nein, keine 4, sondern 5 Personen"
+        ));
+        assert!(!cancelled(
+            "Table for Friday at 8. No, make it 9, nothing earlier"
         ));
     }
 
@@ -879,8 +917,16 @@ mod tests {
         ));
         assert!(struck_in("Add eggs and ham. Actually remove ham", "ham"));
         // Said once, with the verb: what to remove; said again without one; another thing
-        // struck.
+        // struck; named before but never added (a tool's list, a story).
         assert!(!struck_in("Remove the cheese from my list", "cheese"));
+        assert!(!struck_in(
+            "I bought ham yesterday. Remove ham from the list",
+            "ham"
+        ));
+        assert!(!struck_in(
+            "[\"bread\", \"cheese\", \"ham\"] remove the ham",
+            "ham"
+        ));
         assert!(!struck_in("Remove the cheese. Cheese, I said", "cheese"));
         assert!(!struck_in("Add milk and bread. Remove the bread", "milk"));
     }
