@@ -1289,10 +1289,11 @@ async fn settle(
 /// (told once that the user gave none of it, a model that writes it again gets no call
 /// made of it).
 /// None made up whole either (`made_up`): a call written as text that holds nothing the
-/// user said, or only the schema's examples for its required facts, is no call the model
-/// alone would have made (its text reaches the client as text), so no call is made of it
-/// ("Hi" answered with a weather call for the schema's example city). Where the text holds
-/// other calls too, only the made-up ones are dropped.
+/// user said, or only the schema's examples or names nobody wrote for what it requires, is
+/// no call the model alone would have made (its text reaches the client as text), so no call
+/// is made of it ("Hi" answered with a weather call for the schema's example city, "is it
+/// sunny enough to hang the laundry out?" with one for London). Where the text holds other
+/// calls too, only the made-up ones are dropped.
 /// Returns whether the text was read: its written calls taken out of what the client
 /// gets.
 fn native_text_calls(
@@ -1338,10 +1339,11 @@ fn native_text_calls(
 }
 
 /// Whether a call to a tool the main model sees in full holds nothing the conversation says,
-/// or required values nobody said that are all the schema's own examples
-/// ([`crate::pipe::Pipe::ground_own`]). A value worked out from the request ("radius 5" for
-/// "a diameter of ten") is no such call: it gets its repair turn. A rewritten tool's call is
-/// a description, which its translation judges.
+/// or required values nobody said that are all the schema's own examples or names nobody
+/// wrote ([`crate::pipe::Pipe::ground_own`]). A value worked out from the request ("radius
+/// 5" for "a diameter of ten", "cargo test" for "run the tests") is no such call: it goes on
+/// as a call, to its repair turn where it gets one. A rewritten tool's call is a
+/// description, which its translation judges.
 fn made_up_whole(
     pipe: &crate::pipe::Pipe,
     rewrite: &crate::pipe::Rewrite,
@@ -1358,7 +1360,7 @@ fn made_up_whole(
         return false;
     };
     pipe.ground_own(tool, &args, &rewrite.evidence)
-        .is_some_and(|own| own.for_another.is_some() || own.examples_copied)
+        .is_some_and(|own| own.for_another.is_some() || own.names_made_up)
 }
 
 #[cfg(test)]

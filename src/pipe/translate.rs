@@ -295,6 +295,20 @@ fn quotes(description: &str, text: &str) -> bool {
         .any(|(open, close)| description.contains(&format!("{open}{text}{close}")))
 }
 
+/// Whether a value is a name: one to four words, each capitalized and of letters (a comma,
+/// a dot, a hyphen or an apostrophe within): "London", "San Francisco, CA"; not "cargo
+/// test", "README.md" or "src/".
+fn a_name(value: &str) -> bool {
+    let words: Vec<&str> = value.split_whitespace().collect();
+    (1..=4).contains(&words.len())
+        && words.iter().all(|w| {
+            w.chars().next().is_some_and(char::is_uppercase)
+                && w.trim_end_matches([',', '.'])
+                    .chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’'))
+        })
+}
+
 /// Whether the conversation says a place or a name by its initials, in capitals: "SF" for
 /// "San Francisco, CA", "NYC" for "New York City" (the words before a comma, two or more).
 fn initials_said(value: &str, conversation: &str) -> bool {
@@ -644,17 +658,21 @@ impl Pipe {
             Some(_) => Vec::new(),
             None => facts_not_said(tool, &report.decisions, args, &conversation),
         };
-        // Every required value nobody said is the schema's own example: made up whole.
-        let examples_copied = !not_said.is_empty()
-            && not_said.iter().all(|name| {
-                args.get(name.as_str())
-                    .and_then(Value::as_str)
-                    .is_some_and(|text| copied_from_schema(tool, name, text, evidence.text()))
+        // Every required value nobody said, and each the schema's own example or a name the
+        // conversation never wrote ("London" for "is it sunny enough to hang the laundry
+        // out?"): made up whole. Not a command or a path, which a model works out.
+        let required = required_unsaid(&tool.parameters, &report.decisions);
+        let names_made_up = !required.is_empty()
+            && !evidence.opaque()
+            && required.iter().all(|name| {
+                args.get(*name).and_then(Value::as_str).is_some_and(|text| {
+                    copied_from_schema(tool, name, text, evidence.text()) || a_name(text)
+                })
             });
         Some(OwnGrounding {
             for_another,
             not_said,
-            examples_copied,
+            names_made_up,
             replaced,
             needed: if strict {
                 needed(&report, &gone)
@@ -1011,9 +1029,10 @@ pub(crate) struct OwnGrounding {
     /// The required values nobody said, when no required value is said and one of them is a
     /// number, a day or a time ([`facts_not_said`]): the main model is asked to ask.
     pub not_said: Vec<String>,
-    /// Every value of `not_said` is an example copied from the schema ("San Francisco, CA"
-    /// for "Hi"): nothing of it was worked out from the conversation.
-    pub examples_copied: bool,
+    /// Every required value is unsaid, and each is an example copied from the schema ("San
+    /// Francisco, CA" for "Hi") or a name nobody wrote ("London"): nothing of it was worked
+    /// out from the conversation.
+    pub names_made_up: bool,
     decisions: Vec<grounding::Decision>,
 }
 
@@ -1244,6 +1263,30 @@ pub(crate) fn calls_key(calls: &[(usize, Value)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_is_capitalized_words_of_letters() {
+        for name in [
+            "London",
+            "San Francisco, CA",
+            "New York, NY",
+            "St. Louis",
+            "O'Hare",
+        ] {
+            assert!(a_name(name), "{name}");
+        }
+        for other in [
+            "cargo test",
+            "README.md",
+            "src/",
+            "ls -la",
+            "42",
+            "",
+            "a b c d e",
+        ] {
+            assert!(!a_name(other), "{other}");
+        }
+    }
 
     const UTC: jiff::tz::TimeZone = jiff::tz::TimeZone::UTC;
 

@@ -156,6 +156,51 @@ async fn a_call_written_as_text_that_holds_nothing_said_stays_text() {
     }
 }
 
+/// A call written as text whose required value is a name nobody wrote is no call either
+/// ("London" for a request that names no city, the fourth question set's q02): its text goes
+/// out. One whose required value is worked out from the request ("cargo test" for "run the
+/// tests") is a call, as is the same weather call where the user names the city.
+#[tokio::test]
+async fn a_call_written_as_text_for_a_name_nobody_wrote_stays_text() {
+    let weather = json!({"type": "function", "function": {"name": "get_weather",
+        "description": "Get the current weather for a city.",
+        "parameters": {"type": "object", "required": ["city"],
+            "properties": {"city": {"type": "string"}}}}});
+    let shell = json!({"type": "function", "function": {"name": "run_command",
+        "description": "Run a shell command in the project.",
+        "parameters": {"type": "object", "required": ["command"],
+            "properties": {"command": {"type": "string"}}}}});
+    let london = r#"{"name": "get_weather", "arguments": {"city": "London"}}"#;
+    let tests = r#"{"name": "run_command", "arguments": {"command": "cargo test"}}"#;
+    for stream in [false, true] {
+        for (tool, written, question, called) in [
+            (
+                &weather,
+                london,
+                "Is it sunny enough to hang the laundry outside?",
+                false,
+            ),
+            (&weather, london, "Is it sunny in London right now?", true),
+            (&shell, tests, "Run the tests", true),
+        ] {
+            let main = MockServer::scripted(vec![text_reply(stream, written, 7)]).await;
+            let proxy = Proxy::start(&main.url(), "").await;
+            let body = json!({"model": "m", "stream": stream, "tools": [tool.clone()],
+                "messages": [{"role": "user", "content": question}]});
+            let seen = ask_with(&proxy, &body, stream).await;
+            assert_eq!(
+                seen.calls.len(),
+                usize::from(called),
+                "{question} stream={stream}"
+            );
+            if !called {
+                assert_eq!(seen.content, written, "{question} stream={stream}");
+            }
+            assert_eq!(main.chat_requests().len(), 1, "{question}: no repair turn");
+        }
+    }
+}
+
 /// A value worked out from the request is no call made up whole: written as text, it gets
 /// the repair turn any own call with a required number nobody said gets ("radius 5" for "a
 /// diameter of ten"), where the model may call again or ask.
