@@ -846,7 +846,7 @@ fn half_dozens(tokens: &[Token], out: &mut Vec<Quantity>) {
 #[rustfmt::skip]
 const CONTAINERS: &[&str] = &[
     "pack", "packs", "case", "cases", "crate", "crates", "box", "boxes", "carton", "cartons",
-    "paquete", "paquetes", "caja", "cajas", "packs", "cajon", "fardo", "fardos",
+    "paquete", "paquetes", "caja", "cajas", "cajon", "fardo", "fardos",
     "boite", "boites", "caisse", "caisses", "lot", "lots", "paquet", "paquets",
     "kiste", "kisten", "karton", "kartons", "packung", "packungen", "packchen", "schachtel",
     "schachteln", "sixpack", "sixpacks", "pacote", "pacotes", "caixa", "caixas", "engradado",
@@ -858,8 +858,8 @@ const CONTAINERS: &[&str] = &[
 #[rustfmt::skip]
 const OF_EACH: &[&str] = &[
     "of", "each", "with", "de", "con", "cada", "una", "uno", "chacun", "chacune", "a", "je",
-    "mit", "von", "zu", "a", "da", "di", "ciascuna", "ciascuno", "ognuna", "ognuno", "com",
-    "cada", "um", "uma",
+    "mit", "von", "zu", "da", "di", "ciascuna", "ciascuno", "ognuna", "ognuno", "com", "um",
+    "uma",
 ];
 
 /// A count of things said as containers of them: "dos packs de seis botellas" is 12, "zwei

@@ -8,7 +8,7 @@
 //! a person (whom to call, invite, book for).
 
 use super::evidence::Evidence;
-use super::tokens::{ends_with, tokenize, words_of, Kind, Token};
+use super::tokens::{ends_with, places_of, tokenize, words_of, Kind, Token};
 
 /// Words that sign with the name right after them (folded).
 #[rustfmt::skip]
@@ -99,9 +99,9 @@ const TRADES: &[&str] = &[
     "maestra", "maestro", "insegnante", "professoressa", "professore", "prof", "medico",
     "dottore", "dottoressa", "dentista", "avvocato", "avvocata", "idraulico", "elettricista",
     "pediatra", "dermatologa", "dermatologo", "allenatore", "allenatrice", "tata",
-    "profesora", "profesor", "maestra", "doctora", "abogado", "abogada", "fontanero",
+    "profesora", "profesor", "doctora", "abogado", "abogada", "fontanero",
     "electricista", "entrenador", "entrenadora", "niñera", "ninera", "veterinario",
-    "veterinaria", "dermatologa", "dermatologo",
+    "veterinaria",
     "professeur", "professeure", "maitresse", "maitre", "instituteur", "institutrice",
     "medecin", "docteur", "avocat", "avocate", "plombier", "electricien", "nounou",
     "veterinaire", "dermatologue", "pediatre", "entraineur", "proprietaire",
@@ -109,7 +109,7 @@ const TRADES: &[&str] = &[
     "klempner", "elektriker", "trainer", "trainerin", "tierarzt", "tierarztin", "vermieter",
     "vermieterin", "hausarzt", "hausarztin", "kinderarzt", "kinderarztin",
     "professora", "professor", "advogado", "advogada", "encanador", "eletricista",
-    "treinador", "treinadora", "baba", "dermatologista", "pediatra", "medica",
+    "treinador", "treinadora", "baba", "dermatologista", "medica",
 ];
 
 /// Words for a person's title between "of" or "by" and the name ("von Herrn Köhler", "dal
@@ -164,7 +164,7 @@ const WRITTEN: &[&str] = &[
     "note", "correo", "mensaje", "factura", "carta", "documento", "archivo", "nota",
     "courriel", "facture", "lettre", "fichier", "nachricht", "rechnung", "brief", "datei",
     "dokument", "notiz", "mensagem", "fatura", "arquivo", "messaggio", "fattura", "lettera",
-    "nota", "sms",
+    "sms",
 ];
 
 /// Beginnings of the words that forward a message (folded): who wrote it is then no
@@ -310,13 +310,7 @@ fn only_where(
         return false;
     }
     let tokens = &evidence.tokens;
-    let places: Vec<usize> = (0..tokens.len())
-        .filter(|&i| {
-            name.iter()
-                .enumerate()
-                .all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.folded == *w))
-        })
-        .collect();
+    let places = places_of(tokens, &name);
     !places.is_empty() && places.into_iter().all(|at| role(tokens, at, name.len()))
 }
 

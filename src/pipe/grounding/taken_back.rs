@@ -232,7 +232,7 @@ const ADD: &[&str] = &[
     "pon", "incluye", "compra", "pide", "ajoute", "ajouter", "mets", "mettre", "inclus",
     "achete", "commande", "setz", "setze", "schreib", "schreibe", "fug", "fuge", "hinzu",
     "kauf", "kaufe", "bestell", "bestelle", "nimm", "adiciona", "adicionar", "coloca", "bota",
-    "inclui", "pede", "aggiungi", "aggiungere", "metti", "includi", "compra", "ordina",
+    "inclui", "pede", "aggiungi", "aggiungere", "metti", "includi", "ordina",
     "prendi",
 ];
 
@@ -245,14 +245,7 @@ pub fn struck(value: &[String], tokens: &[Token]) -> bool {
     if value.is_empty() {
         return false;
     }
-    let places: Vec<usize> = (0..tokens.len())
-        .filter(|&i| {
-            value
-                .iter()
-                .enumerate()
-                .all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.folded == *w))
-        })
-        .collect();
+    let places = super::tokens::places_of(tokens, value);
     let [.., before, last] = places.as_slice() else {
         return false;
     };

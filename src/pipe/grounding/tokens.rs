@@ -204,6 +204,19 @@ pub fn word_form(said: &str, written: &str) -> bool {
     inflected || cut || cut_plural
 }
 
+/// Where the folded words `words` stand one after another in `tokens`: the index of each
+/// first token.
+pub fn places_of(tokens: &[Token], words: &[String]) -> Vec<usize> {
+    (0..tokens.len())
+        .filter(|&i| {
+            words
+                .iter()
+                .enumerate()
+                .all(|(k, w)| tokens.get(i + k).is_some_and(|t| t.folded == *w))
+        })
+        .collect()
+}
+
 /// Two stems of one word in two of the six languages ("immediat", "inmediat", "imediat"):
 /// equal, or long and a letter or two apart with the same first letter. Short words never:
 /// one letter makes another word of them.
