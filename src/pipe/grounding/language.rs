@@ -41,6 +41,33 @@ const MORE_WORDS: &[(&str, &[&str])] = &[
     ]),
 ];
 
+/// Calendar words of the six, folded: a line that names a day, a week or a month in one of
+/// them is in it, where its function words are too few to tell ("book a car service
+/// sometime next week" holds none, and its letters read as Romanian; "ok jeudi ça me va"
+/// holds as many Romanian words as French ones). Counted with the function words for a
+/// line's language only, never as words without content.
+#[rustfmt::skip]
+const CALENDAR: &[(&str, &[&str])] = &[
+    ("en", &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        "today", "tomorrow", "tonight", "yesterday", "next", "week", "weekend", "month",
+        "morning", "afternoon", "evening", "noon", "midnight"]),
+    ("es", &["lunes", "martes", "miercoles", "jueves", "viernes", "sabado", "domingo", "hoy",
+        "manana", "ayer", "proximo", "proxima", "semana", "tarde", "noche",
+        "mediodia", "medianoche"]),
+    ("fr", &["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+        "aujourd", "demain", "hier", "prochain", "prochaine", "semaine", "mois", "matin",
+        "apres", "soir", "midi", "minuit"]),
+    ("de", &["montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag",
+        "heute", "morgen", "gestern", "nachste", "nachsten", "nachstes", "woche", "monat",
+        "vormittag", "nachmittag", "abend", "mittag", "mitternacht", "ubermorgen"]),
+    ("pt", &["segunda", "terca", "quarta", "quinta", "sexta", "sabado", "domingo", "hoje",
+        "amanha", "ontem", "proximo", "proxima", "semana", "manha", "tarde", "noite",
+        "madrugada"]),
+    ("it", &["lunedi", "martedi", "mercoledi", "giovedi", "venerdi", "sabato", "domenica",
+        "oggi", "domani", "ieri", "prossimo", "prossima", "settimana", "mese", "mattina",
+        "pomeriggio", "sera", "stasera", "mezzogiorno", "mezzanotte", "dopodomani"]),
+];
+
 /// The confidence at which letter statistics read a long line with a single function word of
 /// the six as another language.
 const LETTERS_SURE_LONG: f64 = 0.1;
@@ -149,6 +176,18 @@ fn scores(text: &str) -> Vec<(&'static str, usize)> {
     words.sort();
     words.dedup();
     let lists = lists();
+    // A calendar word is a read language's unless the line holds two words of another
+    // language's own ("unha", "pola" of Galician, which writes "domingo" and "noite" too);
+    // words of two letters coincide by chance ("ça" and "va" are Romanian words).
+    let other_words = lists.words[READ.len()..].iter().any(|(_, list)| {
+        words
+            .iter()
+            .filter(|(folded, _)| {
+                folded.chars().count() > 2 && list.contains(folded) && !function_word(folded)
+            })
+            .count()
+            >= 2
+    });
     lists
         .words
         .iter()
@@ -163,7 +202,19 @@ fn scores(text: &str) -> Vec<(&'static str, usize)> {
                             || !lists.written_anywhere.contains(lower))
                 })
                 .count();
-            (*code, n)
+            let calendar = CALENDAR
+                .iter()
+                .find(|(c, _)| c == code)
+                .filter(|_| !other_words)
+                .map_or(0, |(_, days)| {
+                    words
+                        .iter()
+                        .filter(|(folded, _)| {
+                            days.contains(&folded.as_str()) && !list.contains(folded)
+                        })
+                        .count()
+                });
+            (*code, n + calendar)
         })
         .collect()
 }
@@ -817,6 +868,10 @@ mod tests {
             ("Fammi vedere prima il prezzo.", "it"),
             // One English function word in eight words, letters at 0.06 Swedish.
             ("Set a reminder to call mom tomorrow afternoon.", "en"),
+            // No function word, Romanian letters at 0.10: the calendar's words are English.
+            ("book a car service sometime next week", "en"),
+            // As many Romanian and Catalan function words as French ones, and a French day.
+            ("ok jeudi ça me va", "fr"),
         ] {
             let read = of(text);
             assert!(!read.unread, "{text}");
@@ -830,6 +885,10 @@ mod tests {
         assert!(of("Забронируй столик на четверых завтра в восемь").unread);
         assert!(of("Zarezerwuj stolik dla czterech osób jutro o ósmej wieczorem").unread);
         assert!(of("Maak verbinding met de database zonder SSL.").unread);
+        // A day of the six's calendar is no evidence against another language's words:
+        // Dutch "morgen" is German's, Galician "domingo" Spanish's.
+        assert!(of("Zet morgen om acht uur de wekker aan").unread);
+        assert!(of("Reserva unha mesa para o domingo pola noite").unread);
         // Two Spanish function words, each another language's too ("es" Catalan, "ya"
         // Indonesian), and Indonesian letters.
         assert!(of("es tehnya jangan pakai gula ya").unread);
