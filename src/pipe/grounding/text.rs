@@ -95,9 +95,66 @@ pub fn said(value: &str, evidence: &Evidence) -> bool {
     if content.len() <= SHORT {
         found == content.len() && found > 0
     } else {
-        found * 2 > content.len() && !added_clause(value, evidence)
+        found * 2 > content.len() && !added_clause(value, evidence) && !added_item(value, evidence)
     }
 }
+
+/// An item added to a list the user gave: in a list of short items ("lessive, beurre doux,
+/// pommes, pain" for "lessive, beurre doux et des pommes"), an item none of whose words was
+/// said; elsewhere, a thing joined on with its article ("... the potato salad and a dessert"
+/// for "the potato salad"). A paraphrase rewords what was said; it does not add a thing.
+/// Not a verb joined on ("call mom and pick up milk"): no article comes before it.
+fn added_item(value: &str, evidence: &Evidence) -> bool {
+    let pieces: Vec<&str> = value.split([',', ';']).map(str::trim).collect();
+    let list = pieces.len() >= 3
+        && pieces
+            .iter()
+            .all(|p| !p.is_empty() && p.split_whitespace().count() <= 3);
+    let unsaid = |w: &String| {
+        w.chars().count() >= 3
+            && !is(STOPWORDS, w)
+            && !super::language::function_word(w)
+            && !evidence.has_word(w)
+            && !evidence.has_form(w)
+    };
+    let mut items: Vec<(Vec<String>, bool)> = Vec::new();
+    for (at, piece) in pieces.iter().enumerate() {
+        let mut item: Vec<String> = Vec::new();
+        // A list's items after its first, and what a join opens.
+        let mut open = list && at > 0;
+        for word in words_of(piece) {
+            if evidence.joins(&word) {
+                items.push((std::mem::take(&mut item), open));
+                open = true;
+            } else {
+                item.push(word);
+            }
+        }
+        items.push((item, open));
+    }
+    items.iter().any(|(words, open)| {
+        if !open {
+            return false;
+        }
+        match words.split_first() {
+            // A list's item: every word unsaid.
+            Some(_) if list => {
+                words.iter().any(unsaid)
+                    && words.iter().filter(|w| w.chars().count() >= 3).all(unsaid)
+            }
+            // A joined thing: its article, then a word unsaid.
+            Some((article, rest)) => is(ARTICLES, article) && rest.first().is_some_and(unsaid),
+            None => false,
+        }
+    })
+}
+
+/// Indefinite and partitive articles of the six (folded): what opens a thing named.
+#[rustfmt::skip]
+const ARTICLES: &[&str] = &[
+    "a", "an", "some", "un", "una", "unos", "unas", "une", "des", "du", "ein", "eine", "einen",
+    "einem", "einer", "um", "uma", "uns", "umas", "uno", "dei", "delle", "degli",
+];
 
 /// Colors in the six languages, their forms folded ("weiß" keeps its "ß"), by the color.
 #[rustfmt::skip]
@@ -269,6 +326,38 @@ mod tests {
 
     fn said_in(text: &str, value: &str) -> bool {
         said(value, &Evidence::new(text, jiff::civil::date(2026, 11, 25)))
+    }
+
+    #[test]
+    fn an_item_added_to_what_was_said_is_not_said() {
+        // A list's item nobody gave; a thing joined on with its article.
+        assert!(!said_in(
+            "Ajoute sur ma liste de courses : lessive, beurre doux et des pommes",
+            "lessive, beurre doux, pommes, pain"
+        ));
+        assert!(!said_in(
+            "post in the family group chat that im bringing the potato salad on sunday",
+            "I'm bringing the potato salad and a dessert on Sunday!"
+        ));
+        // The items said, in another order or with the join written as a comma.
+        assert!(said_in(
+            "Ajoute sur ma liste de courses : lessive, beurre doux et des pommes",
+            "pommes, lessive, beurre doux"
+        ));
+        assert!(said_in(
+            "add eggs, milk, flour and some butter to the list please",
+            "eggs, milk, flour, butter"
+        ));
+        // A verb joined on is a paraphrase, not a thing.
+        assert!(said_in(
+            "remind me tonight to call my mother and get milk from the store",
+            "Call my mother and pick up milk from the store"
+        ));
+        // A thing said, joined on with its article.
+        assert!(said_in(
+            "tell the team the demo moved to friday and we need a projector",
+            "The demo moved to Friday and we need a projector"
+        ));
     }
 
     #[test]
