@@ -424,6 +424,25 @@ mod tests {
         args.get(key).is_some()
     }
 
+    /// A bare number beside a quantity in the field's unit, in one sentence, measures
+    /// something else; a correction gives its number bare in a sentence of its own.
+    #[test]
+    fn a_bare_number_beside_one_in_the_field_s_unit_is_another_measure() {
+        let oven = "Pon el horno a 180 para el bizcocho, que esté 40 minutos";
+        assert!(!kept_as(oven, "duration_minutes", json!(180)));
+        assert!(kept_as(oven, "duration_minutes", json!(40)));
+        // No unit anywhere: the bare number is the field's.
+        assert!(kept_as("set a timer for 25", "timer_minutes", json!(25)));
+        // Corrected in a sentence (and a message) of its own.
+        let corrected = "User: Überweis 250 Euro an Lisa\nUser: Moment, es sind 205, nicht 250";
+        assert!(kept_as(corrected, "amount_eur", json!(205)));
+        assert!(kept_as(
+            "Send Lisa 250 euros. Sorry, make it 205.",
+            "amount_eur",
+            json!(205)
+        ));
+    }
+
     /// A field in cents takes a said amount of money times 100, never the amount as
     /// written; one in the currency's unit takes it as written.
     #[test]

@@ -385,6 +385,37 @@ pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
     })
 }
 
+/// Whether the sentence of the bare number at token `at` says a quantity in the dimension of
+/// the unit `field` asks for ("40 minutos" for `duration_minutes`): the bare number beside
+/// it ("el horno a 180") measures something else. Not across sentences: a correction
+/// gives its number bare ("250 Euro ... es sind 205, nicht 250").
+pub fn measured_elsewhere(field: &Field, at: usize, evidence: &super::evidence::Evidence) -> bool {
+    let units = field.unit();
+    !units.is_empty()
+        && evidence.facts.quantities.iter().any(|q| {
+            q.dim != Count
+                && units.iter().any(|(dim, _)| same(*dim, q.dim))
+                && q.start
+                    .is_some_and(|start| one_sentence(&evidence.tokens, &evidence.text, start, at))
+        })
+}
+
+/// Whether tokens `a` and `b` stand in one sentence: no sentence's end and no line break
+/// between them.
+fn one_sentence(tokens: &[Token], text: &str, a: usize, b: usize) -> bool {
+    let (from, to) = (a.min(b), a.max(b));
+    let (Some(first), Some(last)) = (tokens.get(from), tokens.get(to)) else {
+        return false;
+    };
+    let ends = tokens[from..to].iter().any(|t| {
+        t.kind == super::tokens::Kind::Punct && matches!(t.lower.as_str(), "." | "!" | "?")
+    });
+    !ends
+        && !text
+            .get(first.start..last.start)
+            .is_some_and(|between| between.contains('\n'))
+}
+
 /// The numbers of nights said ("2 nights", "tres noches"): a stay that ends that many days
 /// after it starts.
 pub fn nights(facts: &Facts) -> Vec<i64> {
