@@ -785,6 +785,12 @@ const FRACTIONS: &[(&str, f64)] = &[
     ("cinquiemes", 5.0), ("funftel", 5.0), ("quinti", 5.0),
 ];
 
+/// Words between a fraction and the unit it is of: "of a", "de", "d'", "di", "eines".
+#[rustfmt::skip]
+const FRACTION_OF: &[&str] = &[
+    "of", "a", "an", "de", "d", "du", "di", "un", "una", "uno", "um", "uma", "eines", "einer",
+];
+
 /// "And" between the hours and their minutes.
 const AND: &[&str] = &["and", "y", "et", "und", "e"];
 
@@ -998,6 +1004,18 @@ fn read_numbers(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
         {
             if span.value >= 1.0 && span.value < *parts && span.value.fract() == 0.0 {
                 emit(span.value * 100.0 / parts, (Percent, 1.0), out);
+                // Of a unit: "trois quarts de kilo" is 750 g, "three quarters of a litre".
+                let mut at = span.end + 1;
+                while at < span.end + 3
+                    && tokens
+                        .get(at)
+                        .is_some_and(|t| t.lower == "'" || is_word(t, FRACTION_OF))
+                {
+                    at += 1;
+                }
+                for reading in unit_at(tokens, at).0.iter().filter(|(d, _)| *d != Count) {
+                    emit(span.value / parts, *reading, out);
+                }
             }
         }
         for quantity in &mut out[before..] {
@@ -1147,20 +1165,34 @@ fn hours_and_minutes(tokens: &[Token], facts: &Facts, out: &[Quantity]) -> Vec<Q
     compounds
 }
 
-/// "einen Meter achtzig", "un metro e ottanta", "one metre eighty": a height in metres (a
-/// number or an article before the unit) with its centimetres after it, unnamed.
+/// Units whose smaller unit is said as a bare number after them, with how many of it make
+/// one: metres and their centimetres, kilos and their grams, litres and their millilitres.
+const WITH_SMALL_PARTS: &[(Dim, f64, f64)] = &[
+    (Length, 1.0, 100.0),
+    (Mass, 1000.0, 1000.0),
+    (Volume, 1.0, 1000.0),
+];
+
+/// "einen Meter achtzig", "un metro e ottanta", "one metre eighty", "ein Kilo zweihundert",
+/// "un litro e duecento": a measure in a unit (a number or an article before it) with its
+/// smaller unit's count after it, unnamed.
 fn metres_and_centimetres(tokens: &[Token], facts: &Facts) -> Vec<Quantity> {
-    let metre = |t: &Token| {
-        t.folded != "m"
-            && readings(&t.folded, false)
+    // Written out, not a symbol ("m" is metres or minutes, "l" a letter).
+    let unit_of = |t: &Token| {
+        if t.folded.chars().count() < 3 {
+            return None;
+        }
+        readings(&t.folded, false).iter().find_map(|(d, f)| {
+            WITH_SMALL_PARTS
                 .iter()
-                .any(|(d, f)| *d == Length && close(*f, 1.0))
+                .find(|(dim, factor, _)| dim == d && close(*f, *factor))
+        })
     };
     let mut compounds = Vec::new();
     for (unit, token) in tokens.iter().enumerate() {
-        if unit == 0 || !metre(token) {
+        let Some(&(dim, factor, parts)) = (unit > 0).then(|| unit_of(token)).flatten() else {
             continue;
-        }
+        };
         let metres = facts
             .number_spans
             .iter()
@@ -1185,7 +1217,9 @@ fn metres_and_centimetres(tokens: &[Token], facts: &Facts) -> Vec<Quantity> {
             s.start == at
                 && !s.ordinal
                 && s.value.fract() == 0.0
-                && (1.0..100.0).contains(&s.value)
+                // Grams come by the fifty at least ("ein Kilo zweihundert"): "un kilo e 20
+                // bottiglie" counts bottles.
+                && (if parts > 100.0 { parts / 20.0 } else { 1.0 }..parts).contains(&s.value)
                 // No unit of its own after it: "1 metro e 20 chili" is no height.
                 && tokens
                     .get(s.end)
@@ -1193,9 +1227,9 @@ fn metres_and_centimetres(tokens: &[Token], facts: &Facts) -> Vec<Quantity> {
         });
         if let Some(centimetres) = centimetres {
             compounds.push(Quantity {
-                dim: Length,
-                value: metres + centimetres.value / 100.0,
-                factor: 1.0,
+                dim,
+                value: metres + centimetres.value / parts,
+                factor,
                 start: None,
             });
         }
@@ -1848,6 +1882,16 @@ mod tests {
             "two thirds of the budget"
         ));
         assert!(!field(&["target", "percent"], &[], 3.0, "three quarters"));
+        // Of a unit.
+        let grams = |text: &str, value: f64| field(&["weight", "grams"], &[], value, text);
+        assert!(grams(
+            "Mets trois quarts de kilo de farine dans la commande",
+            750.0
+        ));
+        assert!(grams("three quarters of a kilo of flour", 750.0));
+        assert!(grams("drei Viertel Kilo Mehl", 750.0));
+        assert!(!grams("three quarters of the flour, 1 kilo", 750.0));
+        assert!(!grams("drei Viertel Kilo Mehl", 3.0));
         assert!(!has("the last 5 quarters", 125.0));
         assert!(!has("in 3 weeks", 75.0));
     }
@@ -1922,6 +1966,15 @@ mod tests {
         assert!(has("mide un metro ochenta", 1.8));
         assert!(has("one metre eighty tall", 180.0));
         assert!(!has("un metro e 20 chili di roba", 120.0));
+        // Kilos and their grams, litres and their millilitres.
+        assert!(has(
+            "Ein Kilo zweihundert Kartoffeln auf die Liste bitte",
+            1200.0
+        ));
+        assert!(has("dos kilos trescientos de carne picada", 2300.0));
+        assert!(has("un litro e duecento di latte", 1200.0));
+        assert!(!has("un kilo e 20 bottiglie", 1020.0));
+        assert!(!has("2 kilos 5000", 7000.0));
         assert!(has("height 5 ft 10 inches", 177.8));
         assert!(has("1 m 80 cm tall", 180.0));
         assert!(!has("5 ft and then 10 in", 70.0));
