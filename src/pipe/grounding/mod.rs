@@ -424,6 +424,35 @@ mod tests {
         args.get(key).is_some()
     }
 
+    /// Everyday words for a flag or a member: "nobody needs" negates, "ping me" asks for a
+    /// reminder, a short programme is the quick one, "Nachnahme" is cash on delivery.
+    #[test]
+    fn everyday_words_say_a_flag_or_a_member() {
+        let wifi = "make it so nobody needs a password to get on";
+        assert!(kept_as(wifi, "require_password", json!(false)));
+        assert!(!kept_as(wifi, "require_password", json!(true)));
+        let dentist = "put the dentist on my calendar and ping me the night before";
+        assert!(kept_as(dentist, "send_reminder", json!(true)));
+        assert!(!kept_as(
+            "put the dentist on my calendar",
+            "send_reminder",
+            json!(true)
+        ));
+        let programs = json!({"type": "string", "enum": ["eco", "intensive", "quick", "auto"]});
+        let short = "lance le programme court stp";
+        assert!(kept_with(short, json!("quick"), programs.clone()));
+        assert!(!kept_with(short, json!("eco"), programs));
+        let payment = json!({"type": "string", "enum": ["card", "paypal", "cash_on_delivery"]});
+        let cod = "Die Bestellung bitte per Nachnahme";
+        assert!(kept_with(cod, json!("cash_on_delivery"), payment.clone()));
+        assert!(!kept_with(cod, json!("card"), payment.clone()));
+        assert!(!kept_with(
+            "find a quiet bar near me",
+            json!("cash_on_delivery"),
+            payment
+        ));
+    }
+
     /// A bare number beside a quantity in the field's unit, in one sentence, measures
     /// something else; a correction gives its number bare in a sentence of its own.
     #[test]

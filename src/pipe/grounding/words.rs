@@ -107,6 +107,11 @@ pub const NEGATIONS: &[&str] = &[
     "aucune",
     "nenhum",
     "nenhuma",
+    // Nobody: "nobody needs a password", "que nadie lo vea" ("personne" is a person too).
+    "nobody",
+    "nadie",
+    "niemand",
+    "ninguem",
     "none",
     "non",
     "mai",
