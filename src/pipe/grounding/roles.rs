@@ -5,7 +5,9 @@
 //! ("unseren Kater Moritz", "my dog Bella") is no owner's; the name a relative is named by
 //! ("la fille de Marc", "a mãe do Rafael", "Marc's daughter") is not the relative's, and a
 //! venue's ("el restaurante Don Julio", "im Hans im Glück") is no person's, for a field about
-//! a person (whom to call, invite, book for).
+//! a person (whom to call, invite, book for). The user's own name ("moi c'est Hervé", "from me
+//! (Daniel)") is not whom a message goes to, nor a relative they book for; a name said as a
+//! trade's ("il pediatra è il dottor Colombo") is not the patient's.
 
 use super::evidence::Evidence;
 use super::tokens::{ends_with, places_of, tokenize, words_of, Kind, Token};
@@ -258,10 +260,15 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
     if !recipient && about(OWNER) {
         return only_where(value, evidence, |tokens, at, _| after(tokens, at, PETS));
     }
-    let person = recipient || about(PEOPLE) || about(TRADES) || (about(BOOKED) && about(WHOSE));
+    let served = about(SERVED) && !about(TRADES);
+    let person =
+        recipient || served || about(PEOPLE) || about(TRADES) || (about(BOOKED) && about(WHOSE));
     if !person {
         return false;
     }
+    // The user's own name is whom a message comes from, and not whom they book for when they
+    // speak of a relative of theirs ("Inscris ma fille…, moi c'est Hervé Martin").
+    let not_self = recipient || ((about(PEOPLE) || served) && my_kin(&evidence.tokens));
     let senders: Vec<&[&str]> = SIGN.iter().chain(SENT_FROM).copied().collect();
     // German forwards in two words: "leite ... weiter".
     let has = |f: &dyn Fn(&str) -> bool| evidence.tokens.iter().any(|t| f(&t.folded));
@@ -269,6 +276,10 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
         || (has(&|w| w.starts_with("leit")) && has(&|w| w == "weiter"));
     only_where(value, evidence, |tokens, at, len| {
         (recipient && (after(tokens, at, &senders) || closing(tokens, at, len, evidence)))
+            // A sender is no guest either ("De parte de Julia, invita a Tomás").
+            || (about(PEOPLE) && after(tokens, at, SENT_FROM))
+            || (not_self && after(tokens, at, SELF_NAMED))
+            || (served && trade_named(tokens, at))
             || (recipient && forwarded && of_before(tokens, at, WRITTEN))
             || of_before(tokens, at, KIN)
             || of_before(tokens, at, TRADES)
@@ -276,6 +287,66 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
             || recommender(tokens, at, len)
             || venue(tokens, at, &evidence.text)
     })
+}
+
+/// Words that introduce the user by name, right before it (folded; an apostrophe is a token
+/// of its own): "I'm Daniel", "moi c'est Hervé", "me llamo Ana", "ich heiße Jan".
+#[rustfmt::skip]
+const SELF_NAMED: &[&[&str]] = &[
+    &["i", "'", "m"], &["i", "’", "m"], &["im"], &["i", "am"], &["my", "name", "is"], &["this", "is"], &["from", "me"],
+    &["me", "llamo"], &["soy"], &["mi", "nombre", "es"], &["de", "mi", "parte"],
+    &["moi", "c", "'", "est"], &["moi", "c", "’", "est"], &["je", "m", "'", "appelle"],
+    &["je", "m", "’", "appelle"], &["je", "suis"], &["mon", "nom", "est"],
+    &["de", "ma", "part"],
+    &["ich", "bin"], &["ich", "heisse"], &["ich", "heiße"], &["mein", "name", "ist"], &["von", "mir"],
+    &["eu", "sou"], &["me", "chamo"], &["meu", "nome", "e"], &["da", "minha", "parte"],
+    &["mi", "chiamo"], &["sono"], &["il", "mio", "nome", "e"], &["da", "parte", "mia"],
+];
+
+/// Possessives of the user before a relative ("ma fille", "mio figlio"), folded.
+#[rustfmt::skip]
+const MY: &[&str] = &[
+    "my", "mi", "mis", "ma", "mon", "mes", "mein", "meine", "meinen", "meinem", "meiner", "meu",
+    "minha", "meus", "minhas", "mio", "mia", "miei", "mie",
+];
+
+/// Words of a field's name that make it the person a trade serves (folded): a name said as a
+/// trade's ("il pediatra è il dottor Colombo") is not theirs.
+#[rustfmt::skip]
+const SERVED: &[&str] = &[
+    "patient", "patients", "paciente", "patiente", "patientin", "paziente", "student", "pupil",
+    "alumno", "alumna", "eleve", "schuler", "schulerin", "aluno", "aluna", "studente",
+    "studentessa", "client", "customer", "cliente", "kunde", "kundin",
+];
+
+/// Whether the user speaks of a relative of theirs: "ma fille", "mio figlio", "my son".
+fn my_kin(tokens: &[Token]) -> bool {
+    tokens
+        .windows(2)
+        .any(|pair| MY.contains(&pair[0].folded.as_str()) && KIN.contains(&pair[1].folded.as_str()))
+}
+
+/// A name said as a trade's: right after the trade, with a verb "is", an article or a title
+/// between ("il pediatra è il dottor Colombo", "my dentist, Dr. Lee", "mein Zahnarzt Dr.
+/// Weber"), or after a doctor's title ("dottor Colombo", "Dr. Lee").
+fn trade_named(tokens: &[Token], at: usize) -> bool {
+    /// Words between a trade and its name (folded).
+    #[rustfmt::skip]
+    const BETWEEN: &[&str] = &[
+        "is", "es", "est", "ist", "e", "the", "el", "la", "le", "il", "lo", "der", "die", "o", "a",
+        ",", ":", ".",
+    ];
+    const DOCTOR: &[&str] = &[
+        "dr", "dra", "dott", "dottor", "doktor", "docteur", "doctora",
+    ];
+    let is = |i: usize, list: &[&str]| list.contains(&tokens[i].folded.as_str());
+    let mut i = at;
+    let mut titled = false;
+    while i > 0 && (is(i - 1, BETWEEN) || is(i - 1, TITLES)) {
+        titled |= is(i - 1, DOCTOR);
+        i -= 1;
+    }
+    titled || (i > 0 && is(i - 1, TRADES))
 }
 
 /// Words of a field's name that make it whom a message goes to (folded).
@@ -318,7 +389,7 @@ fn only_where(
 /// Rui", "gezeichnet, Lena").
 fn after(tokens: &[Token], at: usize, before: &[&[&str]]) -> bool {
     let mut end = at;
-    if end > 0 && matches!(tokens[end - 1].folded.as_str(), ":" | ",") {
+    if end > 0 && matches!(tokens[end - 1].folded.as_str(), ":" | "," | "(") {
         end -= 1;
     }
     ends_with(tokens, end, before)
@@ -481,6 +552,45 @@ mod tests {
             key,
             &Evidence::new(text, jiff::civil::date(2026, 11, 25)),
         )
+    }
+
+    #[test]
+    fn the_user_s_own_name_and_a_trade_s_are_no_one_else_s() {
+        // The user's name: not whom a message goes to, nor a relative they book for.
+        let camp = "Inscris ma fille au stage de tennis, moi c'est Hervé Martin";
+        assert!(signer(camp, "participant_name", "Hervé Martin"));
+        assert!(signer(
+            "email the school office from me (Daniel) about the lunch account",
+            "recipient_name",
+            "Daniel"
+        ));
+        assert!(signer(
+            "email Sarah about the party, I'm Daniel",
+            "recipient_name",
+            "Daniel"
+        ));
+        // Booking for themselves, the user's name is the participant's.
+        let me = "Inscris-moi au stage de tennis, moi c'est Hervé Martin";
+        assert!(!signer(me, "participant_name", "Hervé Martin"));
+        assert!(!signer(
+            "email Sarah about the party, I'm Daniel",
+            "recipient_name",
+            "Sarah"
+        ));
+        // A sender is no guest.
+        let barbecue = "De parte de Julia, invita a Tomás a la barbacoa del domingo";
+        assert!(signer(barbecue, "invitee_name", "Julia"));
+        assert!(!signer(barbecue, "invitee_name", "Tomás"));
+        // A trade's name is not the patient's; it is the doctor's, and whom to call.
+        let visit = "Prenota la visita per mio figlio, il pediatra è il dottor Colombo";
+        assert!(signer(visit, "patient_name", "Colombo"));
+        assert!(!signer(visit, "doctor_name", "Colombo"));
+        assert!(!signer("call my dentist Dr. Lee", "contact_name", "Dr. Lee"));
+        assert!(!signer(
+            "book a checkup for Luca Rossi with Dr. Colombo",
+            "patient_name",
+            "Luca Rossi"
+        ));
     }
 
     #[test]
