@@ -1032,11 +1032,16 @@ const ARTICLES_OF_DAYS: &[&str] = &["le", "el", "il", "o", "the", "am", "den"];
 /// Whether `tokens` say a day of the month after an article, ending its clause ("mejor el
 /// 10,", "plutôt le 5"): in a correction, a date of its own whose month the line said before.
 pub fn day_after_article(tokens: &[Token], facts: &Facts) -> bool {
-    (1..tokens.len()).any(|i| {
-        ARTICLES_OF_DAYS.contains(&tokens[i - 1].folded.as_str())
-            && tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
-            && day_at(tokens, i, facts, true).is_some()
-    })
+    (1..tokens.len()).any(|i| day_after_article_at(tokens, i, facts))
+}
+
+/// Whether the number at token `at` is a day of the month after its article, ending its
+/// clause ("scade il 30", "vence el 15."): a day, not an amount or a count.
+pub fn day_after_article_at(tokens: &[Token], at: usize, facts: &Facts) -> bool {
+    at > 0
+        && ARTICLES_OF_DAYS.contains(&tokens[at - 1].folded.as_str())
+        && tokens.get(at + 1).is_none_or(|t| t.kind == Kind::Punct)
+        && day_at(tokens, at, facts, true).is_some()
 }
 
 /// How many words back a month said gives a later bare day its month.

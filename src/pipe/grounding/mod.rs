@@ -453,6 +453,18 @@ mod tests {
         ));
     }
 
+    /// A day of the month after its article ends its clause: a day, no amount.
+    #[test]
+    fn a_day_after_its_article_is_no_amount() {
+        let bill = "Paga la bolletta del gas, scade il 30";
+        assert!(!kept_as(bill, "amount", json!(30)));
+        assert!(kept_as(bill, "due_day", json!(30)));
+        assert!(!kept_as("Zahl die Miete am 14.", "amount", json!(14)));
+        // Not a day: a number that goes on ("il 30 per cento"), or no article.
+        assert!(kept_as("applica il 30 per cento", "discount", json!(30)));
+        assert!(kept_as("paga 30 alla scadenza", "amount", json!(30)));
+    }
+
     /// A bare number beside a quantity in the field's unit, in one sentence, measures
     /// something else; a correction gives its number bare in a sentence of its own.
     #[test]

@@ -585,7 +585,11 @@ mod tests {
         let visit = "Prenota la visita per mio figlio, il pediatra è il dottor Colombo";
         assert!(signer(visit, "patient_name", "Colombo"));
         assert!(!signer(visit, "doctor_name", "Colombo"));
-        assert!(!signer("call my dentist Dr. Lee", "contact_name", "Dr. Lee"));
+        assert!(!signer(
+            "call my dentist Dr. Lee",
+            "contact_name",
+            "Dr. Lee"
+        ));
         assert!(!signer(
             "book a checkup for Luca Rossi with Dr. Colombo",
             "patient_name",

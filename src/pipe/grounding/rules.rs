@@ -1064,6 +1064,15 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                 && label_fits(span.start, span.end, &name, &description, evidence)
                 && match facts.roles.get(&span.start) {
                     None if span.ordinal => about(RANK),
+                    // "scade il 30" is a day.
+                    None if super::dates::day_after_article_at(
+                        &evidence.tokens,
+                        span.start,
+                        facts,
+                    ) =>
+                    {
+                        about(DAY)
+                    }
                     None => !quantity::measured_elsewhere(&field, span.start, evidence),
                     Some(Role::Unit(index)) => quantity::fits_as_written(*index, &field, facts),
                     Some(Role::Time) => about(TIME_OF_DAY),
