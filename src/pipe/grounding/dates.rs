@@ -579,6 +579,9 @@ const DAY_UNITS: &[(&[&str], i64)] = &[
 /// Words after an offset that put a day that long before another ("eine Woche vorher", "3
 /// days before", "la semaine d'avant" aside), and after.
 const DAYS_EARLIER: &[&str] = &["before", "earlier", "antes", "avant", "vorher", "prima"];
+/// Of [`DAYS_EARLIER`] and [`DAYS_LATER`], the adverbs that take no object: what follows them
+/// is no other event.
+const NO_OBJECT: &[&str] = &["earlier", "later", "vorher", "danach"];
 const DAYS_LATER: &[&str] = &[
     "after", "later", "despues", "apres", "danach", "depois", "dopo",
 ];
@@ -638,8 +641,12 @@ fn day_offsets(tokens: &[Token], facts: &Facts) -> Vec<i64> {
             } else {
                 return None;
             };
-            // Ending its clause: "a week before", never "a week before the trip".
-            if tokens.get(j + 1).is_some_and(|t| t.kind != Kind::Punct) {
+            // Ending its clause, or an adverb that takes no object ("2 Tage vorher ans
+            // Packen", "a day earlier to pack"): never "a week before the trip".
+            if tokens
+                .get(j + 1)
+                .is_some_and(|t| t.kind != Kind::Punct && !is(NO_OBJECT, word))
+            {
                 return None;
             }
             days_at(tokens, facts, j - 1).map(|days| sign * days)
@@ -2611,6 +2618,10 @@ mod tests {
         let wedding = facts("The wedding is on December 20, fly me there two days before");
         assert!(wedding.offset_dates.is_empty());
         assert!(wedding.dates.contains(&date(2026, 12, 18)));
+        // An adverb takes no object: what follows it is no other event.
+        let flight = facts("Mein Flug ist in 10 Tagen, erinner mich 2 Tage vorher ans Packen");
+        assert!(flight.date_anchors.contains(&date(2026, 12, 5)));
+        assert!(flight.dates.contains(&date(2026, 12, 3)));
         // "before" that goes on to its thing moves nothing.
         let trip = facts("remind me a week before the trip on December 10");
         assert!(trip.date_anchors.is_empty());
