@@ -42,6 +42,7 @@ mod legs;
 mod lexicon;
 mod moved;
 mod numbers;
+mod other_events;
 mod quantity;
 mod refused;
 mod replace;

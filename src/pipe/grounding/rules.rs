@@ -14,8 +14,8 @@ use super::quantity;
 use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, ASIDES, SEQUENCE, STOPWORDS};
 use super::{
-    airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved, roles,
-    text,
+    airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved,
+    other_events, roles, text,
 };
 use crate::config::GroundingRule;
 
@@ -180,6 +180,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         || said_only_as_moved_from(leaf, evidence, rules)
         || the_event_s_time(leaf, evidence)
         || said_only_as_turned_down(leaf, evidence, rules)
+        || said_only_for_another_event(leaf, evidence, rules)
     {
         return None;
     }
@@ -332,6 +333,19 @@ fn said_only_as_turned_down(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> b
     };
     let said_in = |part: &Evidence| day_or_time(text, leaf, part, rules).flatten().is_some();
     said_in(down) && !said_in(rest)
+}
+
+/// A day or time said only as another event's: when a thing expires, when the user must be
+/// somewhere ([`other_events`]).
+fn said_only_for_another_event(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
+    let Some(text) = leaf.value.as_str().filter(|t| is_day_or_time(t)) else {
+        return false;
+    };
+    let Some((other, rest)) = other_events::split(evidence, &field_words(leaf)) else {
+        return false;
+    };
+    let said_in = |part: &Evidence| day_or_time(text, leaf, part, rules).flatten().is_some();
+    said_in(&other) && !said_in(&rest)
 }
 
 /// Particles inside a name ("Gare de Lyon", "Ludwig van Beethoven").
