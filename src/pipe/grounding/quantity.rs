@@ -389,14 +389,21 @@ pub fn traces(value: f64, field: &Field, facts: &Facts) -> bool {
 /// the unit `field` asks for ("40 minutos" for `duration_minutes`): the bare number beside
 /// it ("el horno a 180") measures something else. Not across sentences: a correction
 /// gives its number bare ("250 Euro ... es sind 205, nicht 250").
-pub fn measured_elsewhere(field: &Field, at: usize, evidence: &super::evidence::Evidence) -> bool {
+pub fn measured_elsewhere(
+    field: &Field,
+    (at, end): (usize, usize),
+    evidence: &super::evidence::Evidence,
+) -> bool {
     let units = field.unit();
     !units.is_empty()
         && evidence.facts.quantities.iter().any(|q| {
             q.dim != Count
                 && units.iter().any(|(dim, _)| same(*dim, q.dim))
-                && q.start
-                    .is_some_and(|start| one_sentence(&evidence.tokens, &evidence.text, start, at))
+                && q.start.is_some_and(|start| {
+                    // A range's first number takes its last one's unit ("2-3 nights").
+                    !(end..=end + 1).contains(&start)
+                        && one_sentence(&evidence.tokens, &evidence.text, start, at)
+                })
         })
 }
 

@@ -1087,7 +1087,7 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                     {
                         about(DAY)
                     }
-                    None => !quantity::measured_elsewhere(&field, span.start, evidence),
+                    None => !quantity::measured_elsewhere(&field, (span.start, span.end), evidence),
                     Some(Role::Unit(index)) => quantity::fits_as_written(*index, &field, facts),
                     Some(Role::Time) => about(TIME_OF_DAY),
                     Some(Role::Date) => about(DAY),

@@ -331,13 +331,18 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
                 || (is(CORRECTING, word) && after_or)
                 || (is(CORRECTING, word) && !is(ADVISING, word) && alone_after_mark));
         let waits = wait_alone(tokens, i) && (after_mark(i) || after_mark_led_in);
+        // ", bueno, que sean 120": let it be, then the value.
+        let let_it_be = word == "que"
+            && next_is(i + 1, LET_IT_BE)
+            && after_mark(i)
+            && (i + 2..i + 5).any(|at| tokens.get(at).is_some_and(|t| t.kind == Kind::Number));
         // "für Freitag, äh, Samstag meinte ich": the value after the last mark before "I
         // meant" is the correction.
         if let Some(at) = meant_after(tokens, i) {
             found = meant_correction(text, tokens, at).or(found);
             continue;
         }
-        if !(alone || correcting || waits) {
+        if !(alone || correcting || waits || let_it_be) {
             continue;
         }
         // "ah non", "ou melhor": the lead-in is the correction's too.
@@ -531,6 +536,9 @@ pub fn opens(tokens: &[Token]) -> bool {
         || in_fact_at(tokens, first)
         || two("al", "final")
         || two("alla", "fine")
+        // "bueno, que sean 120", "que seja às 9": let it be.
+        || (word(first) == "que" && is(LET_IT_BE, word(first + 1))
+            && (first + 2..first + 5).any(number_at))
         || (is(REFUSED, word(first)) && punct(first + 1))
         // "no aspetta, fanne quattro", "espera, eran 450": a wait that stands alone.
         || (is(REFUSED, word(first)) && is(WAIT, word(first + 1)) && punct(first + 2))
@@ -601,6 +609,9 @@ fn declared_wrong(tokens: &[Token], first: usize) -> bool {
                 .is_some_and(|t| t.lower == "-" && !t.spaced)
     })
 }
+
+/// "Let it be" after "que": "que sean 120", "que seja às 9".
+const LET_IT_BE: &[&str] = &["sea", "sean", "seja", "sejam"];
 
 /// Words that open "let us make it" ("facciamo tre", "digamos 5", "disons 4"), folded.
 const LETS: &[&str] = &[
@@ -711,6 +722,15 @@ mod tests {
         assert_eq!(
             taken_back("Programm Feinwäsche... nee doch Baumwolle").as_deref(),
             Some("Programm Feinwäsche...")
+        );
+        // "Let it be" and a value.
+        assert_eq!(
+            taken_back("transfiérele a Lucía 150 euros, bueno, que sean 120").as_deref(),
+            Some("transfiérele a Lucía 150 euros, bueno,")
+        );
+        assert_eq!(
+            taken_back("Pon el horno a 180, que sea bien caliente").as_deref(),
+            None
         );
         // A word that says wait, alone between marks.
         assert_eq!(
