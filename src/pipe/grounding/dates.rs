@@ -579,9 +579,9 @@ const DAY_UNITS: &[(&[&str], i64)] = &[
 /// Words after an offset that put a day that long before another ("eine Woche vorher", "3
 /// days before", "la semaine d'avant" aside), and after.
 const DAYS_EARLIER: &[&str] = &["before", "earlier", "antes", "avant", "vorher", "prima"];
-/// Of [`DAYS_EARLIER`] and [`DAYS_LATER`], the adverbs that take no object: what follows them
-/// is no other event.
-const NO_OBJECT: &[&str] = &["earlier", "later", "vorher", "danach"];
+/// Of [`DAYS_EARLIER`] and [`DAYS_LATER`], the German adverbs that take no object: what
+/// follows them is no other event ("2 Tage vorher ans Packen").
+const NO_OBJECT: &[&str] = &["vorher", "danach"];
 const DAYS_LATER: &[&str] = &[
     "after", "later", "despues", "apres", "danach", "depois", "dopo",
 ];
@@ -1039,16 +1039,36 @@ const ARTICLES_OF_DAYS: &[&str] = &["le", "el", "il", "o", "the", "am", "den"];
 /// Whether `tokens` say a day of the month after an article, ending its clause ("mejor el
 /// 10,", "plutôt le 5"): in a correction, a date of its own whose month the line said before.
 pub fn day_after_article(tokens: &[Token], facts: &Facts) -> bool {
-    (1..tokens.len()).any(|i| day_after_article_at(tokens, i, facts))
+    (1..tokens.len()).any(|i| {
+        ARTICLES_OF_DAYS.contains(&tokens[i - 1].folded.as_str())
+            && tokens.get(i + 1).is_none_or(|t| t.kind == Kind::Punct)
+            && day_at(tokens, i, facts, true).is_some()
+    })
 }
 
-/// Whether the number at token `at` is a day of the month after its article, ending its
-/// clause ("scade il 30", "vence el 15."): a day, not an amount or a count.
-pub fn day_after_article_at(tokens: &[Token], at: usize, facts: &Facts) -> bool {
-    at > 0
-        && ARTICLES_OF_DAYS.contains(&tokens[at - 1].folded.as_str())
-        && tokens.get(at + 1).is_none_or(|t| t.kind == Kind::Punct)
-        && day_at(tokens, at, facts, true).is_some()
+/// Whether the number at token `at` is a day of the month that something falls due on: after
+/// its article and a word of falling due ("scade il 30", "vence el 15", "until the 3."), or
+/// German "am 14." (`german`), ending its clause. A day, not an amount or a count: "Il
+/// binario è il 7", "je prends le 3" are no days.
+pub fn due_day_at(tokens: &[Token], at: usize, facts: &Facts, german: bool) -> bool {
+    /// Words before "the" and a day that make it the day a thing falls due by (folded).
+    #[rustfmt::skip]
+    const DUE: &[&str] = &[
+        "scade", "scadono", "vence", "vencen", "caduca", "caducan", "expires", "expire", "due",
+        "until", "till", "by", "entro", "hasta", "jusqu", "bis", "ate", "fino", "echeance",
+    ];
+    let word = |i: usize| tokens.get(i).map_or("", |t| t.folded.as_str());
+    let ends = tokens.get(at + 1).is_none_or(|t| t.kind == Kind::Punct);
+    let due =
+        at >= 2 && matches!(word(at - 1), "le" | "el" | "il" | "the") && is(DUE, word(at - 2));
+    // "am 14." with its ordinal's dot: German; "I am 30." is no day.
+    let am = german
+        && at >= 1
+        && word(at - 1) == "am"
+        && tokens
+            .get(at + 1)
+            .is_some_and(|t| t.lower == "." && !t.spaced);
+    ends && (due || am) && day_at(tokens, at, facts, true).is_some()
 }
 
 /// How many words back a month said gives a later bare day its month.

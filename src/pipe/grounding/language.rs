@@ -49,7 +49,7 @@ const MORE_WORDS: &[(&str, &[&str])] = &[
 #[rustfmt::skip]
 const CALENDAR: &[(&str, &[&str])] = &[
     ("en", &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-        "today", "tomorrow", "tonight", "yesterday", "next", "week", "weekend", "month",
+        "today", "tomorrow", "tonight", "yesterday", "next", "month",
         "morning", "afternoon", "evening", "noon", "midnight"]),
     ("es", &["lunes", "martes", "miercoles", "jueves", "viernes", "sabado", "domingo", "hoy",
         "manana", "ayer", "proximo", "proxima", "semana", "tarde", "noche",

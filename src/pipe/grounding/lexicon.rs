@@ -86,10 +86,11 @@ const WORDS: &[(&str, &[&str])] = &[
     ("coarse", &["grueso", "gruesa", "grossier", "grossiere", "grob", "grobe", "grober",
         "grosso", "grossa", "grossolano", "grossolana"]),
     ("fine", &["fino", "fina", "fin", "fins", "fein", "feine", "feiner"]),
-    // A short programme or cycle is the quick one ("le programme court", "Kurzprogramm").
+    // A short programme or cycle is the quick one ("programa corto", "Kurzprogramm"; not
+    // French "court", an English word too).
     ("quick", &["fast", "short", "rapido", "rapida", "rapide", "schnell", "kurz", "veloce",
-        "rapidamente", "corto", "corta", "court", "courte", "kurze", "kurzes", "kurzprogramm",
-        "curto", "curta", "breve"]),
+        "rapidamente", "corto", "corta", "courte", "kurze", "kurzes", "kurzprogramm",
+        "curto", "curta"]),
     ("accepted", &["aceptado", "aceptada", "aceptados", "acceptee", "acceptes", "akzeptiert",
         "angenommen", "aceito", "aceita", "accettato", "accettata"]),
     ("accepts", &["acepta", "aceptan", "aceptar", "accepte", "acceptent", "accepter", "akzeptiert",
@@ -263,7 +264,7 @@ const WORDS: &[(&str, &[&str])] = &[
         "minuscole"]),
     // Paid in cash at the door: "per Nachnahme", "contra reembolso", "in contrassegno".
     ("cash", &["efectivo", "especes", "liquide", "bargeld", "barzahlung", "dinheiro", "contanti",
-        "nachnahme", "contrareembolso", "contrassegno"]),
+        "nachnahme", "contrarreembolso", "contrareembolso", "contrassegno"]),
     ("cat", &["gato", "gatos", "gata", "katze", "katzen", "gatto", "gatti"]),
     ("channel", &["canal", "canales", "chaine", "chaines", "kanal", "kanale", "canais", "canale",
         "canali"]),
@@ -393,7 +394,7 @@ const WORDS: &[(&str, &[&str])] = &[
         "consegnati"]),
     ("delivery", &["entrega", "entregas", "domicilio", "envio", "livraison", "livraisons",
         "lieferung", "lieferungen", "zustellung", "consegna", "consegne", "nachnahme",
-        "contrareembolso", "contrassegno"]),
+        "contrarreembolso", "contrareembolso", "contrassegno"]),
     ("descending", &["descendente", "descendentes", "decreciente", "decrecientes", "decroissant",
         "decroissante", "descendant", "absteigend", "absteigende", "absteigender",
         "absteigendes", "absteigenden", "decrescente", "discendente"]),
@@ -994,7 +995,7 @@ const WORDS: &[(&str, &[&str])] = &[
         "merken", "erinnern", "speichern", "lembrar", "ricordare", "ricordami", "lembre"]),
     ("reminder", &["recordatorio", "recordatorios", "rappel", "rappels", "erinnerung",
         "erinnerungen", "lembrete", "lembretes", "promemoria", "ping", "remind", "avisame",
-        "rappelle", "erinnere", "lembra", "ricordami"]),
+        "erinnere", "lembra", "ricordami"]),
     ("remote", &["remoto", "remota", "remotos", "remotamente", "teletrabajo", "teletravail",
         "homeoffice", "fernarbeit"]),
     ("rent", &["alquilar", "alquiler", "alquileres", "alquilo", "alquila", "arrendar", "arriendo",

@@ -440,7 +440,7 @@ mod tests {
             json!(true)
         ));
         let programs = json!({"type": "string", "enum": ["eco", "intensive", "quick", "auto"]});
-        let short = "lance le programme court stp";
+        let short = "pon el programa corto porfa";
         assert!(kept_with(short, json!("quick"), programs.clone()));
         assert!(!kept_with(short, json!("eco"), programs));
         let payment = json!({"type": "string", "enum": ["card", "paypal", "cash_on_delivery"]});
@@ -454,9 +454,9 @@ mod tests {
         ));
     }
 
-    /// A day of the month after its article ends its clause: a day, no amount.
+    /// The day of the month a thing falls due on ("scade il 30", "am 14."): a day, no amount.
     #[test]
-    fn a_day_after_its_article_is_no_amount() {
+    fn a_day_a_thing_falls_due_on_is_no_amount() {
         let bill = "Paga la bolletta del gas, scade il 30";
         assert!(!kept_as(bill, "amount", json!(30)));
         assert!(kept_as(bill, "due_day", json!(30)));
@@ -464,6 +464,10 @@ mod tests {
         // Not a day: a number that goes on ("il 30 per cento"), or no article.
         assert!(kept_as("applica il 30 per cento", "discount", json!(30)));
         assert!(kept_as("paga 30 alla scadenza", "amount", json!(30)));
+        // An article alone makes no day: a platform, an age, a choice.
+        assert!(kept_as("Il binario è il 7.", "platform", json!(7)));
+        assert!(kept_as("I am 30.", "age", json!(30)));
+        assert!(kept_as("Je prends le 3.", "option", json!(3)));
     }
 
     /// A bare number beside a quantity in the field's unit, in one sentence, measures
@@ -473,6 +477,17 @@ mod tests {
         let oven = "Pon el horno a 180 para el bizcocho, que esté 40 minutos";
         assert!(!kept_as(oven, "duration_minutes", json!(180)));
         assert!(kept_as(oven, "duration_minutes", json!(40)));
+        // A number joined on after one in the unit takes its unit.
+        assert!(kept_as(
+            "send 50 euros to Ana and 30 to Luis",
+            "amount_eur",
+            json!(30)
+        ));
+        assert!(kept_as(
+            "21 degrees during the day and 18 at night",
+            "night_temp_c",
+            json!(18)
+        ));
         // No unit anywhere: the bare number is the field's.
         assert!(kept_as("set a timer for 25", "timer_minutes", json!(25)));
         // Corrected in a sentence (and a message) of its own.

@@ -2,51 +2,50 @@
 //! cita" says when a document expires, not when the appointment is; "stell mir den Wecker,
 //! ich muss um 7 am Flughafen sein" says when the user must be somewhere, not when the alarm
 //! rings. A day or time said only in such a clause is evidence for a field about that event
-//! (`expiry_date`, `arrive_by`), for a reminder of an expiry and for a payment falling due,
-//! not for the rest.
+//! (`expiry_date`, `arrive_by`) and for a reminder of an expiry, not for the rest.
 
 use super::evidence::Evidence;
 use super::tokens::{Kind, Token};
 use super::words::{is, JOINS};
 
-/// Words that say a thing expires or falls due (folded): "expires", "caduca", "vence",
-/// "expire", "läuft … ab", "scade", "vence".
+/// Words that say a thing expires (folded): "expires", "caduca", "expira", "läuft … ab"
+/// (with its "ab"). Not a day a thing falls due ("vence", "scade"): a payment's own day.
 #[rustfmt::skip]
 const EXPIRES: &[&str] = &[
     "expire", "expires", "expired", "expiring", "expiry", "expiration", "caduca", "caducan",
-    "caducidad", "vence", "vencen", "vencimiento", "expira", "expiran", "expirent", "echeance",
-    "lauft", "laufen", "ablauf", "ablaufdatum", "scade", "scadono", "scadenza", "vencimento",
-    "validade",
+    "caducidad", "expira", "expiran", "expirent", "ablauf", "ablaufdatum", "validade",
 ];
 
-/// The start of a clause that says the user must already be somewhere (folded): "I need to be
-/// at the airport at 7", "tengo que estar", "je dois être", "ich muss ... sein", "devo
-/// essere", "preciso estar".
+/// German "läuft ... ab": expires only with its "ab" ("der Film läuft heute" is showing).
+const RUNS: &[&str] = &["lauft", "laufen"];
+
+/// The start of a clause that says the user must already be somewhere, with its subject
+/// (folded): "I need to be at the airport at 7", "tengo que estar", "je dois être", "devo
+/// essere", "preciso estar". Not the thing itself ("it has to be at 5:45").
 #[rustfmt::skip]
 const MUST_BE: &[&[&str]] = &[
-    &["need", "to", "be"], &["have", "to", "be"], &["has", "to", "be"], &["must", "be"],
-    &["got", "to", "be"], &["gotta", "be"], &["should", "be"],
+    &["i", "need", "to", "be"], &["we", "need", "to", "be"], &["i", "have", "to", "be"],
+    &["we", "have", "to", "be"], &["i", "must", "be"], &["we", "must", "be"],
+    &["i", "'", "ve", "got", "to", "be"], &["i", "gotta", "be"], &["i", "should", "be"],
     &["tengo", "que", "estar"], &["tenemos", "que", "estar"], &["debo", "estar"],
-    &["hay", "que", "estar"],
-    &["dois", "etre"], &["doit", "etre"], &["devons", "etre"], &["faut", "etre"],
+    &["debemos", "estar"],
+    &["dois", "etre"], &["devons", "etre"],
     &["devo", "essere"], &["dobbiamo", "essere"], &["devo", "stare"],
     &["preciso", "estar"], &["tenho", "que", "estar"], &["tenho", "de", "estar"],
-    &["precisamos", "estar"],
+    &["precisamos", "estar"], &["temos", "que", "estar"],
 ];
 
-/// German puts the verb last: "ich muss um 7 am Flughafen sein".
-const MUSS: &[&str] = &["muss", "mussen", "musst"];
+/// German puts the verb last: "ich muss um 7 am Flughafen sein", "wir müssen ... sein".
+const MUSS: &[&str] = &["muss", "mussen"];
+const WE_OR_I: &[&str] = &["ich", "wir"];
 
 /// Words of a field's name or description about an expiry (folded): such a day is its own.
 #[rustfmt::skip]
 const ABOUT_EXPIRY: &[&str] = &[
     "expiry", "expiration", "expire", "expires", "expiring", "due", "deadline", "valid",
-    "validity", "until", "end", "caducidad", "vencimiento", "vence", "echeance", "expiration",
-    "ablauf", "gultig", "scadenza", "validade", "vencimento", "remind", "reminder", "reminders",
-    "recordatorio", "rappel", "erinnerung", "lembrete", "promemoria",
-    // What falls due is paid then ("o aluguel vence todo dia 5" is the payment's day).
-    "payment", "pay", "pago", "pagar", "paiement", "zahlung", "pagamento", "bill", "factura",
-    "facture", "rechnung", "fattura", "invoice", "renewal", "renew",
+    "validity", "until", "end", "caducidad", "vencimiento", "vence", "echeance", "ablauf",
+    "gultig", "scadenza", "validade", "vencimento", "remind", "reminder", "reminders",
+    "recordatorio", "rappel", "erinnerung", "lembrete", "promemoria", "renewal", "renew",
 ];
 
 /// Words of a field that make it a thing done before the user must be somewhere (folded): an
@@ -66,14 +65,20 @@ fn clauses(tokens: &[Token], field: &[String]) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
-        let opens = (expiry && is(EXPIRES, &tokens[i].folded))
+        let clause = &tokens[i..clause_end(tokens, i)];
+        let has = |word: &str| clause.iter().any(|t| t.folded == word);
+        let expires = is(EXPIRES, &tokens[i].folded) || (is(RUNS, &tokens[i].folded) && has("ab"));
+        let opens = (expiry && expires)
             || (being_there && MUST_BE.iter().any(|words| starts_with(tokens, i, words)));
-        // "ich muss um 7 am Flughafen sein": up to its verb.
+        // "ich muss um 7 am Flughafen sein": its subject beside it, up to its verb.
+        let subject = |k: Option<usize>| {
+            k.and_then(|k| tokens.get(k))
+                .is_some_and(|t| is(WE_OR_I, &t.folded))
+        };
         let german = being_there
             && is(MUSS, &tokens[i].folded)
-            && clause_end(tokens, i)
-                .checked_sub(1)
-                .is_some_and(|last| tokens[i..=last].iter().any(|t| t.folded == "sein"));
+            && (subject(i.checked_sub(1)) || subject(Some(i + 1)))
+            && has("sein");
         if opens || german {
             let end = clause_end(tokens, i);
             if let Some(last) = end.checked_sub(1).filter(|last| *last >= i) {
@@ -93,15 +98,19 @@ fn starts_with(tokens: &[Token], at: usize, words: &[&str]) -> bool {
         .is_some_and(|run| run.iter().zip(words).all(|(t, w)| t.folded == *w))
 }
 
-/// The token after the clause that starts at `at`: its sentence mark, comma or join.
+/// The token after the clause that starts at `at`: its sentence mark, comma or join; not the
+/// dot of a German ordinal ("am 3. März").
 fn clause_end(tokens: &[Token], at: usize) -> usize {
-    tokens[at + 1..]
-        .iter()
-        .position(|t| {
-            (t.kind == Kind::Punct && matches!(t.lower.as_str(), "," | "." | ";" | "!" | "?"))
+    (at + 1..tokens.len())
+        .find(|&k| {
+            let t = &tokens[k];
+            let ordinal = t.lower == "." && !t.spaced && tokens[k - 1].kind == Kind::Number;
+            (t.kind == Kind::Punct
+                && matches!(t.lower.as_str(), "," | "." | ";" | "!" | "?")
+                && !ordinal)
                 || (t.kind == Kind::Word && is(JOINS, &t.folded))
         })
-        .map_or(tokens.len(), |k| at + 1 + k)
+        .unwrap_or(tokens.len())
 }
 
 /// The conversation split into the clauses of another event (for a field of `field`'s words)
@@ -131,9 +140,19 @@ mod tests {
             parts(dni, &["appointment", "date"]),
             ["caduca el 15 de enero"]
         );
-        // The expiry's own field, a reminder of it and a payment falling due take it.
+        // The expiry's own field and a reminder of it take it; a day a thing falls due on is
+        // no expiry ("vence"), nor is a film that runs.
         assert!(parts(dni, &["expiry", "date"]).is_empty());
+        assert!(parts(dni, &["reminder", "date"]).is_empty());
         assert!(parts("O aluguel vence todo dia 5", &["payment", "date"]).is_empty());
+        assert!(parts("Karten für Dune, der läuft heute um 20 Uhr", &["showtime"]).is_empty());
+        assert_eq!(
+            parts(
+                "Mein Pass läuft am 3. März ab, mach einen Termin",
+                &["appointment", "date"]
+            ),
+            ["läuft am 3. März ab"]
+        );
         assert!(parts(dni, &["reminder", "date"]).is_empty());
         let airport = "Stell mir den Wecker für morgen, ich muss um 7 am Flughafen sein";
         assert_eq!(
@@ -145,11 +164,17 @@ mod tests {
                 "book a taxi, I need to be at the airport at 7",
                 &["pickup", "time"]
             ),
-            ["need to be at the airport at 7"]
+            ["I need to be at the airport at 7"]
         );
         // Being there is what a booking's time is.
         assert!(parts("book a table, we need to be there at 8", &["time"]).is_empty());
-        // "muss" without its "sein" is no place to be.
+        // "muss" without its "sein" is no place to be; the thing itself has to be at a time.
         assert!(parts("ich muss um 7 los", &["alarm", "time"]).is_empty());
+        assert!(parts("Die Abholung muss um 9 Uhr sein", &["pickup", "time"]).is_empty());
+        assert!(parts(
+            "Set an alarm for tomorrow, it has to be at 5:45",
+            &["alarm", "time"]
+        )
+        .is_empty());
     }
 }

@@ -400,11 +400,23 @@ pub fn measured_elsewhere(
             q.dim != Count
                 && units.iter().any(|(dim, _)| same(*dim, q.dim))
                 && q.start.is_some_and(|start| {
-                    // A range's first number takes its last one's unit ("2-3 nights").
+                    // A range's first number takes its last one's unit ("2-3 nights"); a
+                    // number joined on after one takes its unit too ("50 euros a Ana y 30 a
+                    // Luis").
                     !(end..=end + 1).contains(&start)
+                        && !joined(&evidence.tokens, start, at)
                         && one_sentence(&evidence.tokens, &evidence.text, start, at)
                 })
         })
+}
+
+/// Whether a join ("and", "y", "und") stands between token `a` and a later token `b`, as
+/// written: Italian "è" ("is") is no "e" ("and").
+fn joined(tokens: &[Token], a: usize, b: usize) -> bool {
+    a < b
+        && tokens[a..b]
+            .iter()
+            .any(|t| t.kind == Kind::Word && super::words::is(super::words::JOINS, &t.lower))
 }
 
 /// Whether tokens `a` and `b` stand in one sentence: no sentence's end and no line break

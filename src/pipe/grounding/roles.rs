@@ -300,7 +300,8 @@ const SELF_NAMED: &[&[&str]] = &[
     &["de", "ma", "part"],
     &["ich", "bin"], &["ich", "heisse"], &["ich", "heiße"], &["mein", "name", "ist"], &["von", "mir"],
     &["eu", "sou"], &["me", "chamo"], &["meu", "nome", "e"], &["da", "minha", "parte"],
-    &["mi", "chiamo"], &["sono"], &["il", "mio", "nome", "e"], &["da", "parte", "mia"],
+    // Not "sono" alone: "they are" too ("sono Luca e Sofia").
+    &["mi", "chiamo"], &["io", "sono"], &["il", "mio", "nome", "e"], &["da", "parte", "mia"],
 ];
 
 /// Possessives of the user before a relative ("ma fille", "mio figlio"), folded.
@@ -327,14 +328,14 @@ fn my_kin(tokens: &[Token]) -> bool {
 }
 
 /// A name said as a trade's: right after the trade, with a verb "is", an article or a title
-/// between ("il pediatra è il dottor Colombo", "my dentist, Dr. Lee", "mein Zahnarzt Dr.
-/// Weber"), or after a doctor's title ("dottor Colombo", "Dr. Lee").
+/// between ("il pediatra è il dottor Colombo", "mein Zahnarzt Dr. Weber", "the pediatrician:
+/// Dr. Lee"), or after a doctor's title ("dottor Colombo", "Dr. Lee"); not past a comma or
+/// a full stop ("con el pediatra, Lucas tiene fiebre").
 fn trade_named(tokens: &[Token], at: usize) -> bool {
     /// Words between a trade and its name (folded).
     #[rustfmt::skip]
     const BETWEEN: &[&str] = &[
         "is", "es", "est", "ist", "e", "the", "el", "la", "le", "il", "lo", "der", "die", "o", "a",
-        ",", ":", ".",
     ];
     const DOCTOR: &[&str] = &[
         "dr", "dra", "dott", "dottor", "doktor", "docteur", "doctora",
@@ -342,7 +343,12 @@ fn trade_named(tokens: &[Token], at: usize) -> bool {
     let is = |i: usize, list: &[&str]| list.contains(&tokens[i].folded.as_str());
     let mut i = at;
     let mut titled = false;
-    while i > 0 && (is(i - 1, BETWEEN) || is(i - 1, TITLES)) {
+    // A title's own dot ("Dr. Lee") and a colon right after the trade.
+    let mark = |i: usize| {
+        (tokens[i].lower == "." && i > 0 && is(i - 1, TITLES))
+            || (tokens[i].lower == ":" && i > 0 && is(i - 1, TRADES))
+    };
+    while i > 0 && (is(i - 1, BETWEEN) || is(i - 1, TITLES) || mark(i - 1)) {
         titled |= is(i - 1, DOCTOR);
         i -= 1;
     }
@@ -589,6 +595,17 @@ mod tests {
             "call my dentist Dr. Lee",
             "contact_name",
             "Dr. Lee"
+        ));
+        // Past a comma, another clause; "sono" is "they are" too.
+        assert!(!signer(
+            "Pide cita con el pediatra, Lucas tiene fiebre",
+            "patient_name",
+            "Lucas"
+        ));
+        assert!(!signer(
+            "Iscrivi i miei figli al corso di nuoto, sono Luca e Sofia",
+            "participant_name",
+            "Luca"
         ));
         assert!(!signer(
             "book a checkup for Luca Rossi with Dr. Colombo",

@@ -1079,10 +1079,11 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
                 && match facts.roles.get(&span.start) {
                     None if span.ordinal => about(RANK),
                     // "scade il 30" is a day.
-                    None if super::dates::day_after_article_at(
+                    None if super::dates::due_day_at(
                         &evidence.tokens,
                         span.start,
                         facts,
+                        evidence.languages.main == Some("de"),
                     ) =>
                     {
                         about(DAY)

@@ -331,10 +331,13 @@ pub fn find(text: &str, tokens: &[Token]) -> Option<Correction> {
                 || (is(CORRECTING, word) && after_or)
                 || (is(CORRECTING, word) && !is(ADVISING, word) && alone_after_mark));
         let waits = wait_alone(tokens, i) && (after_mark(i) || after_mark_led_in);
-        // ", bueno, que sean 120": let it be, then the value.
+        // ", bueno, que sean 120": a lead-in, let it be, then the value ("para 4, que sea a
+        // las 9" asks for more, it takes nothing back).
         let let_it_be = word == "que"
             && next_is(i + 1, LET_IT_BE)
-            && after_mark(i)
+            && i >= 2
+            && punct(i - 1)
+            && is(LEAD_INS, &tokens[i - 2].folded)
             && (i + 2..i + 5).any(|at| tokens.get(at).is_some_and(|t| t.kind == Kind::Number));
         // "für Freitag, äh, Samstag meinte ich": the value after the last mark before "I
         // meant" is the correction.
@@ -730,6 +733,11 @@ mod tests {
         );
         assert_eq!(
             taken_back("Pon el horno a 180, que sea bien caliente").as_deref(),
+            None
+        );
+        // Without a lead-in it asks for more.
+        assert_eq!(
+            taken_back("Reserva una mesa para 4, que sea a las 9").as_deref(),
             None
         );
         // A word that says wait, alone between marks.

@@ -143,17 +143,22 @@ fn added_item(value: &str, evidence: &Evidence) -> bool {
                     && words.iter().filter(|w| w.chars().count() >= 3).all(unsaid)
             }
             // A joined thing: its article, then a word unsaid.
-            Some((article, rest)) => is(ARTICLES, article) && rest.first().is_some_and(unsaid),
+            // English "a" only in English: "Léo a la grippe" has it.
+            Some((article, rest)) => {
+                (is(ARTICLES, article) || (article == "a" && evidence.languages.main == Some("en")))
+                    && rest.first().is_some_and(unsaid)
+            }
             None => false,
         }
     })
 }
 
-/// Indefinite and partitive articles of the six (folded): what opens a thing named.
+/// Indefinite and partitive articles of the six (folded): what opens a thing named. Not "a"
+/// (French "has", a Romance preposition; English only in English), "um" or "uns" (German).
 #[rustfmt::skip]
 const ARTICLES: &[&str] = &[
-    "a", "an", "some", "un", "una", "unos", "unas", "une", "des", "du", "ein", "eine", "einen",
-    "einem", "einer", "um", "uma", "uns", "umas", "uno", "dei", "delle", "degli",
+    "an", "some", "un", "una", "unos", "unas", "une", "des", "du", "ein", "eine", "einen",
+    "einem", "einer", "uma", "umas", "uno", "dei", "delle", "degli",
 ];
 
 /// Colors in the six languages, their forms folded ("weiß" keeps its "ß"), by the color.
@@ -352,6 +357,11 @@ mod tests {
         assert!(said_in(
             "remind me tonight to call my mother and get milk from the store",
             "Call my mother and pick up milk from the store"
+        ));
+        // French "a" is "has": no article.
+        assert!(said_in(
+            "Préviens la maîtresse que Léo a la grippe et ne viendra pas aujourd'hui",
+            "Léo est malade et a attrapé la grippe, il ne viendra pas aujourd'hui"
         ));
         // A thing said, joined on with its article.
         assert!(said_in(
