@@ -8,7 +8,8 @@
 //! about the conversation, and a weak model fills it with the tool's own fields. The
 //! conversation is tokenized once by Unicode word boundaries ([`tokens`]) and read by
 //! recognizers into typed facts ([`facts`]): [`numbers`], [`current`] (what a thing is at
-//! now), [`quantity`], [`dates`], [`times`], [`codes`], [`airports`], the legs of a trip ([`legs`]); a tool result's rows the user picked
+//! now), [`quantity`], [`dates`], [`times`], [`codes`], [`airports`], the legs of a trip ([`legs`]),
+//! another event's day or time ([`other_events`]); a tool result's rows the user picked
 //! ([`rows`], [`extreme`]), and the labels digits were said under ([`labels`]). Each value of
 //! the call is then traced by the named rules of [`rules`] (also [`choice`], [`flags`],
 //! [`text`]); the first that traces it decides, and the decision is
