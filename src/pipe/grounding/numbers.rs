@@ -685,7 +685,12 @@ fn piece_of(text: &str, from: usize, to: usize) -> Piece<'_> {
         .bytes()
         .any(|b| !b.is_ascii() || b.is_ascii_uppercase())
     {
-        Cow::Owned(piece.to_lowercase())
+        let lower = piece.to_lowercase();
+        // Spanish "veintiún" before its noun is "veintiuno", which `text2num` reads.
+        match lower.strip_suffix("iún") {
+            Some(tens) if tens == "veint" => Cow::Owned(format!("{tens}iuno")),
+            _ => Cow::Owned(lower),
+        }
     } else {
         Cow::Borrowed(piece)
     };
@@ -800,6 +805,9 @@ mod tests {
         assert!(numbers("twenty five guests").contains(&25.0));
         assert!(numbers("para cuatro personas").contains(&4.0));
         assert!(numbers("ochenta y cinco").contains(&85.0));
+        // "veintiún" before its noun.
+        assert!(numbers("Pon la calefacción a veintiún grados").contains(&21.0));
+        assert!(!numbers("Pon la calefacción a veintiún grados").contains(&20.0));
         assert!(numbers("vingt-deux euros").contains(&22.0));
         assert!(numbers("für zweiundvierzig Gäste").contains(&42.0));
         assert!(numbers("trinta e dois").contains(&32.0));
