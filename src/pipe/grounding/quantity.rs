@@ -1144,7 +1144,8 @@ fn two_unit_compounds(tokens: &[Token], out: &[Quantity]) -> Vec<Quantity> {
     compounds
 }
 
-/// "an hour and twenty", "un'ora e venti", "una hora y veinte": minutes after the hours.
+/// "an hour and twenty", "un'ora e venti", "una hora y veinte", "une heure vingt": minutes
+/// after the hours.
 fn hours_and_minutes(tokens: &[Token], facts: &Facts, out: &[Quantity]) -> Vec<Quantity> {
     let mut compounds = Vec::new();
     for q in out {
@@ -1166,11 +1167,23 @@ fn hours_and_minutes(tokens: &[Token], facts: &Facts, out: &[Quantity]) -> Vec<Q
         let and = tokens
             .get(unit_end + 1)
             .is_some_and(|t| AND.contains(&t.folded.as_str()));
-        let minutes = facts
-            .number_spans
-            .iter()
-            .find(|s| s.start == unit_end + 2 && !s.ordinal);
-        if let (true, Some(minutes)) = (and, minutes) {
+        // Without "and" ("une heure vingt", "eine Stunde zwanzig"): no unit after the
+        // minutes, and no clock's cue before the hours ("à une heure vingt" is 1:20).
+        let at = if and { unit_end + 2 } else { unit_end + 1 };
+        let clock = start
+            .checked_sub(1)
+            .and_then(|i| tokens.get(i))
+            .is_some_and(|t| is_word(t, CLOCK_CUES));
+        let minutes = facts.number_spans.iter().find(|s| {
+            s.start == at
+                && !s.ordinal
+                && (and
+                    || (!clock
+                        && tokens
+                            .get(s.end)
+                            .is_none_or(|t| readings(&t.folded, false).is_empty())))
+        });
+        if let Some(minutes) = minutes {
             if minutes.value.fract() == 0.0 && (1.0..60.0).contains(&minutes.value) {
                 compounds.push(Quantity {
                     dim: Time,
@@ -1183,6 +1196,9 @@ fn hours_and_minutes(tokens: &[Token], facts: &Facts, out: &[Quantity]) -> Vec<Q
     }
     compounds
 }
+
+/// Words before an hour that make it a clock's: "at", "à", "a las", "um", "alle", "às".
+const CLOCK_CUES: &[&str] = &["at", "a", "las", "la", "um", "alle", "as", "vers", "gegen"];
 
 /// Units whose smaller unit is said as a bare number after them, with how many of it make
 /// one: metres and their centimetres, kilos and their grams, litres and their millilitres.
@@ -1972,6 +1988,11 @@ mod tests {
         assert!(has("uma hora e um quarto de treino", 75.0));
         assert!(has("an hour and a quarter", 75.0));
         assert!(has("un timer di un'ora e venti", 80.0));
+        // Without "and": not a clock's hour, nor minutes with a unit of their own.
+        assert!(has("Programme la cuisson pour une heure vingt", 80.0));
+        assert!(has("eine Stunde zwanzig im Ofen", 80.0));
+        assert!(!has("réveille-moi à une heure vingt", 80.0));
+        assert!(!has("drive 2 hours 30 km", 150.0));
         assert!(has("2 hours and 10 minutes", 130.0));
         assert!(has("passe la VM à 16 Go de RAM", 16.0));
     }
