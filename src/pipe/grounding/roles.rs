@@ -97,7 +97,8 @@ const OF: &[&str] = &[
 #[rustfmt::skip]
 const TRADES: &[&str] = &[
     "doctor", "dentist", "lawyer", "plumber", "electrician", "tutor", "coach", "nanny",
-    "babysitter", "vet", "dermatologist", "pediatrician", "therapist", "mechanic", "landlord",
+    "babysitter", "vet", "veterinarian", "dermatologist", "pediatrician", "therapist",
+    "mechanic", "landlord", "barber", "hairdresser", "physician",
     "maestra", "maestro", "insegnante", "professoressa", "professore", "prof", "medico",
     "dottore", "dottoressa", "dentista", "avvocato", "avvocata", "idraulico", "elettricista",
     "pediatra", "dermatologa", "dermatologo", "allenatore", "allenatrice", "tata",
@@ -199,7 +200,8 @@ const IN_THE: &[&str] = &["im", "ins"];
 #[rustfmt::skip]
 const PEOPLE: &[&str] = &[
     "contact", "person", "attendee", "attendees", "guest", "guests", "invitee", "invitees",
-    "participant", "participants", "patient", "callee", "honoree",
+    "participant", "participants", "patient", "callee", "honoree", "passenger", "passengers",
+    "traveler", "traveller", "pasajero", "passager", "passagier", "passageiro", "passeggero",
 ];
 
 /// Words of a field's name about a booking, which make it about a person only beside a word
@@ -268,7 +270,10 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
     }
     // The user's own name is whom a message comes from, and not whom they book for when they
     // speak of a relative of theirs ("Inscris ma fille…, moi c'est Hervé Martin").
-    let not_self = recipient || ((about(PEOPLE) || served) && my_kin(&evidence.tokens));
+    // Nor their own doctor, vet or barber.
+    let not_self = recipient
+        || (about(TRADES) && !served)
+        || ((about(PEOPLE) || served) && my_kin(&evidence.tokens));
     let senders: Vec<&[&str]> = SIGN.iter().chain(SENT_FROM).copied().collect();
     // German forwards in two words: "leite ... weiter".
     let has = |f: &dyn Fn(&str) -> bool| evidence.tokens.iter().any(|t| f(&t.folded));
@@ -278,7 +283,7 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
         (recipient && (after(tokens, at, &senders) || closing(tokens, at, len, evidence)))
             // A sender is no guest either ("De parte de Julia, invita a Tomás").
             || (about(PEOPLE) && after(tokens, at, SENT_FROM))
-            || (not_self && after(tokens, at, SELF_NAMED))
+            || (not_self && self_named(tokens, at))
             || (served && trade_named(tokens, at))
             || (recipient && forwarded && of_before(tokens, at, WRITTEN))
             || of_before(tokens, at, KIN)
@@ -300,9 +305,31 @@ const SELF_NAMED: &[&[&str]] = &[
     &["de", "ma", "part"],
     &["ich", "bin"], &["ich", "heisse"], &["ich", "heiße"], &["mein", "name", "ist"], &["von", "mir"],
     &["eu", "sou"], &["me", "chamo"], &["meu", "nome", "e"], &["da", "minha", "parte"],
+    &["aqui", "e", "o"], &["aqui", "e", "a"], &["aqui", "e"], &["hier", "ist"], &["ici"],
     // Not "sono" alone: "they are" too ("sono Luca e Sofia").
     &["mi", "chiamo"], &["io", "sono"], &["il", "mio", "nome", "e"], &["da", "parte", "mia"],
 ];
+
+/// Whether the name at `at` is the user's own: after [`SELF_NAMED`], past a title ("Hier ist
+/// Frau Schulte"), or after "sono" or "c'est" opening a sentence ("Sono Paola, mia figlia…",
+/// "C'est Sophie."; inside one, "sono" is "they are" too).
+fn self_named(tokens: &[Token], at: usize) -> bool {
+    // As written first: "m" of "I'm" is a title's too.
+    if after(tokens, at, SELF_NAMED) {
+        return true;
+    }
+    let mut at = at;
+    while at > 0 && (TITLES.contains(&tokens[at - 1].folded.as_str())) {
+        at -= 1;
+    }
+    let opens =
+        |from: usize| from == 0 || matches!(tokens[from - 1].lower.as_str(), "." | "!" | "?");
+    after(tokens, at, SELF_NAMED)
+        || (at >= 1 && tokens[at - 1].folded == "sono" && opens(at - 1))
+        || (at >= 3
+            && ends_with(tokens, at, &[&["c", "'", "est"], &["c", "’", "est"]])
+            && opens(at - 3))
+}
 
 /// Possessives of the user before a relative ("ma fille", "mio figlio"), folded.
 #[rustfmt::skip]
@@ -606,6 +633,38 @@ mod tests {
             "Iscrivi i miei figli al corso di nuoto, sono Luca e Sofia",
             "participant_name",
             "Luca"
+        ));
+        // Opening a sentence, "sono" and "c'est" introduce the user; a title is skipped.
+        assert!(signer(
+            "Sono Paola, mia figlia Anna ha bisogno del certificato medico",
+            "patient_name",
+            "Paola"
+        ));
+        assert!(signer(
+            "C'est Sophie. Prends rendez-vous chez le Dr Martin pour mon mari",
+            "patient_name",
+            "Sophie"
+        ));
+        assert!(signer(
+            "Hier ist Frau Schulte von der Praxis Dr. Brandt, bitte einen Termin eintragen",
+            "doctor_name",
+            "Schulte"
+        ));
+        // The user is not their own vet; a passenger is a person booked for.
+        assert!(signer(
+            "Hi, this is Jordan Fisher. Please schedule a vet visit for Pepper.",
+            "veterinarian_name",
+            "Jordan Fisher"
+        ));
+        assert!(signer(
+            "Soy Carmen Ruiz, quiero pedir un taxi al aeropuerto para mi jefe",
+            "passenger_name",
+            "Carmen Ruiz"
+        ));
+        assert!(!signer(
+            "Soy Carmen Ruiz, quiero pedir un taxi al aeropuerto",
+            "passenger_name",
+            "Carmen Ruiz"
         ));
         assert!(!signer(
             "book a checkup for Luca Rossi with Dr. Colombo",
