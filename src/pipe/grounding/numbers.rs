@@ -691,6 +691,8 @@ fn piece_of(text: &str, from: usize, to: usize) -> Piece<'_> {
             Some(tens) if tens == "veint" => Cow::Owned(format!("{tens}iuno")),
             _ => Cow::Owned(lower),
         }
+    } else if piece == "veintiun" {
+        Cow::Borrowed("veintiuno")
     } else {
         Cow::Borrowed(piece)
     };
@@ -808,6 +810,7 @@ mod tests {
         // "veintiún" before its noun.
         assert!(numbers("Pon la calefacción a veintiún grados").contains(&21.0));
         assert!(!numbers("Pon la calefacción a veintiún grados").contains(&20.0));
+        assert!(numbers("pon la calefaccion a veintiun grados").contains(&21.0));
         assert!(numbers("vingt-deux euros").contains(&22.0));
         assert!(numbers("für zweiundvierzig Gäste").contains(&42.0));
         assert!(numbers("trinta e dois").contains(&32.0));

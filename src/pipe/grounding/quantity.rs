@@ -1197,8 +1197,9 @@ fn hours_and_minutes(tokens: &[Token], facts: &Facts, out: &[Quantity]) -> Vec<Q
     compounds
 }
 
-/// Words before an hour that make it a clock's: "at", "à", "a las", "um", "alle", "às".
-const CLOCK_CUES: &[&str] = &["at", "a", "las", "la", "um", "alle", "as", "vers", "gegen"];
+/// Words before an hour that make it a clock's: "at", "à", "a las", "alle", "às" (not German
+/// "um", "by" before a span: "um eine Stunde zwanzig verschieben").
+const CLOCK_CUES: &[&str] = &["at", "a", "las", "la", "alle", "as", "vers"];
 
 /// Units whose smaller unit is said as a bare number after them, with how many of it make
 /// one: metres and their centimetres, kilos and their grams, litres and their millilitres.
@@ -1992,6 +1993,7 @@ mod tests {
         assert!(has("Programme la cuisson pour une heure vingt", 80.0));
         assert!(has("eine Stunde zwanzig im Ofen", 80.0));
         assert!(!has("réveille-moi à une heure vingt", 80.0));
+        assert!(has("Verschieb das Meeting um eine Stunde zwanzig", 80.0));
         assert!(!has("drive 2 hours 30 km", 150.0));
         assert!(has("2 hours and 10 minutes", 130.0));
         assert!(has("passe la VM à 16 Go de RAM", 16.0));

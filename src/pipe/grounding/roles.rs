@@ -6,8 +6,9 @@
 //! ("la fille de Marc", "a mãe do Rafael", "Marc's daughter") is not the relative's, and a
 //! venue's ("el restaurante Don Julio", "im Hans im Glück") is no person's, for a field about
 //! a person (whom to call, invite, book for). The user's own name ("moi c'est Hervé", "from me
-//! (Daniel)") is not whom a message goes to, nor a relative they book for; a name said as a
-//! trade's ("il pediatra è il dottor Colombo") is not the patient's.
+//! (Daniel)", "Sono Paola" opening a sentence) is not whom a message goes to, not their own
+//! doctor, vet or barber, nor a relative they book for; a name said as a trade's ("il
+//! pediatra è il dottor Colombo") is not the patient's.
 
 use super::evidence::Evidence;
 use super::tokens::{ends_with, places_of, tokenize, words_of, Kind, Token};
@@ -200,8 +201,7 @@ const IN_THE: &[&str] = &["im", "ins"];
 #[rustfmt::skip]
 const PEOPLE: &[&str] = &[
     "contact", "person", "attendee", "attendees", "guest", "guests", "invitee", "invitees",
-    "participant", "participants", "patient", "callee", "honoree", "passenger", "passengers",
-    "traveler", "traveller", "pasajero", "passager", "passagier", "passageiro", "passeggero",
+    "participant", "participants", "patient", "callee", "honoree",
 ];
 
 /// Words of a field's name about a booking, which make it about a person only beside a word
@@ -271,9 +271,8 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
     // The user's own name is whom a message comes from, and not whom they book for when they
     // speak of a relative of theirs ("Inscris ma fille…, moi c'est Hervé Martin").
     // Nor their own doctor, vet or barber.
-    let not_self = recipient
-        || (about(TRADES) && !served)
-        || ((about(PEOPLE) || served) && my_kin(&evidence.tokens));
+    let not_self =
+        recipient || about(TRADES) || ((about(PEOPLE) || served) && my_kin(&evidence.tokens));
     let senders: Vec<&[&str]> = SIGN.iter().chain(SENT_FROM).copied().collect();
     // German forwards in two words: "leite ... weiter".
     let has = |f: &dyn Fn(&str) -> bool| evidence.tokens.iter().any(|t| f(&t.folded));
@@ -283,7 +282,7 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
         (recipient && (after(tokens, at, &senders) || closing(tokens, at, len, evidence)))
             // A sender is no guest either ("De parte de Julia, invita a Tomás").
             || (about(PEOPLE) && after(tokens, at, SENT_FROM))
-            || (not_self && self_named(tokens, at))
+            || (not_self && self_named(tokens, at, about(TRADES), len))
             || (served && trade_named(tokens, at))
             || (recipient && forwarded && of_before(tokens, at, WRITTEN))
             || of_before(tokens, at, KIN)
@@ -305,7 +304,6 @@ const SELF_NAMED: &[&[&str]] = &[
     &["de", "ma", "part"],
     &["ich", "bin"], &["ich", "heisse"], &["ich", "heiße"], &["mein", "name", "ist"], &["von", "mir"],
     &["eu", "sou"], &["me", "chamo"], &["meu", "nome", "e"], &["da", "minha", "parte"],
-    &["aqui", "e", "o"], &["aqui", "e", "a"], &["aqui", "e"], &["hier", "ist"], &["ici"],
     // Not "sono" alone: "they are" too ("sono Luca e Sofia").
     &["mi", "chiamo"], &["io", "sono"], &["il", "mio", "nome", "e"], &["da", "parte", "mia"],
 ];
@@ -313,23 +311,72 @@ const SELF_NAMED: &[&[&str]] = &[
 /// Whether the name at `at` is the user's own: after [`SELF_NAMED`], past a title ("Hier ist
 /// Frau Schulte"), or after "sono" or "c'est" opening a sentence ("Sono Paola, mia figlia…",
 /// "C'est Sophie."; inside one, "sono" is "they are" too).
-fn self_named(tokens: &[Token], at: usize) -> bool {
-    // As written first: "m" of "I'm" is a title's too.
-    if after(tokens, at, SELF_NAMED) {
-        return true;
+fn self_named(tokens: &[Token], at: usize, trade: bool, len: usize) -> bool {
+    // A cleft says who does a thing ("C'est Julien qui gère", "sono Marco e Giulia a
+    // decidere"); "Dr. Patel's office" is the doctor's.
+    let after_name = |k: usize| tokens.get(at + len + k).map_or("", |t| t.folded.as_str());
+    if matches!(after_name(0), "qui" | "que" | "qu" | "che") || after_name(1) == "s" {
+        return false;
     }
+    // A sentence opens at the start, after its mark, or after a greeting and its comma
+    // ("Buongiorno, sono Paola").
+    let opens = |from: usize| {
+        from == 0
+            || matches!(tokens[from - 1].lower.as_str(), "." | "!" | "?")
+            || (tokens[from - 1].lower == ","
+                && from >= 2
+                && GREETINGS.contains(&tokens[from - 2].folded.as_str()))
+    };
+    let introduced = |at: usize| {
+        let lower = |k: usize| tokens[at - k].lower.as_str();
+        after(tokens, at, SELF_NAMED)
+            || (at >= 1 && tokens[at - 1].folded == "sono" && opens(at - 1))
+            || (at >= 3
+                && ends_with(tokens, at, &[&["c", "'", "est"], &["c", "’", "est"]])
+                && opens(at - 3))
+            // "Hier ist Frau Schulte", "aqui é o Rafael", "ici Sophie": opening a sentence
+            // (inside one, "here is"; "aqui e" is "here and").
+            || (at >= 2 && lower(2) == "hier" && lower(1) == "ist" && opens(at - 2))
+            || (at >= 1 && lower(1) == "ici" && opens(at - 1))
+            || (at >= 2 && lower(2) == "aqui" && lower(1) == "é" && opens(at - 2))
+            || (at >= 3
+                && lower(3) == "aqui"
+                && lower(2) == "é"
+                && matches!(lower(1), "o" | "a")
+                && opens(at - 3))
+    };
+    // As written first, then past each title ("I'm Mrs. Fisher"; the "m" of "I'm" is a
+    // title's too); a professional who gives their own title ("Hier ist Dr. Brandt") is
+    // named as the trade.
     let mut at = at;
-    while at > 0 && (TITLES.contains(&tokens[at - 1].folded.as_str())) {
+    loop {
+        if introduced(at) {
+            return true;
+        }
+        let title = at > 0
+            && ((tokens[at - 1].lower != "." && TITLES.contains(&tokens[at - 1].folded.as_str()))
+                || (tokens[at - 1].lower == "."
+                    && at >= 2
+                    && TITLES.contains(&tokens[at - 2].folded.as_str())));
+        if !title || (trade && DOCTORS.contains(&tokens[at - 1].folded.as_str())) {
+            return false;
+        }
         at -= 1;
     }
-    let opens =
-        |from: usize| from == 0 || matches!(tokens[from - 1].lower.as_str(), "." | "!" | "?");
-    after(tokens, at, SELF_NAMED)
-        || (at >= 1 && tokens[at - 1].folded == "sono" && opens(at - 1))
-        || (at >= 3
-            && ends_with(tokens, at, &[&["c", "'", "est"], &["c", "’", "est"]])
-            && opens(at - 3))
 }
+
+/// Greetings before a comma that opens a sentence, folded.
+#[rustfmt::skip]
+const GREETINGS: &[&str] = &[
+    "hi", "hello", "hey", "hola", "buenas", "dias", "tardes", "bonjour", "salut", "allo",
+    "bonsoir", "hallo", "tag", "morgen", "servus", "ola", "oi", "dia", "ciao", "buongiorno",
+    "buonasera", "salve",
+];
+
+/// Doctors' titles (folded).
+const DOCTORS: &[&str] = &[
+    "dr", "dra", "dott", "dottor", "doktor", "docteur", "doctora",
+];
 
 /// Possessives of the user before a relative ("ma fille", "mio figlio"), folded.
 #[rustfmt::skip]
@@ -364,9 +411,6 @@ fn trade_named(tokens: &[Token], at: usize) -> bool {
     const BETWEEN: &[&str] = &[
         "is", "es", "est", "ist", "e", "the", "el", "la", "le", "il", "lo", "der", "die", "o", "a",
     ];
-    const DOCTOR: &[&str] = &[
-        "dr", "dra", "dott", "dottor", "doktor", "docteur", "doctora",
-    ];
     let is = |i: usize, list: &[&str]| list.contains(&tokens[i].folded.as_str());
     let mut i = at;
     let mut titled = false;
@@ -376,7 +420,7 @@ fn trade_named(tokens: &[Token], at: usize) -> bool {
             || (tokens[i].lower == ":" && i > 0 && is(i - 1, TRADES))
     };
     while i > 0 && (is(i - 1, BETWEEN) || is(i - 1, TITLES) || mark(i - 1)) {
-        titled |= is(i - 1, DOCTOR);
+        titled |= is(i - 1, DOCTORS);
         i -= 1;
     }
     titled || (i > 0 && is(i - 1, TRADES))
@@ -650,13 +694,14 @@ mod tests {
             "doctor_name",
             "Schulte"
         ));
-        // The user is not their own vet; a passenger is a person booked for.
+        // The user is not their own vet; a traveller books for themselves and their family
+        // ("for me and my wife"): no passenger field is read this way.
         assert!(signer(
             "Hi, this is Jordan Fisher. Please schedule a vet visit for Pepper.",
             "veterinarian_name",
             "Jordan Fisher"
         ));
-        assert!(signer(
+        assert!(!signer(
             "Soy Carmen Ruiz, quiero pedir un taxi al aeropuerto para mi jefe",
             "passenger_name",
             "Carmen Ruiz"
@@ -665,6 +710,43 @@ mod tests {
             "Soy Carmen Ruiz, quiero pedir un taxi al aeropuerto",
             "passenger_name",
             "Carmen Ruiz"
+        ));
+        // Not "here is" inside a sentence, nor past a full stop, nor a cleft, nor a doctor
+        // who gives their title; "I'm Mrs. Fisher" past the title; a greeting opens.
+        assert!(!signer(
+            "Der beste Zahnarzt hier ist Dr. Weber, mach mir einen Termin",
+            "dentist_name",
+            "Weber"
+        ));
+        assert!(!signer(
+            "Je suis déjà ici. Marc est en retard, envoie-lui un SMS",
+            "recipient_name",
+            "Marc"
+        ));
+        assert!(!signer(
+            "C'est Julien qui gère les factures, envoie-lui celle de mars.",
+            "recipient_name",
+            "Julien"
+        ));
+        assert!(!signer(
+            "Hier ist Dr. Brandt, trag mir einen Termin ein",
+            "doctor_name",
+            "Brandt"
+        ));
+        assert!(!signer(
+            "Eu fico aqui e a Ana vai ao médico, manda-lhe uma mensagem",
+            "recipient_name",
+            "Ana"
+        ));
+        assert!(signer(
+            "Hi, I'm Mrs. Fisher, book Pepper's checkup at the vet",
+            "veterinarian_name",
+            "Fisher"
+        ));
+        assert!(signer(
+            "Buongiorno, sono Paola Neri, vorrei una visita dal veterinario",
+            "veterinarian_name",
+            "Paola Neri"
         ));
         assert!(!signer(
             "book a checkup for Luca Rossi with Dr. Colombo",
