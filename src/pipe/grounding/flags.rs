@@ -655,6 +655,13 @@ fn opposite_said(evidence: &Evidence, subject_words: &[String], words: &[&str]) 
 
 /// Words that say a thing is off, or on, written right after it at the end of a clause:
 /// "motion detection off", "Bewegungserkennung aus", "notificaciones: apagadas".
+/// "Of" (and its article) between a subject and a phrase it belongs to, folded.
+#[rustfmt::skip]
+const OF_THE: &[&str] = &[
+    "of", "de", "del", "do", "da", "dos", "das", "du", "des", "di", "della", "dello", "dei",
+    "delle", "von", "vom", "der",
+];
+
 const OFF_AFTER: &[&str] = &[
     "off",
     "aus",
@@ -681,8 +688,16 @@ const OFF_AFTER: &[&str] = &[
     "disattivati",
     "desligado",
     "desligada",
+    "desligados",
+    "desligadas",
     "desativado",
     "desativada",
+    "desativados",
+    "desativadas",
+    "eteints",
+    "eteintes",
+    "spente",
+    "disattivate",
     "disabled",
 ];
 const ON_AFTER: &[&str] = &[
@@ -720,6 +735,28 @@ fn state_after(evidence: &Evidence, at: usize) -> Option<bool> {
     let mut next = at + 1;
     if tokens.get(next).is_some_and(|t| t.lower == ":") {
         next += 1;
+    }
+    // Past what the subject is of, two words at most each time ("as notificações do app do
+    // banco desligadas", "las alertas de la cámara apagadas").
+    for _ in 0..3 {
+        let of = tokens.get(next).is_some_and(|t| is(OF_THE, &t.folded));
+        let words = tokens.get(next + 1..next + 3).map_or(0, |run| {
+            run.iter().take_while(|t| t.kind == Kind::Word).count()
+        });
+        if !of || words == 0 {
+            break;
+        }
+        // The state word itself is no word of the phrase.
+        let phrase = tokens[next + 1..next + 1 + words]
+            .iter()
+            .take_while(|t| {
+                !is(OFF_AFTER, &t.folded) && !is(ON_AFTER, &t.folded) && !is(OF_THE, &t.folded)
+            })
+            .count();
+        if phrase == 0 {
+            break;
+        }
+        next += 1 + phrase;
     }
     let word = tokens.get(next).filter(|t| t.kind == Kind::Word)?;
     let ends = tokens
@@ -1190,6 +1227,20 @@ mod tests {
 
     #[test]
     fn a_state_said_after_its_subject() {
+        // Past what the subject is of.
+        let bank = "Pode deixar as notificações do app do banco desligadas";
+        assert!(flag(bank, "notifications_enabled", false));
+        assert!(!flag(bank, "notifications_enabled", true));
+        assert!(flag(
+            "deja las notificaciones de la app activadas",
+            "notifications_enabled",
+            true
+        ));
+        assert!(!flag(
+            "manda las notificaciones de la app del banco ahora",
+            "notifications_enabled",
+            false
+        ));
         assert!(flag(
             "hallway camera: motion detection off.",
             "motion_detection",
