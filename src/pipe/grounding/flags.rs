@@ -653,8 +653,6 @@ fn opposite_said(evidence: &Evidence, subject_words: &[String], words: &[&str]) 
     said
 }
 
-/// Words that say a thing is off, or on, written right after it at the end of a clause:
-/// "motion detection off", "Bewegungserkennung aus", "notificaciones: apagadas".
 /// "Of" (and its article) between a subject and a phrase it belongs to, folded.
 #[rustfmt::skip]
 const OF_THE: &[&str] = &[
@@ -662,6 +660,8 @@ const OF_THE: &[&str] = &[
     "delle", "von", "vom", "der",
 ];
 
+/// Words that say a thing is off, or on, written right after it at the end of a clause:
+/// "motion detection off", "Bewegungserkennung aus", "notificaciones: apagadas".
 const OFF_AFTER: &[&str] = &[
     "off",
     "aus",
@@ -729,7 +729,9 @@ const ON_AFTER: &[&str] = &[
 
 /// The state a word right after the token at `at` gives it, where that word ends its clause
 /// (a mark or the end of the text follows): "aus" of "Bewegungserkennung aus.", not of "aus
-/// dem Haus".
+/// dem Haus". Past what the subject is of, only a participle that agrees with the subject in
+/// number ("as notificações do app do banco desligadas"; not "de câmera desligada", which is
+/// the camera's, nor "reminders of my days off").
 fn state_after(evidence: &Evidence, at: usize) -> Option<bool> {
     let tokens = &evidence.tokens;
     let mut next = at + 1;
@@ -759,6 +761,9 @@ fn state_after(evidence: &Evidence, at: usize) -> Option<bool> {
         next += 1 + phrase;
     }
     let word = tokens.get(next).filter(|t| t.kind == Kind::Word)?;
+    if next > at + 2 && !agrees(&tokens[at].folded, &word.folded) {
+        return None;
+    }
     let ends = tokens
         .get(next + 1)
         .is_none_or(|t| t.kind == Kind::Punct && t.lower != "-");
@@ -772,6 +777,19 @@ fn state_after(evidence: &Evidence, at: usize) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// Whether a participle (folded) agrees in number with the noun it follows: both plural
+/// ("-s", Italian "-i" and "-e") or neither; not a particle ("off", "aus"), which agrees with
+/// anything.
+fn agrees(noun: &str, participle: &str) -> bool {
+    if participle.chars().count() <= 3 {
+        return false;
+    }
+    let plural = |w: &str| w.ends_with('s') || w.ends_with('i');
+    // Italian feminine plurals end in "-e" as French singulars do: "notifiche spente".
+    let italian = participle.ends_with('e') && noun.ends_with('e');
+    italian || plural(noun) == plural(participle)
 }
 
 #[cfg(test)]
@@ -1238,6 +1256,17 @@ mod tests {
         ));
         assert!(!flag(
             "manda las notificaciones de la app del banco ahora",
+            "notifications_enabled",
+            false
+        ));
+        // The phrase's own state says nothing of the subject.
+        assert!(flag(
+            "Ative as notificações de câmera desligada",
+            "notifications_enabled",
+            true
+        ));
+        assert!(!flag(
+            "Ative as notificações de câmera desligada",
             "notifications_enabled",
             false
         ));
