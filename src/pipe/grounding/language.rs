@@ -226,6 +226,16 @@ pub fn function_word(folded: &str) -> bool {
         .any(|(_, list)| list.contains(folded))
 }
 
+/// A word the recognizers know beside the common words: a function word, a calendar word or
+/// a number word of the six, or a unit.
+fn ours(word: &super::tokens::Token) -> bool {
+    let folded = word.folded.as_str();
+    function_word(folded)
+        || CALENDAR.iter().any(|(_, days)| days.contains(&folded))
+        || super::quantity::is_unit(folded)
+        || super::numbers::is_number_word(&word.lower)
+}
+
 /// A function word of the conversation's main language ("de" of a Spanish conversation, "it"
 /// of an English one; the word itself makes any language it belongs to present).
 pub fn function_word_of(folded: &str, languages: &Languages) -> bool {
@@ -288,7 +298,11 @@ pub fn of_conversation(text: &str, tool_results: &[std::ops::Range<usize>]) -> L
                 out.present |= 1 << i;
             }
         }
-        if unread_words(line, &scores) || lettered(line, &scores) || unknown(line, &scores) {
+        if unread_words(line, &scores)
+            || lettered(line, &scores)
+            || unknown(line, &scores)
+            || super::vocabulary::unfamiliar(line, ours)
+        {
             out.unread = true;
         }
     }
@@ -1067,6 +1081,18 @@ mod tests {
         // Spanish and Portuguese lines with a word Galician shares stay read.
         assert!(!of("Ven a la fiesta el viernes con tu hermana").unread);
         assert!(!of("Reserva uma mesa para sexta que vem").unread);
+    }
+
+    #[test]
+    fn a_line_of_words_none_of_the_six_knows() {
+        // Short words the six write too ("mai", "rua", "le", "te"), the rest no word of theirs.
+        assert!(of("Hokona mai he miraka, kia rua rita").unread);
+        assert!(of("Ou te manaʻo e totogi i le tinoitupe").unread);
+        assert!(of("Pasang alarm jam lima sonten").unread);
+        // Number words, units and calendar words of the six are theirs, however rare.
+        assert!(!of("Heiz das Wohnzimmer auf einundzwanzig Grad").unread);
+        assert!(!of("Überweis meinem Bruder dreihundertfünfundsiebzig Euro.").unread);
+        assert!(!of("Commande huitante gobelets pour l'apéro").unread);
     }
 
     #[test]

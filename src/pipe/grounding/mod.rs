@@ -54,6 +54,7 @@ mod taken_back;
 mod text;
 mod times;
 mod tokens;
+mod vocabulary;
 mod walk;
 mod words;
 

@@ -480,6 +480,15 @@ const NUMBER_HEADS: &[&str] = &[
 /// starts a word of its own ("unmilione"): any word starting with "un" is kept.
 const SHORT_NUMBER_WORDS: &[&str] = &["o", "y", "e", "et", "um"];
 
+/// Whether `text2num` reads `word` (lowercase, accents as written) alone as a number in one
+/// of the six: "fünfundzwanzig", "veintidós", "huitante".
+pub fn is_number_word(word: &str) -> bool {
+    may_be_number_word(word)
+        && languages()
+            .iter()
+            .any(|lang| text2num::text2digits(word, lang).is_ok())
+}
+
 /// Whether `text2num` may read the word (lowercase) as a number or part of one, in any of
 /// the six languages: a cheap test that keeps every such word and skips most others.
 fn may_be_number_word(word: &str) -> bool {
