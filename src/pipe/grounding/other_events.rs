@@ -1,11 +1,14 @@
 //! Days and times of another event than the one a call books. "caduca el 15 de enero, pídeme
 //! cita" says when a document expires, not when the appointment is; "stell mir den Wecker,
 //! ich muss um 7 am Flughafen sein" says when the user must be somewhere, not when the alarm
-//! rings. A day or time said only in such a clause is evidence for a field about that event
-//! (`expiry_date`, `arrive_by`) and for a reminder of an expiry, not for the rest.
+//! rings; "la farmacia cierra a las 20:00", "o voo sai às 14h", "my shift ends at 6" say when
+//! a thing keeps its own schedule, not when the reminder, the taxi or the court is. A day or
+//! time said only in such a clause is evidence for a field about that event (`expiry_date`,
+//! `arrive_by`, `closing_time`, `departure_time`, a field that names the thing) and for a
+//! reminder of an expiry, not for the rest.
 
 use super::evidence::Evidence;
-use super::tokens::{Kind, Token};
+use super::tokens::{ends_with, Kind, Token};
 use super::words::{is, JOINS};
 
 /// Words that say a thing expires (folded): "expires", "caduca", "expira", "läuft … ab"
@@ -57,14 +60,134 @@ const BEFORE_BEING_THERE: &[&str] = &[
     "saida", "recogida", "ramassage",
 ];
 
+/// Verbs in the third person that say when a thing keeps its own schedule (folded), each
+/// kind with the words of a field about it. Not a day a thing falls due on ("vence",
+/// "scade"), which is a payment's own day too, nor a thing expiring ([`EXPIRES`]).
+#[rustfmt::skip]
+const SCHEDULE: &[(&[&str], &[&str])] = &[
+    // Starts.
+    (&["starts", "begins", "empieza", "empiezan", "comienza", "comienzan", "commence",
+        "commencent", "debute", "debutent", "beginnt", "beginnen", "startet", "starten",
+        "comeca", "comecam", "inizia", "iniziano", "comincia", "cominciano"],
+     &["start", "starts", "begin", "beginning", "inicio", "comienzo", "debut", "beginn",
+        "anfang", "inizio", "show", "showtime", "screening", "session", "sesion", "seance",
+        "vorstellung", "sessao", "spettacolo"]),
+    // Ends.
+    (&["ends", "finishes", "termina", "terminan", "acaba", "acaban", "finit", "finissent",
+        "termine", "terminent", "endet", "enden", "terminam", "acabam", "finisce",
+        "finiscono", "terminano"],
+     &["end", "ends", "until", "finish", "fin", "final", "ende", "bis", "fine", "termino",
+        "termine", "fim"]),
+    // Opens.
+    (&["opens", "abre", "abren", "ouvre", "ouvrent", "offnet", "offnen", "abrem", "apre",
+        "aprono"],
+     &["open", "opening", "opens", "apertura", "ouverture", "offnung", "abertura"]),
+    // Closes.
+    (&["closes", "cierra", "cierran", "ferme", "ferment", "schließt", "schliesst",
+        "schließen", "schliessen", "fecha", "fecham", "chiude", "chiudono"],
+     &["close", "closing", "closes", "cierre", "fermeture", "schluss", "schließung",
+        "fechamento", "chiusura"]),
+    // Leaves.
+    (&["leaves", "departs", "sale", "salen", "part", "partent", "sai", "saem", "parte",
+        "partem", "partono"],
+     &["departure", "depart", "departs", "leave", "leaves", "leaving", "salida", "abfahrt",
+        "abflug", "saida", "partenza", "outbound"]),
+    // Arrives. A pick-up is when one arrives.
+    (&["arrives", "lands", "llega", "llegan", "aterriza", "arrive", "arrivent", "atterrit",
+        "landet", "landen", "chega", "chegam", "pousa", "arriva", "arrivano", "atterra"],
+     &["arrival", "arrive", "arrives", "arriving", "land", "landing", "llegada", "arrivee",
+        "ankunft", "landung", "chegada", "arrivo", "pickup", "pick", "recogida", "abholung",
+        "ramassage", "busca"]),
+];
+
+/// Words before a thing named as a subject (folded): articles, possessives and
+/// demonstratives of the six ("la farmacia cierra", "my shift ends", "o voo sai").
+#[rustfmt::skip]
+const DETERMINERS: &[&str] = &[
+    // Not "that", which opens a clause too ("the showing that ends before 11").
+    "the", "my", "our", "your", "his", "her", "their", "this",
+    "el", "la", "los", "las", "mi", "mis", "su", "sus", "tu", "nuestro", "nuestra", "este",
+    "esta", "del",
+    "le", "les", "l", "mon", "ma", "mes", "ton", "ta", "son", "sa", "notre", "ce", "cette", "du",
+    "der", "die", "das", "dem", "mein", "meine", "unser", "unsere", "sein", "seine", "ihr",
+    "ihre", "dein", "deine", "dieser", "diese", "dieses",
+    "o", "a", "os", "as", "meu", "minha", "meus", "minhas", "seu", "nosso", "nossa", "do", "da",
+    "esse", "essa",
+    "il", "lo", "gli", "mio", "mia", "suo", "nostro", "della", "dello", "questo", "questa",
+];
+
+/// Words of a field that say only a day or a time: such a field may be any event's.
+#[rustfmt::skip]
+const ONLY_WHEN: &[&str] = &[
+    "time", "date", "datetime", "day", "hour", "when", "at", "on", "hora", "fecha", "dia",
+    "heure", "jour", "zeit", "uhrzeit", "datum", "tag", "data", "ora", "giorno", "hh", "mm",
+    "yyyy", "dd", "iso", "format", "the", "of", "in",
+];
+
+/// Whether the verb at `at` says a thing's own schedule with its subject before it (an
+/// article and its noun, or a name): "la farmacia cierra", not "cierra la persiana", which
+/// asks. Returns the kind's field words.
+fn schedule_verb(tokens: &[Token], at: usize, start: usize) -> Option<&'static [&'static str]> {
+    let (_, about) = SCHEDULE
+        .iter()
+        .find(|(verbs, _)| is(verbs, &tokens[at].folded))?;
+    let words: Vec<&Token> = tokens[start..at]
+        .iter()
+        .filter(|t| t.kind == Kind::Word)
+        .collect();
+    // An article or a possessive two or three words back, its noun right before the verb.
+    let determined = words.len() >= 2
+        && words[words.len().saturating_sub(3)..words.len() - 1]
+            .iter()
+            .any(|t| is(DETERMINERS, &t.folded))
+        && !is(DETERMINERS, &words[words.len() - 1].folded);
+    determined.then_some(*about)
+}
+
+/// Words of a field about telling the user of a thing (folded): its time is the thing's own
+/// ("Le train part à 18h30, préviens-moi").
+#[rustfmt::skip]
+const TELLING: &[&str] = &[
+    "remind", "reminder", "reminders", "notify", "notification", "notifications", "alert",
+    "recordatorio", "aviso", "avisar", "rappel", "notifier", "prevenir", "erinnerung",
+    "benachrichtigung", "lembrete", "avisar", "promemoria", "avviso", "notifica",
+];
+
+/// Whether the field is about the schedule kind `about` or about telling the user of it, or
+/// names something the clause `clause` names ("flight" of `flight_time` in "my flight leaves
+/// at 7"), or says only a day or a time (its format's digits aside: "HH:MM 24h").
+fn field_takes(field: &[String], about: &[&str], clause: &[Token]) -> bool {
+    let named = |w: &String| {
+        clause.iter().any(|t| {
+            t.kind == Kind::Word
+                && (t.folded == *w || super::lexicon::translations(w).contains(&t.folded.as_str()))
+        })
+    };
+    field.iter().any(|w| is(about, w) || is(TELLING, w))
+        || field
+            .iter()
+            .all(|w| is(ONLY_WHEN, w) || w.chars().any(|c| c.is_ascii_digit()))
+        || field
+            .iter()
+            .filter(|w| !is(ONLY_WHEN, w) && w.chars().count() > 2)
+            .any(named)
+}
+
 /// The clauses that say another event's day or time, as byte ranges: from the word that
-/// opens one to the end of its clause.
+/// opens one to the end of its clause; for a thing's own schedule, the whole clause.
 fn clauses(tokens: &[Token], field: &[String]) -> Vec<std::ops::Range<usize>> {
     let expiry = !field.iter().any(|w| is(ABOUT_EXPIRY, w));
     let being_there = field.iter().any(|w| is(BEFORE_BEING_THERE, w));
     let mut out = Vec::new();
     let mut i = 0;
+    // The first token of the clause `i` is in.
+    let mut start = 0;
     while i < tokens.len() {
+        if ends_clause(tokens, i) {
+            start = i + 1;
+            i += 1;
+            continue;
+        }
         let clause = &tokens[i..clause_end(tokens, i)];
         let has = |word: &str| clause.iter().any(|t| t.folded == word);
         let expires = is(EXPIRES, &tokens[i].folded) || (is(RUNS, &tokens[i].folded) && has("ab"));
@@ -85,6 +208,13 @@ fn clauses(tokens: &[Token], field: &[String]) -> Vec<std::ops::Range<usize>> {
                 out.push(tokens[i].start..tokens[last].end);
             }
             i = end.max(i + 1);
+        } else if let Some(end) = schedule_verb(tokens, i, start)
+            .map(|about| (about, clause_end(tokens, i)))
+            .filter(|(about, end)| !field_takes(field, about, &tokens[start..*end]))
+            .map(|(_, end)| end)
+        {
+            out.push(tokens[start].start..tokens[end - 1].end);
+            i = end;
         } else {
             i += 1;
         }
@@ -92,24 +222,24 @@ fn clauses(tokens: &[Token], field: &[String]) -> Vec<std::ops::Range<usize>> {
     out
 }
 
+/// Whether the phrase `words` starts at `at`.
 fn starts_with(tokens: &[Token], at: usize, words: &[&str]) -> bool {
-    tokens
-        .get(at..at + words.len())
-        .is_some_and(|run| run.iter().zip(words).all(|(t, w)| t.folded == *w))
+    at + words.len() <= tokens.len() && ends_with(tokens, at + words.len(), &[words])
 }
 
-/// The token after the clause that starts at `at`: its sentence mark, comma or join; not the
-/// dot of a German ordinal ("am 3. März").
+/// Whether the token at `k` ends a clause: a sentence mark, a comma or a join; not the dot of
+/// a German ordinal ("am 3. März").
+fn ends_clause(tokens: &[Token], k: usize) -> bool {
+    let t = &tokens[k];
+    let ordinal = t.lower == "." && !t.spaced && k > 0 && tokens[k - 1].kind == Kind::Number;
+    (t.kind == Kind::Punct && matches!(t.lower.as_str(), "," | "." | ";" | "!" | "?") && !ordinal)
+        || (t.kind == Kind::Word && is(JOINS, &t.folded))
+}
+
+/// The token after the clause that starts at `at`: the next that ends a clause.
 fn clause_end(tokens: &[Token], at: usize) -> usize {
     (at + 1..tokens.len())
-        .find(|&k| {
-            let t = &tokens[k];
-            let ordinal = t.lower == "." && !t.spaced && tokens[k - 1].kind == Kind::Number;
-            (t.kind == Kind::Punct
-                && matches!(t.lower.as_str(), "," | "." | ";" | "!" | "?")
-                && !ordinal)
-                || (t.kind == Kind::Word && is(JOINS, &t.folded))
-        })
+        .find(|&k| ends_clause(tokens, k))
         .unwrap_or(tokens.len())
 }
 
@@ -176,5 +306,55 @@ mod tests {
             &["alarm", "time"]
         )
         .is_empty());
+    }
+
+    #[test]
+    fn a_thing_s_own_schedule_is_another_event() {
+        let pharmacy = "La farmacia cierra a las 20:00, recuérdame ir antes";
+        assert_eq!(
+            parts(pharmacy, &["visit", "time"]),
+            ["La farmacia cierra a las 20:00"]
+        );
+        assert_eq!(
+            parts(
+                "O voo sai às 14h, chama um Uber pra me levar",
+                &["pickup", "time"]
+            ),
+            ["O voo sai às 14h"]
+        );
+        assert_eq!(
+            parts(
+                "Book the squash court Thursday evening. My shift ends at 6 and it takes 40 min",
+                &["start", "time"]
+            ),
+            ["My shift ends at 6"]
+        );
+        assert_eq!(
+            parts(
+                "Le film commence à 20h30, réserve le resto avant",
+                &["reservation", "time"]
+            ),
+            ["Le film commence à 20h30"]
+        );
+        // A field about that schedule, or about the thing named, or about a time only, takes it.
+        assert!(parts(pharmacy, &["closing", "time"]).is_empty());
+        assert!(parts(
+            "Le train part à 18h30, préviens-moi",
+            &["time", "to", "notify"]
+        )
+        .is_empty());
+        assert!(parts("La partita inizia alle 20:45", &["time", "hh", "mm", "24h"]).is_empty());
+        assert!(parts("the showing that still ends before 11", &["showtime"]).is_empty());
+        assert!(parts("my flight leaves at 7, track it", &["flight", "time"]).is_empty());
+        assert!(parts("The meeting starts at 3, add it", &["start", "time"]).is_empty());
+        assert!(parts("The train leaves at 9:15, book a seat", &["time"]).is_empty());
+        // A request, not a statement: the verb opens its clause, or has no subject before it.
+        assert!(parts("Cierra la persiana a las 8", &["appointment", "time"]).is_empty());
+        assert!(parts(
+            "Por favor cierra la persiana a las 8",
+            &["appointment", "time"]
+        )
+        .is_empty());
+        assert!(parts("y abre la puerta a las 7", &["appointment", "time"]).is_empty());
     }
 }
