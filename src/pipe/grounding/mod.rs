@@ -52,6 +52,7 @@ mod rows;
 mod rules;
 mod taken_back;
 mod text;
+mod things;
 mod times;
 mod tokens;
 mod vocabulary;

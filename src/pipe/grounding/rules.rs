@@ -15,7 +15,7 @@ use super::tokens::{cognate, stem, words_of, Kind};
 use super::words::{is, ASIDES, SEQUENCE, STOPWORDS};
 use super::{
     airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved,
-    other_events, roles, text,
+    other_events, roles, text, things,
 };
 use crate::config::GroundingRule;
 
@@ -181,6 +181,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         || the_event_s_time(leaf, evidence)
         || said_only_as_turned_down(leaf, evidence, rules)
         || said_only_for_another_event(leaf, evidence, rules)
+        || said_only_for_another_thing(leaf, evidence, rules)
     {
         return None;
     }
@@ -346,6 +347,21 @@ fn said_only_for_another_event(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
     };
     let said_in = |part: &Evidence| day_or_time(text, leaf, part, rules).flatten().is_some();
     said_in(&other) && !said_in(&rest)
+}
+
+/// A number said only where another thing than the field's is named, where the field's
+/// thing is named with a number of its own ([`things`]): "la pasta per 9 minuti e il sugo
+/// per 20" gives `pasta_minutes` no 20.
+fn said_only_for_another_thing(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
+    // A correction gives a number of its own to what it corrects ("4 biglietti... anzi 5",
+    // "actually make it 250"), in a part that need not name it.
+    if !leaf.value.is_number() || evidence.taken_back.is_some() {
+        return false;
+    }
+    let Some((own, rest)) = things::split(evidence, &field_words(leaf)) else {
+        return false;
+    };
+    traced(leaf, &rest, rules).is_some() && traced(leaf, &own, rules).is_none()
 }
 
 /// Particles inside a name ("Gare de Lyon", "Ludwig van Beethoven").
