@@ -190,6 +190,18 @@ const VENUES: &[&str] = &[
     "restaurant", "restaurante", "ristorante", "trattoria", "pizzeria", "osteria", "bar",
     "cafe", "hotel", "brasserie", "bistro", "bistrot", "gasthaus", "gasthof", "wirtshaus",
     "taberna", "tasca", "churrascaria", "cantina", "pub", "diner", "steakhouse", "parrilla",
+    // Shops and services named after a person ("Tony's Barbershop", "Pizzaria do Zé").
+    "pizzaria", "shop", "store", "barbershop", "barber", "salon", "bakery", "deli", "garage",
+    "tienda", "panaderia", "peluqueria", "barberia", "taller", "boulangerie", "patisserie",
+    "boucherie", "salon", "laden", "backerei", "friseur", "metzgerei", "werkstatt", "loja",
+    "padaria", "barbearia", "oficina", "lanchonete", "negozio", "panificio", "barbiere",
+    "parrucchiere", "pasticceria", "officina",
+];
+
+/// Words that join a place's word to the person it is named after ("Pizzaria do Zé",
+/// "Panadería de Manolo", "Salon chez Anna"), folded.
+const NAMED_AFTER: &[&str] = &[
+    "do", "da", "de", "del", "di", "della", "du", "des", "von", "vom", "chez", "of",
 ];
 
 /// German "in dem", "in das" right before a place's name: "einen Tisch im Hans im Glück"
@@ -602,8 +614,16 @@ fn venue(tokens: &[Token], at: usize, text: &str) -> bool {
         && capitalized(&tokens[at - 1])
         && OPENERS.contains(&tokens[at - 1].folded.as_str())
         && AT_A_PLACE.contains(&tokens[at - 2].folded.as_str());
+    // "Pizzaria do Zé"; "Tony's Barbershop", the place's word right after the name's "'s".
+    let named_after =
+        at >= 2 && is_venue(at - 2) && NAMED_AFTER.contains(&tokens[at - 1].folded.as_str());
+    let possessed = tokens.get(at + 1..at + 4).is_some_and(|next| {
+        matches!(next[0].lower.as_str(), "'" | "’") && next[1].folded == "s" && is_venue(at + 3)
+    });
     in_the
         || opened
+        || named_after
+        || possessed
         || (at >= 1 && is_venue(at - 1))
         || (at >= 2 && is_venue(at - 2) && capitalized(&tokens[at - 1]))
 }
@@ -920,9 +940,31 @@ mod tests {
                 "reservation_name",
                 "Hans",
             ),
+            (
+                "Pede uma pizza na Pizzaria do Zé pra entregar aqui",
+                "recipient_name",
+                "Zé",
+            ),
+            (
+                "Book me a haircut at Tony's Barbershop on Saturday",
+                "barber_name",
+                "Tony",
+            ),
         ] {
             assert!(signer(text, key, value), "{text}");
         }
+        // A person the place is named after who is also the one asked for; a thing of
+        // theirs that is no place.
+        assert!(!signer(
+            "Call Tony at Tony's Barbershop",
+            "contact_name",
+            "Tony"
+        ));
+        assert!(!signer(
+            "Book Tony's car for Saturday",
+            "barber_name",
+            "Tony"
+        ));
         // Said as the person too; a thing of the name's ("Rafael's phone"); a field about
         // the relative's relative ("parent_name"), or about the venue.
         assert!(!signer(
