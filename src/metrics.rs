@@ -66,6 +66,9 @@ pub struct Metrics {
     /// Translated calls none of whose values the conversation holds, turned back as for
     /// another tool.
     pub grounding_nothing_said: Counter,
+    /// Translator questions about a rewritten tool when the conversation names another
+    /// tool's subject and not its own, turned back to the main model as not for this request.
+    pub questions_for_another_tool: Counter,
     /// Grounding's decisions by rule and outcome (both from fixed sets of names).
     pub grounding_decisions: Family<GroundingLabel, Counter>,
     /// Values of the main model's calls put in the format their descriptions ask.
@@ -187,6 +190,7 @@ impl Metrics {
             turns_cut: Family::default(),
             grounding_dropped: Counter::default(),
             grounding_nothing_said: Counter::default(),
+            questions_for_another_tool: Counter::default(),
             grounding_decisions: Family::default(),
             described_format_fixed: Counter::default(),
             clarifications_answered: Family::default(),
@@ -284,6 +288,11 @@ impl Metrics {
             "grounding_nothing_said",
             "Calls (translated, or the main model's own) none of whose values the conversation holds, turned back to the main model as not for this request",
             self.grounding_nothing_said.clone(),
+        );
+        r.register(
+            "questions_for_another_tool",
+            "Translator questions about a rewritten tool when the conversation names another tool's subject and not its own, turned back to the main model as not for this request",
+            self.questions_for_another_tool.clone(),
         );
         r.register(
             "grounding_decisions",

@@ -212,9 +212,10 @@ pub struct Said {
     /// where a translator's question may already be answered. `None` where no conversation
     /// was read.
     exchange: Option<Arc<str>>,
-    /// The names of the tools the request offers that plaincall handles: a call judged for
-    /// another request needs another of them named (see `translate::nothing_said`).
-    offered: Vec<String>,
+    /// The tools the request offers that plaincall handles, each name with its description:
+    /// a call or a question judged for another request needs another of them named (see
+    /// `translate::nothing_said`).
+    offered: Vec<(String, String)>,
     /// Where the text holds the user's messages, newest first (a correction of the earlier
     /// ones may open the newest, [`grounding::Evidence::correcting`]).
     users: Vec<std::ops::Range<usize>>,
@@ -246,14 +247,15 @@ impl Said {
         }
     }
 
-    /// The same conversation, for a request that offers the tools `names`.
-    fn offering(mut self, names: impl Iterator<Item = String>) -> Said {
-        self.offered = names.collect();
+    /// The same conversation, for a request that offers `tools` (each name with its
+    /// description).
+    fn offering(mut self, tools: impl Iterator<Item = (String, String)>) -> Said {
+        self.offered = tools.collect();
         self
     }
 
-    /// The tools the request offers that plaincall handles, by name.
-    pub fn offered(&self) -> &[String] {
+    /// The tools the request offers that plaincall handles, each name with its description.
+    pub fn offered(&self) -> &[(String, String)] {
         &self.offered
     }
 
@@ -896,7 +898,15 @@ impl Pipe {
             .any(|name| self.settings.grounding_for(name) != crate::config::Grounding::Off);
         match messages {
             Some(messages) if grounded => {
-                conversation_evidence(messages).offering(set.handled_names().map(str::to_owned))
+                conversation_evidence(messages).offering(set.handled_names().map(|name| {
+                    let description = set
+                        .by_name
+                        .get(name)
+                        .or_else(|| set.checked.get(name))
+                        .map(|tool| tool.description.clone())
+                        .unwrap_or_default();
+                    (name.to_owned(), description)
+                }))
             }
             _ => Said::default(),
         }

@@ -147,6 +147,33 @@ struct Conversation<'a> {
 /// and "LAX" for "from New York to LA") is traced by no rule either.
 const NOTHING_SAID_VALUES: usize = 3;
 
+/// A translator's question about a rewritten tool the request is not for: where the
+/// conversation names another offered tool's subject and nothing this tool acts on ("find me
+/// a concert" sent to a bus tool, the translator asking for the departure city), the main
+/// model is told and offered the tools again, as for a call for another request
+/// ([`Outcome::WrongTool`]), never the user asked about a tool they did not want. Not where an
+/// image or a file may name what it is for.
+fn question_for_another_tool(
+    tool: &NlTool,
+    conversation: &Said,
+    date: &str,
+    question: String,
+    metrics: &Metrics,
+) -> Outcome {
+    if !tool.rewritten || conversation.opaque() {
+        return Outcome::Clarification(question);
+    }
+    let facts = conversation.without_instructions(date.parse().unwrap_or_default());
+    let Some(other) = for_another_tool(tool, conversation, &facts) else {
+        return Outcome::Clarification(question);
+    };
+    metrics.questions_for_another_tool.inc();
+    tracing::info!(tool = %tool.name, %other, %question, "the translator asks about a tool whose subject the conversation does not name, and it names another tool's");
+    Outcome::WrongTool(format!(
+        "the translator asks \"{question}\", but the conversation names what {other} acts on, and nothing this tool acts on"
+    ))
+}
+
 /// Why a translation is no call for this request, when the conversation holds none of its
 /// values: a weak main model reaches for a tool shown as one free-text field ("What is the
 /// weather in Paris?" sent to `set_reminder`), and a translator fills every field with what
@@ -194,12 +221,7 @@ fn nothing_said(
     let none_required = || {
         tool.rewritten
             && required.len() >= 2
-            && conversation
-                .said
-                .offered()
-                .iter()
-                .any(|other| *other != tool.name && grounding::names_tool(other, &facts))
-            && !grounding::names_tool(&tool.name, &facts)
+            && for_another_tool(tool, conversation.said, &facts).is_some()
     };
     if !nothing && !none_required() || tied(tool, calls, conversation, &facts) {
         return None;
@@ -214,6 +236,23 @@ fn nothing_said(
         "the conversation gives none of what it requires ({}) and names another tool's subject, not its own",
         required.join(", ")
     ))
+}
+
+/// The other tool the request offers whose subject the conversation (`facts`: its evidence
+/// without its instructions) names, where it names nothing `tool` acts on
+/// ([`grounding::names_tool`]: their names and their descriptions' first sentences).
+fn for_another_tool<'a>(
+    tool: &NlTool,
+    said: &'a Said,
+    facts: &grounding::Evidence,
+) -> Option<&'a str> {
+    said.offered()
+        .iter()
+        .find(|(other, description)| {
+            *other != tool.name && grounding::names_tool(other, description, facts)
+        })
+        .map(|(other, _)| other.as_str())
+        .filter(|_| !grounding::names_tool(&tool.name, &tool.description, facts))
 }
 
 /// Whether a call whose values no rule traces is still tied to the request: a text value
@@ -536,13 +575,17 @@ impl Pipe {
         metrics: &Metrics,
     ) -> Outcome {
         let mode = self.settings.grounding_for(&tool.name);
-        let Outcome::Calls(translated) = outcome else {
-            return outcome;
-        };
         if mode == Grounding::Off {
-            return Outcome::Calls(translated);
+            return outcome;
         }
         let (date, _) = today(&self.settings.timezone);
+        let translated = match outcome {
+            Outcome::Calls(translated) => translated,
+            Outcome::Clarification(question) => {
+                return question_for_another_tool(tool, conversation, &date, question, metrics)
+            }
+            other => return other,
+        };
         // The conversation alone: the description is the main model's claim about it.
         let facts = conversation.evidence(date.parse().unwrap_or_default());
         let (grounded, missing) = self.ground_calls(tool, &translated, &facts, metrics);

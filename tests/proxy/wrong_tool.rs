@@ -983,3 +983,73 @@ async fn past_the_budget_a_question_waits_for_the_direct_ask_in_flight() {
         "the first turn and the direct ask"
     );
 }
+
+/// An events tool the main model sees in full, named by its description's words only.
+fn event_search() -> Value {
+    json!({"type": "function", "function": {
+        "name": "Events_3_FindEvents",
+        "description": "Finds cultural events, such as concerts and plays, in a specified city.",
+        "parameters": {"type": "object", "properties": {
+            "city": {"type": "string"}, "event_type": {"type": "string"}},
+            "required": ["city"]}}})
+}
+
+const QUESTION: &str =
+    r#"{"error": "missing_info", "clarification_needed": "Which airport are you flying from?"}"#;
+
+#[tokio::test]
+async fn a_question_about_a_tool_whose_subject_nobody_named_goes_back_to_the_main_model() {
+    // Another tool named by its name ("hotel rooms"), then by its description ("concert").
+    for (user, other, tools) in [
+        (
+            "My friends and I would like help finding three hotel rooms in Philadelphia please.",
+            "Hotels_4_SearchHotel",
+            vec![flight_search(), hotel_search()],
+        ),
+        (
+            "Find me a rock concert in Seattle on March 5th.",
+            "Events_3_FindEvents",
+            vec![flight_search(), event_search()],
+        ),
+    ] {
+        let (delivered, told, metrics) = flight_call_offering(user, QUESTION, tools).await;
+        assert!(!delivered);
+        let told = told.expect("a repair turn");
+        assert!(
+            told.starts_with("[WRONG TOOL] This request is not for Flights_4_SearchRoundtripFlights: the translator asks \"Which airport are you flying from?\", but the conversation names what ")
+                && told.contains(other),
+            "{user}: {told}"
+        );
+        assert!(
+            metrics.contains("plaincall_questions_for_another_tool_total 1"),
+            "{metrics}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_question_about_the_tool_the_request_names_stands() {
+    // The request names flights; or no other tool is offered: the question is the user's.
+    for (user, tools) in [
+        (
+            "Find me flights to Seattle on March 5th.",
+            vec![flight_search(), event_search()],
+        ),
+        (
+            "Find me a rock concert in Seattle on March 5th.",
+            vec![flight_search()],
+        ),
+    ] {
+        let (delivered, told, metrics) = flight_call_offering(user, QUESTION, tools).await;
+        assert!(!delivered);
+        assert!(
+            told.as_deref()
+                .is_none_or(|t| !t.starts_with("[WRONG TOOL]")),
+            "{user}: {told:?}"
+        );
+        assert!(
+            metrics.contains("plaincall_questions_for_another_tool_total 0"),
+            "{metrics}"
+        );
+    }
+}

@@ -44,13 +44,17 @@ fn thing_words(field: &[String]) -> Vec<&String> {
         .collect()
 }
 
-/// Whether `token` names the thing of one of `things`: the word, its stem, or its
-/// translation in the lexicon ("Ei" for "egg" where it has one).
+/// Whether `token` names the thing of one of `things`: the word, its stem, one the other's
+/// start of four letters or more ("child" of "children"), or its translation in the lexicon.
+/// Generous on purpose: a part wrongly taken as naming the thing only keeps a number.
 fn names(token: &Token, things: &[&String]) -> bool {
+    let starts = |long: &str, short: &str| short.chars().count() >= 4 && long.starts_with(short);
     token.kind == Kind::Word
         && things.iter().any(|w| {
             token.folded == **w
                 || stem(&token.folded) == stem(w)
+                || starts(w, &token.folded)
+                || starts(&token.folded, w)
                 || super::lexicon::translations(w).contains(&token.folded.as_str())
         })
 }
