@@ -72,7 +72,11 @@ pub fn split(evidence: &Evidence, field: &[String]) -> Option<(Evidence, Evidenc
     let mut others = false;
     let mut start = 0;
     for k in 0..=tokens.len() {
-        let end = k == tokens.len() || ends_part(tokens, k);
+        // A join before a number joins items of one list ("IDs 102 for size L and 103 for
+        // size M"), not clauses.
+        let item_follows = tokens.get(k + 1).is_some_and(|t| t.kind == Kind::Number)
+            && tokens[k].kind == Kind::Word;
+        let end = k == tokens.len() || (ends_part(tokens, k) && !item_follows);
         if !end {
             continue;
         }
@@ -141,6 +145,12 @@ mod tests {
         .is_none());
         // Every part names it.
         assert!(parts("3 rooms and each room 10 chairs", &["room", "count"]).is_none());
+        // A join before a number joins a list's items, not clauses.
+        assert!(parts(
+            "inventory levels for item IDs 102 for size L and 103 for size M, threshold 20",
+            &["item", "ids", "identifiers", "items", "inventory"]
+        )
+        .is_none());
         // A decimal point ends no part.
         assert!(parts("the pasta weighs 0.5 kg", &["pasta", "weight"]).is_none());
     }
