@@ -153,17 +153,27 @@ const TELLING: &[&str] = &[
     "benachrichtigung", "lembrete", "avisar", "promemoria", "avviso", "notifica",
 ];
 
-/// Whether the field is about the schedule kind `about` or about telling the user of it, or
-/// names something the clause `clause` names ("flight" of `flight_time` in "my flight leaves
-/// at 7"), or says only a day or a time (its format's digits aside: "HH:MM 24h").
-fn field_takes(field: &[String], about: &[&str], clause: &[Token]) -> bool {
+/// Words that put what the user asks before the event (folded): a reminder "before it
+/// closes" is at no time said ("recuérdame ir antes de que cierre", "ricordami di comprare la
+/// pizza prima").
+const BEFORE: &[&str] = &[
+    "before", "antes", "avant", "vorher", "bevor", "davor", "prima",
+];
+
+/// Whether the field is about the schedule kind `about` or about telling the user of it (at
+/// the event's time: not where the conversation asks for it `before`), or names something
+/// the clause `clause` names ("flight" of `flight_time` in "my flight leaves at 7"), or says
+/// only a day or a time (its format's digits aside: "HH:MM 24h").
+fn field_takes(field: &[String], about: &[&str], clause: &[Token], before: bool) -> bool {
     let named = |w: &String| {
         clause.iter().any(|t| {
             t.kind == Kind::Word
                 && (t.folded == *w || super::lexicon::translations(w).contains(&t.folded.as_str()))
         })
     };
-    field.iter().any(|w| is(about, w) || is(TELLING, w))
+    field
+        .iter()
+        .any(|w| is(about, w) || (!before && is(TELLING, w)))
         || field
             .iter()
             .all(|w| is(ONLY_WHEN, w) || w.chars().any(|c| c.is_ascii_digit()))
@@ -179,6 +189,7 @@ fn clauses(tokens: &[Token], field: &[String]) -> Vec<std::ops::Range<usize>> {
     let expiry = !field.iter().any(|w| is(ABOUT_EXPIRY, w));
     let being_there = field.iter().any(|w| is(BEFORE_BEING_THERE, w));
     let mut out = Vec::new();
+    let before = tokens.iter().any(|t| is(BEFORE, &t.folded));
     let mut i = 0;
     // The first token of the clause `i` is in.
     let mut start = 0;
@@ -210,7 +221,7 @@ fn clauses(tokens: &[Token], field: &[String]) -> Vec<std::ops::Range<usize>> {
             i = end.max(i + 1);
         } else if let Some(end) = schedule_verb(tokens, i, start)
             .map(|about| (about, clause_end(tokens, i)))
-            .filter(|(about, end)| !field_takes(field, about, &tokens[start..*end]))
+            .filter(|(about, end)| !field_takes(field, about, &tokens[start..*end], before))
             .map(|(_, end)| end)
         {
             out.push(tokens[start].start..tokens[end - 1].end);
@@ -343,6 +354,14 @@ mod tests {
             &["time", "to", "notify"]
         )
         .is_empty());
+        // Not a reminder asked for before the event.
+        assert_eq!(
+            parts(
+                "La partita inizia alle 20:45, ricordami di comprare la pizza prima",
+                &["reminder", "time"]
+            ),
+            ["La partita inizia alle 20:45"]
+        );
         assert!(parts("La partita inizia alle 20:45", &["time", "hh", "mm", "24h"]).is_empty());
         assert!(parts("the showing that still ends before 11", &["showtime"]).is_empty());
         assert!(parts("my flight leaves at 7, track it", &["flight", "time"]).is_empty());

@@ -718,6 +718,15 @@ fn multiplier(word: &str, suffix: bool, after_money_sign: bool) -> Option<f64> {
         | "duzia" | "duzias" | "dozzina" | "dozzine" => 12.0,
         "dezena" | "dezenas" | "decena" | "decenas" | "dizaine" | "dizaines" | "decina"
         | "decine" => 10.0,
+        // About so many, said as the count ("una ventina di palloncini", "une vingtaine").
+        "vintena" | "vintenas" | "veintena" | "veintenas" | "vingtaine" | "vingtaines"
+        | "ventina" | "ventine" => 20.0,
+        "trentaine" | "trentena" | "treintena" | "trintena" | "trentina" => 30.0,
+        // Not "quarantaine", "cuarentena", "quarentena": a quarantine as often.
+        "quarantina" => 40.0,
+        "cinquantaine" | "cinquantina" | "cincuentena" | "cinquentena" => 50.0,
+        "centaine" | "centaines" | "centinaio" | "centinaia" | "centenar" | "centenares"
+        | "centena" | "centenas" => 100.0,
         // "5m" is 5 metres or 5 minutes; "$5m" is five million.
         "m" | "mm" if after_money_sign => 1e6,
         "b" if suffix && after_money_sign => 1e9,
@@ -1507,10 +1516,9 @@ fn read_article(tokens: &[Token], i: usize, out: &mut Vec<Quantity>) {
     let Some(word) = tokens.get(next).filter(|t| t.kind == Kind::Word) else {
         return;
     };
-    // "a dozen", "une dizaine": the count itself (not "a thousand", an idiom as often).
-    if let Some(factor) =
-        multiplier(&word.folded, false, false).filter(|f| *f == 12.0 || *f == 10.0)
-    {
+    // "a dozen", "une dizaine", "una ventina", "une centaine": the count itself (not "a
+    // thousand" nor "a million", idioms as often).
+    if let Some(factor) = multiplier(&word.folded, false, false).filter(|f| *f < 1000.0) {
         // "una docena y media", "a dozen and a half": half as many again.
         let half = matches_any(tokens, next + 1, AND_A_HALF) > 0;
         emit(if half { factor * 1.5 } else { factor }, (Count, 1.0), out);
@@ -1726,6 +1734,9 @@ mod tests {
         ));
         assert!(has("Encomenda duas dezenas de pastéis", 20.0));
         assert!(has("une dizaine d'œufs", 10.0));
+        assert!(has("Ordina una ventina di palloncini", 20.0));
+        assert!(has("une centaine d'invités", 100.0));
+        assert!(!has("Ordina una ventina di palloncini", 2.0));
     }
 
     #[test]

@@ -85,6 +85,10 @@ const KIN: &[&str] = &[
     "mamma", "figlia", "figlio", "moglie", "sorella", "fratello", "zia", "zio", "nipote",
     "cugina", "cugino", "nonna", "nonno", "capo", "amica", "amico", "fidanzata", "fidanzato",
     "figli", "genitori", "vicina", "vicino",
+    // In-laws.
+    "suegro", "suegra", "suegros", "sogro", "sogra", "sogros", "suocero", "suocera",
+    "suoceri", "schwiegervater", "schwiegermutter", "schwiegereltern", "beaupere",
+    "bellemere", "beauxparents",
 ];
 
 /// "Of" between a relative and the name ("la fille de Marc", "die Mutter von Jan").
@@ -283,8 +287,12 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
     // The user's own name is whom a message comes from, and not whom they book for when they
     // speak of a relative of theirs ("Inscris ma fille…, moi c'est Hervé Martin").
     // Nor their own doctor, vet or barber.
-    let not_self =
-        recipient || about(TRADES) || ((about(PEOPLE) || served) && my_kin(&evidence.tokens));
+    // Nor whom they book under when they name a relative's name for it ("a nombre de mi
+    // suegro").
+    let booked_under = about(BOOKED) && about(WHOSE);
+    let not_self = recipient
+        || about(TRADES)
+        || ((about(PEOPLE) || served || booked_under) && my_kin(&evidence.tokens));
     let senders: Vec<&[&str]> = SIGN.iter().chain(SENT_FROM).copied().collect();
     // German forwards in two words: "leite ... weiter".
     let has = |f: &dyn Fn(&str) -> bool| evidence.tokens.iter().any(|t| f(&t.folded));
@@ -406,11 +414,13 @@ const SERVED: &[&str] = &[
     "studentessa", "client", "customer", "cliente", "kunde", "kundin",
 ];
 
-/// Whether the user speaks of a relative of theirs: "ma fille", "mio figlio", "my son".
+/// Whether the user speaks of a person of theirs, a relative or one who works for them: "ma
+/// fille", "mio figlio", "my son", "mi suegro", "my plumber", "meinen Zahnarzt".
 fn my_kin(tokens: &[Token]) -> bool {
-    tokens
-        .windows(2)
-        .any(|pair| MY.contains(&pair[0].folded.as_str()) && KIN.contains(&pair[1].folded.as_str()))
+    tokens.windows(2).any(|pair| {
+        MY.contains(&pair[0].folded.as_str())
+            && (KIN.contains(&pair[1].folded.as_str()) || TRADES.contains(&pair[1].folded.as_str()))
+    })
 }
 
 /// A name said as a trade's: right after the trade, with a verb "is", an article or a title
@@ -720,6 +730,23 @@ mod tests {
             "Hi, this is Jordan Fisher. Please schedule a vet visit for Pepper.",
             "veterinarian_name",
             "Jordan Fisher"
+        ));
+        // Nor the contact they add for someone who works for them, nor whom they book under
+        // a relative's name.
+        assert!(signer(
+            "This is Hannah - can you add a new contact for my plumber?",
+            "contact_name",
+            "Hannah"
+        ));
+        assert!(signer(
+            "Soy Marta. Reserva mesa para el sábado a nombre de mi suegro.",
+            "reservation_name",
+            "Marta"
+        ));
+        assert!(!signer(
+            "Soy Marta. Reserva mesa para el sábado a mi nombre.",
+            "reservation_name",
+            "Marta"
         ));
         assert!(!signer(
             "Soy Carmen Ruiz, quiero pedir un taxi al aeropuerto para mi jefe",
