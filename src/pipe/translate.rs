@@ -151,8 +151,9 @@ const NOTHING_SAID_VALUES: usize = 3;
 /// conversation names another offered tool's subject and nothing this tool acts on ("find me
 /// a concert" sent to a bus tool, the translator asking for the departure city), the main
 /// model is told and offered the tools again, as for a call for another request
-/// ([`Outcome::WrongTool`]), never the user asked about a tool they did not want. Not where an
-/// image or a file may name what it is for.
+/// ([`Outcome::WrongTool`]), never the user asked about a tool they did not want. Read on the
+/// user's messages since the assistant last called a tool (where grounding read them). Not
+/// where an image or a file may name what it is for.
 fn question_for_another_tool(
     tool: &NlTool,
     conversation: &Said,
@@ -163,7 +164,13 @@ fn question_for_another_tool(
     if !tool.rewritten || conversation.opaque() {
         return Outcome::Clarification(question);
     }
-    let facts = conversation.without_instructions(date.parse().unwrap_or_default());
+    // What the user asked since the assistant last called a tool: a subject of an earlier
+    // request ("book a flight" ... "now a hotel there") is no sign of this one's.
+    let day = date.parse().unwrap_or_default();
+    let facts = match conversation.exchange().filter(|e| !e.trim().is_empty()) {
+        Some(exchange) => grounding::Evidence::new(exchange, day),
+        None => conversation.without_instructions(day),
+    };
     let Some(other) = for_another_tool(tool, conversation, &facts) else {
         return Outcome::Clarification(question);
     };

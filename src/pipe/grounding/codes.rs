@@ -324,8 +324,8 @@ const LANGUAGES: &[(&str, &str, &[&str])] = &[
     ("TL", "PH", &["tagalog", "filipino|a|os|as"]),
     ("EU", "", &["basque", "vasco", "euskera", "baskisch"]),
     ("GL", "", &["galician", "gallego", "galicien", "galicisch", "galego", "galiziano"]),
-    ("CY", "", &["welsh", "gales|a|es|as", "gallois|e|es", "walisisch|e|en|er|es", "galese|i"]),
-    ("GA", "", &["irish", "irlandes|a|es|as", "irlandais|e|es", "irisch|e|en|er|es", "irlandese|i"]),
+    // Not Spanish "Gales", Wales, nor English "gales".
+    ("CY", "", &["welsh", "galesa", "galeses", "galesas", "gallois|e|es", "walisisch|e|en|er|es", "galese|i"]),
 ];
 
 /// Currencies by ISO 4217, with names and signs in the six languages.

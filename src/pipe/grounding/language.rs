@@ -226,12 +226,16 @@ pub fn function_word(folded: &str) -> bool {
         .any(|(_, list)| list.contains(folded))
 }
 
-/// A word the recognizers know beside the common words: a function word, a calendar word or
-/// a number word of the six, or a unit.
+/// A word the recognizers know beside the common words: a function word, an aside ("pls",
+/// "asap"), a calendar word or its start, or a number word of the six, or a unit.
 fn ours(word: &super::tokens::Token) -> bool {
     let folded = word.folded.as_str();
     function_word(folded)
-        || CALENDAR.iter().any(|(_, days)| days.contains(&folded))
+        || super::words::is(super::words::ASIDES, folded)
+        // A calendar word cut short ("thurs", "tues", "dom").
+        || CALENDAR
+            .iter()
+            .any(|(_, days)| days.iter().any(|d| d.starts_with(folded)))
         || super::quantity::is_unit(folded)
         || super::numbers::is_number_word(&word.lower)
 }
@@ -1093,6 +1097,7 @@ mod tests {
         assert!(!of("Heiz das Wohnzimmer auf einundzwanzig Grad").unread);
         assert!(!of("Überweis meinem Bruder dreihundertfünfundsiebzig Euro.").unread);
         assert!(!of("Commande huitante gobelets pour l'apéro").unread);
+        assert!(!of("pls reschedule my dentist appt to thurs").unread);
     }
 
     #[test]

@@ -187,25 +187,42 @@ const DESCRIBING: &[&str] = &[
 /// letters or more and none that every description uses ("concerts" of "Finds cultural
 /// events, such as concerts and plays"). "Search for gardens" names no flight tool.
 pub fn names_tool(name: &str, description: &str, evidence: &Evidence) -> bool {
-    let said = |word: &String| evidence.has_word(word) || evidence.has_form(word);
-    let purpose = description
-        .split_inclusive(['.', '!', '?', '\n'])
-        .next()
-        .unwrap_or_default();
+    let said = |word: &String| {
+        word.chars().all(char::is_alphabetic)
+            && !words::is(ACTIONS, word)
+            && (evidence.has_word(word) || evidence.has_form(word))
+    };
+    // Every form of a describing word ("dates", "names" too).
+    let describing = |word: &String| {
+        let stem = tokens::stem(word);
+        DESCRIBING
+            .iter()
+            .any(|d| *d == word.as_str() || tokens::stem(d) == stem)
+    };
     tokens::words_of(name)
         .iter()
-        .filter(|word| word.chars().count() >= 3)
-        .chain(
-            tokens::words_of(purpose)
-                .iter()
-                .filter(|word| word.chars().count() >= 4 && !words::is(DESCRIBING, word)),
-        )
-        .any(|word| {
-            word.chars().all(char::is_alphabetic)
-                && !words::is(ACTIONS, word)
+        .any(|word| word.chars().count() >= 3 && said(word))
+        || tokens::words_of(purpose(description)).iter().any(|word| {
+            word.chars().count() >= 4
+                && !describing(word)
                 && !language::function_word(word)
                 && said(word)
         })
+}
+
+/// A description's first sentence: up to a sentence mark before a space and a capital, or
+/// the end of its first line ("Get U.S. stock quotes. Returns ..." is "Get U.S. stock
+/// quotes."; a docstring's leading blank line is skipped).
+fn purpose(description: &str) -> &str {
+    let text = description.trim_start();
+    let line = text.split('\n').next().unwrap_or_default();
+    let chars: Vec<(usize, char)> = line.char_indices().collect();
+    let end = chars.windows(3).find_map(|w| {
+        let [(at, mark), (_, space), (_, next)] = [w[0], w[1], w[2]];
+        (matches!(mark, '.' | '!' | '?') && space.is_whitespace() && next.is_uppercase())
+            .then_some(at + 1)
+    });
+    &line[..end.unwrap_or(line.len())]
 }
 
 fn collect_strings(value: &Value, out: &mut Vec<String>) {
@@ -264,6 +281,26 @@ mod tests {
             events
         ));
         assert!(named("a bus to Portland", "Buses_3_FindBus", bus));
+        // A describing word in another form names nothing either.
+        let hotel = "Reserve a hotel room for the given dates.";
+        assert!(!named("which dates work?", "reserve_room", hotel));
+    }
+
+    #[test]
+    fn a_description_s_first_sentence() {
+        assert_eq!(
+            purpose("Get U.S. stock quotes. Returns prices."),
+            "Get U.S. stock quotes."
+        );
+        assert_eq!(
+            purpose("\n    Books a hotel.\n    Args: ..."),
+            "Books a hotel."
+        );
+        assert_eq!(
+            purpose("Finds events, e.g. concerts"),
+            "Finds events, e.g. concerts"
+        );
+        assert_eq!(purpose(""), "");
     }
 
     fn today() -> jiff::civil::Date {

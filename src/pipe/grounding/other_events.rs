@@ -72,10 +72,9 @@ const SCHEDULE: &[(&[&str], &[&str])] = &[
      &["start", "starts", "begin", "beginning", "inicio", "comienzo", "debut", "beginn",
         "anfang", "inizio", "show", "showtime", "screening", "session", "sesion", "seance",
         "vorstellung", "sessao", "spettacolo"]),
-    // Ends.
+    // Ends. Not French "termine", a German noun too ("die Termine am Montag").
     (&["ends", "finishes", "termina", "terminan", "acaba", "acaban", "finit", "finissent",
-        "termine", "terminent", "endet", "enden", "terminam", "acabam", "finisce",
-        "finiscono", "terminano"],
+        "endet", "enden", "terminam", "acabam", "finisce", "finiscono", "terminano"],
      &["end", "ends", "until", "finish", "fin", "final", "ende", "bis", "fine", "termino",
         "termine", "fim"]),
     // Opens.
@@ -83,21 +82,30 @@ const SCHEDULE: &[(&[&str], &[&str])] = &[
         "aprono"],
      &["open", "opening", "opens", "apertura", "ouverture", "offnung", "abertura"]),
     // Closes.
+    // Not Portuguese "fecha", Spanish for a date.
     (&["closes", "cierra", "cierran", "ferme", "ferment", "schließt", "schliesst",
-        "schließen", "schliessen", "fecha", "fecham", "chiude", "chiudono"],
+        "schließen", "schliessen", "chiude", "chiudono"],
      &["close", "closing", "closes", "cierre", "fermeture", "schluss", "schließung",
         "fechamento", "chiusura"]),
-    // Leaves.
-    (&["leaves", "departs", "sale", "salen", "part", "partent", "sai", "saem", "parte",
-        "partem", "partono"],
+    // Leaves. Not "leaves" (the tree's), "sale" (Italian rooms, English sales).
+    (&["departs", "part", "partent", "sai", "saem", "parte", "partem", "partono"],
      &["departure", "depart", "departs", "leave", "leaves", "leaving", "salida", "abfahrt",
         "abflug", "saida", "partenza", "outbound"]),
     // Arrives. A pick-up is when one arrives.
-    (&["arrives", "lands", "llega", "llegan", "aterriza", "arrive", "arrivent", "atterrit",
+    (&["arrives", "llega", "llegan", "aterriza", "arrive", "arrivent", "atterrit",
         "landet", "landen", "chega", "chegam", "pousa", "arriva", "arrivano", "atterra"],
      &["arrival", "arrive", "arrives", "arriving", "land", "landing", "llegada", "arrivee",
         "ankunft", "landung", "chegada", "arrivo", "pickup", "pick", "recogida", "abholung",
         "ramassage", "busca"]),
+];
+
+/// Words right after a schedule's verb that say when (folded): "cierra a las 20:00", "ends
+/// at 6", "endet am 31. Januar", "inizia alle 20:45"; or a number right after it. Not "on",
+/// which a noun takes as often ("the fallen leaves on Saturday").
+#[rustfmt::skip]
+const WHEN_CUES: &[&str] = &[
+    "at", "by", "around", "a", "as", "al", "el", "hasta", "um", "am", "gegen", "ab", "alle",
+    "all", "verso", "ao", "aos", "dia", "le", "vers", "des",
 ];
 
 /// Words before a thing named as a subject (folded): articles, possessives and
@@ -131,6 +139,12 @@ fn schedule_verb(tokens: &[Token], at: usize, start: usize) -> Option<&'static [
     let (_, about) = SCHEDULE
         .iter()
         .find(|(verbs, _)| is(verbs, &tokens[at].folded))?;
+    let when = tokens
+        .get(at + 1)
+        .is_some_and(|t| t.kind == Kind::Number || is(WHEN_CUES, &t.folded));
+    if !when {
+        return None;
+    }
     let words: Vec<&Token> = tokens[start..at]
         .iter()
         .filter(|t| t.kind == Kind::Word)
@@ -156,8 +170,20 @@ const TELLING: &[&str] = &[
 /// Words that put what the user asks before the event (folded): a reminder "before it
 /// closes" is at no time said ("recuérdame ir antes de que cierre", "ricordami di comprare la
 /// pizza prima").
-const BEFORE: &[&str] = &[
-    "before", "antes", "avant", "vorher", "bevor", "davor", "prima",
+const BEFORE: &[&[&str]] = &[
+    &["before"],
+    &["antes", "de"],
+    &["antes", "que"],
+    &["avant", "de"],
+    &["avant", "que"],
+    &["avant", "qu"],
+    &["vorher"],
+    &["bevor"],
+    &["davor"],
+    &["prima", "di"],
+    &["prima", "che"],
+    &["antes", "do"],
+    &["antes", "da"],
 ];
 
 /// Whether the field is about the schedule kind `about` or about telling the user of it (at
@@ -189,7 +215,12 @@ fn clauses(tokens: &[Token], field: &[String]) -> Vec<std::ops::Range<usize>> {
     let expiry = !field.iter().any(|w| is(ABOUT_EXPIRY, w));
     let being_there = field.iter().any(|w| is(BEFORE_BEING_THERE, w));
     let mut out = Vec::new();
-    let before = tokens.iter().any(|t| is(BEFORE, &t.folded));
+    // A reminder's "before" may end its sentence too ("comprare la pizza prima").
+    let before = (0..tokens.len()).any(|k| {
+        BEFORE.iter().any(|words| starts_with(tokens, k, words))
+            || (matches!(tokens[k].folded.as_str(), "prima" | "antes" | "avant")
+                && tokens.get(k + 1).is_none_or(|t| t.kind == Kind::Punct))
+    });
     let mut i = 0;
     // The first token of the clause `i` is in.
     let mut start = 0;
@@ -239,10 +270,16 @@ fn starts_with(tokens: &[Token], at: usize, words: &[&str]) -> bool {
 }
 
 /// Whether the token at `k` ends a clause: a sentence mark, a comma or a join; not the dot of
-/// a German ordinal ("am 3. März").
+/// a German ordinal before its month ("am 3. März"), which "ends at 6. Book" is not.
 fn ends_clause(tokens: &[Token], k: usize) -> bool {
     let t = &tokens[k];
-    let ordinal = t.lower == "." && !t.spaced && k > 0 && tokens[k - 1].kind == Kind::Number;
+    let ordinal = t.lower == "."
+        && !t.spaced
+        && k > 0
+        && tokens[k - 1].kind == Kind::Number
+        && tokens
+            .get(k + 1)
+            .is_some_and(|next| super::dates::is_month(&next.folded));
     (t.kind == Kind::Punct && matches!(t.lower.as_str(), "," | "." | ";" | "!" | "?") && !ordinal)
         || (t.kind == Kind::Word && is(JOINS, &t.folded))
 }
@@ -315,6 +352,33 @@ mod tests {
         assert!(parts(
             "Set an alarm for tomorrow, it has to be at 5:45",
             &["alarm", "time"]
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn a_noun_like_a_schedule_s_verb_or_a_sentence_ending_in_a_number_is_none() {
+        // The verb needs a time right after it; homographs are out.
+        let appointment = &["appointment", "time"];
+        assert!(parts("Rake the fallen leaves on Saturday at 9", appointment).is_empty());
+        assert!(parts(
+            "Prenota le due sale riunioni per martedì alle 10",
+            appointment
+        )
+        .is_empty());
+        assert!(parts("Verschieb die beiden Termine auf Montag um 9", appointment).is_empty());
+        // A number ending its sentence ends the clause.
+        assert_eq!(
+            parts(
+                "My shift ends at 6. Book the squash court for 7 pm.",
+                &["start", "time"]
+            ),
+            ["My shift ends at 6"]
+        );
+        // "Prima" and "antes" of another meaning are no "before".
+        assert!(parts(
+            "La prima partita inizia alle 20:45, avvisami",
+            &["reminder", "time"]
         )
         .is_empty());
     }

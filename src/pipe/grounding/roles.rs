@@ -87,8 +87,7 @@ const KIN: &[&str] = &[
     "figli", "genitori", "vicina", "vicino",
     // In-laws.
     "suegro", "suegra", "suegros", "sogro", "sogra", "sogros", "suocero", "suocera",
-    "suoceri", "schwiegervater", "schwiegermutter", "schwiegereltern", "beaupere",
-    "bellemere", "beauxparents",
+    "suoceri", "schwiegervater", "schwiegermutter", "schwiegereltern",
 ];
 
 /// "Of" between a relative and the name ("la fille de Marc", "die Mutter von Jan").
@@ -195,11 +194,12 @@ const VENUES: &[&str] = &[
     "cafe", "hotel", "brasserie", "bistro", "bistrot", "gasthaus", "gasthof", "wirtshaus",
     "taberna", "tasca", "churrascaria", "cantina", "pub", "diner", "steakhouse", "parrilla",
     // Shops and services named after a person ("Tony's Barbershop", "Pizzaria do Zé").
-    "pizzaria", "shop", "store", "barbershop", "barber", "salon", "bakery", "deli", "garage",
-    "tienda", "panaderia", "peluqueria", "barberia", "taller", "boulangerie", "patisserie",
-    "boucherie", "salon", "laden", "backerei", "friseur", "metzgerei", "werkstatt", "loja",
-    "padaria", "barbearia", "oficina", "lanchonete", "negozio", "panificio", "barbiere",
-    "parrucchiere", "pasticceria", "officina",
+    // Not a trade's person ("my barber Tony", "meinem Friseur Jan"), nor a word that is a
+    // verb or an office ("Store John Smith", "la oficina de Lucía").
+    "pizzaria", "shop", "barbershop", "salon", "bakery", "deli", "garage", "tienda",
+    "panaderia", "peluqueria", "barberia", "boulangerie", "patisserie", "boucherie", "laden",
+    "backerei", "metzgerei", "werkstatt", "loja", "padaria", "barbearia", "lanchonete",
+    "negozio", "panificio", "pasticceria",
 ];
 
 /// Words that join a place's word to the person it is named after ("Pizzaria do Zé",
@@ -289,10 +289,12 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
     // Nor their own doctor, vet or barber.
     // Nor whom they book under when they name a relative's name for it ("a nombre de mi
     // suegro").
-    let booked_under = about(BOOKED) && about(WHOSE);
+    let tokens = &evidence.tokens;
     let not_self = recipient
         || about(TRADES)
-        || ((about(PEOPLE) || served || booked_under) && my_kin(&evidence.tokens));
+        // One who works for the user is theirs to add as a contact, not a patient of theirs.
+        || ((about(PEOPLE) || served) && my_kin(tokens, !about(SERVED)))
+        || (about(BOOKED) && about(WHOSE) && under_kin_s_name(tokens));
     let senders: Vec<&[&str]> = SIGN.iter().chain(SENT_FROM).copied().collect();
     // German forwards in two words: "leite ... weiter".
     let has = |f: &dyn Fn(&str) -> bool| evidence.tokens.iter().any(|t| f(&t.folded));
@@ -414,12 +416,37 @@ const SERVED: &[&str] = &[
     "studentessa", "client", "customer", "cliente", "kunde", "kundin",
 ];
 
-/// Whether the user speaks of a person of theirs, a relative or one who works for them: "ma
-/// fille", "mio figlio", "my son", "mi suegro", "my plumber", "meinen Zahnarzt".
-fn my_kin(tokens: &[Token]) -> bool {
+/// Whether the user speaks of a relative of theirs ("ma fille", "mio figlio", "my son", "mi
+/// suegro"), or, with `trades`, of one who works for them ("my plumber", "meinen Zahnarzt").
+fn my_kin(tokens: &[Token], trades: bool) -> bool {
     tokens.windows(2).any(|pair| {
         MY.contains(&pair[0].folded.as_str())
-            && (KIN.contains(&pair[1].folded.as_str()) || TRADES.contains(&pair[1].folded.as_str()))
+            && (KIN.contains(&pair[1].folded.as_str())
+                || (trades && TRADES.contains(&pair[1].folded.as_str())))
+    })
+}
+
+/// Words that name whom a booking is under ("a nombre de", "under ... name", "au nom de").
+const NAME_WORDS: &[&str] = &["name", "nombre", "nom", "namen", "nome"];
+
+/// Whether a booking is under a relative's name: "a nombre de mi suegro", "a nome di mia
+/// moglie", "under my husband's name" (a relative of theirs in the four words after the word
+/// for a name, or with "'s" right before it).
+fn under_kin_s_name(tokens: &[Token]) -> bool {
+    let kin_at = |k: usize| {
+        k >= 1
+            && tokens
+                .get(k)
+                .is_some_and(|t| KIN.contains(&t.folded.as_str()))
+            && MY.contains(&tokens[k - 1].folded.as_str())
+    };
+    tokens.iter().enumerate().any(|(i, t)| {
+        NAME_WORDS.contains(&t.folded.as_str())
+            && ((i + 1..i + 5).any(kin_at)
+                || (i >= 3
+                    && tokens[i - 1].folded == "s"
+                    && matches!(tokens[i - 2].lower.as_str(), "'" | "’")
+                    && kin_at(i - 3)))
     })
 }
 
@@ -624,11 +651,17 @@ fn venue(tokens: &[Token], at: usize, text: &str) -> bool {
         && capitalized(&tokens[at - 1])
         && OPENERS.contains(&tokens[at - 1].folded.as_str())
         && AT_A_PLACE.contains(&tokens[at - 2].folded.as_str());
-    // "Pizzaria do Zé"; "Tony's Barbershop", the place's word right after the name's "'s".
-    let named_after =
-        at >= 2 && is_venue(at - 2) && NAMED_AFTER.contains(&tokens[at - 1].folded.as_str());
+    // "Pizzaria do Zé"; "Tony's Barbershop", the place's word right after the name's "'s":
+    // a shop's own name, capitalized ("el garaje de Pedro" is Pedro's).
+    let named_after = at >= 2
+        && is_venue(at - 2)
+        && capitalized(&tokens[at - 2])
+        && NAMED_AFTER.contains(&tokens[at - 1].folded.as_str());
     let possessed = tokens.get(at + 1..at + 4).is_some_and(|next| {
-        matches!(next[0].lower.as_str(), "'" | "’") && next[1].folded == "s" && is_venue(at + 3)
+        matches!(next[0].lower.as_str(), "'" | "’")
+            && next[1].folded == "s"
+            && is_venue(at + 3)
+            && capitalized(&next[2])
     });
     in_the
         || opened
@@ -747,6 +780,17 @@ mod tests {
             "Soy Marta. Reserva mesa para el sábado a mi nombre.",
             "reservation_name",
             "Marta"
+        ));
+        // A relative said elsewhere, or a patient's own dentist: the user's name stays.
+        assert!(!signer(
+            "This is John Smith, table for 4 for me, my wife and our kids, under my name",
+            "reservation_name",
+            "John Smith"
+        ));
+        assert!(!signer(
+            "Hi, I'm Laura Kim. Book me a cleaning with my dentist on Friday",
+            "patient_name",
+            "Laura Kim"
         ));
         assert!(!signer(
             "Soy Carmen Ruiz, quiero pedir un taxi al aeropuerto para mi jefe",
@@ -991,6 +1035,27 @@ mod tests {
             "Book Tony's car for Saturday",
             "barber_name",
             "Tony"
+        ));
+        // A trade's person, a verb, an office, a place owned by a person named.
+        assert!(!signer(
+            "Text my barber Tony that I'm late",
+            "recipient",
+            "Tony"
+        ));
+        assert!(!signer(
+            "Store John Smith as a contact, 555-0100",
+            "contact_name",
+            "John Smith"
+        ));
+        assert!(!signer(
+            "Manda las flores a la oficina de Lucía",
+            "recipient_name",
+            "Lucía"
+        ));
+        assert!(!signer(
+            "Deja el paquete en el garaje de Pedro",
+            "recipient_name",
+            "Pedro"
         ));
         // Said as the person too; a thing of the name's ("Rafael's phone"); a field about
         // the relative's relative ("parent_name"), or about the venue.

@@ -355,10 +355,13 @@ fn said_only_for_another_event(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
 fn said_only_for_another_thing(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
     // A correction gives a number of its own to what it corrects ("4 biglietti... anzi 5",
     // "actually make it 250"), in a part that need not name it.
-    if !leaf.value.is_number() || evidence.taken_back.is_some() {
+    // A member of an enum is chosen by what it means ("2 for ironing service"), no count.
+    if !leaf.value.is_number() || evidence.taken_back.is_some() || leaf.schema.get("enum").is_some()
+    {
         return false;
     }
-    let Some((own, rest)) = things::split(evidence, &field_words(leaf)) else {
+    // The key's words: a description names many things ("the reservation's table").
+    let Some((own, rest)) = things::split(evidence, &words_of(leaf.key)) else {
         return false;
     };
     traced(leaf, &rest, rules).is_some() && traced(leaf, &own, rules).is_none()

@@ -9,6 +9,7 @@
 //! which set off what a clause says of its thing ("fürs Ei, sieben Minuten").
 
 use super::evidence::Evidence;
+use super::facts::Role;
 use super::tokens::{stem, Kind, Token};
 use super::words::{is, JOINS, STOPWORDS};
 
@@ -46,7 +47,6 @@ fn thing_words(field: &[String]) -> Vec<&String> {
 
 /// Whether `token` names the thing of one of `things`: the word, its stem, one the other's
 /// start of four letters or more ("child" of "children"), or its translation in the lexicon.
-/// Generous on purpose: a part wrongly taken as naming the thing only keeps a number.
 fn names(token: &Token, things: &[&String]) -> bool {
     let starts = |long: &str, short: &str| short.chars().count() >= 4 && long.starts_with(short);
     token.kind == Kind::Word
@@ -94,7 +94,11 @@ pub fn split(evidence: &Evidence, field: &[String]) -> Option<(Evidence, Evidenc
         return None;
     }
     let (own, rest) = evidence.parted(&own);
-    (!own.facts.number_spans.is_empty()).then_some((own, rest))
+    // A count of its own: not a day, a time or a rank ("my birthday party on the 12th").
+    let counted = own.facts.number_spans.iter().any(|n| {
+        !n.ordinal && !matches!(own.facts.roles.get(&n.start), Some(Role::Date | Role::Time))
+    });
+    counted.then_some((own, rest))
 }
 
 #[cfg(test)]
@@ -137,10 +141,16 @@ mod tests {
         )
         .is_none());
         assert!(parts("Table for 4 and a cake for 2", &["party", "size"]).is_none());
-        // The part that names it says no number: the number may be its.
+        // The part that names it says no number, or only a day, a time or a rank: the
+        // number may be its.
         assert!(parts(
             "Book a table for Friday and we are 4 people",
             &["table", "size"]
+        )
+        .is_none());
+        assert!(parts(
+            "Book a table for my birthday party on the 12th at 8. We'll be 6.",
+            &["party", "size"]
         )
         .is_none());
         // Every part names it.

@@ -22,6 +22,11 @@ const WORDS: &str = include_str!("vocabulary.txt");
 const STEM: usize = 6;
 const SHORTEST: usize = 3;
 
+/// Candidate words a line needs before its words tell anything. Two may be slang ("cya
+/// tmrw"), which reads as unread then: its values are kept unverified, where a line of
+/// another language read as one of the six would lose the values it says.
+const FEWEST: usize = 2;
+
 /// Letters taken off a word's end to find its stem (a clitic, an ending: "conéctate",
 /// "reinicia").
 const ENDINGS: usize = 4;
@@ -131,14 +136,14 @@ pub fn unfamiliar(line: &str, also_known: impl Fn(&Token) -> bool) -> bool {
         .collect();
     candidates.sort_unstable_by(|a, b| a.folded.cmp(&b.folded));
     candidates.dedup_by(|a, b| a.folded == b.folded);
-    if candidates.len() < 2 {
+    if candidates.len() < FEWEST {
         return false;
     }
     let familiar = |t: &Token| known(&t.folded) || also_known(t);
     // A known word of three letters is as likely another language's by chance ("mai", "rua",
     // "kia"): it counts for neither side. An unknown one counts against.
     candidates.retain(|t| t.folded.chars().count() > SHORTEST || !familiar(t));
-    if candidates.len() < 2 {
+    if candidates.len() < FEWEST {
         return false;
     }
     let familiar = candidates.iter().filter(|t| familiar(t)).count();
