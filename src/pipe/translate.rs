@@ -147,7 +147,8 @@ struct Conversation<'a> {
 /// and "LAX" for "from New York to LA") is traced by no rule either.
 const NOTHING_SAID_VALUES: usize = 3;
 
-/// A translator's question about a rewritten tool the request is not for: where the
+/// A question about a rewritten tool the request is not for (the translator's, or plaincall's
+/// own for a fact nobody said): where the
 /// conversation names another offered tool's subject and nothing this tool acts on ("find me
 /// a concert" sent to a bus tool, the translator asking for the departure city), the main
 /// model is told and offered the tools again, as for a call for another request
@@ -175,9 +176,9 @@ fn question_for_another_tool(
         return Outcome::Clarification(question);
     };
     metrics.questions_for_another_tool.inc();
-    tracing::info!(tool = %tool.name, %other, %question, "the translator asks about a tool whose subject the conversation does not name, and it names another tool's");
+    tracing::info!(tool = %tool.name, %other, %question, "a question about a tool whose subject the conversation does not name, where it names another tool's, goes back to the main model");
     Outcome::WrongTool(format!(
-        "the translator asks \"{question}\", but the conversation names what {other} acts on, and nothing this tool acts on"
+        "it would ask \"{question}\", but the conversation names what {other} acts on, and nothing this tool acts on"
     ))
 }
 
@@ -645,10 +646,13 @@ impl Pipe {
                 return Outcome::Calls(Arc::new(grounded));
             }
         }
-        if let Outcome::Clarification(question) = retried {
-            return Outcome::Clarification(question);
-        }
-        Outcome::Clarification(not_said(&missing))
+        // The translator's question, or plaincall's own for what nobody said: either is
+        // about this tool, and goes back to the main model where the request is for another.
+        let question = match retried {
+            Outcome::Clarification(question) => question,
+            _ => not_said(&missing),
+        };
+        question_for_another_tool(tool, conversation, &date, question, metrics)
     }
 
     /// One call the main model made itself, grounded as a translation is: `None` when, in

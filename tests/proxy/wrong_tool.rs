@@ -1016,7 +1016,7 @@ async fn a_question_about_a_tool_whose_subject_nobody_named_goes_back_to_the_mai
         assert!(!delivered);
         let told = told.expect("a repair turn");
         assert!(
-            told.starts_with("[WRONG TOOL] This request is not for Flights_4_SearchRoundtripFlights: the translator asks \"Which airport are you flying from?\", but the conversation names what ")
+            told.starts_with("[WRONG TOOL] This request is not for Flights_4_SearchRoundtripFlights: it would ask \"Which airport are you flying from?\", but the conversation names what ")
                 && told.contains(other),
             "{user}: {told}"
         );
@@ -1052,4 +1052,28 @@ async fn a_question_about_the_tool_the_request_names_stands() {
             "{metrics}"
         );
     }
+}
+
+#[tokio::test]
+async fn plaincall_s_own_question_about_a_tool_the_request_is_not_for_goes_back_too() {
+    // The call is tied to the request by a place it says ("Seattle"), so it is no call for
+    // another request; its date nobody said, so plaincall would ask for it. The request
+    // names a concert, which only the events tool's description speaks of.
+    let (delivered, told, metrics) = flight_call_offering(
+        "Find me a rock concert in Seattle.",
+        r#"{"origin_airport": "Seattle", "destination_airport": "JFK", "departure_date": "2026-12-01"}"#,
+        vec![flight_search(), event_search()],
+    )
+    .await;
+    assert!(!delivered);
+    let told = told.expect("a repair turn");
+    assert!(
+        told.starts_with("[WRONG TOOL] This request is not for Flights_4_SearchRoundtripFlights: it would ask \"The request does not say")
+            && told.contains("Events_3_FindEvents"),
+        "{told}"
+    );
+    assert!(
+        metrics.contains("plaincall_questions_for_another_tool_total 1"),
+        "{metrics}"
+    );
 }
