@@ -147,6 +147,25 @@ struct Conversation<'a> {
 /// and "LAX" for "from New York to LA") is traced by no rule either.
 const NOTHING_SAID_VALUES: usize = 3;
 
+/// A translated call to a rewritten tool that is for another request ([`nothing_said`]; its
+/// values as `grounded` judged them), counted and logged.
+fn call_for_another(
+    tool: &NlTool,
+    grounded: &Translated,
+    translated: &Translated,
+    said: &Conversation,
+    metrics: &Metrics,
+) -> Option<Outcome> {
+    let calls: Vec<&Value> = translated.calls.iter().map(|(_, args)| args).collect();
+    let reason = tool
+        .rewritten
+        .then(|| nothing_said(tool, &grounded.grounding, &calls, said))
+        .flatten()?;
+    metrics.grounding_nothing_said.inc();
+    tracing::info!(tool = %tool.name, grounding = %grounded.grounding_line(), %reason, "the translated call is for another request");
+    Some(Outcome::WrongTool(reason))
+}
+
 /// A question about a rewritten tool the request is not for (the translator's, or plaincall's
 /// own for a fact nobody said): where the
 /// conversation names another offered tool's subject and nothing this tool acts on ("find me
@@ -602,15 +621,8 @@ impl Pipe {
             day: date.parse().unwrap_or_default(),
             rules: self.rules(),
         };
-        let calls: Vec<&Value> = translated.calls.iter().map(|(_, args)| args).collect();
-        let for_another = tool
-            .rewritten
-            .then(|| nothing_said(tool, &grounded.grounding, &calls, &said))
-            .flatten();
-        if let Some(reason) = for_another {
-            metrics.grounding_nothing_said.inc();
-            tracing::info!(tool = %tool.name, grounding = %grounded.grounding_line(), %reason, "the translated call is for another request");
-            return Outcome::WrongTool(reason);
+        if let Some(wrong) = call_for_another(tool, &grounded, &translated, &said, metrics) {
+            return wrong;
         }
         // Strict: every required value; facts: those nobody can work out (a number, a day, a
         // time, a weekday, a web or mail address), unless an image or a file may hold them.
