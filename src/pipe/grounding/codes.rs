@@ -418,6 +418,17 @@ const CURRENCIES: &[(&str, &[&str])] = &[
     ("THB", &["฿", "baht"]),
     ("VND", &["₫"]),
     ("PHP", &["₱"]),
+    // West and Central Africa's CFA francs share their name: either is said by it.
+    ("XOF", &["cfa", "fcfa", "franc|s cfa", "cfa franc|s", "franco|s cfa", "franken cfa"]),
+    ("XAF", &["cfa", "fcfa", "franc|s cfa", "cfa franc|s", "franco|s cfa", "franken cfa"]),
+    ("NGN", &["₦", "naira|s"]),
+    ("GHS", &["₵", "cedi|s"]),
+    ("KES", &["ksh", "kenyan shilling|s"]),
+    ("HUF", &["forint|s"]),
+    ("CZK", &["kč", "koruna", "korun", "czech crown|s"]),
+    ("UAH", &["₴", "hryvnia|s", "grivna|s"]),
+    ("IDR", &["rupiah|s"]),
+    ("MYR", &["ringgit|s"]),
 ];
 
 /// Time zones' cities (as their IANA names write them, "_" as a space) by their names in
@@ -960,6 +971,10 @@ mod tests {
         assert!(has("Kazakhstani tenge", "KZT"));
         assert!(has("dollari", "USD"));
         assert!(has("GBP", "GBP"));
+        // The CFA franc names both of its currencies; other currencies by their own words.
+        assert!(has("Yónnee 10 000 CFA Awa Diop", "XOF") && has("10 000 FCFA", "XAF"));
+        assert!(has("5000 naira", "NGN") && has("200 cedis", "GHS") && has("forint", "HUF"));
+        assert!(!has("un café à la CAF", "XOF") && !has("Cafeteria", "XOF"));
     }
 
     #[test]

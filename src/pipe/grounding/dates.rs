@@ -247,6 +247,7 @@ const RELATIVE: &[(&[&str], Shift)] = &[
     (&["veille", "de", "noel"], Shift::Fixed(12, 24)),
     (&["reveillon", "du", "nouvel", "an"], Shift::Fixed(12, 31)),
     (&["jour", "de", "l", "'", "an"], Shift::Fixed(1, 1)),
+    (&["nouvel", "an"], Shift::Fixed(1, 1)),
     (&["heiligabend"], Shift::Fixed(12, 24)),
     (&["heiligen", "abend"], Shift::Fixed(12, 24)),
     (&["heilig", "abend"], Shift::Fixed(12, 24)),
@@ -497,7 +498,9 @@ pub fn read(tokens: &[Token], context: &Context, facts: &mut Facts) {
     facts.weekdays.extend(weekdays);
     read_digits(tokens, today, day_first(context), &mut found);
     read_compact(tokens, &mut found);
-    read_month_names(tokens, today, facts, &mut found);
+    let mut range_starts = Vec::new();
+    read_month_names(tokens, today, facts, &mut found, &mut range_starts);
+    facts.range_starts.extend(range_starts);
     read_nth_weekday_of_month(tokens, today, &mut found);
     read_month_ends(tokens, today, &mut found);
     read_day_of_next_month(tokens, today, facts, &mut found);
@@ -829,7 +832,13 @@ fn stated_today(tokens: &[Token], context: &Context, facts: &Facts) -> Option<Da
     // A weekday before the date ("Monday, April 25th 2023") is skipped by the readers below.
     read_digits(window, context.today, day_first(context), &mut found);
     read_compact(window, &mut found);
-    read_month_names(window, context.today, &shifted(facts, start), &mut found);
+    read_month_names(
+        window,
+        context.today,
+        &shifted(facts, start),
+        &mut found,
+        &mut Vec::new(),
+    );
     found.sort();
     found.dedup();
     let has_year = window
@@ -1130,6 +1139,56 @@ fn range_end_at(tokens: &[Token], i: usize) -> bool {
     tokens[link.saturating_sub(3)..link]
         .iter()
         .any(|t| t.kind == Kind::Number || MONTHS.iter().any(|(m, _)| *m == t.folded))
+}
+
+/// Whether a range's end follows the day said up to token `at`: a [`RANGE_ENDS`] word, an
+/// article or none, then a day in digits ("December 26 to 29", "26 December - 29 December").
+fn range_follows(tokens: &[Token], at: usize) -> bool {
+    let Some(link) = tokens.get(at + 1) else {
+        return false;
+    };
+    let mut end = at + 2;
+    if tokens
+        .get(end)
+        .is_some_and(|t| ARTICLES_OF_DAYS.contains(&t.folded.as_str()))
+    {
+        end += 1;
+    }
+    RANGE_ENDS.contains(&link.folded.as_str())
+        && tokens.get(end).is_some_and(|t| {
+            let digits = t.lower.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+            t.kind == Kind::Number
+                && (1..=2).contains(&digits.len())
+                && ORDINAL_SUFFIXES.contains(&&t.lower[digits.len()..])
+        })
+}
+
+/// The first day of a range whose last day, at `at`, is written with its month after it
+/// ("from 2 to 5 January", "del 2 al 5 de enero", "vom 2. bis 5. Januar", "2-5 janvier"):
+/// a day in digits right before a [`RANGE_ENDS`] word (and an article).
+fn range_start(tokens: &[Token], at: usize) -> Option<i64> {
+    let mut link = at.checked_sub(1)?;
+    if ARTICLES_OF_DAYS.contains(&tokens[link].folded.as_str()) {
+        link = link.checked_sub(1)?;
+    }
+    if !RANGE_ENDS.contains(&tokens[link].folded.as_str()) {
+        return None;
+    }
+    let mut first = link.checked_sub(1)?;
+    if tokens[first].lower == "." && !tokens[first].spaced {
+        first = first.checked_sub(1)?;
+    }
+    let token = &tokens[first];
+    let digits = token
+        .lower
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    if token.kind != Kind::Number || digits.is_empty() || digits.len() > 2 {
+        return None;
+    }
+    if !ORDINAL_SUFFIXES.contains(&&token.lower[digits.len()..]) {
+        return None;
+    }
+    digits.parse().ok().filter(|day| (1..=31).contains(day))
 }
 
 /// Whether the month name at `at` stands beside a day ("Dec 18", "Dec. 18", "18 Dec"): read
@@ -1478,6 +1537,18 @@ fn next_to_holiday(tokens: &[Token], at: usize) -> i64 {
         &["dia", "antes", "do"],
         &["dia", "antes", "de"],
         &["giorno", "prima", "di"],
+        // A holiday's eve: "la veille du Nouvel An", "la víspera de Reyes", "vigilia di
+        // Ferragosto", "the eve of Epiphany".
+        &["veille", "de"],
+        &["veille", "du"],
+        &["vispera", "de"],
+        &["vispera", "del"],
+        &["vespera", "de"],
+        &["vespera", "do"],
+        &["vigilia", "di"],
+        &["vigilia", "del"],
+        &["vigilia", "dell"],
+        &["eve", "of"],
     ];
     let ends_here = |phrases: &[&[&str]]| {
         phrases.iter().any(|words| {
@@ -2090,7 +2161,15 @@ fn year_after(tokens: &[Token], at: usize) -> Option<i16> {
 /// "Nov 25", "November 25th, 2026", "25 November", "the 25th of November", "el 25 de
 /// noviembre de 2026", "le 1er décembre", "am 25. November", "25 de novembro", "il 25
 /// novembre".
-fn read_month_names(tokens: &[Token], today: Date, facts: &Facts, found: &mut Vec<Date>) {
+/// Days said with a month's name; `starts` gets those that open a range ("from 26 to 29
+/// December", "December 26 to 29": the 26th).
+fn read_month_names(
+    tokens: &[Token],
+    today: Date,
+    facts: &Facts,
+    found: &mut Vec<Date>,
+    starts: &mut Vec<Date>,
+) {
     // "from 2023 April 21st to April 25th": the year said once holds for the yearless day too.
     let mut years = Vec::new();
     let mut yearless = Vec::new();
@@ -2115,15 +2194,20 @@ fn read_month_names(tokens: &[Token], today: Date, facts: &Facts, found: &mut Ve
             .and_then(|i| digits(&tokens[i]))
             .filter(|d| d.len() == 4)
             .and_then(|d| year_of(d, false));
-        let mut add = |day: i64, year: Option<i16>| match year.or(year_before) {
-            Some(year) => {
-                years.push(year);
-                push_date(found, year, month, day);
+        let mut add = |day: i64, year: Option<i16>| {
+            let mut dates = Vec::new();
+            match year.or(year_before) {
+                Some(year) => {
+                    years.push(year);
+                    push_date(&mut dates, year, month, day);
+                }
+                None => {
+                    yearless.push((month, day));
+                    push_yearless(&mut dates, today, month, day);
+                }
             }
-            None => {
-                yearless.push((month, day));
-                push_yearless(found, today, month, day);
-            }
+            found.extend(dates.iter().copied());
+            dates
         };
         // Day first: "25 November", "25. November", "25 de noviembre", "25th of November",
         // "7th of this March".
@@ -2141,8 +2225,18 @@ fn read_month_names(tokens: &[Token], today: Date, facts: &Facts, found: &mut Ve
                 (false, _) if this => None,
                 _ => Some(m - 1),
             };
-            if let Some(day) = at.and_then(|at| day_at(tokens, at, facts, ambiguous)) {
-                add(day, year_after(tokens, after));
+            let day = at.and_then(|at| Some((at, day_at(tokens, at, facts, ambiguous)?)));
+            if let Some((at, day)) = day {
+                let year = year_after(tokens, after);
+                let dates = add(day, year);
+                // "del 2 al 5 de enero": the range's first day is of that month too.
+                if let Some(first) = range_start(tokens, at).filter(|first| *first < day) {
+                    starts.extend(add(first, year));
+                }
+                // "from 26 December to 29 December".
+                if range_follows(tokens, after - 1) {
+                    starts.extend(dates);
+                }
                 continue;
             }
         }
@@ -2156,7 +2250,11 @@ fn read_month_names(tokens: &[Token], today: Date, facts: &Facts, found: &mut Ve
             if ambiguous && counted {
                 continue;
             }
-            add(day, year_after(tokens, after + 1));
+            let dates = add(day, year_after(tokens, after + 1));
+            // "December 26 to 29".
+            if range_follows(tokens, after) {
+                starts.extend(dates);
+            }
         }
     }
     for year in years {
@@ -2205,6 +2303,45 @@ mod tests {
             assert!(has(text, 2026, 12, 22), "{text}");
         }
         assert!(!has("may 2 of us stay until the 24th?", 2027, 5, 24));
+        // The first day of a range written with its month after the last.
+        for text in [
+            "Busca hoteles en Valencia del 2 al 5 de enero",
+            "book a hotel from 2 to 5 January",
+            "du 2 au 5 janvier",
+            "vom 2. bis 5. Januar",
+            "dal 2 al 5 gennaio",
+            "de 2 a 5 de janeiro",
+            "2-5 January",
+            "from the 2nd to the 5th of January",
+        ] {
+            assert!(has(text, 2027, 1, 2), "{text}");
+        }
+        // Each range's first day is marked as its start, for a field about its end.
+        let starts = |text: &str| super::super::facts::read_for_test(text).range_starts;
+        for text in [
+            "del 2 al 5 de enero",
+            "January 2 to 5",
+            "from 2 January to 5 January",
+            "from the 2nd to the 5th of January",
+        ] {
+            assert_eq!(
+                starts(text).into_iter().collect::<Vec<_>>(),
+                [date(2027, 1, 2)],
+                "{text}"
+            );
+        }
+        for text in ["on 2 January and 5 January", "January 2 for 5 people"] {
+            assert!(starts(text).is_empty(), "{text}");
+        }
+        // Never a number that is no day before the link, nor a range that runs backwards.
+        for text in [
+            "from 9 to 5 January",
+            "2 people to 5 January",
+            "at 2 on 5 January",
+            "200 to 5 January",
+        ] {
+            assert!(!has(text, 2027, 1, 2) && !has(text, 2027, 1, 9), "{text}");
+        }
         // A count after the link is no day; nor a range of times, or a month word that is
         // no month.
         assert!(!has("Dec 18 to 22 people", 2026, 12, 22));
@@ -2413,6 +2550,17 @@ mod tests {
         }
         assert_eq!(dates("the day before Christmas"), [date(2026, 12, 24)]);
         assert_eq!(dates("il giorno prima di Capodanno"), [date(2026, 12, 31)]);
+        // A holiday's eve, however the holiday is named.
+        for text in [
+            "un jour de congé la veille du Nouvel An",
+            "la víspera de Año Nuevo",
+            "la vigilia di Capodanno",
+        ] {
+            assert_eq!(dates(text), [date(2026, 12, 31)], "{text}");
+        }
+        assert_eq!(dates("la víspera de Reyes"), [date(2027, 1, 5)]);
+        // "veille" of no holiday names no day.
+        assert!(dates("la veille du départ").is_empty());
         assert_eq!(dates("dinner on Christmas day"), [date(2026, 12, 25)]);
         // The weekday after a holiday (Christmas 2026 is a Friday).
         for text in [

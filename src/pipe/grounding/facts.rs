@@ -63,6 +63,9 @@ pub struct Facts {
     /// The last day of a stay said by its first day and its nights ("in tomorrow for 2
     /// nights"): a date only for a field about an end (`check_out`, `end_date`, `return`).
     pub stay_ends: HashSet<Date>,
+    /// The first days of ranges said with their month ("del 26 al 29 de diciembre", "December
+    /// 26 to 29"): no date for a field about an end (`check_out`, `end_date`).
+    pub range_starts: HashSet<Date>,
     /// Days another is said to be an offset before ("am 2. Jänner, erinnere mich eine Woche
     /// vorher": 2 January, which says 26 December): the event's, not a reminder's.
     pub date_anchors: HashSet<Date>,

@@ -245,6 +245,8 @@ impl Field<'_> {
                 (*i == last && last > 0) || !matches!(w.as_str(), "min" | "max" | "m" | "s")
             })
             .filter(|(i, _)| *i == 0 || self.name[i - 1] != "per")
+            // "in" before another word is a preposition (`finish_in_minutes`), no inches.
+            .filter(|(i, w)| *i == last || w.as_str() != "in")
             .flat_map(|(_, w)| readings(w, true).iter());
         // A letter alone in a description is no unit: the "s" of "provider's". A degree
         // before its scale is that scale's ("grados Fahrenheit").
@@ -1052,6 +1054,25 @@ fn read_numbers(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
     }
 }
 
+/// Half of a whole, said alone where a level is set: "bring it down to half", "baja la luz a
+/// la mitad", "mets le volume à moitié", "auf die Hälfte", "pela metade", "a metà": 50%.
+/// Never half of something named after it ("half of the team", "half an hour").
+fn half_a_level(tokens: &[Token], i: usize) -> bool {
+    const HALVES_ALONE: &[&str] = &["half", "mitad", "moitie", "halfte", "metade", "meta"];
+    const TO: &[&str] = &["to", "at", "a", "la", "auf", "die", "pela", "por"];
+    let Some(token) = tokens.get(i) else {
+        return false;
+    };
+    let ends = tokens.get(i + 1).is_none_or(|t| {
+        t.kind == Kind::Punct || matches!(t.folded.as_str(), "please" | "por" | "bitte" | "per")
+    });
+    is_word(token, HALVES_ALONE)
+        && ends
+        && i.checked_sub(1)
+            .and_then(|k| tokens.get(k))
+            .is_some_and(|t| is_word(t, TO))
+}
+
 /// The quantities said with no digits: halves, an article for one, and duration phrases.
 fn read_words(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
     for (i, token) in tokens.iter().enumerate() {
@@ -1067,6 +1088,9 @@ fn read_words(tokens: &[Token], facts: &Facts, out: &mut Vec<Quantity>) {
             read_after(tokens, i, i + 2, 0.5, false, out);
         } else if HALF.contains(&token.folded.as_str()) {
             read_after(tokens, i, i + 1, 0.5, false, out);
+        }
+        if half_a_level(tokens, i) {
+            emit(50.0, (Percent, 1.0), out);
         }
         // "en hora y media", "litro y medio", "en hora y cuarto": a spelled-out unit of time,
         // mass, volume or data with no number or article before it and "and a half" ("and
@@ -1709,6 +1733,11 @@ mod tests {
             300.0,
             "time out after 5 minutes"
         ));
+        // "in" inside a name is a preposition; last, inches.
+        let text = "que acabe dentro de hora y media";
+        assert!(field(&["finish", "in", "minutes"], &[], 90.0, text));
+        assert!(!field(&["finish", "in", "minutes"], &[], 1.5, text));
+        assert!(field(&["height", "in"], &[], 24.0, "a 2 ft shelf"));
     }
 
     #[test]
@@ -1929,6 +1958,25 @@ mod tests {
             "two thirds of the budget"
         ));
         assert!(!field(&["target", "percent"], &[], 3.0, "three quarters"));
+        // Half alone, as a level set.
+        let brightness = |text: &str| field(&["brightness", "percent"], &[], 50.0, text);
+        for text in [
+            "too bright, bring it down to half",
+            "baja la luz a la mitad",
+            "mets le volume à moitié",
+            "dreh die Lautstärke auf die Hälfte",
+            "abaixa pela metade",
+            "abbassa la luce a metà, per favore",
+        ] {
+            assert!(brightness(text), "{text}");
+        }
+        for text in [
+            "half of the team is off",
+            "in half an hour",
+            "half the lights",
+        ] {
+            assert!(!brightness(text), "{text}");
+        }
         // Of a unit.
         let grams = |text: &str, value: f64| field(&["weight", "grams"], &[], value, text);
         assert!(grams(

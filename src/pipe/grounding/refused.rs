@@ -26,6 +26,18 @@ const NOT: &[&str] = &[
 /// Words after a negation that agree ("tomorrow is no problem", "mañana no hay problema").
 const AGREEING: &[&str] = &["problem", "problema", "probleme", "worries", "hay"];
 
+/// Sounds before a "no" that make it a correction of what came before, not a negation of
+/// what follows: "mardi, ah non mercredi", "Tuesday, oh no, Wednesday". A comma alone does
+/// not: "el martes, no miércoles" turns Wednesday down.
+const INTERJECTIONS: &[&str] = &["ah", "oh", "ay", "ach", "euh", "eh", "hm", "oops", "ops"];
+
+/// Whether the word at `k` is a "no" right after an [`INTERJECTIONS`] sound.
+fn correction_at(tokens: &[Token], k: usize) -> bool {
+    matches!(tokens[k].folded.as_str(), "no" | "non" | "nao" | "nein")
+        && k.checked_sub(1)
+            .is_some_and(|j| INTERJECTIONS.contains(&tokens[j].folded.as_str()))
+}
+
 fn day_at(tokens: &[Token], i: usize) -> bool {
     let t = &tokens[i];
     // The word before it, past a hyphen or "de" ("après-demain", "depois de amanhã").
@@ -42,9 +54,15 @@ fn day_at(tokens: &[Token], i: usize) -> bool {
 /// Whether the day word at `i` is turned down: a negation right before it, or one of the
 /// two words after it (no mark between), not followed by a word that agrees.
 fn turned_down(tokens: &[Token], i: usize) -> bool {
-    let before = i
-        .checked_sub(1)
-        .is_some_and(|k| tokens[k].kind == Kind::Word && NOT.contains(&tokens[k].folded.as_str()));
+    let before = i.checked_sub(1).is_some_and(|k| {
+        tokens[k].kind == Kind::Word
+            && NOT.contains(&tokens[k].folded.as_str())
+            && !correction_at(tokens, k)
+    });
+    // "mardi, ah non mercredi": the day a correction's "no" and another day come after.
+    let corrected = (i + 1..tokens.len().min(i + 5)).any(|k| {
+        correction_at(tokens, k) && (k + 1..tokens.len().min(k + 4)).any(|j| day_at(tokens, j))
+    });
     let after: Vec<&Token> = tokens[i + 1..]
         .iter()
         .take_while(|t| t.kind != Kind::Punct || t.lower == "'" || t.lower == "’")
@@ -60,7 +78,7 @@ fn turned_down(tokens: &[Token], i: usize) -> bool {
                 .take(2)
                 .any(|n| AGREEING.contains(&n.folded.as_str()))
     });
-    before || negated_after
+    before || negated_after || corrected
 }
 
 /// The conversation split where it turns a day down: the evidence of those day words and of
@@ -102,5 +120,12 @@ mod tests {
         assert!(refused("mañana no puedo").is_none());
         assert!(refused("tomorrow is no problem, or Friday").is_none());
         assert!(refused("not the day after tomorrow, Friday").is_none());
+        // A "no" after a sound corrects the day before it.
+        assert_eq!(refused("yoga de mardi, ah non mercredi"), day("mardi"));
+        assert_eq!(refused("yoga on Tuesday, oh no, Wednesday"), day("Tuesday"));
+        assert_eq!(refused("el martes, ay no, el miércoles"), day("martes"));
+        // Without the sound it is a negation of what follows.
+        assert_eq!(refused("el martes, no miércoles"), day("miércoles"));
+        assert_eq!(refused("Tuesday, not Wednesday"), day("Wednesday"));
     }
 }

@@ -11,7 +11,7 @@ use super::evidence::{Evidence, TakenBack};
 use super::facts::{close, Role};
 use super::lexicon;
 use super::quantity;
-use super::tokens::{cognate, stem, words_of, Kind};
+use super::tokens::{cognate, stem, words_of, Kind, Token};
 use super::words::{is, ASIDES, SEQUENCE, STOPWORDS};
 use super::{
     airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved,
@@ -729,9 +729,12 @@ fn date_time(
     };
     // A stay said by its first day and its nights gives its end: a field about the end takes
     // that day, not the first ("checking in on the 14th, three nights" is no `check_out` 14).
+    // Nor the first day of a range: "del 26 al 29 de diciembre" is no `check_out` 26.
     let said_day = || {
         if about_end() && !facts.stay_ends.is_empty() {
             facts.stay_ends.contains(&date)
+        } else if about_end() && facts.range_starts.contains(&date) {
+            false
         } else {
             facts.dates.contains(&date)
         }
@@ -1432,6 +1435,10 @@ const COUNTING: &[&str] = &[
     // Verbs that take how many: "il m'en faut quatre-vingt-dix", "I need 3", "compra 2".
     "need",
     "want",
+    // "make it 30" is the pronoun's; "mach 30", "fais 30" have none.
+    "mach",
+    "mache",
+    "fais",
     "buy",
     "get",
     "order",
@@ -1636,6 +1643,7 @@ fn names_no_number(word: &str) -> bool {
 #[rustfmt::skip]
 const MONEY_VERBS: &[&str] = &[
     "pay", "transfer", "send", "spend", "withdraw", "deposit", "lend", "donate", "tip", "wire",
+    "give", "gib", "dale", "donne",
     "paga", "pagar", "pague", "transfiere", "transferir", "transfira", "envia", "enviar",
     "deposita", "retira", "presta", "dona", "payer", "paie", "payez", "vire", "virer", "virez",
     "envoie", "depose", "retire", "zahl", "zahle", "zahlen", "uberweise", "uberweisen", "uberweis",
@@ -1761,7 +1769,19 @@ fn label_fits(
                 .iter()
                 .any(|w| name.iter().chain(description).any(|n| n == w));
     };
-    let word = &label.folded;
+    // "Send Tom 30", "Überweis Tom 30": the name after a verb that moves money is whom it
+    // goes to, no label of the sum; the verb is.
+    let capital = |t: &Token| {
+        evidence.text[t.start..]
+            .chars()
+            .next()
+            .is_some_and(char::is_uppercase)
+    };
+    let recipient_verb = before
+        .checked_sub(2)
+        .and_then(|i| tokens.get(i))
+        .filter(|verb| capital(label) && is(MONEY_VERBS, &verb.folded));
+    let word = &recipient_verb.unwrap_or(label).folded;
     // "transfer 500 to savings": a sum, where no noun after it says what it counts ("send
     // 3 photos").
     let bare = tokens
