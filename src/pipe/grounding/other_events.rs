@@ -87,16 +87,45 @@ const SCHEDULE: &[(&[&str], &[&str])] = &[
         "schließen", "schliessen", "chiude", "chiudono"],
      &["close", "closing", "closes", "cierre", "fermeture", "schluss", "schließung",
         "fechamento", "chiusura"]),
-    // Leaves. Not "leaves" (the tree's), "sale" (Italian rooms, English sales).
-    (&["departs", "part", "partent", "sai", "saem", "parte", "partem", "partono"],
-     &["departure", "depart", "departs", "leave", "leaves", "leaving", "salida", "abfahrt",
-        "abflug", "saida", "partenza", "outbound"]),
+    // Leaves. "leaves" only with its subject and a time right after it ("the fallen leaves
+    // on Saturday"); "sale" (Italian rooms, English sales) only after a pronoun.
+    (&["departs", "leaves", "part", "partent", "sai", "saem", "parte", "partem", "partono"],
+     LEAVE_FIELDS),
     // Arrives. A pick-up is when one arrives.
-    (&["arrives", "llega", "llegan", "aterriza", "arrive", "arrivent", "atterrit",
+    (&["arrives", "lands", "llega", "llegan", "aterriza", "arrive", "arrivent", "atterrit",
         "landet", "landen", "chega", "chegam", "pousa", "arriva", "arrivano", "atterra"],
-     &["arrival", "arrive", "arrives", "arriving", "land", "landing", "llegada", "arrivee",
-        "ankunft", "landung", "chegada", "arrivo", "pickup", "pick", "recogida", "abholung",
-        "ramassage", "busca"]),
+     ARRIVE_FIELDS),
+];
+
+/// Words of a field about leaving.
+#[rustfmt::skip]
+const LEAVE_FIELDS: &[&str] = &[
+    "departure", "depart", "departs", "leave", "leaves", "leaving", "salida", "abfahrt",
+    "abflug", "saida", "partenza", "outbound",
+];
+
+/// Words of a field about arriving.
+#[rustfmt::skip]
+const ARRIVE_FIELDS: &[&str] = &[
+    "arrival", "arrive", "arrives", "arriving", "land", "landing", "llegada", "arrivee",
+    "ankunft", "landung", "chegada", "arrivo", "pickup", "pick", "recogida", "abholung",
+    "ramassage", "busca",
+];
+
+/// Someone else as a subject (folded): "ella sale del curro a las 2", "il arrive vers 8h".
+/// Not "I" or "we": the user's own leaving is often what the call books (a taxi, an alarm).
+#[rustfmt::skip]
+const THIRD_PERSON: &[&str] = &[
+    "she", "he", "they", "ella", "ellas", "ellos", "elle", "elles", "il", "ils", "sie", "er", "ela",
+    "ele", "elas", "eles", "lei", "lui", "loro",
+];
+
+/// Verbs of leaving a place, said of someone only after a [`THIRD_PERSON`] pronoun (folded):
+/// "ella sale del curro a las 2", "il quitte le bureau à 18h", "lui esce alle 6".
+#[rustfmt::skip]
+const LEAVES_A_PLACE: &[&str] = &[
+    "sale", "salen", "quitte", "quittent", "sort", "sortent", "verlasst", "verlassen", "esce",
+    "escono", "leaves",
 ];
 
 /// Words right after a schedule's verb that say when (folded): "cierra a las 20:00", "ends
@@ -136,14 +165,31 @@ const ONLY_WHEN: &[&str] = &[
 /// article and its noun, or a name): "la farmacia cierra", not "cierra la persiana", which
 /// asks. Returns the kind's field words.
 fn schedule_verb(tokens: &[Token], at: usize, start: usize) -> Option<&'static [&'static str]> {
-    let (_, about) = SCHEDULE
-        .iter()
-        .find(|(verbs, _)| is(verbs, &tokens[at].folded))?;
-    let when = tokens
-        .get(at + 1)
-        .is_some_and(|t| t.kind == Kind::Number || is(WHEN_CUES, &t.folded));
+    let word = tokens[at].folded.as_str();
+    let pronoun = at > start && is(THIRD_PERSON, &tokens[at - 1].folded);
+    // "my train gets in at 7:15": arrives.
+    let gets_in =
+        matches!(word, "gets" | "comes") && tokens.get(at + 1).is_some_and(|t| t.folded == "in");
+    let (about, after) = if gets_in {
+        (ARRIVE_FIELDS, at + 2)
+    } else if let Some((_, about)) = SCHEDULE.iter().find(|(verbs, _)| is(verbs, word)) {
+        (*about, at + 1)
+    } else if pronoun && is(LEAVES_A_PLACE, word) {
+        (LEAVE_FIELDS, at + 1)
+    } else {
+        return None;
+    };
+    // A time right after the verb; after a pronoun, past the place left ("sale del curro a
+    // las 2"), within its clause.
+    let reach = if pronoun { 4 } else { 1 };
+    let when = (after..tokens.len().min(after + reach))
+        .take_while(|&k| !ends_clause(tokens, k))
+        .any(|k| tokens[k].kind == Kind::Number || is(WHEN_CUES, &tokens[k].folded));
     if !when {
         return None;
+    }
+    if pronoun {
+        return Some(about);
     }
     let words: Vec<&Token> = tokens[start..at]
         .iter()
@@ -155,7 +201,7 @@ fn schedule_verb(tokens: &[Token], at: usize, start: usize) -> Option<&'static [
             .iter()
             .any(|t| is(DETERMINERS, &t.folded))
         && !is(DETERMINERS, &words[words.len() - 1].folded);
-    determined.then_some(*about)
+    determined.then_some(about)
 }
 
 /// Words of a field about telling the user of a thing (folded): its time is the thing's own
@@ -281,7 +327,30 @@ fn ends_clause(tokens: &[Token], k: usize) -> bool {
             .get(k + 1)
             .is_some_and(|next| super::dates::is_month(&next.folded));
     (t.kind == Kind::Punct && matches!(t.lower.as_str(), "," | "." | ";" | "!" | "?") && !ordinal)
-        || (t.kind == Kind::Word && is(JOINS, &t.folded))
+        || (t.kind == Kind::Word && is(JOINS, &t.folded) && !and_a_half(tokens, k))
+        || (t.kind == Kind::Word && is(SO, &t.folded))
+}
+
+/// Words that open what follows from a clause (folded): "... a las 2, así que a las 3", "my
+/// train gets in at 7:15 so sometime after that".
+const SO: &[&str] = &[
+    "so", "asi", "entonces", "donc", "alors", "also", "dann", "entao", "quindi", "then",
+];
+
+/// Whether the join at `k` adds a half or a quarter to the number before it: "las 2 y
+/// media", "2 and a half", "9 e mezza", "8 et quart". No clause ends there.
+fn and_a_half(tokens: &[Token], k: usize) -> bool {
+    const PARTS: &[&str] = &[
+        "half", "quarter", "media", "medio", "cuarto", "demie", "demi", "quart", "halb", "viertel",
+        "meia", "meio", "quarto", "mezza", "mezzo",
+    ];
+    let after = match tokens.get(k + 1) {
+        Some(t) if matches!(t.folded.as_str(), "a" | "un" | "une" | "ein") => k + 2,
+        _ => k + 1,
+    };
+    k.checked_sub(1)
+        .is_some_and(|b| tokens[b].kind == Kind::Number)
+        && tokens.get(after).is_some_and(|t| is(PARTS, &t.folded))
 }
 
 /// The token after the clause that starts at `at`: the next that ends a clause.
@@ -439,5 +508,35 @@ mod tests {
         )
         .is_empty());
         assert!(parts("y abre la puerta a las 7", &["appointment", "time"]).is_empty());
+    }
+
+    #[test]
+    fn someone_else_leaving_or_a_train_getting_in_is_another_event() {
+        let lunch = "Quedamos con Lucía a comer mañana, ella sale del curro a las 2 y media así que a las 3";
+        assert_eq!(parts(lunch, &["time"]).len(), 0);
+        assert_eq!(
+            parts(lunch, &["meeting", "time"]),
+            ["ella sale del curro a las 2 y media"]
+        );
+        assert_eq!(
+            parts(
+                "il quitte le bureau à 18h, réserve pour 19h",
+                &["reservation", "time"]
+            ),
+            ["il quitte le bureau à 18h"]
+        );
+        assert_eq!(
+            parts(
+                "Book us a table for 4, my train gets in at 7:15 so sometime after that",
+                &["reservation", "time"]
+            ),
+            ["my train gets in at 7:15"]
+        );
+        // The user's own leaving, a verb with no time after it, or a pronoun of another
+        // meaning ("la sale", the room) is none.
+        assert!(parts("je quitte le bureau à 18h", &["reservation", "time"]).is_empty());
+        assert!(parts("ella sale mañana con su madre", &["reservation", "time"]).is_empty());
+        assert!(parts("Prenota la sala, lei esce", &["reservation", "time"]).is_empty());
+        assert!(parts("he gets in the car at 8", &["pickup", "time"]).is_empty());
     }
 }
