@@ -48,6 +48,7 @@ mod quantity;
 mod refused;
 mod replace;
 mod roles;
+mod route;
 mod rows;
 mod rules;
 mod taken_back;

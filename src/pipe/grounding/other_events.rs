@@ -317,7 +317,7 @@ fn starts_with(tokens: &[Token], at: usize, words: &[&str]) -> bool {
 
 /// Whether the token at `k` ends a clause: a sentence mark, a comma or a join; not the dot of
 /// a German ordinal before its month ("am 3. März"), which "ends at 6. Book" is not.
-fn ends_clause(tokens: &[Token], k: usize) -> bool {
+pub(super) fn ends_clause(tokens: &[Token], k: usize) -> bool {
     let t = &tokens[k];
     let ordinal = t.lower == "."
         && !t.spaced

@@ -15,7 +15,7 @@ use super::tokens::{cognate, stem, words_of, Kind, Token};
 use super::words::{is, ASIDES, SEQUENCE, STOPWORDS};
 use super::{
     airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved,
-    other_events, roles, text, things,
+    other_events, roles, route, text, things,
 };
 use crate::config::GroundingRule;
 
@@ -182,6 +182,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         || said_only_as_turned_down(leaf, evidence, rules)
         || said_only_for_another_event(leaf, evidence, rules)
         || said_only_for_another_thing(leaf, evidence, rules)
+        || said_only_for_the_other_end(leaf, evidence, rules)
     {
         return None;
     }
@@ -365,6 +366,21 @@ fn said_only_for_another_thing(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
         return false;
     };
     traced(leaf, &rest, rules).is_some() && traced(leaf, &own, rules).is_none()
+}
+
+/// A place for one end of a ride said only for the other ([`route`]): "Fahr mich zum
+/// Hauptbahnhof, ich steh vor der Goethestraße 12" gives no destination Goethestraße 12.
+fn said_only_for_the_other_end(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
+    if leaf.value.as_str().is_none_or(is_day_or_time) {
+        return false;
+    }
+    let Some(end) = route::of_field(&field_words(leaf)) else {
+        return false;
+    };
+    let Some((other, rest)) = route::split(evidence, end) else {
+        return false;
+    };
+    traced(leaf, &other, rules).is_some() && traced(leaf, &rest, rules).is_none()
 }
 
 /// Particles inside a name ("Gare de Lyon", "Ludwig van Beethoven").
