@@ -30,7 +30,7 @@ const APOLOGIES: &[&str] = &[
 /// Words before a refusal that keep it standing alone ("ah non", "enfin non", "ay no").
 pub(super) const LEAD_INS: &[&str] = &[
     "ah", "oh", "ay", "enfin", "bueno", "wait", "eh", "ach", "ahh", "euh", "uh", "um", "hmm",
-    "ehm", "oops", "ops", "mist", "zut", "mince", "uy", "upa",
+    "ehm", "oops", "ops", "mist", "zut", "mince", "uy", "upa", "ugh", "meh", "hm",
 ];
 
 /// Words right after a correcting word that make it a comparison: ", mejor que el lunes",
@@ -510,6 +510,7 @@ pub fn opens(tokens: &[Token]) -> bool {
     let apologised = is(APOLOGIES, word(first)) && punct(first + 1) && is(NOT, word(first + 2));
     // "Hmm, make that 300 instead", "make it 2": the value again, as a request.
     let make_it = word(first) == "make" && matches!(word(first + 1), "it" | "that");
+    let set_again = set_to_a_number(tokens, first);
     // "instead" ending the message or a clause ("Check Amtrak instead" adds a request: not
     // after a verb's object alone, so only with a number or a day before it).
     let instead = (first..tokens.len()).any(|i| {
@@ -534,6 +535,7 @@ pub fn opens(tokens: &[Token]) -> bool {
         || (matches!(word(first), "sagen" | "machen") && word(first + 1) == "wir");
     is(OPENING, word(first))
         || make_it
+        || set_again
         || changed_to
         || instead
         || in_fact_at(tokens, first)
@@ -555,6 +557,36 @@ pub fn opens(tokens: &[Token]) -> bool {
         || lets
         || sorry_then(tokens, first)
         || declared_wrong(tokens, first)
+}
+
+/// Verbs that set a thing again beside [`super::times::SET_VERBS`] (folded): "bump it to
+/// 68", "mach 30", "raise it to 22".
+const SET_AGAIN: &[&str] = &["bump", "raise", "lower", "mach", "mache", "machs", "fais"];
+
+/// Whether the message opens by setting a thing to a number that ends its clause ("põe
+/// 5h40, tenho que pegar o ônibus", "bump it to 68", "stell es auf 22"): the value again.
+/// Not a number that counts a thing named after it ("put 2 bottles of wine in the cart"),
+/// which asks for more.
+fn set_to_a_number(tokens: &[Token], first: usize) -> bool {
+    let word = |at: usize| tokens.get(at).map_or("", |t| t.folded.as_str());
+    if !(is(super::times::SET_VERBS, word(first)) || is(SET_AGAIN, word(first))) {
+        return false;
+    }
+    let mut at = first + 1;
+    while at < first + 3
+        && (is(CHANGED_PRONOUNS, word(at))
+            || is(CHANGED_TO, word(at))
+            || matches!(word(at), "a" | "at" | "on" | "su" | "em"))
+    {
+        at += 1;
+    }
+    let number = tokens.get(at).is_some_and(|t| t.kind == Kind::Number);
+    let ends = tokens.get(at + 1).is_none_or(|t| {
+        t.kind == Kind::Punct
+            || super::quantity::is_unit(&t.folded)
+            || matches!(t.folded.as_str(), "h" | "uhr" | "grad" | "degrees" | "instead" | "please")
+    });
+    number && ends
 }
 
 /// Whether the message adds to the request ([`ADDING`]): anywhere in it, but after "let us
@@ -836,8 +868,16 @@ mod tests {
             "ops, quis dizer sexta",
             "Mist, die Adresse ist falsch, es muss rechnung@weber-bau.de sein",
             "that's wrong, it's 8",
+            "põe 5h40, tenho que pegar o ônibus mais cedo",
+            "ugh, bump it to 68",
+            "stell es auf 22 Grad",
+            "mach 30",
         ] {
             assert!(opens(&tokenize(text)), "{text}");
+        }
+        // Setting a count of a thing named after it asks for more.
+        for text in ["put 2 bottles of wine in the cart", "set an alarm for 7"] {
+            assert!(!opens(&tokenize(text)), "{text}");
         }
         // A verb of changing with no value it changes to after it; a wait that goes on.
         for text in [

@@ -716,7 +716,7 @@ fn duration_ending(tokens: &[Token], facts: &Facts, j: usize) -> Option<(i64, us
 }
 
 /// Verbs that set a thing to a value, in the six languages (imperatives and infinitives).
-const SET_VERBS: &[&str] = &[
+pub(super) const SET_VERBS: &[&str] = &[
     "set", "put", "turn", "adjust", "change", "mets", "mettez", "mettre", "regle", "reglez",
     "regler", "passe", "passez", "monte", "baisse", "pon", "ponga", "ponle", "poner", "ajusta",
     "sube", "baja", "stell", "stelle", "stellen", "setz", "setze", "dreh", "coloca", "coloque",
