@@ -183,6 +183,27 @@ pub fn counts_everyone(name: &[String], description: &[String]) -> bool {
         || (!classes.is_empty() && classes.iter().all(|c| *c == Class::People))
 }
 
+/// Whether a field with these name and description words counts adults only (`adults`,
+/// "Numero di adulti").
+pub fn counts_adults(name: &[String], description: &[String]) -> bool {
+    let classes: Vec<Class> = name
+        .iter()
+        .chain(description)
+        .filter_map(|w| class_of(w))
+        .collect();
+    classes.contains(&Class::Adults) && !classes.contains(&Class::Children)
+}
+
+/// Whether `noun` (folded) names children: "bambini", "Kinder", "kids".
+pub fn names_children(noun: &str) -> bool {
+    class_of(noun) == Some(Class::Children)
+}
+
+/// Whether `noun` (folded) names adults: "adults", "adultos", "Erwachsene".
+pub fn names_adults(noun: &str) -> bool {
+    class_of(noun) == Some(Class::Adults)
+}
+
 /// Whether `noun` (folded) names people of any class: "adultes", "enfants", "Personen".
 pub fn names_people(noun: &str) -> bool {
     class_of(noun).is_some_and(|c| c.fits(Class::People))

@@ -33,6 +33,8 @@ const MORE_WORDS: &[(&str, &[&str])] = &[
     // English fillers the list lacks that another language's list holds ("like" is
     // Norwegian "equal").
     ("en", &["like", "gonna", "wanna", "pls", "plz"]),
+    // German prepositions joined to their article: "fürs Kino", "ins Büro", "aufs Dach".
+    ("de", &["fürs", "ins", "ans", "aufs", "ums", "übers"]),
     ("gl", &[
         "unha", "unhas", "cunha", "cunhas", "dunha", "nunha", "polo", "pola", "polos", "polas",
         "coa", "coas", "dende", "moi", "xa", "tamen", "mina", "minas", "tua", "sua", "mana",

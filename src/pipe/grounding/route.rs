@@ -151,7 +151,10 @@ mod tests {
         assert!(other("a cab to the airport", Destination).is_empty());
         assert!(other("I'm at the mall", Start).is_empty());
         assert!(other("eu tô no Shopping Eldorado", Start).is_empty());
-        assert_eq!(other("voo pra Lisboa saindo de Guarulhos", Start), ["Lisboa"]);
+        assert_eq!(
+            other("voo pra Lisboa saindo de Guarulhos", Start),
+            ["Lisboa"]
+        );
         assert_eq!(of_field(&["pickup".into(), "location".into()]), Some(Start));
         assert_eq!(of_field(&["destination".into()]), Some(Destination));
         // A message's "to" and "from" are no route's.

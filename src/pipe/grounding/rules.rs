@@ -1141,6 +1141,10 @@ fn numeric(value: f64, leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option
         .flatten();
     // One of a party's counts alone is no party ("deux adultes et trois enfants" is no 3).
     let said = said && party != Some(false);
+    // "siamo in 8 ma 2 sono bambini": the whole party, children among it, is no count of
+    // adults.
+    let said = said
+        && !(counted::counts_adults(&name, &description) && party_with_children(value, evidence));
     // "2 adults and a child": one, counted by its article, for a field that counts children.
     let one = close(value, 1.0) && {
         let words = evidence.folded_words();
@@ -1224,6 +1228,27 @@ fn party_said(value: f64, evidence: &Evidence) -> Option<bool> {
     }
     let one_class = people_counts.len() >= 2 && people_counts.iter().any(|c| close(*c, value));
     one_class.then_some(false)
+}
+
+/// Whether `value` is said only as a whole party ("siamo in 8", "wir sind 4 Leute") that
+/// another number says has children among it ("ma 2 sono bambini", "davon 2 Kinder").
+fn party_with_children(value: f64, evidence: &Evidence) -> bool {
+    let spans = &evidence.facts.number_spans;
+    let next_word = |end: usize| evidence.tokens.get(end).map_or("", |t| t.folded.as_str());
+    let wholes: Vec<_> = spans.iter().filter(|s| close(s.value, value)).collect();
+    let whole = !wholes.is_empty()
+        && wholes.iter().all(|s| {
+            !counted::names_adults(next_word(s.end))
+                && (counted::head_count(&list_before(evidence, s.start, 4))
+                    || counted::names_people(next_word(s.end)))
+        });
+    let children = spans.iter().any(|s| {
+        s.value < value
+            && clause_after(evidence, s.end, 3)
+                .iter()
+                .any(|w| counted::names_children(w))
+    });
+    whole && children
 }
 
 /// Words for "we" right before a number that counts the speakers ("nous deux", "nosotros
@@ -2555,6 +2580,43 @@ mod tests {
 
     fn number_kept(text: &str, key: &str, schema: serde_json::Value, value: f64) -> bool {
         value_kept(text, key, schema, serde_json::json!(value))
+    }
+
+    #[test]
+    fn a_party_with_children_among_it_is_no_count_of_adults() {
+        let adults = || serde_json::json!({"type": "integer", "description": "Numero di adulti"});
+        let kept = |text: &str, value: f64| number_kept(text, "adults", adults(), value);
+        assert!(!kept("siamo in 8 ma 2 sono bambini", 8.0));
+        assert!(!kept("wir sind 4 Leute, davon 2 Kinder", 4.0));
+        // Adults counted as adults, a party with no children, or a field for everyone.
+        assert!(kept("we are 4 adults and 2 kids", 4.0));
+        assert!(kept("we are 4, no kids", 4.0));
+        assert!(number_kept(
+            "wir sind 4 Leute, davon 2 Kinder",
+            "guests",
+            serde_json::json!({"type": "integer"}),
+            4.0
+        ));
+    }
+
+    #[test]
+    fn a_name_after_a_verb_that_moves_money_is_whom_it_goes_to() {
+        let amount = || serde_json::json!({"type": "number", "description": "Amount in euros"});
+        assert!(number_kept(
+            "Send Tom 30 for the cinema",
+            "amount",
+            amount(),
+            30.0
+        ));
+        assert!(number_kept(
+            "Überweis Tom 30 fürs Kino",
+            "amount",
+            amount(),
+            30.0
+        ));
+        // Not a count of things named after it, nor a name after another verb.
+        assert!(!number_kept("Send Tom 30 photos", "amount", amount(), 30.0));
+        assert!(!number_kept("Call Tom 30 times", "amount", amount(), 30.0));
     }
 
     #[test]

@@ -584,7 +584,10 @@ fn set_to_a_number(tokens: &[Token], first: usize) -> bool {
     let ends = tokens.get(at + 1).is_none_or(|t| {
         t.kind == Kind::Punct
             || super::quantity::is_unit(&t.folded)
-            || matches!(t.folded.as_str(), "h" | "uhr" | "grad" | "degrees" | "instead" | "please")
+            || matches!(
+                t.folded.as_str(),
+                "h" | "uhr" | "grad" | "degrees" | "instead" | "please"
+            )
     });
     number && ends
 }
