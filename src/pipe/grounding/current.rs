@@ -97,6 +97,12 @@ const NOW_BEFORE: &[&[&str]] = &[
     // Portuguese "em" joined to its article: "está no trinta".
     &["esta", "no"],
     &["esta", "na"],
+    // Spoken "tá": "tá no 3".
+    &["ta", "no"],
+    &["ta", "na"],
+    &["ta", "em"],
+    &["esta", "a"],
+    &["est", "a"],
     &["adesso"],
     &["ahorita"],
     // What a thing is said to be at, in a request to change it: "it's like 17 degrees".
@@ -400,6 +406,11 @@ mod tests {
             "bump the story points, it turned out way bigger than the 3 we estimated",
             3.0
         ));
+        assert!(current(
+            "Aumenta o volume da caixinha do quarto, tá no 3",
+            3.0
+        ));
+        assert!(current("Monte le son, il est à 4", 4.0));
     }
 
     fn change(text: &str, value: f64) -> bool {

@@ -2015,6 +2015,13 @@ fn noun_fits(
     // A number joined to its noun counts for a field about that noun or its unit only.
     let joined = !german_ordinal && after > end;
     let unit = |word: &str| quantity::is_unit(word) || is(ANY_UNIT, word);
+    // "the 6-pack": the pack's size, no count of packs.
+    if joined && counted.is_some_and(|noun| matches!(noun.folded.as_str(), "pack" | "packs")) {
+        let words = || name.iter().chain(description);
+        let counts_packs = words().any(|w| matches!(w.as_str(), "pack" | "packs"))
+            && !words().any(|w| matches!(w.as_str(), "size" | "per"));
+        return Some(!counts_packs);
+    }
     if joined
         && !counted.is_some_and(|noun| {
             unit(&noun.folded) || counted::names(&noun.folded, name, description)
@@ -2597,6 +2604,16 @@ mod tests {
             serde_json::json!({"type": "integer"}),
             4.0
         ));
+    }
+
+    #[test]
+    fn a_pack_named_by_its_size_is_no_count_of_packs() {
+        let text = "reorder the 6-pack of sparkling water, just one pack this time";
+        let packs = serde_json::json!({"type": "integer", "description": "Number of packs"});
+        assert!(!number_kept(text, "quantity", packs, 6.0));
+        let size = serde_json::json!({"type": "integer"});
+        assert!(number_kept(text, "pack_size", size.clone(), 6.0));
+        assert!(number_kept("a 6-pack of beer", "bottles", size, 6.0));
     }
 
     #[test]
