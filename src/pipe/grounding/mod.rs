@@ -46,6 +46,7 @@ mod numbers;
 mod other_events;
 mod quantity;
 mod refused;
+mod renamed;
 mod replace;
 mod roles;
 mod route;

@@ -307,6 +307,7 @@ pub fn only_in_another_role(value: &str, key: &str, evidence: &Evidence) -> bool
             || (not_self && self_named(tokens, at, about(TRADES), len))
             || (served && trade_named(tokens, at))
             || (recipient && forwarded && of_before(tokens, at, WRITTEN))
+            || (recipient && copied(tokens, at))
             || of_before(tokens, at, KIN)
             || of_before(tokens, at, TRADES)
             || kin_after(tokens, at, len)
@@ -473,6 +474,23 @@ fn trade_named(tokens: &[Token], at: usize) -> bool {
         i -= 1;
     }
     titled || (i > 0 && is(i - 1, TRADES))
+}
+
+/// Words that put whom they name in copy of a message (folded): "cc her boss Tomás", "con
+/// copia a su jefe, Tomás Herrera", "en copie", "in Kopie", "com cópia para".
+const COPY: &[&str] = &["cc", "bcc", "cco", "copy", "copia", "copie", "kopie"];
+
+/// Whether a [`COPY`] word stands a few tokens before the name at `at`, in its clause (no
+/// sentence mark or join between): the name is copied, not the main recipient.
+fn copied(tokens: &[Token], at: usize) -> bool {
+    tokens[at.saturating_sub(6)..at]
+        .iter()
+        .rev()
+        .take_while(|t| {
+            !matches!(t.lower.as_str(), "." | "!" | "?" | ";")
+                && !(t.kind == Kind::Word && super::words::is(super::words::JOINS, &t.folded))
+        })
+        .any(|t| t.kind == Kind::Word && COPY.contains(&t.folded.as_str()))
 }
 
 /// Words of a field's name that make it whom a message goes to (folded).
@@ -874,6 +892,21 @@ mod tests {
             assert!(signer(text, "recipient", value), "{text}");
             assert!(signer(text, "destinatario", value), "{text}");
         }
+    }
+
+    #[test]
+    fn a_name_in_copy_is_no_main_recipient() {
+        let text = "Envíale el contrato a Rocío, con copia a su jefe, Tomás Herrera";
+        assert!(signer(text, "to", "Tomás Herrera"));
+        assert!(!signer(text, "to", "Rocío"));
+        assert!(!signer(text, "cc", "Tomás Herrera"));
+        assert!(signer(
+            "Send the deck to Ana, cc Bruno",
+            "recipient",
+            "Bruno"
+        ));
+        // A copy word of another clause: "cc me and send it to Tom".
+        assert!(!signer("cc me and send it to Tom", "recipient", "Tom"));
     }
 
     #[test]

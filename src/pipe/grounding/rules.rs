@@ -15,7 +15,7 @@ use super::tokens::{cognate, stem, words_of, Kind, Token};
 use super::words::{is, ASIDES, SEQUENCE, STOPWORDS};
 use super::{
     airports, choice, conversions, counted, dictated, flags, labels, language, legs, moved,
-    other_events, roles, route, text, things,
+    other_events, renamed, roles, route, text, things,
 };
 use crate::config::GroundingRule;
 
@@ -183,6 +183,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         || said_only_for_another_event(leaf, evidence, rules)
         || said_only_for_another_thing(leaf, evidence, rules)
         || said_only_for_the_other_end(leaf, evidence, rules)
+        || said_only_as_the_other_name(leaf, evidence, rules)
     {
         return None;
     }
@@ -378,6 +379,21 @@ fn said_only_for_the_other_end(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
         return false;
     };
     let Some((other, rest)) = route::split(evidence, end) else {
+        return false;
+    };
+    traced(leaf, &other, rules).is_some() && traced(leaf, &rest, rules).is_none()
+}
+
+/// A name said only as a renamed thing's other name ([`renamed`]): "Benenn Angebot_final.pdf
+/// in Angebot_Mueller_v2.pdf um" gives no `new_name` Angebot_final.pdf.
+fn said_only_as_the_other_name(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
+    if leaf.value.as_str().is_none_or(is_day_or_time) {
+        return false;
+    }
+    let Some(name) = renamed::of_field(&field_words(leaf)) else {
+        return false;
+    };
+    let Some((other, rest)) = renamed::split(evidence, name) else {
         return false;
     };
     traced(leaf, &other, rules).is_some() && traced(leaf, &rest, rules).is_none()
