@@ -487,8 +487,9 @@ fn copied(tokens: &[Token], at: usize) -> bool {
         .iter()
         .rev()
         .take_while(|t| {
-            !matches!(t.lower.as_str(), "." | "!" | "?" | ";")
-                && !(t.kind == Kind::Word && super::words::is(super::words::JOINS, &t.folded))
+            let ends = matches!(t.lower.as_str(), "." | "!" | "?" | ";");
+            let join = t.kind == Kind::Word && super::words::is(super::words::JOINS, &t.folded);
+            !(ends || join)
         })
         .any(|t| t.kind == Kind::Word && COPY.contains(&t.folded.as_str()))
 }
