@@ -585,6 +585,9 @@ const DAYS_EARLIER: &[&str] = &["before", "earlier", "antes", "avant", "vorher",
 /// Of [`DAYS_EARLIER`] and [`DAYS_LATER`], the German adverbs that take no object: what
 /// follows them is no other event ("2 Tage vorher ans Packen").
 const NO_OBJECT: &[&str] = &["vorher", "danach"];
+/// Words after an offset that say what it leaves time for, no event it is counted from:
+/// "una semana antes pa comprarle algo", "deux jours avant pour réserver".
+const FOR_WHAT: &[&str] = &["pa", "para", "pra", "pour", "per", "um"];
 const DAYS_LATER: &[&str] = &[
     "after", "later", "despues", "apres", "danach", "depois", "dopo",
 ];
@@ -646,10 +649,10 @@ fn day_offsets(tokens: &[Token], facts: &Facts) -> Vec<i64> {
             };
             // Ending its clause, or an adverb that takes no object ("2 Tage vorher ans
             // Packen", "a day earlier to pack"): never "a week before the trip".
-            if tokens
-                .get(j + 1)
-                .is_some_and(|t| t.kind != Kind::Punct && !is(NO_OBJECT, word))
-            {
+            // Nor before what it is for: "avísame una semana antes pa comprarle algo".
+            if tokens.get(j + 1).is_some_and(|t| {
+                t.kind != Kind::Punct && !is(NO_OBJECT, word) && !is(FOR_WHAT, &t.folded)
+            }) {
                 return None;
             }
             days_at(tokens, facts, j - 1).map(|days| sign * days)
@@ -2790,6 +2793,11 @@ mod tests {
         let flight = facts("Mein Flug ist in 10 Tagen, erinner mich 2 Tage vorher ans Packen");
         assert!(flight.date_anchors.contains(&date(2026, 12, 5)));
         assert!(flight.dates.contains(&date(2026, 12, 3)));
+        // Nor what the time before is for.
+        let cumple =
+            facts("el cumple es el 2 de diciembre, avísame una semana antes pa comprarle algo");
+        assert!(cumple.date_anchors.contains(&date(2026, 12, 2)));
+        assert!(cumple.dates.contains(&date(2026, 11, 25)));
         // "before" that goes on to its thing moves nothing.
         let trip = facts("remind me a week before the trip on December 10");
         assert!(trip.date_anchors.is_empty());
