@@ -419,13 +419,19 @@ const CURRENCIES: &[(&str, &[&str])] = &[
     ("VND", &["₫"]),
     ("PHP", &["₱"]),
     // West and Central Africa's CFA francs share their name: either is said by it.
-    ("XOF", &["cfa", "fcfa", "franc|s cfa", "cfa franc|s", "franco|s cfa", "franken cfa"]),
-    ("XAF", &["cfa", "fcfa", "franc|s cfa", "cfa franc|s", "franco|s cfa", "franken cfa"]),
+    ("XOF", &[
+        "cfa", "fcfa", "franc cfa", "francs cfa", "cfa franc|s", "franco cfa", "francos cfa",
+        "franken cfa",
+    ]),
+    ("XAF", &[
+        "cfa", "fcfa", "franc cfa", "francs cfa", "cfa franc|s", "franco cfa", "francos cfa",
+        "franken cfa",
+    ]),
     ("NGN", &["₦", "naira|s"]),
     ("GHS", &["₵", "cedi|s"]),
     ("KES", &["ksh", "kenyan shilling|s"]),
     ("HUF", &["forint|s"]),
-    ("CZK", &["kč", "koruna", "korun", "czech crown|s"]),
+    ("CZK", &["koruna", "korun", "czech crown|s"]),
     ("UAH", &["₴", "hryvnia|s", "grivna|s"]),
     ("IDR", &["rupiah|s"]),
     ("MYR", &["ringgit|s"]),
@@ -975,6 +981,7 @@ mod tests {
         assert!(has("Yónnee 10 000 CFA Awa Diop", "XOF") && has("10 000 FCFA", "XAF"));
         assert!(has("5000 naira", "NGN") && has("200 cedis", "GHS") && has("forint", "HUF"));
         assert!(!has("un café à la CAF", "XOF") && !has("Cafeteria", "XOF"));
+        assert!(!has("pregunta a Franco", "XOF") && has("50 francs CFA", "XOF"));
     }
 
     #[test]

@@ -186,11 +186,14 @@ pub fn counts_everyone(name: &[String], description: &[String]) -> bool {
 /// Whether a field with these name and description words counts adults only (`adults`,
 /// "Numero di adulti").
 pub fn counts_adults(name: &[String], description: &[String]) -> bool {
-    let classes: Vec<Class> = name
-        .iter()
-        .chain(description)
-        .filter_map(|w| class_of(w))
-        .collect();
+    // The name says what it counts; the description only where the name does not ("adults",
+    // "excluding children").
+    let class =
+        |words: &[String]| -> Vec<Class> { words.iter().filter_map(|w| class_of(w)).collect() };
+    let mut classes = class(name);
+    if classes.is_empty() {
+        classes = class(description);
+    }
     classes.contains(&Class::Adults) && !classes.contains(&Class::Children)
 }
 

@@ -101,7 +101,6 @@ const NOW_BEFORE: &[&[&str]] = &[
     &["ta", "no"],
     &["ta", "na"],
     &["ta", "em"],
-    &["esta", "a"],
     &["est", "a"],
     &["adesso"],
     &["ahorita"],

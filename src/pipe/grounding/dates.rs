@@ -587,7 +587,7 @@ const DAYS_EARLIER: &[&str] = &["before", "earlier", "antes", "avant", "vorher",
 const NO_OBJECT: &[&str] = &["vorher", "danach"];
 /// Words after an offset that say what it leaves time for, no event it is counted from:
 /// "una semana antes pa comprarle algo", "deux jours avant pour réserver".
-const FOR_WHAT: &[&str] = &["pa", "para", "pra", "pour", "per", "um"];
+const FOR_WHAT: &[&str] = &["pa", "para", "pra", "pour", "per"];
 const DAYS_LATER: &[&str] = &[
     "after", "later", "despues", "apres", "danach", "depois", "dopo",
 ];
@@ -1144,9 +1144,24 @@ fn range_end_at(tokens: &[Token], i: usize) -> bool {
         .any(|t| t.kind == Kind::Number || MONTHS.iter().any(|(m, _)| *m == t.folded))
 }
 
-/// Whether a range's end follows the day said up to token `at`: a [`RANGE_ENDS`] word, an
-/// article or none, then a day in digits ("December 26 to 29", "26 December - 29 December").
-fn range_follows(tokens: &[Token], at: usize) -> bool {
+/// Links of a range that need a word of "from" before its first day: "from 2 to 5 January",
+/// "del 2 al 5 de enero", "du 2 au 5"; "mesa para 4 a 12 de março" ranges nothing.
+const LINKS_AFTER_FROM: &[&str] = &["to", "a", "al", "au", "ao", "till", "until"];
+
+/// Words of "from" before a range's first day (folded).
+const RANGE_FROM: &[&str] = &[
+    "from", "del", "de", "desde", "du", "des", "dal", "da", "vom", "von", "entre", "between",
+];
+
+/// Words right after a range's last number that make it a time: "until 11 am", "bis 10 Uhr".
+const A_TIME_AFTER: &[&str] = &[
+    "am", "pm", "uhr", "h", "heure", "heures", "hours", "hour", "horas", "hora", "ore", ":",
+];
+
+/// Whether a range's end follows the day `day`, said up to token `at`: a [`RANGE_ENDS`] word,
+/// an article or none, then a later day in digits, no time ("December 26 to 29", "26
+/// December - 29 December"; not "January 5 until 11 am").
+fn range_follows(tokens: &[Token], facts: &Facts, at: usize, day: i64) -> bool {
     let Some(link) = tokens.get(at + 1) else {
         return false;
     };
@@ -1157,41 +1172,40 @@ fn range_follows(tokens: &[Token], at: usize) -> bool {
     {
         end += 1;
     }
+    let timed = tokens
+        .get(end + 1)
+        .is_some_and(|t| A_TIME_AFTER.contains(&t.lower.as_str()));
     RANGE_ENDS.contains(&link.folded.as_str())
-        && tokens.get(end).is_some_and(|t| {
-            let digits = t.lower.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-            t.kind == Kind::Number
-                && (1..=2).contains(&digits.len())
-                && ORDINAL_SUFFIXES.contains(&&t.lower[digits.len()..])
-        })
+        && !timed
+        && day_at(tokens, end, facts, true).is_some_and(|last| last > day)
 }
 
 /// The first day of a range whose last day, at `at`, is written with its month after it
 /// ("from 2 to 5 January", "del 2 al 5 de enero", "vom 2. bis 5. Januar", "2-5 janvier"):
-/// a day in digits right before a [`RANGE_ENDS`] word (and an article).
-fn range_start(tokens: &[Token], at: usize) -> Option<i64> {
+/// a day in digits right before a [`RANGE_ENDS`] word (and an article); after a word of
+/// "from" where the link needs one ([`LINKS_AFTER_FROM`]).
+fn range_start(tokens: &[Token], facts: &Facts, at: usize) -> Option<i64> {
     let mut link = at.checked_sub(1)?;
     if ARTICLES_OF_DAYS.contains(&tokens[link].folded.as_str()) {
         link = link.checked_sub(1)?;
     }
-    if !RANGE_ENDS.contains(&tokens[link].folded.as_str()) {
+    let word = tokens[link].folded.as_str();
+    if !RANGE_ENDS.contains(&word) {
         return None;
     }
     let mut first = link.checked_sub(1)?;
     if tokens[first].lower == "." && !tokens[first].spaced {
         first = first.checked_sub(1)?;
     }
-    let token = &tokens[first];
-    let digits = token
-        .lower
-        .trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    if token.kind != Kind::Number || digits.is_empty() || digits.len() > 2 {
+    let mut from = first.checked_sub(1);
+    if from.is_some_and(|k| ARTICLES_OF_DAYS.contains(&tokens[k].folded.as_str())) {
+        from = from.and_then(|k| k.checked_sub(1));
+    }
+    let from_said = from.is_some_and(|k| RANGE_FROM.contains(&tokens[k].folded.as_str()));
+    if LINKS_AFTER_FROM.contains(&word) && !from_said {
         return None;
     }
-    if !ORDINAL_SUFFIXES.contains(&&token.lower[digits.len()..]) {
-        return None;
-    }
-    digits.parse().ok().filter(|day| (1..=31).contains(day))
+    day_at(tokens, first, facts, true)
 }
 
 /// Whether the month name at `at` stands beside a day ("Dec 18", "Dec. 18", "18 Dec"): read
@@ -1550,7 +1564,7 @@ fn next_to_holiday(tokens: &[Token], at: usize) -> i64 {
         &["vespera", "do"],
         &["vigilia", "di"],
         &["vigilia", "del"],
-        &["vigilia", "dell"],
+        &["vigilia", "dell", "'"],
         &["eve", "of"],
     ];
     let ends_here = |phrases: &[&[&str]]| {
@@ -2233,11 +2247,11 @@ fn read_month_names(
                 let year = year_after(tokens, after);
                 let dates = add(day, year);
                 // "del 2 al 5 de enero": the range's first day is of that month too.
-                if let Some(first) = range_start(tokens, at).filter(|first| *first < day) {
+                if let Some(first) = range_start(tokens, facts, at).filter(|first| *first < day) {
                     starts.extend(add(first, year));
                 }
                 // "from 26 December to 29 December".
-                if range_follows(tokens, after - 1) {
+                if range_follows(tokens, facts, after - 1, day) {
                     starts.extend(dates);
                 }
                 continue;
@@ -2255,7 +2269,7 @@ fn read_month_names(
             }
             let dates = add(day, year_after(tokens, after + 1));
             // "December 26 to 29".
-            if range_follows(tokens, after) {
+            if range_follows(tokens, facts, after, day) {
                 starts.extend(dates);
             }
         }
@@ -2333,7 +2347,12 @@ mod tests {
                 "{text}"
             );
         }
-        for text in ["on 2 January and 5 January", "January 2 for 5 people"] {
+        for text in [
+            "on 2 January and 5 January",
+            "January 2 for 5 people",
+            "Check out on January 2 until 11 am",
+            "Mesa para 2 a 12 de janeiro",
+        ] {
             assert!(starts(text).is_empty(), "{text}");
         }
         // Never a number that is no day before the link, nor a range that runs backwards.

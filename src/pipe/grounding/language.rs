@@ -34,7 +34,8 @@ const MORE_WORDS: &[(&str, &[&str])] = &[
     // Norwegian "equal").
     ("en", &["like", "gonna", "wanna", "pls", "plz"]),
     // German prepositions joined to their article: "fürs Kino", "ins Büro", "aufs Dach".
-    ("de", &["fürs", "ins", "ans", "aufs", "ums", "übers"]),
+    // Not "ans", French years.
+    ("de", &["fürs", "ins", "aufs", "ums", "übers", "draus", "daraus"]),
     ("gl", &[
         "unha", "unhas", "cunha", "cunhas", "dunha", "nunha", "polo", "pola", "polos", "polas",
         "coa", "coas", "dende", "moi", "xa", "tamen", "mina", "minas", "tua", "sua", "mana",

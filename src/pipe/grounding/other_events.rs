@@ -87,9 +87,9 @@ const SCHEDULE: &[(&[&str], &[&str])] = &[
         "schließen", "schliessen", "chiude", "chiudono"],
      &["close", "closing", "closes", "cierre", "fermeture", "schluss", "schließung",
         "fechamento", "chiusura"]),
-    // Leaves. "leaves" only with its subject and a time right after it ("the fallen leaves
-    // on Saturday"); "sale" (Italian rooms, English sales) only after a pronoun.
-    (&["departs", "leaves", "part", "partent", "sai", "saem", "parte", "partem", "partono"],
+    // Leaves. Not "leaves" (the tree's: "rake the fallen leaves at 9") nor "sale" (Italian
+    // rooms, English sales), but after a pronoun ([`LEAVES_A_PLACE`]).
+    (&["departs", "part", "partent", "sai", "saem", "parte", "partem", "partono"],
      LEAVE_FIELDS),
     // Arrives. A pick-up is when one arrives.
     (&["arrives", "lands", "llega", "llegan", "aterriza", "arrive", "arrivent", "atterrit",
@@ -109,6 +109,15 @@ const LEAVE_FIELDS: &[&str] = &[
 const ARRIVE_FIELDS: &[&str] = &[
     "arrival", "arrive", "arrives", "arriving", "land", "landing", "llegada", "arrivee",
     "ankunft", "landung", "chegada", "arrivo", "pickup", "pick", "recogida", "abholung",
+    "ramassage", "busca",
+];
+
+/// Words of a field about someone leaving a place: a pick-up is when they leave ("book a taxi
+/// for my mom, she leaves the hotel at 7").
+#[rustfmt::skip]
+const PERSON_LEAVE_FIELDS: &[&str] = &[
+    "departure", "depart", "departs", "leave", "leaves", "leaving", "salida", "abfahrt",
+    "abflug", "saida", "partenza", "outbound", "pickup", "pick", "recogida", "abholung",
     "ramassage", "busca",
 ];
 
@@ -166,7 +175,10 @@ const ONLY_WHEN: &[&str] = &[
 /// asks. Returns the kind's field words.
 fn schedule_verb(tokens: &[Token], at: usize, start: usize) -> Option<&'static [&'static str]> {
     let word = tokens[at].folded.as_str();
-    let pronoun = at > start && is(THIRD_PERSON, &tokens[at - 1].folded);
+    // Italian "il" is an article ("comprare il sale alle 18"): a pronoun only in French.
+    let pronoun = at > start
+        && is(THIRD_PERSON, &tokens[at - 1].folded)
+        && !(tokens[at - 1].folded == "il" && matches!(word, "sale" | "salen"));
     // "my train gets in at 7:15": arrives.
     let gets_in =
         matches!(word, "gets" | "comes") && tokens.get(at + 1).is_some_and(|t| t.folded == "in");
@@ -175,13 +187,13 @@ fn schedule_verb(tokens: &[Token], at: usize, start: usize) -> Option<&'static [
     } else if let Some((_, about)) = SCHEDULE.iter().find(|(verbs, _)| is(verbs, word)) {
         (*about, at + 1)
     } else if pronoun && is(LEAVES_A_PLACE, word) {
-        (LEAVE_FIELDS, at + 1)
+        (PERSON_LEAVE_FIELDS, at + 1)
     } else {
         return None;
     };
     // A time right after the verb; after a pronoun, past the place left ("sale del curro a
-    // las 2"), within its clause.
-    let reach = if pronoun { 4 } else { 1 };
+    // las 2"), within its clause. Right after "gets in": "he gets in the car at 8" is none.
+    let reach = if pronoun && !gets_in { 4 } else { 1 };
     let when = (after..tokens.len().min(after + reach))
         .take_while(|&k| !ends_clause(tokens, k))
         .any(|k| tokens[k].kind == Kind::Number || is(WHEN_CUES, &tokens[k].folded));
@@ -329,13 +341,13 @@ pub(super) fn ends_clause(tokens: &[Token], k: usize) -> bool {
     (t.kind == Kind::Punct && matches!(t.lower.as_str(), "," | "." | ";" | "!" | "?") && !ordinal)
         || (t.kind == Kind::Word && is(JOINS, &t.folded) && !and_a_half(tokens, k))
         || (t.kind == Kind::Word && is(SO, &t.folded))
+        || (t.folded == "asi" && tokens.get(k + 1).is_some_and(|n| n.folded == "que"))
 }
 
-/// Words that open what follows from a clause (folded): "... a las 2, así que a las 3", "my
-/// train gets in at 7:15 so sometime after that".
-const SO: &[&str] = &[
-    "so", "asi", "entonces", "donc", "alors", "also", "dann", "entao", "quindi", "then",
-];
+/// Words that open what follows from a clause (folded): "my train gets in at 7:15 so
+/// sometime after that", "... a las 2, así que a las 3" (with its "que"). Not "also", English
+/// "too" ("my shift also ends at 6").
+const SO: &[&str] = &["so", "entonces", "donc", "alors", "entao", "quindi"];
 
 /// Whether the join at `k` adds a half or a quarter to the number before it: "las 2 y
 /// media", "2 and a half", "9 e mezza", "8 et quart". No clause ends there.
@@ -537,6 +549,18 @@ mod tests {
         assert!(parts("je quitte le bureau à 18h", &["reservation", "time"]).is_empty());
         assert!(parts("ella sale mañana con su madre", &["reservation", "time"]).is_empty());
         assert!(parts("Prenota la sala, lei esce", &["reservation", "time"]).is_empty());
-        assert!(parts("he gets in the car at 8", &["pickup", "time"]).is_empty());
+        assert!(parts("he gets in the car at 8", &["reservation", "time"]).is_empty());
+        // Someone leaving is when a pick-up is; a tree's leaves or the salt leave nothing.
+        assert!(parts(
+            "Book a taxi for my mom, she leaves the hotel at 7",
+            &["pickup", "time"]
+        )
+        .is_empty());
+        assert!(parts(
+            "Schedule the gardener to rake the fallen leaves at 9",
+            &["appointment", "time"]
+        )
+        .is_empty());
+        assert!(parts("devo comprare il sale alle 18", &["start", "time"]).is_empty());
     }
 }

@@ -1066,7 +1066,10 @@ fn half_a_level(tokens: &[Token], i: usize) -> bool {
     let ends = tokens.get(i + 1).is_none_or(|t| {
         t.kind == Kind::Punct || matches!(t.folded.as_str(), "please" | "por" | "bitte" | "per")
     });
+    // Italian "metà" with its accent: Spanish and Portuguese "meta" is a goal.
+    let goal = token.folded == "meta" && token.lower != "metà";
     is_word(token, HALVES_ALONE)
+        && !goal
         && ends
         && i.checked_sub(1)
             .and_then(|k| tokens.get(k))

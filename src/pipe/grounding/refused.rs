@@ -26,16 +26,14 @@ const NOT: &[&str] = &[
 /// Words after a negation that agree ("tomorrow is no problem", "mañana no hay problema").
 const AGREEING: &[&str] = &["problem", "problema", "probleme", "worries", "hay"];
 
-/// Sounds before a "no" that make it a correction of what came before, not a negation of
-/// what follows: "mardi, ah non mercredi", "Tuesday, oh no, Wednesday". A comma alone does
-/// not: "el martes, no miércoles" turns Wednesday down.
-const INTERJECTIONS: &[&str] = &["ah", "oh", "ay", "ach", "euh", "eh", "hm", "oops", "ops"];
-
-/// Whether the word at `k` is a "no" right after an [`INTERJECTIONS`] sound.
+/// Whether the word at `k` is a "no" right after a sound ([`super::taken_back::LEAD_INS`]):
+/// a correction of what came before, not a negation of what follows ("mardi, ah non
+/// mercredi", "Tuesday, oh no, Wednesday"). A comma alone does not: "el martes, no
+/// miércoles" turns Wednesday down.
 fn correction_at(tokens: &[Token], k: usize) -> bool {
-    matches!(tokens[k].folded.as_str(), "no" | "non" | "nao" | "nein")
+    super::taken_back::REFUSED.contains(&tokens[k].folded.as_str())
         && k.checked_sub(1)
-            .is_some_and(|j| INTERJECTIONS.contains(&tokens[j].folded.as_str()))
+            .is_some_and(|j| super::taken_back::LEAD_INS.contains(&tokens[j].folded.as_str()))
 }
 
 fn day_at(tokens: &[Token], i: usize) -> bool {

@@ -53,7 +53,8 @@ const RENAME: &[&str] = &[
 const LINKS: &[&str] = &["to", "as", "en", "in", "a", "para", "pra", "zu", "into"];
 
 /// The parts of a renaming sentence: the old name's tokens and the new name's, as token
-/// ranges (the verb's clause, split at its last link).
+/// ranges (the verb's clause, split at its first link after the old name; the new name
+/// ends at the next link: "to budget_2025.xlsx in the Finance folder").
 fn parts(tokens: &[Token]) -> Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> {
     let mut out = Vec::new();
     for (v, token) in tokens.iter().enumerate() {
@@ -67,14 +68,14 @@ fn parts(tokens: &[Token]) -> Vec<(std::ops::Range<usize>, std::ops::Range<usize
         let end = (v + 1..end)
             .find(|&k| tokens[k].lower == "." && tokens.get(k + 1).is_none_or(|t| t.spaced))
             .unwrap_or(end);
-        let Some(link) = (v + 1..end)
-            .rev()
-            .find(|&k| tokens[k].kind == Kind::Word && is(LINKS, &tokens[k].folded))
-        else {
+        let link_at = |k: usize| tokens[k].kind == Kind::Word && is(LINKS, &tokens[k].folded);
+        // The old name is at least one word: "rename the file in Downloads to x" links at "in".
+        let Some(link) = (v + 2..end).find(|&k| link_at(k)) else {
             continue;
         };
-        if link > v + 1 && link + 1 < end {
-            out.push((v + 1..link, link + 1..end));
+        let new_end = (link + 2..end).find(|&k| link_at(k)).unwrap_or(end);
+        if link + 1 < new_end {
+            out.push((v + 1..link, link + 1..new_end));
         }
     }
     out
@@ -124,8 +125,12 @@ mod tests {
             pair("notes.txt", "notes_final.txt")
         );
         assert_eq!(
-            named("rename the file in Downloads to report.pdf"),
-            pair("the file in Downloads", "report.pdf")
+            named("Rename budget.xlsx to budget_2025.xlsx in the Finance folder"),
+            pair("budget.xlsx", "budget_2025.xlsx")
+        );
+        assert_eq!(
+            named("Renombra informe.docx a informe_final.docx en la carpeta Proyectos"),
+            pair("informe.docx", "informe_final.docx")
         );
         // No link, or no verb of renaming: nothing apart.
         assert!(named("rename it").is_empty());

@@ -476,22 +476,40 @@ fn trade_named(tokens: &[Token], at: usize) -> bool {
     titled || (i > 0 && is(i - 1, TRADES))
 }
 
-/// Words that put whom they name in copy of a message (folded): "cc her boss Tomás", "con
-/// copia a su jefe, Tomás Herrera", "en copie", "in Kopie", "com cópia para".
-const COPY: &[&str] = &["cc", "bcc", "cco", "copy", "copia", "copie", "kopie"];
+/// Words that put whom they name in copy of a message (folded): "cc her boss Tomás".
+const CC: &[&str] = &["cc", "bcc", "cco"];
 
-/// Whether a [`COPY`] word stands a few tokens before the name at `at`, in its clause (no
-/// sentence mark or join between): the name is copied, not the main recipient.
+/// Phrases that do the same: "con copia a su jefe, Tomás Herrera", "en copie", "in Kopie",
+/// "com cópia para", "in copia". Not "a copy of the contract to Maria", whom it goes to.
+const IN_COPY: &[&[&str]] = &[
+    &["con", "copia"],
+    &["en", "copie"],
+    &["in", "kopie"],
+    &["com", "copia"],
+    &["in", "copia"],
+    &["copy", "in"],
+];
+
+/// Whether a [`CC`] word or an [`IN_COPY`] phrase stands a few tokens before the name at
+/// `at`, in its clause (no sentence mark or join between): the name is copied, not the main
+/// recipient.
 fn copied(tokens: &[Token], at: usize) -> bool {
-    tokens[at.saturating_sub(6)..at]
-        .iter()
+    let from = (at.saturating_sub(6)..at)
         .rev()
-        .take_while(|t| {
+        .take_while(|&k| {
+            let t = &tokens[k];
             let ends = matches!(t.lower.as_str(), "." | "!" | "?" | ";");
             let join = t.kind == Kind::Word && super::words::is(super::words::JOINS, &t.folded);
             !(ends || join)
         })
-        .any(|t| t.kind == Kind::Word && COPY.contains(&t.folded.as_str()))
+        .last()
+        .unwrap_or(at);
+    (from..at).any(|k| {
+        (tokens[k].kind == Kind::Word && CC.contains(&tokens[k].folded.as_str()))
+            || IN_COPY.iter().any(|phrase| {
+                k + phrase.len() <= at && ends_with(tokens, k + phrase.len(), &[phrase])
+            })
+    })
 }
 
 /// Words of a field's name that make it whom a message goes to (folded).
@@ -906,8 +924,19 @@ mod tests {
             "recipient",
             "Bruno"
         ));
-        // A copy word of another clause: "cc me and send it to Tom".
+        // A copy word of another clause: "cc me and send it to Tom"; a copy of a thing sent
+        // to whom it goes to.
         assert!(!signer("cc me and send it to Tom", "recipient", "Tom"));
+        assert!(!signer(
+            "Send a copy of the contract to Maria",
+            "to",
+            "Maria"
+        ));
+        assert!(!signer(
+            "Mándale una copia del informe a Lucía",
+            "to",
+            "Lucía"
+        ));
     }
 
     #[test]

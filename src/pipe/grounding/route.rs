@@ -5,7 +5,7 @@
 
 use super::evidence::Evidence;
 use super::other_events::ends_clause;
-use super::tokens::{ends_with, Token};
+use super::tokens::Token;
 use super::words::is;
 
 /// Which end of a route a field is about.
@@ -34,6 +34,21 @@ pub fn of_field(words: &[String]) -> Option<End> {
     if words.iter().any(|w| is(DESTINATION_FIELDS, w)) {
         Some(End::Destination)
     } else if words.iter().any(|w| is(START_FIELDS, w)) {
+        Some(End::Start)
+    } else {
+        None
+    }
+}
+
+/// The end of a route a field's description names, by words that name nothing else
+/// ("Last 4 digits of destination account"); not "origin" ("e.g. origin", a git remote) nor
+/// "drop" ("the table to drop the column from").
+pub fn of_description(words: &[String]) -> Option<End> {
+    const DESTINATION: &[&str] = &["destination", "destino", "fahrtziel", "destinazione"];
+    const START: &[&str] = &["pickup", "recogida", "abholort"];
+    if words.iter().any(|w| is(DESTINATION, w)) {
+        Some(End::Destination)
+    } else if words.iter().any(|w| is(START, w)) {
         Some(End::Start)
     } else {
         None
@@ -76,24 +91,34 @@ fn other_end(tokens: &[Token], end: End) -> Vec<std::ops::Range<usize>> {
         End::Destination => (HERE, THERE),
         End::Start => (THERE, HERE),
     };
+    // A curly apostrophe is the straight one: "I’m at".
+    let same = |t: &Token, w: &str| t.folded == w || (w == "'" && t.lower == "\u{2019}");
     let opens = |words: &[&[&str]], at: usize| {
         words
             .iter()
-            .find(|w| at + w.len() <= tokens.len() && ends_with(tokens, at + w.len(), &[w]))
+            .find(|w| {
+                tokens
+                    .get(at..at + w.len())
+                    .is_some_and(|ts| ts.iter().zip(w.iter()).all(|(t, w)| same(t, w)))
+            })
             .map(|w| w.len())
     };
     let mut out = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
-        // "tô no" is where the user is, no "to".
-        let Some(len) = opens(other, i).filter(|len| opens(own, i).is_none_or(|l| l <= *len))
-        else {
+        // The own end's words are read past whole: "sono alla stazione" is where the user
+        // is, its "alla" no destination; "tô no" is no "to".
+        if let Some(len) = opens(own, i).filter(|len| opens(other, i).is_none_or(|l| l <= *len)) {
+            i += len;
+            continue;
+        }
+        let Some(len) = opens(other, i).filter(|_| !not_a_place(tokens, i)) else {
             i += 1;
             continue;
         };
         let from = i + len;
         let to = (from..tokens.len())
-            .find(|&k| ends_clause(tokens, k) || opens(own, k).is_some())
+            .find(|&k| ends_clause(tokens, k) || tokens[k].lower == ":" || opens(own, k).is_some())
             .unwrap_or(tokens.len());
         if to > from {
             out.push(tokens[from].start..tokens[to - 1].end);
@@ -101,6 +126,24 @@ fn other_end(tokens: &[Token], end: End) -> Vec<std::ops::Range<usize>> {
         i = to.max(i + 1);
     }
     out
+}
+
+/// Whether the route word at `at` leads to no place: an infinitive's "to" ("I need to be
+/// picked up", "pra mim"), or a place beside another ("next to the Starbucks", "al lado").
+fn not_a_place(tokens: &[Token], at: usize) -> bool {
+    const BESIDE: &[&str] = &[
+        "next", "close", "near", "lado", "frente", "junto", "cerca", "vicino", "davanti",
+        "accanto", "neben", "perto", "proche",
+    ];
+    const NO_PLACE_AFTER: &[&str] = &[
+        "be", "get", "go", "come", "pick", "fly", "take", "have", "make", "see", "meet", "drive",
+        "ride", "leave", "mim", "me", "you", "salir", "llegar", "lado",
+    ];
+    at.checked_sub(1)
+        .is_some_and(|k| is(BESIDE, &tokens[k].folded))
+        || tokens
+            .get(at + 1)
+            .is_some_and(|t| is(NO_PLACE_AFTER, &t.folded))
 }
 
 /// The conversation split into what names the route's other end than `end` and the rest,
@@ -150,10 +193,26 @@ mod tests {
         // Nothing said of the other end: nothing apart.
         assert!(other("a cab to the airport", Destination).is_empty());
         assert!(other("I'm at the mall", Start).is_empty());
+        assert_eq!(
+            other("a cab to the airport, I\u{2019}m at the mall", Destination),
+            ["the mall"]
+        );
         assert!(other("eu tô no Shopping Eldorado", Start).is_empty());
         assert_eq!(
             other("voo pra Lisboa saindo de Guarulhos", Start),
             ["Lisboa"]
+        );
+        // Where the user is, read whole; a "to" that leads to no place.
+        assert!(other("Sono alla stazione Termini, portami all'aeroporto", Start).is_empty());
+        assert!(other("I need to be picked up at the Marriott", Start).is_empty());
+        assert!(other("Pick me up next to the Starbucks on Main", Start).is_empty());
+        assert!(other("Chama um Uber pra mim na Rua Augusta 500", Start).is_empty());
+        assert_eq!(
+            other(
+                "Take me to the address from the email: 12 Baker Street",
+                Destination
+            ),
+            ["the email"]
         );
         assert_eq!(of_field(&["pickup".into(), "location".into()]), Some(Start));
         assert_eq!(of_field(&["destination".into()]), Some(Destination));

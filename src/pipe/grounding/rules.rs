@@ -183,7 +183,6 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         || said_only_for_another_event(leaf, evidence, rules)
         || said_only_for_another_thing(leaf, evidence, rules)
         || said_only_for_the_other_end(leaf, evidence, rules)
-        || said_only_as_the_other_name(leaf, evidence, rules)
     {
         return None;
     }
@@ -370,33 +369,25 @@ fn said_only_for_another_thing(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
 }
 
 /// A place for one end of a ride said only for the other ([`route`]): "Fahr mich zum
-/// Hauptbahnhof, ich steh vor der Goethestraße 12" gives no destination Goethestraße 12.
+/// Hauptbahnhof, ich steh vor der Goethestraße 12" gives no destination Goethestraße 12. And
+/// a name said only as a renamed thing's other name ([`renamed`]): "Benenn Angebot_final.pdf
+/// in Angebot_Mueller_v2.pdf um" gives no `new_name` Angebot_final.pdf. Read from the key's
+/// words, and the description's words that name nothing else ([`route::of_description`]):
+/// a description names other things too ("e.g. origin").
 fn said_only_for_the_other_end(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
     if leaf.value.as_str().is_none_or(is_day_or_time) {
         return false;
     }
-    let Some(end) = route::of_field(&field_words(leaf)) else {
-        return false;
+    let key = words_of(leaf.key);
+    let end = route::of_field(&key).or_else(|| route::of_description(&field_words(leaf)));
+    let parts = match (end, renamed::of_field(&key)) {
+        (Some(end), _) => route::split(evidence, end),
+        (None, Some(name)) => renamed::split(evidence, name),
+        (None, None) => None,
     };
-    let Some((other, rest)) = route::split(evidence, end) else {
-        return false;
-    };
-    traced(leaf, &other, rules).is_some() && traced(leaf, &rest, rules).is_none()
-}
-
-/// A name said only as a renamed thing's other name ([`renamed`]): "Benenn Angebot_final.pdf
-/// in Angebot_Mueller_v2.pdf um" gives no `new_name` Angebot_final.pdf.
-fn said_only_as_the_other_name(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
-    if leaf.value.as_str().is_none_or(is_day_or_time) {
-        return false;
-    }
-    let Some(name) = renamed::of_field(&field_words(leaf)) else {
-        return false;
-    };
-    let Some((other, rest)) = renamed::split(evidence, name) else {
-        return false;
-    };
-    traced(leaf, &other, rules).is_some() && traced(leaf, &rest, rules).is_none()
+    parts.is_some_and(|(other, rest)| {
+        traced(leaf, &other, rules).is_some() && traced(leaf, &rest, rules).is_none()
+    })
 }
 
 /// Particles inside a name ("Gare de Lyon", "Ludwig van Beethoven").
@@ -1258,11 +1249,35 @@ fn party_with_children(value: f64, evidence: &Evidence) -> bool {
                 && (counted::head_count(&list_before(evidence, s.start, 4))
                     || counted::names_people(next_word(s.end)))
         });
+    // Children among the party, not beside it ("4 Personen und 2 Kinder"): a word that
+    // includes stands between.
+    const AMONG: &[&str] = &[
+        "davon",
+        "ma",
+        "mais",
+        "pero",
+        "aber",
+        "cui",
+        "cuales",
+        "dont",
+        "whom",
+        "including",
+        "incl",
+        "among",
+        "entre",
+        "mas",
+    ];
     let children = spans.iter().any(|s| {
         s.value < value
             && clause_after(evidence, s.end, 3)
                 .iter()
                 .any(|w| counted::names_children(w))
+            && wholes.iter().any(|w| {
+                w.end <= s.start
+                    && evidence.tokens[w.end..s.start]
+                        .iter()
+                        .any(|t| is(AMONG, &t.folded))
+            })
     });
     whole && children
 }
@@ -1834,10 +1849,15 @@ fn label_fits(
             .next()
             .is_some_and(char::is_uppercase)
     };
+    // Not a thing named in capitals with the sum after it: "Pay Invoice 4521 for 300 euros".
+    let sum_after = tokens[end..]
+        .iter()
+        .take_while(|t| !matches!(t.lower.as_str(), "." | "!" | "?" | ";"))
+        .any(|t| t.kind == Kind::Number);
     let recipient_verb = before
         .checked_sub(2)
         .and_then(|i| tokens.get(i))
-        .filter(|verb| capital(label) && is(MONEY_VERBS, &verb.folded));
+        .filter(|verb| capital(label) && !sum_after && is(MONEY_VERBS, &verb.folded));
     let word = &recipient_verb.unwrap_or(label).folded;
     // "transfer 500 to savings": a sum, where no noun after it says what it counts ("send
     // 3 photos").
@@ -2614,6 +2634,7 @@ mod tests {
         // Adults counted as adults, a party with no children, or a field for everyone.
         assert!(kept("we are 4 adults and 2 kids", 4.0));
         assert!(kept("we are 4, no kids", 4.0));
+        assert!(kept("Wir sind 4 Personen und 2 Kinder", 4.0));
         assert!(number_kept(
             "wir sind 4 Leute, davon 2 Kinder",
             "guests",
@@ -2650,6 +2671,12 @@ mod tests {
         // Not a count of things named after it, nor a name after another verb.
         assert!(!number_kept("Send Tom 30 photos", "amount", amount(), 30.0));
         assert!(!number_kept("Call Tom 30 times", "amount", amount(), 30.0));
+        assert!(!number_kept(
+            "Pay Invoice 4521 for 300 euros",
+            "amount",
+            amount(),
+            4521.0
+        ));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::words::is;
 
 /// Refusals that stand alone as an answer ("no,", "ah non,", "nee,", "ach ne,": German "ne"
 /// stands alone only so; French "ne" never does, a verb follows it).
-const REFUSED: &[&str] = &["no", "non", "nee", "ne", "nein", "nao", "nope", "nah"];
+pub(super) const REFUSED: &[&str] = &["no", "non", "nee", "ne", "nein", "nao", "nope", "nah"];
 
 /// Words after a refusal that keep it an answer: "no espera,", "non attends,", "nein warte,".
 const WAIT: &[&str] = &[
@@ -581,15 +581,17 @@ fn set_to_a_number(tokens: &[Token], first: usize) -> bool {
         at += 1;
     }
     let number = tokens.get(at).is_some_and(|t| t.kind == Kind::Number);
-    let ends = tokens.get(at + 1).is_none_or(|t| {
-        t.kind == Kind::Punct
-            || super::quantity::is_unit(&t.folded)
-            || matches!(
-                t.folded.as_str(),
-                "h" | "uhr" | "grad" | "degrees" | "instead" | "please"
-            )
+    let clause_ends = |k: usize| {
+        tokens.get(k).is_none_or(|t| {
+            t.kind == Kind::Punct || matches!(t.folded.as_str(), "instead" | "please")
+        })
+    };
+    // A unit only as the last word of its clause: "put 2 kg of flour in the cart" asks for
+    // more, "set a 5 minute timer" too.
+    let unit = tokens.get(at + 1).is_some_and(|t| {
+        super::quantity::is_unit(&t.folded) || matches!(t.folded.as_str(), "h" | "uhr" | "grad")
     });
-    number && ends
+    number && (clause_ends(at + 1) || (unit && clause_ends(at + 2)))
 }
 
 /// Whether the message adds to the request ([`ADDING`]): anywhere in it, but after "let us
@@ -879,7 +881,12 @@ mod tests {
             assert!(opens(&tokenize(text)), "{text}");
         }
         // Setting a count of a thing named after it asks for more.
-        for text in ["put 2 bottles of wine in the cart", "set an alarm for 7"] {
+        for text in [
+            "put 2 bottles of wine in the cart",
+            "set an alarm for 7",
+            "put 2 kg of flour in the cart",
+            "set a 5 minute timer",
+        ] {
             assert!(!opens(&tokenize(text)), "{text}");
         }
         // A verb of changing with no value it changes to after it; a wait that goes on.

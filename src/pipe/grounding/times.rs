@@ -717,10 +717,57 @@ fn duration_ending(tokens: &[Token], facts: &Facts, j: usize) -> Option<(i64, us
 
 /// Verbs that set a thing to a value, in the six languages (imperatives and infinitives).
 pub(super) const SET_VERBS: &[&str] = &[
-    "set", "put", "turn", "adjust", "change", "mets", "mettez", "mettre", "regle", "reglez",
-    "regler", "passe", "passez", "monte", "baisse", "pon", "ponga", "ponle", "poner", "ajusta",
-    "sube", "baja", "stell", "stelle", "stellen", "setz", "setze", "dreh", "coloca", "coloque",
-    "poe", "ponha", "ajuste", "muda", "metti", "imposta", "regola", "porta",
+    "set",
+    "put",
+    "turn",
+    "adjust",
+    "change",
+    "mets",
+    "mettez",
+    "mettre",
+    "regle",
+    "reglez",
+    "regler",
+    "passe",
+    "passez",
+    "monte",
+    "baisse",
+    "pon",
+    "ponga",
+    "ponle",
+    "poner",
+    "ajusta",
+    "sube",
+    "baja",
+    "stell",
+    "stelle",
+    "stellen",
+    "setz",
+    "setze",
+    "dreh",
+    "coloca",
+    "coloque",
+    "poe",
+    "ponha",
+    "ajuste",
+    "muda",
+    "metti",
+    "imposta",
+    "regola",
+    "porta",
+    // Set back, and with the thing as a pronoun: "redescends à 20", "mettilo a 22".
+    "redescends",
+    "descends",
+    "remonte",
+    "remets",
+    "rimetti",
+    "riporta",
+    "mettilo",
+    "mettila",
+    "ponlo",
+    "ponla",
+    "poelo",
+    "poela",
 ];
 
 /// "at"/"à" before the number at `at`, with a verb that sets a thing earlier in its sentence:
@@ -1217,9 +1264,27 @@ fn day_part_near(tokens: &[Token], start: usize, end: usize) -> Option<Half> {
     (from..to)
         .filter(|&j| j < start || j >= end)
         .filter_map(|j| {
-            let (half, _) = longest_at(tokens, j, DAY_PARTS)?;
+            let (half, after) = longest_at(tokens, j, DAY_PARTS)?;
             // "mañana", "Morgen" alone are tomorrow; the entries above say "la mañana".
             let distance = j.abs_diff(start).min(j.abs_diff(end));
+            // "tarde" alone away from the time is late, no afternoon ("a las 7, que mañana
+            // entro más tarde"), unless an article or a preposition says it is one ("a las 5
+            // para salir esta tarde").
+            let late = after == j + 1
+                && tokens[j].folded == "tarde"
+                && distance > 1
+                && !j.checked_sub(1).is_some_and(|k| {
+                    is_one_of(
+                        &tokens[k],
+                        &[
+                            "la", "esta", "de", "da", "na", "a", "por", "pela", "essa", "nesta",
+                            "toda",
+                        ],
+                    )
+                });
+            if late {
+                return None;
+            }
             Some((distance, half))
         })
         .min_by_key(|(distance, _)| *distance)
