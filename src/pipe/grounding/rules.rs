@@ -169,11 +169,10 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         // Said where the correction stands, once what it took back is gone: the words taken
         // back may mislead a rule ("customer number 4471093, no wait, 4471098": the field's
         // label stood before the digits taken back, not before the ones asked for).
-        return evidence
-            .taken_back
-            .as_ref()
-            .filter(|back| !back.cancels)
-            .and_then(|back| traced(leaf, &back.without, rules));
+        let back = evidence.taken_back.as_ref().filter(|back| !back.cancels)?;
+        return traced(leaf, &back.without, rules).or_else(|| {
+            (rules.on(Rule::Time) && hour_said_again(leaf, back)).then_some(Rule::Time)
+        });
     };
     if said_only_for_the_other_leg(leaf, evidence, rules)
         || struck_off(leaf, evidence)
@@ -197,6 +196,42 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         }
     }
     Some(rule)
+}
+
+/// A time of day whose hour a correction says bare, where what it takes back said an hour:
+/// "book the room at 10 tomorrow" ... "actually make it 11" says 11:00, in the half of the
+/// day the hour taken back was in where it named one.
+fn hour_said_again(leaf: &Leaf, back: &TakenBack) -> bool {
+    let Some((hour, 0)) = leaf.value.as_str().and_then(clock_of) else {
+        return false;
+    };
+    let bare = |facts: &super::facts::Facts| -> Vec<i8> {
+        facts
+            .number_spans
+            .iter()
+            .filter(|s| !s.ordinal && s.value.fract() == 0.0 && (1.0..=24.0).contains(&s.value))
+            .filter(|s| facts.roles.get(&s.start).is_none_or(|r| *r == Role::Time))
+            .filter_map(|s| i8::try_from(s.value as i64).ok())
+            .collect()
+    };
+    let taken = &back.taken.facts;
+    let halves: Vec<bool> = taken.times.iter().map(|(h, _)| *h < 12).collect();
+    // One number taken back, the hour: "a table for 4 at 8pm ... make it 5" may count people.
+    let unbound = taken
+        .number_spans
+        .iter()
+        .filter(|s| taken.roles.get(&s.start).is_none())
+        .count();
+    let an_hour_taken = (!taken.times.is_empty() && unbound == 0)
+        || (taken.times.is_empty() && unbound == 1 && bare(taken).len() == 1);
+    // A correction that says its time whole ("não, às 6 da tarde") is read as said.
+    if !back.correction.facts.times.is_empty() {
+        return false;
+    }
+    let said = bare(&back.correction.facts).into_iter().any(|h| {
+        (h == hour || h + 12 == hour) && (halves.is_empty() || halves.contains(&(hour < 12)))
+    });
+    an_hour_taken && said
 }
 
 /// A flag off whose subject a question the user answered with a no names: "¿Quieres la
@@ -2640,6 +2675,25 @@ mod tests {
             "guests",
             serde_json::json!({"type": "integer"}),
             4.0
+        ));
+    }
+
+    #[test]
+    fn a_bare_hour_in_a_correction_of_an_hour() {
+        let time = || serde_json::json!({"type": "string", "description": "Start time, HH:MM"});
+        let kept = |text: &str, value: &str| {
+            value_kept(text, "start_time", time(), serde_json::json!(value))
+        };
+        assert!(kept(
+            "book the room at 10 tomorrow. Actually, make it 11",
+            "11:00"
+        ));
+        assert!(kept("book a table at 8pm. Actually make it 9", "21:00"));
+        // Not the other half of the day, nor where the number may count people.
+        assert!(!kept("book a table at 8pm. Actually make it 9", "09:00"));
+        assert!(!kept(
+            "book a table for 4 at 8pm. Actually make it 5",
+            "17:00"
         ));
     }
 
