@@ -220,7 +220,7 @@ fn hour_said_again(leaf: &Leaf, back: &TakenBack) -> bool {
     let unbound = taken
         .number_spans
         .iter()
-        .filter(|s| taken.roles.get(&s.start).is_none())
+        .filter(|s| !taken.roles.contains_key(&s.start))
         .count();
     let an_hour_taken = (!taken.times.is_empty() && unbound == 0)
         || (taken.times.is_empty() && unbound == 1 && bare(taken).len() == 1);
