@@ -127,6 +127,11 @@ pub fn said(
     if let Some(end) = tier_end(member, members, evidence) {
         return end;
     }
+    // A priority said by what the user says of the need: "pas pressé" is low, "urgentísimo"
+    // urgent.
+    if urgency_meant(member, members, key, evidence) {
+        return true;
+    }
     // "once a month" names no one-time member: it is a count per period.
     if is(ONE_TIME, &member.to_lowercase())
         && FREQUENCIES
@@ -1407,6 +1412,79 @@ fn ends_said(text: &[String], low: &[&str], high: &[&str]) -> Vec<(usize, bool)>
         .collect()
 }
 
+/// What says there is no hurry (folded words, in order): the low end of a priority.
+#[rustfmt::skip]
+const NO_HURRY: &[&[&str]] = &[
+    &["no", "rush"], &["no", "hurry"], &["not", "urgent"], &["whenever"],
+    &["when", "you", "have", "time"], &["when", "you", "get", "a", "chance"],
+    &["pas", "presse"], &["pas", "pressee"], &["pas", "urgent"], &["rien", "d", "urgent"],
+    &["quand", "t", "'", "as", "le", "temps"], &["quand", "tu", "as", "le", "temps"],
+    &["sin", "prisa"], &["no", "corre", "prisa"], &["no", "es", "urgente"],
+    &["cuando", "puedas"], &["keine", "eile"], &["nicht", "dringend"], &["irgendwann"],
+    &["wenn", "du", "zeit", "hast"], &["sem", "pressa"], &["nao", "e", "urgente"],
+    &["quando", "puder"], &["senza", "fretta"], &["non", "e", "urgente"],
+    &["quando", "hai", "tempo"],
+];
+
+/// What says the need is pressing beyond a plain "urgent" (folded words, in order).
+#[rustfmt::skip]
+const PRESSING: &[&[&str]] = &[
+    &["urgentisimo"], &["urgentisima"], &["urgentissimo"], &["urgentissima"],
+    &["urgentissime"], &["super", "urgent"], &["asap"], &["emergency"], &["emergencia"],
+    &["urgence"], &["notfall"], &["emergenza"], &["socorro"], &["au", "secours"],
+];
+
+/// Members at the low end of a priority, and at its top.
+const LOWEST: &[&str] = &["low", "lowest", "minor", "trivial"];
+const TOP: &[&str] = &["urgent", "critical", "highest", "emergency", "blocker"];
+
+/// Whether `member` of a priority is the end what the user says of the need names: "pas
+/// pressé, quand t'as le temps" the low end, "es urgentísimo" the top (or "high" where no
+/// member is above it). Never with both said.
+fn urgency_meant(member: &str, members: &[Value], key: &str, evidence: &Evidence) -> bool {
+    if !words_of(key)
+        .iter()
+        .any(|w| URGENCY_FIELDS.iter().any(|f| stem(w) == stem(f)))
+    {
+        return false;
+    }
+    let said = |phrases: &[&[&str]]| {
+        let tokens = &evidence.tokens;
+        (0..tokens.len()).any(|at| {
+            phrases.iter().any(|words| {
+                tokens
+                    .get(at..at + words.len())
+                    .is_some_and(|ts| ts.iter().zip(words.iter()).all(|(t, w)| t.folded == *w))
+            })
+        })
+    };
+    let (calm, pressing) = (said(NO_HURRY), said(PRESSING));
+    // A member named outright decides: "nicht dringend, mach mittlere Priorität" (the top's
+    // name is what "not urgent" turns down).
+    let another_named = members.iter().filter_map(Value::as_str).any(|m| {
+        let lower = m.to_lowercase();
+        !lower.eq_ignore_ascii_case(member)
+            && !TOP.contains(&lower.as_str())
+            && lower != "high"
+            && named(m, evidence)
+    });
+    if calm == pressing || another_named {
+        return false;
+    }
+    let member = member.to_lowercase();
+    let names = |list: &[&str]| {
+        members
+            .iter()
+            .filter_map(Value::as_str)
+            .any(|m| list.contains(&m.to_lowercase().as_str()))
+    };
+    if calm {
+        LOWEST.contains(&member.as_str())
+    } else {
+        TOP.contains(&member.as_str()) || (member == "high" && !names(TOP))
+    }
+}
+
 /// A field about priority, urgency, severity or importance, and a word of urgency said.
 pub fn urgency(key: &str, evidence: &Evidence) -> bool {
     words_of(key)
@@ -2300,6 +2378,44 @@ mod tests {
         assert!(!chosen(bug, "low", levels.clone(), "priority"));
         assert!(chosen(bug, "medium", levels.clone(), "priority"));
         assert!(chosen("the bug is not urgent", "low", levels, "priority"));
+        // Said by what the user says of the need.
+        let four = json!(["low", "normal", "high", "urgent"]);
+        for (text, member) in [
+            ("pas pressé, quand t'as le temps : le robinet goutte", "low"),
+            (
+                "nicht dringend, aber irgendwann die Jalousie reparieren",
+                "low",
+            ),
+            ("es urgentísimo, la caldera está perdiendo agua", "urgent"),
+            ("emergency, the pipe burst", "urgent"),
+        ] {
+            assert!(chosen(text, member, four.clone(), "priority"), "{text}");
+        }
+        assert!(chosen(
+            "asap please",
+            "high",
+            json!(["low", "high"]),
+            "priority"
+        ));
+        // Not the other end, nor another field, nor both said at once.
+        assert!(!chosen(
+            "no rush, the tap drips",
+            "urgent",
+            four.clone(),
+            "priority"
+        ));
+        assert!(!chosen(
+            "no rush, the tap drips",
+            "low",
+            four.clone(),
+            "speed"
+        ));
+        assert!(!chosen(
+            "no rush, but it is an emergency",
+            "low",
+            four,
+            "priority"
+        ));
         // "type" alone is no subject.
         assert!(!chosen(
             "what type of thing",
