@@ -35,6 +35,7 @@ mod defaults;
 mod dictated;
 mod evidence;
 mod extreme;
+mod facets;
 mod facts;
 mod flags;
 mod labels;

@@ -8,6 +8,7 @@ use jiff::civil::Date;
 use serde_json::Value;
 
 use super::evidence::{Evidence, TakenBack};
+use super::facets;
 use super::facts::{close, Role};
 use super::lexicon;
 use super::quantity;
@@ -181,7 +182,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         || said_only_as_turned_down(leaf, evidence, rules)
         || said_only_for_another_event(leaf, evidence, rules)
         || said_only_for_another_thing(leaf, evidence, rules)
-        || said_only_for_the_other_end(leaf, evidence, rules)
+        || said_only_in_another_part(leaf, evidence, rules)
     {
         return None;
     }
@@ -403,22 +404,25 @@ fn said_only_for_another_thing(leaf: &Leaf, evidence: &Evidence, rules: Rules) -
     traced(leaf, &rest, rules).is_some() && traced(leaf, &own, rules).is_none()
 }
 
-/// A place for one end of a ride said only for the other ([`route`]): "Fahr mich zum
-/// Hauptbahnhof, ich steh vor der Goethestraße 12" gives no destination Goethestraße 12. And
-/// a name said only as a renamed thing's other name ([`renamed`]): "Benenn Angebot_final.pdf
-/// in Angebot_Mueller_v2.pdf um" gives no `new_name` Angebot_final.pdf. Read from the key's
+/// A value said only in a part of the conversation that is another's: a place for one end of
+/// a ride said only for the other ([`route`]: "Fahr mich zum Hauptbahnhof, ich steh vor der
+/// Goethestraße 12" gives no destination Goethestraße 12); a name said only as a renamed
+/// thing's other name ([`renamed`]: "Benenn Angebot_final.pdf in Angebot_Mueller_v2.pdf um"
+/// gives no `new_name` Angebot_final.pdf); a language said only for another facet
+/// ([`facets`]: "el audio déjalo en castellano" gives no `subtitle_language` es). Read from the key's
 /// words, and the description's words that name nothing else ([`route::of_description`]):
 /// a description names other things too ("e.g. origin").
-fn said_only_for_the_other_end(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
+fn said_only_in_another_part(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> bool {
     if leaf.value.as_str().is_none_or(is_day_or_time) {
         return false;
     }
     let key = words_of(leaf.key);
     let end = route::of_field(&key).or_else(|| route::of_description(&field_words(leaf)));
-    let parts = match (end, renamed::of_field(&key)) {
-        (Some(end), _) => route::split(evidence, end),
-        (None, Some(name)) => renamed::split(evidence, name),
-        (None, None) => None,
+    let parts = match (end, renamed::of_field(&key), facets::of_field(&key)) {
+        (Some(end), _, _) => route::split(evidence, end),
+        (None, Some(name), _) => renamed::split(evidence, name),
+        (None, None, Some(facet)) => facets::split(evidence, facet),
+        (None, None, None) => None,
     };
     parts.is_some_and(|(other, rest)| {
         traced(leaf, &other, rules).is_some() && traced(leaf, &rest, rules).is_none()
