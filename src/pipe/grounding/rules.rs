@@ -183,6 +183,7 @@ fn first(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> Option<Rule> {
         || said_only_for_another_event(leaf, evidence, rules)
         || said_only_for_another_thing(leaf, evidence, rules)
         || said_only_in_another_part(leaf, evidence, rules)
+        || named_only_to_be_refused(leaf, evidence)
     {
         return None;
     }
@@ -427,6 +428,47 @@ fn said_only_in_another_part(leaf: &Leaf, evidence: &Evidence, rules: Rules) -> 
     parts.is_some_and(|(other, rest)| {
         traced(leaf, &other, rules).is_some() && traced(leaf, &rest, rules).is_none()
     })
+}
+
+/// A name said only right after a negation, with nothing between but a preposition, an
+/// article or a quote: "the one I share with Tom - not Groceries", "nicht in 'Steuer 2025'",
+/// "pas Thomas". Never after a refusal's mark: "No, Tomás" answers and names.
+fn named_only_to_be_refused(leaf: &Leaf, evidence: &Evidence) -> bool {
+    // Not "no", Portuguese "in the" too ("no Shopping Eldorado").
+    const NOT: &[&str] = &["not", "nicht", "pas", "nao", "non"];
+    const BETWEEN: &[&str] = &[
+        "in", "im", "to", "a", "the", "le", "la", "el", "al", "au", "il", "lo", "o", "de", "di",
+        "'", "\"", "\u{2019}",
+    ];
+    let Some(text) = leaf.value.as_str().filter(|t| !is_day_or_time(t)) else {
+        return false;
+    };
+    let words: Vec<String> = super::tokens::tokenize(text)
+        .into_iter()
+        .filter(|t| t.kind != Kind::Punct)
+        .map(|t| t.folded)
+        .collect();
+    let only_refused = |evidence: &Evidence| {
+        let tokens = &evidence.tokens;
+        let places = super::tokens::places_of(tokens, &words);
+        let refused = |at: usize| {
+            let mut k = at;
+            while k > 0 && k + 3 > at && is(BETWEEN, &tokens[k - 1].lower) {
+                k -= 1;
+            }
+            k.checked_sub(1)
+                .is_some_and(|n| tokens[n].kind == Kind::Word && is(NOT, &tokens[n].folded))
+        };
+        !places.is_empty() && places.into_iter().all(refused)
+    };
+    // Where a correction took the first naming back, what stands: "à Thomas... ah non,
+    // c'est Hugo, pas Thomas".
+    let standing = evidence
+        .taken_back
+        .as_ref()
+        .filter(|back| !back.cancels)
+        .map(|back| &back.without);
+    !words.is_empty() && (only_refused(evidence) || standing.is_some_and(only_refused))
 }
 
 /// Particles inside a name ("Gare de Lyon", "Ludwig van Beethoven").
@@ -2698,6 +2740,36 @@ mod tests {
         assert!(!kept(
             "book a table for 4 at 8pm. Actually make it 5",
             "17:00"
+        ));
+    }
+
+    #[test]
+    fn a_name_said_only_to_be_refused() {
+        let name = || serde_json::json!({"type": "string"});
+        let kept = |text: &str, key: &str, value: &str| {
+            value_kept(text, key, name(), serde_json::json!(value))
+        };
+        assert!(!kept(
+            "add it to my Errands list, the one I share with Tom - not Groceries",
+            "list_name",
+            "Groceries"
+        ));
+        assert!(!kept(
+            "speicher das im Ordner 'Steuer 2026', nicht in 'Steuer 2025'",
+            "folder",
+            "Steuer 2025"
+        ));
+        assert!(!kept(
+            "envoie 50 € à Thomas... ah non, c'est Hugo qui a payé, pas Thomas",
+            "recipient",
+            "Thomas"
+        ));
+        // An answer's "No," then the name; a name said again without the negation.
+        assert!(kept("No, Tomás", "recipient", "Tomás"));
+        assert!(kept(
+            "not Groceries, well, Groceries after all",
+            "list_name",
+            "Groceries"
         ));
     }
 
