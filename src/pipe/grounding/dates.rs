@@ -1144,6 +1144,45 @@ fn range_end_at(tokens: &[Token], i: usize) -> bool {
         .any(|t| t.kind == Kind::Number || MONTHS.iter().any(|(m, _)| *m == t.folded))
 }
 
+/// Around the month name at `m`: the token after it (past an abbreviation's dot: "Nov. 25"),
+/// and a year right before it ("2023 April 21st").
+fn around_month(tokens: &[Token], m: usize) -> (usize, Option<i16>) {
+    let dot = tokens
+        .get(m + 1)
+        .is_some_and(|t| t.lower == "." && !t.spaced);
+    let year_before = m
+        .checked_sub(1)
+        .and_then(|i| digits(&tokens[i]))
+        .filter(|d| d.len() == 4)
+        .and_then(|d| year_of(d, false));
+    (if dot { m + 2 } else { m + 1 }, year_before)
+}
+
+/// The day said before the month name at `m`, with its token: "25 November", "25.
+/// November", "25 de noviembre", "25th of November", "7th of this March".
+fn day_before_month(
+    tokens: &[Token],
+    facts: &Facts,
+    m: usize,
+    ambiguous: bool,
+) -> Option<(usize, i64)> {
+    let before = m.checked_sub(1)?;
+    let this = matches!(
+        tokens[before].folded.as_str(),
+        "this" | "este" | "ce" | "cette" | "dieses" | "diesen" | "deste" | "questo"
+    );
+    let linked_at = if this { before } else { m };
+    let link = linked_at
+        .checked_sub(1)
+        .is_some_and(|l| matches!(tokens[l].folded.as_str(), "de" | "of" | "." | "del"));
+    let at = match link {
+        true => linked_at.checked_sub(2)?,
+        false if this => return None,
+        false => before,
+    };
+    Some((at, day_at(tokens, at, facts, ambiguous)?))
+}
+
 /// Links of a range that need a word of "from" before its first day: "from 2 to 5 January",
 /// "del 2 al 5 de enero", "du 2 au 5"; "mesa para 4 a 12 de março" ranges nothing.
 const LINKS_AFTER_FROM: &[&str] = &["to", "a", "al", "au", "ao", "till", "until"];
@@ -2196,21 +2235,7 @@ fn read_month_names(
         };
         let month = i64::from(*month);
         let ambiguous = AMBIGUOUS_MONTHS.contains(word);
-        // An abbreviation may close with a dot: "Nov. 25".
-        let after = if tokens
-            .get(m + 1)
-            .is_some_and(|t| t.lower == "." && !t.spaced)
-        {
-            m + 2
-        } else {
-            m + 1
-        };
-        // A year right before the month: "2023 April 21st".
-        let year_before = m
-            .checked_sub(1)
-            .and_then(|i| digits(&tokens[i]))
-            .filter(|d| d.len() == 4)
-            .and_then(|d| year_of(d, false));
+        let (after, year_before) = around_month(tokens, m);
         let mut add = |day: i64, year: Option<i16>| {
             let mut dates = Vec::new();
             match year.or(year_before) {
@@ -2226,36 +2251,19 @@ fn read_month_names(
             found.extend(dates.iter().copied());
             dates
         };
-        // Day first: "25 November", "25. November", "25 de noviembre", "25th of November",
-        // "7th of this March".
-        if m >= 1 {
-            let this = matches!(
-                tokens[m - 1].folded.as_str(),
-                "this" | "este" | "ce" | "cette" | "dieses" | "diesen" | "deste" | "questo"
-            );
-            let linked_at = if this { m.checked_sub(1) } else { Some(m) };
-            let link = linked_at
-                .and_then(|l| l.checked_sub(1))
-                .is_some_and(|l| matches!(tokens[l].folded.as_str(), "de" | "of" | "." | "del"));
-            let at = match (link, linked_at) {
-                (true, Some(l)) => l.checked_sub(2),
-                (false, _) if this => None,
-                _ => Some(m - 1),
-            };
-            let day = at.and_then(|at| Some((at, day_at(tokens, at, facts, ambiguous)?)));
-            if let Some((at, day)) = day {
-                let year = year_after(tokens, after);
-                let dates = add(day, year);
-                // "del 2 al 5 de enero": the range's first day is of that month too.
-                if let Some(first) = range_start(tokens, facts, at).filter(|first| *first < day) {
-                    starts.extend(add(first, year));
-                }
-                // "from 26 December to 29 December".
-                if range_follows(tokens, facts, after - 1, day) {
-                    starts.extend(dates);
-                }
-                continue;
+        // Day first.
+        if let Some((at, day)) = day_before_month(tokens, facts, m, ambiguous) {
+            let year = year_after(tokens, after);
+            let dates = add(day, year);
+            // "del 2 al 5 de enero": the range's first day is of that month too.
+            if let Some(first) = range_start(tokens, facts, at).filter(|first| *first < day) {
+                starts.extend(add(first, year));
             }
+            // "from 26 December to 29 December".
+            if range_follows(tokens, facts, after - 1, day) {
+                starts.extend(dates);
+            }
+            continue;
         }
         // Month first: "Nov 25", "November 25th, 2026".
         if let Some(day) = day_at(tokens, after, facts, ambiguous) {

@@ -1922,24 +1922,9 @@ fn label_fits(
                 .iter()
                 .any(|w| name.iter().chain(description).any(|n| n == w));
     };
-    // "Send Tom 30", "Überweis Tom 30": the name after a verb that moves money is whom it
-    // goes to, no label of the sum; the verb is.
-    let capital = |t: &Token| {
-        evidence.text[t.start..]
-            .chars()
-            .next()
-            .is_some_and(char::is_uppercase)
-    };
-    // Not a thing named in capitals with the sum after it: "Pay Invoice 4521 for 300 euros".
-    let sum_after = tokens[end..]
-        .iter()
-        .take_while(|t| !matches!(t.lower.as_str(), "." | "!" | "?" | ";"))
-        .any(|t| t.kind == Kind::Number);
-    let recipient_verb = before
-        .checked_sub(2)
-        .and_then(|i| tokens.get(i))
-        .filter(|verb| capital(label) && !sum_after && is(MONEY_VERBS, &verb.folded));
-    let word = &recipient_verb.unwrap_or(label).folded;
+    let word = &recipient_verb(before, end, evidence)
+        .unwrap_or(label)
+        .folded;
     // "transfer 500 to savings": a sum, where no noun after it says what it counts ("send
     // 3 photos").
     let bare = tokens
@@ -1950,14 +1935,8 @@ fn label_fits(
     }
     // What a thing says is said ("la ricetta dice 180"), where no other number follows it in
     // its sentence: "das Thermometer zeigt 25, stell die Heizung auf 21" sets 21.
-    if is(SAYS, word) {
-        let another_after = tokens[end..]
-            .iter()
-            .take_while(|t| !matches!(t.lower.as_str(), "." | "!" | "?" | ";"))
-            .any(|t| t.kind == Kind::Number);
-        if !another_after {
-            return true;
-        }
+    if is(SAYS, word) && !number_after(tokens, end) {
+        return true;
     }
     let label = stem(word);
     name.iter().chain(description).any(|w| {
@@ -1966,6 +1945,29 @@ fn label_fits(
                 .iter()
                 .any(|t| cognate(&stem(t), &label))
     })
+}
+
+/// Whether a number follows token `end` in its sentence.
+fn number_after(tokens: &[Token], end: usize) -> bool {
+    tokens[end..]
+        .iter()
+        .take_while(|t| !matches!(t.lower.as_str(), "." | "!" | "?" | ";"))
+        .any(|t| t.kind == Kind::Number)
+}
+
+/// "Send Tom 30", "Überweis Tom 30": the verb that moves money before the name right before
+/// the number (the label at `before - 1`): the name is whom the sum goes to, no label of it.
+/// Not a thing named in capitals with the sum after it: "Pay Invoice 4521 for 300 euros".
+fn recipient_verb(before: usize, end: usize, evidence: &Evidence) -> Option<&Token> {
+    let tokens = &evidence.tokens;
+    let label = tokens.get(before.checked_sub(1)?)?;
+    let capital = evidence.text[label.start..]
+        .chars()
+        .next()
+        .is_some_and(char::is_uppercase);
+    tokens
+        .get(before.checked_sub(2)?)
+        .filter(|verb| capital && !number_after(tokens, end) && is(MONEY_VERBS, &verb.folded))
 }
 
 /// A word before a number that says how many, or corrects a number said before it ("per
