@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::evidence::Evidence;
 use super::lexicon;
 use super::taken_back::CORRECTING;
-use super::tokens::{stem, words_of, Kind};
+use super::tokens::{stem, words_of, Kind, Token};
 use super::words::{is, EVERY, STOPWORDS};
 
 /// Frequency members, the adverbs that say them in the six languages, and their period in
@@ -1412,18 +1412,19 @@ fn ends_said(text: &[String], low: &[&str], high: &[&str]) -> Vec<(usize, bool)>
         .collect()
 }
 
-/// What says there is no hurry (folded words, in order): the low end of a priority.
+/// What says there is no hurry (folded words, in order): the low end of a priority. Not a
+/// bare "whenever" or "irgendwann" ("whenever I open the app it crashes").
 #[rustfmt::skip]
 const NO_HURRY: &[&[&str]] = &[
-    &["no", "rush"], &["no", "hurry"], &["not", "urgent"], &["whenever"],
-    &["when", "you", "have", "time"], &["when", "you", "get", "a", "chance"],
-    &["pas", "presse"], &["pas", "pressee"], &["pas", "urgent"], &["rien", "d", "urgent"],
-    &["quand", "t", "'", "as", "le", "temps"], &["quand", "tu", "as", "le", "temps"],
-    &["sin", "prisa"], &["no", "corre", "prisa"], &["no", "es", "urgente"],
-    &["cuando", "puedas"], &["keine", "eile"], &["nicht", "dringend"], &["irgendwann"],
-    &["wenn", "du", "zeit", "hast"], &["sem", "pressa"], &["nao", "e", "urgente"],
-    &["quando", "puder"], &["senza", "fretta"], &["non", "e", "urgente"],
-    &["quando", "hai", "tempo"],
+    &["no", "rush"], &["no", "hurry"], &["not", "urgent"], &["not", "an", "emergency"],
+    &["when", "you", "have", "time"], &["pas", "presse"], &["pas", "pressee"],
+    &["pas", "urgent"], &["rien", "d", "'", "urgent"], &["pas", "d", "'", "urgence"],
+    &["sans", "urgence"], &["quand", "t", "'", "as", "le", "temps"],
+    &["quand", "tu", "as", "le", "temps"], &["sin", "prisa"], &["no", "corre", "prisa"],
+    &["no", "es", "urgente"], &["no", "es", "una", "emergencia"], &["keine", "eile"],
+    &["nicht", "dringend"], &["kein", "notfall"], &["wenn", "du", "zeit", "hast"],
+    &["sem", "pressa"], &["nao", "e", "urgente"], &["senza", "fretta"],
+    &["non", "e", "urgente"], &["quando", "hai", "tempo"],
 ];
 
 /// What says the need is pressing beyond a plain "urgent" (folded words, in order).
@@ -1434,13 +1435,35 @@ const PRESSING: &[&[&str]] = &[
     &["urgence"], &["notfall"], &["emergenza"], &["socorro"], &["au", "secours"],
 ];
 
+/// Negations that turn a pressing word around ("not an emergency", "kein Notfall").
+const NEGATIONS: &[&str] = &[
+    "not", "no", "pas", "kein", "keine", "nicht", "non", "nao", "sans", "sin",
+];
+
 /// Members at the low end of a priority, and at its top.
 const LOWEST: &[&str] = &["low", "lowest", "minor", "trivial"];
 const TOP: &[&str] = &["urgent", "critical", "highest", "emergency", "blocker"];
 
+/// Where `phrases` stand in `tokens`, as token ranges (an apostrophe either way).
+fn phrases_at(tokens: &[Token], phrases: &[&[&str]]) -> Vec<std::ops::Range<usize>> {
+    let same = |t: &Token, w: &str| t.folded == w || (w == "'" && t.lower == "\u{2019}");
+    (0..tokens.len())
+        .flat_map(|at| {
+            phrases.iter().filter_map(move |words| {
+                tokens
+                    .get(at..at + words.len())
+                    .filter(|ts| ts.iter().zip(words.iter()).all(|(t, w)| same(t, w)))
+                    .map(|_| at..at + words.len())
+            })
+        })
+        .collect()
+}
+
 /// Whether `member` of a priority is the end what the user says of the need names: "pas
 /// pressé, quand t'as le temps" the low end, "es urgentísimo" the top (or "high" where no
-/// member is above it). Never with both said.
+/// member is above it). Never where both are said, where a pressing word is negated ("pas
+/// d'urgence"), or where a word of urgency or another member's name stands outside what
+/// says there is no hurry ("no rush, but mark it high priority").
 fn urgency_meant(member: &str, members: &[Value], key: &str, evidence: &Evidence) -> bool {
     if !words_of(key)
         .iter()
@@ -1448,40 +1471,40 @@ fn urgency_meant(member: &str, members: &[Value], key: &str, evidence: &Evidence
     {
         return false;
     }
-    let said = |phrases: &[&[&str]]| {
-        let tokens = &evidence.tokens;
-        (0..tokens.len()).any(|at| {
-            phrases.iter().any(|words| {
-                tokens
-                    .get(at..at + words.len())
-                    .is_some_and(|ts| ts.iter().zip(words.iter()).all(|(t, w)| t.folded == *w))
-            })
-        })
-    };
-    let (calm, pressing) = (said(NO_HURRY), said(PRESSING));
-    // A member named outright decides: "nicht dringend, mach mittlere Priorität" (the top's
-    // name is what "not urgent" turns down).
-    let another_named = members.iter().filter_map(Value::as_str).any(|m| {
-        let lower = m.to_lowercase();
-        !lower.eq_ignore_ascii_case(member)
-            && !TOP.contains(&lower.as_str())
-            && lower != "high"
-            && named(m, evidence)
-    });
-    if calm == pressing || another_named {
+    let tokens = &evidence.tokens;
+    let calm_at = phrases_at(tokens, NO_HURRY);
+    let inside_calm = |i: usize| calm_at.iter().any(|r| r.contains(&i));
+    let negated = |i: usize| (i.saturating_sub(3)..i).any(|k| is(NEGATIONS, &tokens[k].folded));
+    let pressing = phrases_at(tokens, PRESSING)
+        .into_iter()
+        .any(|r| !inside_calm(r.start) && !negated(r.start));
+    let calm = !calm_at.is_empty();
+    let member = member.to_lowercase();
+    let names: Vec<String> = members
+        .iter()
+        .filter_map(Value::as_str)
+        .map(str::to_lowercase)
+        .filter(|m| *m != member)
+        .collect();
+    // A member named in other words ("mach mittlere Priorität"), but the top's names, which
+    // a calm phrase turns around ("nicht dringend").
+    let top = |m: &str| TOP.contains(&m) || m == "high";
+    let spoken_outside = tokens.iter().enumerate().any(|(i, t)| {
+        t.kind == Kind::Word
+            && !inside_calm(i)
+            && (URGENCY.contains(&t.folded.as_str()) || names.contains(&t.folded))
+    }) || names.iter().any(|m| !top(m) && named(m, evidence));
+    if calm == pressing || spoken_outside {
         return false;
     }
-    let member = member.to_lowercase();
-    let names = |list: &[&str]| {
-        members
-            .iter()
-            .filter_map(Value::as_str)
-            .any(|m| list.contains(&m.to_lowercase().as_str()))
-    };
+    let top_named = members
+        .iter()
+        .filter_map(Value::as_str)
+        .any(|m| TOP.contains(&m.to_lowercase().as_str()));
     if calm {
         LOWEST.contains(&member.as_str())
     } else {
-        TOP.contains(&member.as_str()) || (member == "high" && !names(TOP))
+        TOP.contains(&member.as_str()) || (member == "high" && !top_named)
     }
 }
 
@@ -2413,9 +2436,12 @@ mod tests {
         assert!(!chosen(
             "no rush, but it is an emergency",
             "low",
-            four,
+            four.clone(),
             "priority"
         ));
+        let p = |text: &str, member: &str| chosen(text, member, four.clone(), "priority");
+        assert!(p("Pas d\u{2019}urgence, le robinet goutte", "low"));
+        assert!(!p("No rush, but mark it high priority", "low"));
         // "type" alone is no subject.
         assert!(!chosen(
             "what type of thing",

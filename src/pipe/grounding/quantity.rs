@@ -723,7 +723,8 @@ fn multiplier(word: &str, suffix: bool, after_money_sign: bool) -> Option<f64> {
         // About so many, said as the count ("una ventina di palloncini", "une vingtaine").
         "vintena" | "vintenas" | "veintena" | "veintenas" | "vingtaine" | "vingtaines"
         | "ventina" | "ventine" => 20.0,
-        "quinzaine" | "quinzaines" | "quindicina" | "quincena" => 15.0,
+        // Not Spanish "quincena", a fortnight as often.
+        "quinzaine" | "quinzaines" | "quindicina" => 15.0,
         "trentaine" | "trentena" | "treintena" | "trintena" | "trentina" => 30.0,
         // Not "quarantaine", "cuarentena", "quarentena": a quarantine as often.
         "quarantina" => 40.0,

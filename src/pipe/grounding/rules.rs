@@ -218,14 +218,15 @@ fn hour_said_again(leaf: &Leaf, back: &TakenBack) -> bool {
     };
     let taken = &back.taken.facts;
     let halves: Vec<bool> = taken.times.iter().map(|(h, _)| *h < 12).collect();
-    // One number taken back, the hour: "a table for 4 at 8pm ... make it 5" may count people.
-    let unbound = taken
+    // Only hours taken back, said as hours: "a table for 4 at 8pm ... make it 5" may count
+    // people, "2 nights, check-in at 3pm ... make it 4" nights, "on the 10th at 9 ... make
+    // it 11" the day; "the room for 10" may be ten people. Twelve is noon or midnight.
+    let others = taken
         .number_spans
         .iter()
-        .filter(|s| !taken.roles.contains_key(&s.start))
+        .filter(|s| taken.roles.get(&s.start) != Some(&Role::Time))
         .count();
-    let an_hour_taken = (!taken.times.is_empty() && unbound == 0)
-        || (taken.times.is_empty() && unbound == 1 && bare(taken).len() == 1);
+    let an_hour_taken = !taken.times.is_empty() && others == 0 && hour % 12 != 0;
     // A correction that says its time whole ("não, às 6 da tarde") is read as said.
     if !back.correction.facts.times.is_empty() {
         return false;
@@ -437,12 +438,25 @@ fn named_only_to_be_refused(leaf: &Leaf, evidence: &Evidence) -> bool {
     // Not "no", Portuguese "in the" too ("no Shopping Eldorado").
     const NOT: &[&str] = &["not", "nicht", "pas", "nao", "non"];
     const BETWEEN: &[&str] = &[
-        "in", "im", "to", "a", "the", "le", "la", "el", "al", "au", "il", "lo", "o", "de", "di",
-        "'", "\"", "\u{2019}",
+        "in", "im", "to", "a", "à", "the", "le", "la", "les", "l", "el", "los", "las", "al", "au",
+        "il", "lo", "i", "gli", "o", "der", "die", "das", "den", "'", "\"", "\u{2019}",
     ];
-    let Some(text) = leaf.value.as_str().filter(|t| !is_day_or_time(t)) else {
+    // Where the negation opens its clause: after a mark, a "but", or nothing.
+    const OPENS_AFTER: &[&str] = &[
+        ",", "-", "\u{2013}", ".", ";", "but", "mais", "sondern", "pero", "ma", "mas", "aber",
+    ];
+    // Values a name is not: a member of the schema's, a code, a word or two letters (a
+    // language's "de", "it").
+    let Some(text) = leaf
+        .value
+        .as_str()
+        .filter(|t| !is_day_or_time(t) && t.chars().count() > 3)
+    else {
         return false;
     };
+    if leaf.schema.get("enum").is_some() {
+        return false;
+    }
     let words: Vec<String> = super::tokens::tokenize(text)
         .into_iter()
         .filter(|t| t.kind != Kind::Punct)
@@ -456,8 +470,15 @@ fn named_only_to_be_refused(leaf: &Leaf, evidence: &Evidence) -> bool {
             while k > 0 && k + 3 > at && is(BETWEEN, &tokens[k - 1].lower) {
                 k -= 1;
             }
-            k.checked_sub(1)
-                .is_some_and(|n| tokens[n].kind == Kind::Word && is(NOT, &tokens[n].folded))
+            // "pas de", "pas à deux pas de": no refusal of what follows.
+            let of = tokens.get(k).is_some_and(|t| t.folded == "de");
+            k.checked_sub(1).is_some_and(|n| {
+                tokens[n].kind == Kind::Word
+                    && is(NOT, &tokens[n].folded)
+                    && !of
+                    && n.checked_sub(1)
+                        .is_none_or(|b| is(OPENS_AFTER, &tokens[b].folded))
+            })
         };
         !places.is_empty() && places.into_iter().all(refused)
     };
@@ -2743,6 +2764,15 @@ mod tests {
             "book a table for 4 at 8pm. Actually make it 5",
             "17:00"
         ));
+        assert!(!kept(
+            "Book a table for 4 tomorrow. Actually make it 5",
+            "17:00"
+        ));
+        assert!(!kept(
+            "2 nights, check-in at 3pm. Actually make it 4",
+            "16:00"
+        ));
+        assert!(!kept("at 11pm. Actually make it 12", "12:00"));
     }
 
     #[test]
@@ -2766,6 +2796,10 @@ mod tests {
             "recipient",
             "Thomas"
         ));
+        // A negation that does not open its clause: "N'oublie pas Marie", "Why not Tom?".
+        assert!(kept("N'oublie pas Marie", "recipient", "Marie"));
+        assert!(kept("Why not Tom?", "recipient", "Tom"));
+        assert!(kept("Warum nicht Anna?", "recipient", "Anna"));
         // An answer's "No," then the name; a name said again without the negation.
         assert!(kept("No, Tomás", "recipient", "Tomás"));
         assert!(kept(
