@@ -780,10 +780,34 @@ fn read_nth_weekday_of_month(tokens: &[Token], today: Date, found: &mut Vec<Date
 
 /// Dates written as eight digits, year first ("20230929"), as logs and file names write them.
 fn read_compact(tokens: &[Token], found: &mut Vec<Date>) {
-    for token in tokens {
-        let Some(text) = digits(token).filter(|d| d.len() == 8) else {
+    // Digits a separator splits where no date puts one ("2023-0101", "202301-01"): eight
+    // digits in all, joined with no space.
+    let mut joined: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let mut text = String::new();
+        let mut j = i;
+        while let Some(d) = tokens.get(j).and_then(digits) {
+            text.push_str(d);
+            let sep = tokens
+                .get(j + 1)
+                .is_some_and(|t| matches!(t.lower.as_str(), "-" | "/" | ".") && !t.spaced);
+            let next = tokens.get(j + 2).is_some_and(|t| !t.spaced && digits(t).is_some());
+            if !(sep && next) {
+                break;
+            }
+            j += 2;
+        }
+        if j > i && text.len() == 8 {
+            joined.push(text);
+        }
+        i = j + 1;
+    }
+    let single = tokens.iter().filter_map(digits).map(str::to_owned);
+    for text in single.chain(joined) {
+        if text.len() != 8 {
             continue;
-        };
+        }
         if !(text.starts_with("19") || text.starts_with("20")) {
             continue;
         }
@@ -795,6 +819,22 @@ fn read_compact(tokens: &[Token], found: &mut Vec<Date>) {
             }
         }
     }
+}
+
+/// Words before a year said alone ("this year 2023", "en 2024", "im Jahr 2025").
+const YEAR_CUES: &[&str] = &[
+    "year", "ano", "annee", "an", "jahr", "anno", "in", "en", "im", "em", "nel", "del", "de",
+    "of",
+];
+
+/// Years said alone with a cue before them: a day said with its month and no year is of
+/// such a year too ("March 11th? this year 2023").
+fn years_said(tokens: &[Token]) -> Vec<i16> {
+    (1..tokens.len())
+        .filter(|&i| is(YEAR_CUES, &tokens[i - 1].folded))
+        .filter_map(|i| digits(&tokens[i]).filter(|d| d.len() == 4))
+        .filter_map(|d| year_of(d, false))
+        .collect()
 }
 
 /// Words that say "today", and what may stand between one and the date it is.
@@ -2282,6 +2322,7 @@ fn read_month_names(
             }
         }
     }
+    years.extend(years_said(tokens));
     for year in years {
         for &(month, day) in &yearless {
             push_date(found, year, month, day);
@@ -2392,6 +2433,17 @@ mod tests {
         // Never with a noun it ranks, nor a count after "for the".
         assert!(!has("book it for the 3rd floor room", 2026, 12, 3));
         assert!(!has("a table for the 15 of us", 2026, 12, 15));
+    }
+
+    #[test]
+    fn a_date_s_digits_split_by_a_typo_and_a_year_said_alone() {
+        assert!(has("the weather in Chicago, which is 2023-0101?", 2023, 1, 1));
+        assert!(has("music events in Seattle on March 11th? this year 2023", 2023, 3, 11));
+        assert!(has("la cena del 5 de mayo, en 2027", 2027, 5, 5));
+        // A year with no cue, digits that make no date, a span of years.
+        assert!(!has("room 2023, check in March 11th", 2023, 3, 11));
+        assert!(dates("call 555-1234-56").is_empty());
+        assert!(dates("the 2019-2020 season").is_empty());
     }
 
     #[test]
