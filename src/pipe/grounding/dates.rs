@@ -792,7 +792,9 @@ fn read_compact(tokens: &[Token], found: &mut Vec<Date>) {
             let sep = tokens
                 .get(j + 1)
                 .is_some_and(|t| matches!(t.lower.as_str(), "-" | "/" | ".") && !t.spaced);
-            let next = tokens.get(j + 2).is_some_and(|t| !t.spaced && digits(t).is_some());
+            let next = tokens
+                .get(j + 2)
+                .is_some_and(|t| !t.spaced && digits(t).is_some());
             if !(sep && next) {
                 break;
             }
@@ -823,8 +825,7 @@ fn read_compact(tokens: &[Token], found: &mut Vec<Date>) {
 
 /// Words before a year said alone ("this year 2023", "en 2024", "im Jahr 2025").
 const YEAR_CUES: &[&str] = &[
-    "year", "ano", "annee", "an", "jahr", "anno", "in", "en", "im", "em", "nel", "del", "de",
-    "of",
+    "year", "ano", "annee", "an", "jahr", "anno", "in", "en", "im", "em", "nel", "del", "de", "of",
 ];
 
 /// Years said alone with a cue before them: a day said with its month and no year is of
@@ -2437,8 +2438,18 @@ mod tests {
 
     #[test]
     fn a_date_s_digits_split_by_a_typo_and_a_year_said_alone() {
-        assert!(has("the weather in Chicago, which is 2023-0101?", 2023, 1, 1));
-        assert!(has("music events in Seattle on March 11th? this year 2023", 2023, 3, 11));
+        assert!(has(
+            "the weather in Chicago, which is 2023-0101?",
+            2023,
+            1,
+            1
+        ));
+        assert!(has(
+            "music events in Seattle on March 11th? this year 2023",
+            2023,
+            3,
+            11
+        ));
         assert!(has("la cena del 5 de mayo, en 2027", 2027, 5, 5));
         // A year with no cue, digits that make no date, a span of years.
         assert!(!has("room 2023, check in March 11th", 2023, 3, 11));
