@@ -1444,18 +1444,10 @@ const NEGATIONS: &[&str] = &[
 const LOWEST: &[&str] = &["low", "lowest", "minor", "trivial"];
 const TOP: &[&str] = &["urgent", "critical", "highest", "emergency", "blocker"];
 
-/// Where `phrases` stand in `tokens`, as token ranges (an apostrophe either way).
+/// Where `phrases` stand in `tokens`, as token ranges.
 fn phrases_at(tokens: &[Token], phrases: &[&[&str]]) -> Vec<std::ops::Range<usize>> {
-    let same = |t: &Token, w: &str| t.folded == w || (w == "'" && t.lower == "\u{2019}");
     (0..tokens.len())
-        .flat_map(|at| {
-            phrases.iter().filter_map(move |words| {
-                tokens
-                    .get(at..at + words.len())
-                    .filter(|ts| ts.iter().zip(words.iter()).all(|(t, w)| same(t, w)))
-                    .map(|_| at..at + words.len())
-            })
-        })
+        .filter_map(|at| super::tokens::phrase_at(tokens, at, phrases).map(|len| at..at + len))
         .collect()
 }
 

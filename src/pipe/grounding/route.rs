@@ -5,7 +5,7 @@
 
 use super::evidence::Evidence;
 use super::other_events::ends_clause;
-use super::tokens::Token;
+use super::tokens::{phrase_at, Token};
 use super::words::is;
 
 /// Which end of a route a field is about.
@@ -91,18 +91,7 @@ fn other_end(tokens: &[Token], end: End) -> Vec<std::ops::Range<usize>> {
         End::Destination => (HERE, THERE),
         End::Start => (THERE, HERE),
     };
-    // A curly apostrophe is the straight one: "I’m at".
-    let same = |t: &Token, w: &str| t.folded == w || (w == "'" && t.lower == "\u{2019}");
-    let opens = |words: &[&[&str]], at: usize| {
-        words
-            .iter()
-            .find(|w| {
-                tokens
-                    .get(at..at + w.len())
-                    .is_some_and(|ts| ts.iter().zip(w.iter()).all(|(t, w)| same(t, w)))
-            })
-            .map(|w| w.len())
-    };
+    let opens = |words: &[&[&str]], at: usize| phrase_at(tokens, at, words);
     let mut out = Vec::new();
     let mut i = 0;
     while i < tokens.len() {

@@ -44,16 +44,26 @@ pub fn fold(text: &str) -> String {
         .collect()
 }
 
-/// Whether the tokens before index `end` end with one of the phrases `words` (folded).
+/// Whether the tokens before index `end` end with one of the phrases `words` (folded; a
+/// curly apostrophe is the straight one: "I’m at").
 pub fn ends_with(tokens: &[Token], end: usize, words: &[&[&str]]) -> bool {
     words.iter().any(|words| {
         end.checked_sub(words.len()).is_some_and(|from| {
-            words
-                .iter()
-                .enumerate()
-                .all(|(k, w)| tokens[from + k].folded == *w)
+            words.iter().enumerate().all(|(k, w)| {
+                tokens
+                    .get(from + k)
+                    .is_some_and(|t| t.folded == *w || (*w == "'" && t.lower == "\u{2019}"))
+            })
         })
     })
+}
+
+/// The length of the first of the phrases `words` that starts at token `at`, if one does.
+pub fn phrase_at(tokens: &[Token], at: usize, words: &[&[&str]]) -> Option<usize> {
+    words
+        .iter()
+        .find(|w| at + w.len() <= tokens.len() && ends_with(tokens, at + w.len(), &[w]))
+        .map(|w| w.len())
 }
 
 /// The tokens of `text`, in order. An apostrophe inside a word splits it ("l'heure" is "l"
